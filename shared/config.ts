@@ -1,0 +1,56 @@
+// The service's configuration, read from the environment once per cold start and validated, so a
+// misconfigured function fails at start with a message naming the variable instead of at a request.
+import { z } from 'zod';
+
+const EnvSchema = z.object({
+  TABLE_NAME: z.string().min(3).max(255),
+  TENANT_ID: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{1,39}$/, 'lower-case letters, digits and dashes, 2 to 40 long'),
+  TENANT_NAME: z.string().min(1),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  AWS_REGION: z.string().min(1).default('eu-west-1'),
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export interface Config {
+  tableName: string;
+  tenantId: string;
+  tenantName: string;
+  publicBaseUrl: string;
+  /** The token issuer: the base address followed by /api/sso (contract section 5). */
+  issuer: string;
+  /** The audience every access token is issued for and checked against. */
+  audience: string;
+  accessTokenTtlSeconds: number;
+  region: string;
+  dynamodbEndpoint: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    tableName: e.TABLE_NAME,
+    tenantId: e.TENANT_ID,
+    tenantName: e.TENANT_NAME,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    issuer: `${e.PUBLIC_BASE_URL}/api/sso`,
+    audience: `${e.PUBLIC_BASE_URL}/api`,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    region: e.AWS_REGION,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
+    logLevel: e.LOG_LEVEL,
+  };
+}

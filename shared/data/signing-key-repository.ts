@@ -1,0 +1,75 @@
+// The tenant's token signing keys. Private keys and public keys live in separate partitions, so a
+// function that only verifies tokens reads (and is granted) the public partition alone.
+import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { JWK } from 'jose';
+import { keys } from './keys';
+
+export interface StoredKey {
+  kid: string;
+  created_at: string;
+  jwk: JWK;
+}
+
+export class SigningKeyRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** The newest private key, which signs every new token. */
+  async newestPrivateKey(): Promise<StoredKey | undefined> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.privateKeyPartition },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return Items[0] ? toStoredKey(Items[0]) : undefined;
+  }
+
+  /** Every published public key, newest first. */
+  async publicKeys(): Promise<StoredKey[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.publicKeyPartition },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      }),
+    );
+    return Items.map(toStoredKey);
+  }
+
+  /** Publishes a key pair: both halves in one transaction, so no token can be signed by an unpublished key. */
+  async add(privateKey: StoredKey, publicKey: StoredKey): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.privateKey(privateKey.created_at, privateKey.kid), ...privateKey },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...keys.publicKey(publicKey.created_at, publicKey.kid), ...publicKey },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  }
+}
+
+function toStoredKey(item: Record<string, unknown>): StoredKey {
+  return { kid: String(item.kid), created_at: String(item.created_at), jwk: item.jwk as JWK };
+}

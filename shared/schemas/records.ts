@@ -1,0 +1,124 @@
+// Response shapes of the records, written once: the integration tests validate every response
+// against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
+import { z } from 'zod';
+
+const date = z.iso.date();
+const timestamp = z.iso.datetime();
+
+export const Address = z.strictObject({
+  address: z.string(),
+  address2: z.string(),
+  zone_code: z.string(),
+  postal_code: z.string(),
+  city: z.string(),
+  country: z.string(),
+});
+
+export const Contact = z.strictObject({
+  contact: z.string(),
+  contact_type_name: z.string(),
+});
+
+export const IdentificationDocument = z.strictObject({
+  init_date: date,
+  end_date: date,
+  identification_document_value: z.string(),
+  identification_document_type_name: z.string(),
+});
+
+export const BankAccount = z.strictObject({
+  back_account_number: z.string(),
+  country_name: z.string(),
+  entity_bank_account_type: z.string(),
+});
+
+const personFields = {
+  processnumber: z.string(),
+  ative: z.boolean(),
+  email: z.email(),
+  name: z.string(),
+  gender: z.string(),
+  photobase64: z.union([z.literal(''), z.base64()]),
+  birth_date: date,
+  naturality: z.string(),
+  nationality: z.string(),
+  marital_status: z.string(),
+  deceased: z.boolean(),
+  addresses: z.array(Address),
+  contacts: z.array(Contact),
+  documents: z.array(IdentificationDocument),
+  bankAccounts: z.array(BankAccount),
+  entity_id: z.uuid(),
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+
+export const Student = z.strictObject({ student_id: z.uuid(), ...personFields });
+export const Teacher = z.strictObject({ teacher_id: z.uuid(), ...personFields });
+export const Tutor = z.strictObject({ tutor_id: z.uuid(), student_ids: z.array(z.uuid()), ...personFields });
+export const Staff = z.strictObject({ staff_id: z.uuid(), ...personFields });
+
+export const EntityRole = z.strictObject({
+  role: z.enum(['student', 'teacher', 'tutor', 'staff']),
+  id: z.uuid(),
+});
+
+export const Entity = z.strictObject({
+  entity_id: z.uuid(),
+  entity_type: z.enum(['person', 'organisation']),
+  name: z.string(),
+  email: z.email(),
+  addresses: z.array(Address),
+  contacts: z.array(Contact),
+  documents: z.array(IdentificationDocument),
+  bankAccounts: z.array(BankAccount),
+  roles: z.array(EntityRole),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export type Address = z.infer<typeof Address>;
+export type Contact = z.infer<typeof Contact>;
+export type IdentificationDocument = z.infer<typeof IdentificationDocument>;
+export type BankAccount = z.infer<typeof BankAccount>;
+export type Student = z.infer<typeof Student>;
+export type Teacher = z.infer<typeof Teacher>;
+export type Tutor = z.infer<typeof Tutor>;
+export type Staff = z.infer<typeof Staff>;
+export type Entity = z.infer<typeof Entity>;
+export type EntityRole = z.infer<typeof EntityRole>;
+
+export const recordSchemas = {
+  entities: Entity,
+  students: Student,
+  teachers: Teacher,
+  tutors: Tutor,
+  staffs: Staff,
+} as const;
+
+export interface GroupRecords {
+  entities: Entity;
+  students: Student;
+  teachers: Teacher;
+  tutors: Tutor;
+  staffs: Staff;
+}
+
+const pagingFields = {
+  page: z.int().min(1),
+  items_per_page: z.int().min(1).max(500),
+  total_items: z.int().min(0),
+  total_pages: z.int().min(0),
+  next_cursor: z.string().optional(),
+};
+
+export const listEnvelope = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.strictObject({ [key]: z.array(item), ...pagingFields } as {
+    [P in K]: z.ZodArray<T>;
+  } & typeof pagingFields);
+
+export const EntitiesList = listEnvelope('entities', Entity);
+export const StudentsList = listEnvelope('students', Student);
+export const TeachersList = listEnvelope('teachers', Teacher);
+export const TutorsList = listEnvelope('tutors', Tutor);
+export const StaffsList = listEnvelope('staffs', Staff);
