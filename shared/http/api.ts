@@ -1,0 +1,163 @@
+// The one factory every handler goes through: a middy stack that checks query parameters,
+// authenticates, calls the handler and turns whatever it returns or throws into the response,
+// with one structured access-log line per request.
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { AccessToken } from '../auth/tokens';
+import { type Route, routeById } from '../routes';
+import { type Services, services } from '../services';
+import { authenticate, bearerToken } from './authenticate';
+import { BadRequestError, HttpError, OAuthError } from './errors';
+import { errorResponse } from './problem';
+import { QueryParams } from './request';
+
+export interface ApiRequest {
+  event: APIGatewayProxyEventV2;
+  /** The body as the JSON body parser left it: an object for JSON, the raw text otherwise. */
+  body: unknown;
+  query: QueryParams;
+  path: Record<string, string | undefined>;
+  auth: AccessToken | undefined;
+  requestId: string;
+  services: Services;
+}
+
+export interface ApiResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Sent as is (already serialised JSON). */
+  rawBody?: string;
+}
+
+type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
+
+interface ApiContext extends Context {
+  auth?: AccessToken;
+  query?: QueryParams;
+}
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+const baseHeaders = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+const requestIdOf = (event: Event, context: Context) =>
+  event.requestContext?.requestId ?? context.awsRequestId;
+
+/** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
+function respond(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> {
+  const started = new WeakMap<object, number>();
+  const log = (event: Event, context: ApiContext, status: number) =>
+    services().logger.info('request', {
+      request_id: requestIdOf(event, context),
+      route: route.id,
+      method: event.requestContext?.http?.method,
+      status,
+      duration_ms: Math.round((performance.now() - (started.get(context) ?? performance.now())) * 10) / 10,
+      client_id: context.auth?.clientId,
+    });
+  return {
+    before: ({ context }) => {
+      started.set(context, performance.now());
+    },
+    after: ({ event, context, response }) => log(event, context, response?.statusCode ?? 200),
+    onError: (request) => {
+      const { event, context } = request;
+      const error = route.oauthErrors ? asOAuthError(request.error) : request.error;
+      request.response = errorResponse(error, {
+        requestId: requestIdOf(event, context),
+        instance: event.rawPath ?? '',
+        route: route.id,
+        logger: services().logger,
+      });
+      log(event, context, request.response.statusCode ?? 500);
+    },
+  };
+}
+
+/** At the token endpoint, every client error is an RFC 6749 error body. */
+function asOAuthError(error: unknown): unknown {
+  if (error instanceof OAuthError) return error;
+  if (error instanceof HttpError && error.status < 500)
+    return new OAuthError('invalid_request', error.message, error.status);
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new OAuthError('invalid_request', 'The request body is not valid JSON.', 400);
+  }
+  return error;
+}
+
+/** Refuses unknown query parameters, then authenticates the caller as the route requires. */
+function authorize(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> {
+  const protectedRoute = route.auth.kind === 'scope' || route.auth.kind === 'token';
+  const allowed =
+    route.query === 'any'
+      ? undefined
+      : new Set([...route.query, ...(protectedRoute ? ['access_token'] : [])]);
+  return {
+    before: async ({ event, context }) => {
+      const query = new QueryParams(event.rawQueryString ?? '');
+      const unknown = allowed ? query.names().filter((name) => !allowed.has(name)) : [];
+      if (allowed && unknown.length > 0) {
+        const accepted =
+          allowed.size > 0 ? `accepted: ${[...allowed].join(', ')}` : 'this operation takes none';
+        throw new BadRequestError(
+          `Unknown query parameter ${unknown.join(', ')}.`,
+          unknown.map((name) => ({
+            name,
+            in: 'query',
+            reason: `not a parameter of this operation (${accepted})`,
+          })),
+        );
+      }
+      context.query = query;
+      const token = protectedRoute ? bearerToken(event, query) : undefined;
+      context.auth = await authenticate(route.auth, token, services().tokenVerifier);
+    },
+  };
+}
+
+function render(response: ApiResponse): Result {
+  const status = response.status ?? 200;
+  const body = response.rawBody ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
+  return {
+    statusCode: status,
+    headers: { ...baseHeaders, ...response.headers },
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
+export function api(routeId: string, handle: ApiHandler) {
+  const route = routeById(routeId);
+  const stack = middy<Event, Result, Error, ApiContext>().use(respond(route));
+  if (route.method !== 'GET') {
+    stack.use(
+      httpJsonBodyParser({ disableContentTypeError: true }) as MiddlewareObj<
+        Event,
+        Result,
+        Error,
+        ApiContext
+      >,
+    );
+  }
+  return stack.use(authorize(route)).handler(async (event, context) =>
+    render(
+      await handle({
+        event,
+        body: event.body,
+        query: context.query ?? new QueryParams(event.rawQueryString ?? ''),
+        path: event.pathParameters ?? {},
+        auth: context.auth,
+        requestId: requestIdOf(event, context),
+        services: services(),
+      }),
+    ),
+  );
+}

@@ -1,0 +1,99 @@
+// List paging (contract section 4): parsing `page`, `items_per_page` and `cursor`, and building the
+// envelope. The envelope is assembled from records serialised one at a time, so a page stops before
+// its body could exceed what Lambda can return, whatever the records hold.
+import { encodeCursor } from '../data/cursor';
+import type { RecordGroup } from '../domain/groups';
+import { BadRequestError, type InvalidParam } from './errors';
+import type { QueryParams } from './request';
+
+export const DEFAULT_ITEMS_PER_PAGE = 50;
+export const MAX_ITEMS_PER_PAGE = 500;
+const MAX_PAGE = 1_000_000;
+/** Lambda returns at most 6 MB; a page's records stop at this many bytes. */
+export const PAGE_BODY_BUDGET_BYTES = 5 * 1024 * 1024;
+
+export interface PagingParams {
+  page: number;
+  itemsPerPage: number;
+  cursor: string | undefined;
+}
+
+function wholeNumber(
+  query: QueryParams,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  bad: InvalidParam[],
+) {
+  const raw = query.get(name);
+  if (raw === undefined) return fallback;
+  const value = /^[0-9]{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  bad.push({ name, in: 'query', reason: `must be a whole number from ${min} to ${max}` });
+  return fallback;
+}
+
+export function parsePaging(query: QueryParams): PagingParams {
+  const bad: InvalidParam[] = [];
+  const page = wholeNumber(query, 'page', 1, MAX_PAGE, 1, bad);
+  const itemsPerPage = wholeNumber(
+    query,
+    'items_per_page',
+    1,
+    MAX_ITEMS_PER_PAGE,
+    DEFAULT_ITEMS_PER_PAGE,
+    bad,
+  );
+  const cursor = query.get('cursor');
+  if (cursor !== undefined && query.get('page') !== undefined) {
+    bad.push({
+      name: 'page',
+      in: 'query',
+      reason: 'a cursor already says which page it opens; send one or the other',
+    });
+  }
+  if (bad.length > 0) throw new BadRequestError('The paging parameters are not valid.', bad);
+  return { page, itemsPerPage, cursor };
+}
+
+export interface ListBodyInput {
+  tenantId: string;
+  group: RecordGroup;
+  idField: string;
+  records: Record<string, unknown>[];
+  hasMore: boolean;
+  page: number;
+  itemsPerPage: number;
+  totalItems: number;
+  budgetBytes?: number;
+}
+
+/** The list envelope as JSON text, with `next_cursor` after the last record that fits. */
+export function listBody(input: ListBodyInput): string {
+  const budget = input.budgetBytes ?? PAGE_BODY_BUDGET_BYTES;
+  const parts: string[] = [];
+  let bytes = 0;
+  let last: Record<string, unknown> | undefined;
+  for (const record of input.records) {
+    const json = JSON.stringify(record);
+    bytes += Buffer.byteLength(json) + 1;
+    if (bytes > budget && parts.length > 0) break;
+    parts.push(json);
+    last = record;
+  }
+  const truncated = parts.length < input.records.length;
+  const after = last?.[input.idField];
+  const nextCursor =
+    (input.hasMore || truncated) && typeof after === 'string'
+      ? encodeCursor(input.tenantId, input.group, { page: input.page + 1, after })
+      : undefined;
+  const envelope = {
+    page: input.page,
+    items_per_page: input.itemsPerPage,
+    total_items: input.totalItems,
+    total_pages: Math.ceil(input.totalItems / input.itemsPerPage),
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
+  };
+  return `{${JSON.stringify(input.group)}:[${parts.join(',')}],${JSON.stringify(envelope).slice(1)}`;
+}
