@@ -1,0 +1,202 @@
+// A local stand-in for API Gateway (HTTP API): node:http requests become payload v2 events for the
+// handler modules the route table names, and their results are written back as API Gateway would.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import { fallbackRoute, matchRoute, type Route } from '../../shared/routes';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+
+/** API Gateway refuses bodies over 10 MB before they reach a function. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const FUNCTION_TIMEOUT_MS = 29_000;
+const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
+const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
+
+const handlers = new Map<string, Promise<Handler>>();
+
+function loadHandler(route: Route): Promise<Handler> {
+  let loaded = handlers.get(route.handler);
+  if (!loaded) {
+    const url = pathToFileURL(`${functionsDir}${route.handler}.ts`).href;
+    loaded = import(url).then((module: { handler: Handler }) => module.handler);
+    handlers.set(route.handler, loaded);
+  }
+  return loaded;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+export function toEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  route: Route | undefined,
+  params: Record<string, string>,
+) {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams)
+    query[name] = name in query ? `${query[name]},${value}` : value;
+  const text = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '');
+  const now = new Date();
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  const method = req.method ?? 'GET';
+  const event: APIGatewayProxyEventV2 = {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(req.headers.cookie ? { cookies: req.headers.cookie.split(/; */) } : {}),
+    headers,
+    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
+    ...(Object.keys(params).length > 0
+      ? { pathParameters: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, safeDecode(v)])) }
+      : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: !text,
+  };
+  return event;
+}
+
+function lambdaContext(route: Route, requestId: string): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  const name = `local-${route.id}`;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function write(res: ServerResponse, result: APIGatewayProxyResultV2) {
+  const structured: APIGatewayProxyStructuredResultV2 =
+    typeof result === 'object' && result !== null && 'statusCode' in result
+      ? result
+      : { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) };
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name] = String(value);
+  if (structured.cookies?.length) headers['set-cookie'] = structured.cookies;
+  const body = structured.body
+    ? Buffer.from(structured.body, structured.isBase64Encoded ? 'base64' : 'utf8')
+    : Buffer.alloc(0);
+  headers['content-length'] = String(body.length);
+  res.writeHead(structured.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+function gatewayError(res: ServerResponse, status: number, title: string, detail: string) {
+  write(res, {
+    statusCode: status,
+    headers: { 'content-type': 'application/problem+json' },
+    body: JSON.stringify({ type: 'about:blank', title, status, detail, request_id: randomUUID() }),
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse) {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const match = matchRoute(req.method ?? 'GET', path);
+  const route = match.route ?? fallbackRoute;
+  let body: Buffer;
+  try {
+    body = await readBody(req);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      gatewayError(res, 413, 'Payload Too Large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+      req.resume();
+      return;
+    }
+    throw error;
+  }
+  const event = toEvent(req, body, match.route, match.route ? match.pathParameters : {});
+  const handler = await loadHandler(route);
+  write(res, await handler(event, lambdaContext(route, event.requestContext.requestId)));
+}
+
+export interface LocalApi {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalApi(options: { host: string; port: number }): Promise<LocalApi> {
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', 'The function failed to answer.');
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,70 @@
+// The local run: DynamoDB Local (or the DynamoDB at DYNAMODB_ENDPOINT), the demo tenant's table, and
+// the API Gateway stand-in serving the Lambda handlers. `npm start` and the integration tests both
+// start the service through here.
+import { createDocumentClient } from '../../shared/data/document-client';
+import { type LocalApi, startLocalApi } from './api-gateway';
+import { bootstrapDemoTenant } from './bootstrap';
+import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
+
+export const DEMO_TENANT = { id: 'demo', name: 'Demo School (Agrupamento de Escolas Demo)' };
+const REGION = 'eu-west-1';
+
+export interface LocalRunOptions {
+  host: string;
+  port: number;
+  /** Where DynamoDB Local keeps its files; none keeps them in memory. */
+  dataDir?: string | undefined;
+  /** A DynamoDB already running; when set, DynamoDB Local is not started. */
+  dynamodbEndpoint?: string | undefined;
+  tableName?: string;
+  demoClientSecret: string;
+  publicBaseUrl?: string | undefined;
+}
+
+export interface LocalRun {
+  url: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  seeded: boolean;
+  stop(): Promise<void>;
+}
+
+export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun> {
+  const database: DynamoDbLocal | undefined = options.dynamodbEndpoint
+    ? undefined
+    : await startDynamoDbLocal({ dataDir: options.dataDir });
+  const endpoint = options.dynamodbEndpoint ?? (database as DynamoDbLocal).endpoint;
+  const tableName = options.tableName ?? `school-${DEMO_TENANT.id}`;
+  let api: LocalApi | undefined;
+  try {
+    const db = createDocumentClient({ region: REGION, endpoint });
+    const { seeded } = await bootstrapDemoTenant(db, tableName, options.demoClientSecret);
+    db.destroy();
+    api = await startLocalApi({ host: options.host, port: options.port });
+    // The handlers read their configuration from the environment on first use, as they do in Lambda.
+    Object.assign(process.env, {
+      TABLE_NAME: tableName,
+      TENANT_ID: DEMO_TENANT.id,
+      TENANT_NAME: DEMO_TENANT.name,
+      PUBLIC_BASE_URL: options.publicBaseUrl ?? api.url,
+      DYNAMODB_ENDPOINT: endpoint,
+      AWS_REGION: REGION,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+    const started = api;
+    return {
+      url: api.url,
+      dynamodbEndpoint: endpoint,
+      tableName,
+      seeded,
+      stop: async () => {
+        await started.close();
+        await database?.stop();
+      },
+    };
+  } catch (error) {
+    await api?.close();
+    await database?.stop();
+    throw error;
+  }
+}

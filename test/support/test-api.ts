@@ -1,0 +1,74 @@
+// Starts the local run for one test file: its own seeded table in the shared DynamoDB Local, served
+// over real HTTP by the API Gateway stand-in. Gives the tests a token helper and direct repositories
+// for arranging data.
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
+import { startLocalRun } from '../../infra/local/local-run';
+import { createDocumentClient } from '../../shared/data/document-client';
+import { RecordRepository } from '../../shared/data/record-repository';
+import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
+
+export const DEMO_SECRET = 'test-secret';
+
+export async function startTestApi() {
+  const endpoint = inject('dynamodbEndpoint');
+  const tableName = `school-test-${randomUUID().slice(0, 8)}`;
+  const run = await startLocalRun({
+    host: '127.0.0.1',
+    port: 0,
+    dynamodbEndpoint: endpoint,
+    tableName,
+    demoClientSecret: DEMO_SECRET,
+  });
+  const db = createDocumentClient({ region: 'eu-west-1', endpoint });
+  const tokens = new Map<string, string>();
+
+  /** An access token for the demo client, optionally narrowed to some scopes. */
+  const token = async (scope?: string): Promise<string> => {
+    const cached = tokens.get(scope ?? '');
+    if (cached) return cached;
+    const response = await fetch(`${run.url}/api/sso/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: DEMO_CLIENT_ID,
+        client_secret: DEMO_SECRET,
+        ...(scope ? { scope } : {}),
+      }),
+    });
+    if (response.status !== 200)
+      throw new Error(`token request failed: ${response.status} ${await response.text()}`);
+    const { access_token } = (await response.json()) as { access_token: string };
+    tokens.set(scope ?? '', access_token);
+    return access_token;
+  };
+
+  /** GET with the demo client's full token unless told otherwise. */
+  const get = async (
+    path: string,
+    options: { token?: string | null; headers?: Record<string, string> } = {},
+  ) => {
+    const bearer = options.token === undefined ? await token() : options.token;
+    return fetch(`${run.url}${path}`, {
+      headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...options.headers },
+    });
+  };
+
+  return {
+    url: run.url,
+    tableName,
+    db,
+    records: new RecordRepository(db, tableName),
+    signingKeys: new SigningKeyRepository(db, tableName),
+    token,
+    get,
+    async stop() {
+      db.destroy();
+      await run.stop();
+    },
+  };
+}
+
+export type TestApi = Awaited<ReturnType<typeof startTestApi>>;

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: '.reports/vitest.json' },
+  },
+});
