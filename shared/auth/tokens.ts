@@ -11,7 +11,7 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose';
-import type { SigningKeyRepository } from '../data/signing-key-repository';
+import type { StoredKey } from '../data/signing-key-repository';
 import { UnauthorizedError } from '../http/errors';
 import { SIGNING_ALGORITHM } from './signing-keys';
 
@@ -34,11 +34,21 @@ export interface AccessToken {
   jti: string;
 }
 
+/** Where the issuer finds its private key: the table locally, Secrets Manager in a deployed tenant. */
+export interface PrivateKeySource {
+  newestPrivateKey(): Promise<StoredKey | undefined>;
+}
+
+/** Where verifiers find the published public keys. */
+export interface PublicKeySource {
+  publicKeys(): Promise<StoredKey[]>;
+}
+
 export class TokenIssuer {
   private signingKey: Promise<{ kid: string; key: CryptoKey }> | undefined;
 
   constructor(
-    private readonly keys: SigningKeyRepository,
+    private readonly keys: PrivateKeySource,
     private readonly settings: TokenSettings,
   ) {}
 
@@ -86,7 +96,7 @@ export class TokenVerifier {
   private loadedAt = 0;
 
   constructor(
-    private readonly keys: SigningKeyRepository,
+    private readonly keys: PublicKeySource,
     private readonly settings: TokenSettings,
   ) {}
 
