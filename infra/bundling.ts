@@ -1,0 +1,28 @@
+// How every handler is bundled for Lambda, shared by the CDK stack and the benchmarks so both measure
+// and ship the same artefact: ESM for nodejs22.x, the AWS SDK bundled in, minified, with source maps.
+import { fileURLToPath } from 'node:url';
+import type { Route } from '../shared/routes';
+
+export const LAMBDA_NODE_TARGET = 'node22';
+
+/** ESM bundles need `require` for the SDK's remaining CommonJS dependencies. */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+export const esbuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: LAMBDA_NODE_TARGET,
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourcemap: true,
+  banner: { js: ESM_REQUIRE_BANNER },
+} as const;
+
+const functionsDir = fileURLToPath(new URL('../functions/', import.meta.url));
+
+/** The source file of a route's handler. */
+export function handlerEntry(route: Pick<Route, 'handler'>): string {
+  return `${functionsDir}${route.handler}.ts`;
+}
