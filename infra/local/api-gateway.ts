@@ -159,6 +159,8 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     body = await readBody(req);
   } catch (error) {
     if (error instanceof BodyTooLarge) {
+      // The rest of the body is still arriving: answer, then close the connection rather than reuse it.
+      res.shouldKeepAlive = false;
       gatewayError(res, 413, 'Payload Too Large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
       req.resume();
       return;
