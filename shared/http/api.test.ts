@@ -1,0 +1,59 @@
+// The handler factory's last line of defence: an unexpected failure becomes a 500 problem that shows
+// nothing but a request id, and the log line carries the same id.
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+beforeAll(() => {
+  Object.assign(process.env, {
+    TABLE_NAME: 'unused-table',
+    TENANT_ID: 'demo',
+    TENANT_NAME: 'Demo',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:1',
+    LOG_LEVEL: 'info',
+    DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+const event = (requestId: string): APIGatewayProxyEventV2 =>
+  ({
+    version: '2.0',
+    routeKey: 'GET /api/sso/jwks',
+    rawPath: '/api/sso/jwks',
+    rawQueryString: '',
+    headers: {},
+    requestContext: { requestId, http: { method: 'GET', path: '/api/sso/jwks' } },
+    isBase64Encoded: false,
+  }) as unknown as APIGatewayProxyEventV2;
+
+const context = { awsRequestId: 'lambda-id' } as Context;
+
+describe('an unexpected failure (contract section 5)', () => {
+  it('answers 500 with only a request id, which the error log line carries too', async () => {
+    const { api } = await import('./api');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const handler = api('get-jwks', async () => {
+      throw new Error('ValidationException: One or more parameter values were invalid: secret-table-detail');
+    });
+    const response = (await handler(event('req-123'), context)) as APIGatewayProxyStructuredResultV2;
+    expect(response.statusCode).toBe(500);
+    expect(response.headers?.['content-type']).toBe('application/problem+json');
+    const body = JSON.parse(response.body ?? '{}');
+    expect(body).toMatchObject({ status: 500, title: 'Internal Server Error', request_id: 'req-123' });
+    expect(response.body).not.toContain('ValidationException');
+    expect(response.body).not.toContain('secret-table-detail');
+    expect(response.body).not.toMatch(/\.ts|stack/i);
+
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failure = logged.find((line) => line.level === 'error');
+    expect(failure).toMatchObject({ request_id: 'req-123', route: 'get-jwks', error_name: 'Error' });
+    expect(logged.find((line) => line.message === 'request')).toMatchObject({
+      request_id: 'req-123',
+      status: 500,
+    });
+  });
+});

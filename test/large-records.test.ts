@@ -1,0 +1,46 @@
+// No response may exceed what Lambda can return (contract section 6): a page of large records stops
+// early with a cursor, and the walk still returns every record.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Staff } from '../shared/schemas/records';
+import { json } from './support/contract';
+import { startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
+
+describe("a list of records near DynamoDB's item size limit", () => {
+  it('keeps every page under the Lambda response limit and still walks every record', async () => {
+    const template = (await json<{ staffs: Staff[] }>(await api.get('/api/staffs?items_per_page=1')))
+      .staffs[0] as Staff;
+    const photo = Buffer.alloc(280 * 1024, 7).toString('base64');
+    const large = Array.from({ length: 30 }, (_, i) => ({
+      ...template,
+      staff_id: `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      processnumber: `L${i}`,
+      photobase64: photo,
+    }));
+    for (const staff of large) await api.records.insert([{ group: 'staffs', record: staff }]);
+
+    const seen: string[] = [];
+    let query = 'items_per_page=500';
+    let total = 0;
+    for (let pages = 0; pages < 20; pages++) {
+      const response = await api.get(`/api/staffs?${query}`);
+      const text = await response.clone().text();
+      expect(Buffer.byteLength(text)).toBeLessThan(LAMBDA_RESPONSE_LIMIT);
+      const body = await json<{ staffs: Staff[]; next_cursor?: string; total_items: number }>(response);
+      total = body.total_items;
+      seen.push(...body.staffs.map((s) => s.staff_id));
+      if (!body.next_cursor) break;
+      query = `items_per_page=500&cursor=${body.next_cursor}`;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(total);
+    for (const staff of large) expect(seen).toContain(staff.staff_id);
+  });
+});

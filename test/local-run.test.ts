@@ -1,0 +1,188 @@
+// `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
+// DATA_DIR, no Java left behind however the process ends, a clear line without Java, and logs that
+// carry no personal data.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+const dataDir = mkdtempSync(join(tmpdir(), 'school-data-'));
+const SECRET = 'local-run-secret';
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  readyLine: string;
+  output: string[];
+}
+
+function start(env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DEMO_CLIENT_SECRET: SECRET,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`not ready: ${output.join('\n')}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (match?.[1] && line.includes('ready')) {
+          clearTimeout(timer);
+          resolve({ child, url: match[1], readyLine: line, output });
+        }
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${output.join('\n')}`));
+    });
+  });
+}
+
+const javaProcesses = () => {
+  try {
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+};
+
+async function until(check: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
+
+async function token(url: string) {
+  const response = await fetch(`${url}/api/sso/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`demo-client:${SECRET}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('npm start', () => {
+  it('serves the seeded demo tenant, logs no personal data, and stops DynamoDB Local on SIGTERM', async () => {
+    const run = await start();
+    expect(run.readyLine).toContain('demo-client');
+    expect(run.readyLine).toContain(SECRET);
+    expect(javaProcesses()).not.toBe('');
+
+    const bearer = await token(run.url);
+    const students = (await (
+      await fetch(`${run.url}/api/students?items_per_page=500`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      })
+    ).json()) as { students: Record<string, unknown>[]; total_items: number };
+    expect(students.total_items).toBeGreaterThanOrEqual(120);
+    await fetch(`${run.url}/api/students/00000000-0000-4000-8000-000000000000?access_token=${bearer}`);
+    await fetch(`${run.url}/api/nowhere`);
+
+    run.child.kill('SIGTERM');
+    expect(await exited(run.child)).toBe(0);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+
+    const logLines = run.output.filter((line) => line.startsWith('{'));
+    expect(logLines.length).toBeGreaterThanOrEqual(4);
+    const requests = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((l) => l.message === 'request');
+    expect(requests.map((l) => l.status)).toEqual(expect.arrayContaining([200, 404]));
+    const logs = run.output.join('\n');
+    expect(logs).not.toContain(bearer);
+    expect(logs.split(SECRET).length).toBe(2);
+    for (const student of students.students.slice(0, 40)) {
+      for (const value of [student.name, student.email, student.birth_date])
+        expect(logs).not.toContain(value as string);
+      const account = (student.bankAccounts as { back_account_number: string }[])[0];
+      if (account) expect(logs).not.toContain(account.back_account_number);
+    }
+  });
+
+  it('keeps its data in DATA_DIR across a restart without seeding again', async () => {
+    const run = await start();
+    expect(run.readyLine).not.toContain('seeded');
+    const bearer = await token(run.url);
+    const status = (await (
+      await fetch(`${run.url}/api/system`, { headers: { authorization: `Bearer ${bearer}` } })
+    ).json()) as { counts: { students: number } };
+    expect(status.counts.students).toBeGreaterThanOrEqual(120);
+    run.child.kill('SIGINT');
+    expect(await exited(run.child)).toBe(0);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+  });
+
+  it('leaves no Java process even when killed outright', async () => {
+    const run = await start();
+    const javaPid = javaProcesses().split('\n')[0] ?? '';
+    const owner = execFileSync('ps', ['-o', 'ppid=', '-p', javaPid], { encoding: 'utf8' }).trim();
+    process.kill(Number(owner), 'SIGKILL');
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+    run.child.kill('SIGKILL');
+  });
+
+  it('says in one line what to install when Java is missing', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'no-java-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+      cwd: root,
+      env: { ...process.env, PATH: bin, PORT: '0', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exited(child)).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('Java 17');
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('refuses a bad PORT with a clear message', async () => {
+    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exited(child)).toBe(2);
+    expect(stderr).toContain('PORT');
+  });
+});
