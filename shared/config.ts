@@ -13,6 +13,7 @@ const EnvSchema = z.object({
   AWS_REGION: z.string().min(1).default('eu-west-1'),
   DYNAMODB_ENDPOINT: z.url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  SYNC_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -28,6 +29,11 @@ export interface Config {
   region: string;
   dynamodbEndpoint: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /**
+   * How far behind the clock delta feeds stop: a write stamped earlier but committed late (or not yet
+   * in the index) is still ahead of the `sync_until` a client resumes from, so it is never skipped.
+   */
+  syncLagMs: number;
 }
 
 export class ConfigError extends Error {
@@ -52,5 +58,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     region: e.AWS_REGION,
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
     logLevel: e.LOG_LEVEL,
+    syncLagMs: e.SYNC_LAG_MS,
   };
 }

@@ -1,6 +1,7 @@
 // Every operation of the API, one row each: the local server, the CDK stack and the API docs all
 // read this table. Adding an operation is one row here plus one handler file under functions/.
-import { type RecordGroup, readScope, type Scope } from './domain/groups';
+import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
+import { LIMITS } from './schemas/requests';
 
 export type RouteAuth =
   /** A bearer token carrying this scope. */
@@ -13,7 +14,7 @@ export type RouteAuth =
 
 export interface Route {
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** Module under functions/ that exports `handler`. */
   handler: string;
@@ -21,36 +22,97 @@ export interface Route {
   summary: string;
   /** Query parameters the operation takes; any other is refused with 400 ('any': not checked). */
   query: readonly string[] | 'any';
-  /** What the operation needs beyond reading records: `sign` issues tokens with the private key. */
-  access: 'read' | 'sign';
+  /** What the operation does to the table: read it, write records, or issue tokens with the private key. */
+  access: 'read' | 'write' | 'sign';
+  /** The body the operation takes: JSON only, or a form or JSON (the token endpoint); larger ones get 413. */
+  body?: { type: 'json' | 'form-or-json'; maxBytes: number };
   /** RFC 6749 error bodies instead of problems (the token endpoint). */
   oauthErrors?: boolean;
 }
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
+const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
-const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[] => [
-  {
-    id: `list-${group}`,
-    method: 'GET',
-    path: `/api/${group}`,
-    handler: `${group}/list`,
-    auth: { kind: 'scope', scope: readScope(group) },
-    summary: `List ${group}, in id order`,
-    query: paging,
-    access: 'read',
-  },
-  {
-    id: `get-${group}`,
-    method: 'GET',
-    path: `/api/${group}/{${idParam}}`,
-    handler: `${group}/get`,
-    auth: { kind: 'scope', scope: readScope(group) },
-    summary: `Get one ${noun} by id`,
-    query: [],
-    access: 'read',
-  },
-];
+const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[] => {
+  const read = { kind: 'scope', scope: readScope(group) } as const;
+  const write = { kind: 'scope', scope: writeScope(group) } as const;
+  const one = `/api/${group}/{${idParam}}`;
+  return [
+    {
+      id: `list-${group}`,
+      method: 'GET',
+      path: `/api/${group}`,
+      handler: `${group}/list`,
+      auth: read,
+      summary: `List ${group} in id order, or those changed since a time`,
+      query: [...paging, 'updated_since'],
+      access: 'read',
+    },
+    {
+      id: `get-${group}`,
+      method: 'GET',
+      path: one,
+      handler: `${group}/get`,
+      auth: read,
+      summary: `Get one ${noun} by id`,
+      query: [],
+      access: 'read',
+    },
+    {
+      id: `list-deleted-${group}`,
+      method: 'GET',
+      path: `/api/${group}/deleted`,
+      handler: `${group}/list-deleted`,
+      auth: read,
+      summary: `List ${group} deleted since a time`,
+      query: ['since', 'items_per_page', 'cursor'],
+      access: 'read',
+    },
+    {
+      id: `create-${group}`,
+      method: 'POST',
+      path: `/api/${group}`,
+      handler: `${group}/create`,
+      auth: write,
+      summary: `Create a ${noun}`,
+      query: [],
+      access: 'write',
+      body: jsonBody,
+    },
+    {
+      id: `replace-${group}`,
+      method: 'PUT',
+      path: one,
+      handler: `${group}/replace`,
+      auth: write,
+      summary: `Replace a ${noun}`,
+      query: [],
+      access: 'write',
+      body: jsonBody,
+    },
+    {
+      id: `delete-${group}`,
+      method: 'DELETE',
+      path: one,
+      handler: `${group}/delete`,
+      auth: write,
+      summary: `Delete a ${noun}`,
+      query: [],
+      access: 'write',
+    },
+    {
+      id: `add-document-${group}`,
+      method: 'POST',
+      path: `${one}/documents`,
+      handler: `${group}/add-document`,
+      auth: write,
+      summary: `Add an identification document to a ${noun}`,
+      query: [],
+      access: 'write',
+      body: jsonBody,
+    },
+  ];
+};
 
 export const routes: readonly Route[] = [
   ...groupRoutes('entities', 'entity_id', 'entity'),
@@ -77,6 +139,7 @@ export const routes: readonly Route[] = [
     summary: 'Issue an OAuth 2.0 access token (client_credentials grant)',
     query: [],
     access: 'sign',
+    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
     oauthErrors: true,
   },
   {
@@ -134,11 +197,14 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-const compiled = routes.map((route) => ({
-  route,
-  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
-  pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`),
-}));
+/** Routes with fewer parameters first: a static segment wins over a parameter, as in API Gateway. */
+const compiled = routes
+  .map((route) => ({
+    route,
+    names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
+    pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`),
+  }))
+  .sort((a, b) => a.names.length - b.names.length);
 
 /** Finds the route for a request the way API Gateway does: exact method and path template. */
 export function matchRoute(
@@ -150,7 +216,7 @@ export function matchRoute(
     const m = pattern.exec(path);
     if (!m) continue;
     if (route.method !== method) {
-      allowed.push(route.method);
+      if (!allowed.includes(route.method)) allowed.push(route.method);
       continue;
     }
     const pathParameters: Record<string, string> = {};

@@ -7,11 +7,13 @@ import { createDocumentClient } from './data/document-client';
 import { RecordRepository } from './data/record-repository';
 import { SigningKeyRepository } from './data/signing-key-repository';
 import { createLogger, type Logger } from './log';
+import { RecordWriter } from './records/record-writer';
 
 export interface Services {
   config: Config;
   logger: Logger;
   records: RecordRepository;
+  writer: RecordWriter;
   clients: ClientRepository;
   tokenIssuer: TokenIssuer;
   tokenVerifier: TokenVerifier;
@@ -20,10 +22,12 @@ export interface Services {
 export function createServices(config: Config, logger = createLogger(config.logLevel)): Services {
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
   const signingKeys = new SigningKeyRepository(db, config.tableName);
+  const records = new RecordRepository(db, config.tableName);
   return {
     config,
     logger,
-    records: new RecordRepository(db, config.tableName),
+    records,
+    writer: new RecordWriter(db, config.tableName, records),
     clients: new ClientRepository(db, config.tableName),
     tokenIssuer: new TokenIssuer(signingKeys, config),
     tokenVerifier: new TokenVerifier(signingKeys, config),

@@ -61,13 +61,15 @@ async function expectUnauthorized(response: Response, invalidToken: boolean) {
 
 describe('requests without a usable token get 401 on every protected operation', () => {
   it.each(protectedRoutes.map((r) => [r.id, r] as const))('%s', async (_id, route) => {
-    const path = samplePath(route.path);
-    await expectUnauthorized(await api.get(path, { token: null }), false);
-    await expectUnauthorized(await api.get(path, { token: 'not.a.jwt' }), true);
-    await expectUnauthorized(
-      await api.get(path, { token: null, headers: { authorization: 'Basic ZGVtbzpkZW1v' } }),
-      false,
-    );
+    const send = (headers: Record<string, string>) =>
+      fetch(`${api.url}${samplePath(route.path)}`, {
+        method: route.method,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(route.body ? { body: '{}' } : {}),
+      });
+    await expectUnauthorized(await send({}), false);
+    await expectUnauthorized(await send({ authorization: 'Bearer not.a.jwt' }), true);
+    await expectUnauthorized(await send({ authorization: 'Basic ZGVtbzpkZW1v' }), false);
   });
 });
 
@@ -143,6 +145,13 @@ describe('scopes', () => {
   it('a valid token without the needed scope gets 403 insufficient_scope', async () => {
     const token = await api.token('students:read');
     expect((await api.get('/api/students', { token })).status).toBe(200);
+    const write = await fetch(`${api.url}/api/students`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(write.headers.get('www-authenticate')).toContain('scope="students:write"');
+    await expectProblem(write, 403);
     for (const [path, scope] of [
       ['/api/teachers', 'teachers:read'],
       ['/api/entities', 'entities:read'],

@@ -144,10 +144,12 @@ describe('bad paging values get 400 problems naming the parameter', () => {
 
   it('cursors that this tenant did not issue for this list', async () => {
     const otherTenant = encodeCursor('another-school', 'students', {
+      kind: 'list',
       page: 2,
       after: '00000000-0000-4000-8000-000000000000',
     });
     const otherList = encodeCursor('demo', 'teachers', {
+      kind: 'list',
       page: 2,
       after: '00000000-0000-4000-8000-000000000000',
     });

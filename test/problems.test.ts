@@ -53,8 +53,9 @@ describe('unknown paths and methods', () => {
 
   it('get a 405 problem with the allowed methods', async () => {
     for (const [method, path, allow] of [
-      ['POST', '/api/students', 'GET'],
-      ['DELETE', '/api/students/00000000-0000-4000-8000-000000000000', 'GET'],
+      ['PATCH', '/api/students', 'GET, POST'],
+      ['PATCH', '/api/students/00000000-0000-4000-8000-000000000000', 'GET, PUT, DELETE'],
+      ['POST', '/api/students/deleted', 'GET, PUT, DELETE'],
       ['PUT', '/api/system', 'GET'],
       ['GET', '/api/sso/token', 'POST'],
       ['PATCH', '/api/sso/me', 'GET'],

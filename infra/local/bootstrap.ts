@@ -5,6 +5,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -14,7 +15,7 @@ import { ClientRepository } from '../../shared/data/client-repository';
 import { keys } from '../../shared/data/keys';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
-import { createTableInput } from '../../shared/data/table';
+import { createTableInput, tableDesign } from '../../shared/data/table';
 import { scopes } from '../../shared/domain/groups';
 import { demoTenant } from './seed/demo-tenant';
 
@@ -29,6 +30,12 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
   }
   await db.send(new CreateTableCommand(createTableInput(tableName)));
   await waitUntilTableExists({ client: db, maxWaitTime: 60 }, { TableName: tableName });
+  await db.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: tableDesign.timeToLiveAttribute, Enabled: true },
+    }),
+  );
   return true;
 }
 

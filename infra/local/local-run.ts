@@ -19,6 +19,8 @@ export interface LocalRunOptions {
   tableName?: string;
   demoClientSecret: string;
   publicBaseUrl?: string | undefined;
+  /** How far behind the clock delta feeds stop (the service's SYNC_LAG_MS); the default suits DynamoDB. */
+  syncLagMs?: number | undefined;
 }
 
 export interface LocalRun {
@@ -50,6 +52,7 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: REGION,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
     });
     const started = api;
     return {

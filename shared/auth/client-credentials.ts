@@ -9,15 +9,11 @@ import { verifySecret } from './secret-hash';
 
 export const GRANT_TYPES = ['client_credentials'] as const;
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-const MAX_BODY_BYTES = 16 * 1024;
 
 type Params = Map<string, string>;
 
 function readParams({ event, body }: ApiRequest): Params {
   const text = bodyText(event);
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    throw new OAuthError('invalid_request', `The request body exceeds ${MAX_BODY_BYTES} bytes.`, 413);
-  }
   const params: Params = new Map();
   if (body !== null && typeof body === 'object') {
     if (Array.isArray(body)) throw new OAuthError('invalid_request', 'The JSON body must be an object.');

@@ -6,6 +6,12 @@ export interface Key {
   sk: string;
 }
 
+/** `<timestamp>#<id>`: sorts by time, ties broken by id. */
+const timeOrdered = (at: string, id: string) => `${at}#${id}`;
+
+/** A bound that sorts after every time-ordered key of that time: `> afterTime(t)` excludes t, `<=` includes it. */
+export const afterTime = (at: string) => `${at}#~`;
+
 export const keys = {
   /** All records of a group share one partition, sorted by id: a list is one Query in id order. */
   recordPartition: (group: RecordGroup) => `REC#${group}`,
@@ -22,6 +28,25 @@ export const keys = {
   privateKey: (createdAt: string, kid: string): Key => ({ pk: 'SIGNING_KEY', sk: `${createdAt}#${kid}` }),
   publicKeyPartition: 'PUBLIC_KEY',
   publicKey: (createdAt: string, kid: string): Key => ({ pk: 'PUBLIC_KEY', sk: `${createdAt}#${kid}` }),
+
+  /** Claims a record's processnumber within its group; holds the id of the record that has it. */
+  processnumber: (group: RecordGroup, value: string): Key => ({
+    pk: `UNIQ#${group}#processnumber`,
+    sk: value,
+  }),
+
+  /** Deletions in time order, for `GET /api/<group>/deleted`; they expire with the retention. */
+  deletionPartition: (group: RecordGroup) => `DEL#${group}`,
+  deletion: (group: RecordGroup, deletedAt: string, id: string): Key => ({
+    pk: `DEL#${group}`,
+    sk: timeOrdered(deletedAt, id),
+  }),
+  /** A deleted record's id, so that reading it answers 410 while the deletion is retained. */
+  gone: (group: RecordGroup, id: string): Key => ({ pk: `GONE#${group}`, sk: id }),
+
+  /** Keys of the `changes` index: a group's records in modification order, for delta sync. */
+  changePartition: (group: RecordGroup) => `CHG#${group}`,
+  changeSort: (updatedAt: string, id: string) => timeOrdered(updatedAt, id),
 
   seedMarker: { pk: 'META', sk: 'seed' } satisfies Key,
 } as const;

@@ -1,19 +1,26 @@
-// Reads and writes the records of every group. Lists are Queries on the group's partition in id order;
-// a page's read cost depends only on its size. Counts come from counter items that every write
-// changes in the same transaction as the records it touches.
+// Reads records, and inserts new ones in bulk (the demo seed, tests). Lists are Queries on the group's
+// partition in id order; a page's read cost depends only on its size. Counts come from counter items
+// that every write changes in the same transaction as the records it touches.
 import {
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  type NativeAttributeValue,
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type RecordGroup, recordGroups } from '../domain/groups';
-import { type GroupRecords, recordSchemas } from '../schemas/records';
-import { type Key, keys } from './keys';
+import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
+import type { GroupRecords } from '../schemas/records';
+import { afterTime, type Key, keys } from './keys';
+import {
+  type Item,
+  internal,
+  recordId,
+  recordItem,
+  type StoredRecord,
+  toRecord,
+  toStoredRecord,
+} from './record-items';
 import { tableDesign } from './table';
-
-type Item = Record<string, NativeAttributeValue>;
 
 export interface PageQuery {
   itemsPerPage: number;
@@ -29,13 +36,32 @@ export interface RecordPage<T> {
   hasMore: boolean;
 }
 
+/** A window of time-ordered entries: strictly after `since`, up to and including `until`. */
+export interface TimeWindowQuery {
+  since: string;
+  until: string;
+  itemsPerPage: number;
+  /** Continue after this time-ordered key (`<timestamp>#<id>`). */
+  after?: string | undefined;
+}
+
+export interface TimedPage<T> {
+  items: { value: T; position: string }[];
+  hasMore: boolean;
+}
+
+export interface Deletion {
+  id: string;
+  deleted_at: string;
+}
+
 export interface NewRecord<G extends RecordGroup = RecordGroup> {
   group: G;
   record: GroupRecords[G];
 }
 
-/** DynamoDB takes at most 100 actions in one transaction; a few are kept for the counter updates. */
-const MAX_RECORDS_PER_TRANSACTION = 90;
+/** DynamoDB takes at most 100 actions in one transaction: 45 records with their processnumber claims, and the counters. */
+const MAX_RECORDS_PER_TRANSACTION = 45;
 
 export class RecordRepository {
   constructor(
@@ -43,11 +69,37 @@ export class RecordRepository {
     private readonly tableName: string,
   ) {}
 
-  async get<G extends RecordGroup>(group: G, id: string): Promise<GroupRecords[G] | undefined> {
+  async get<G extends RecordGroup>(group: G, id: string): Promise<StoredRecord<G> | undefined> {
+    const item = await this.getItem(group, id);
+    return item ? toStoredRecord(group, item) : undefined;
+  }
+
+  /** The stored item, internal attributes included, for writers that must carry them over. */
+  async getItem(group: RecordGroup, id: string): Promise<Item | undefined> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.record(group, id), ConsistentRead: true }),
     );
-    return Item ? toRecord(group, Item) : undefined;
+    return Item;
+  }
+
+  /** When a record with this id was deleted, while the deletion is retained. */
+  async deletedAt(group: RecordGroup, id: string): Promise<string | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.gone(group, id) }),
+    );
+    return typeof Item?.deleted_at === 'string' ? Item.deleted_at : undefined;
+  }
+
+  /** The id of the group's record holding a processnumber. */
+  async idByProcessnumber(group: RecordGroup, processnumber: string): Promise<string | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.processnumber(group, processnumber),
+        ConsistentRead: true,
+      }),
+    );
+    return typeof Item?.id === 'string' ? Item.id : undefined;
   }
 
   async listPage<G extends RecordGroup>(group: G, query: PageQuery): Promise<RecordPage<GroupRecords[G]>> {
@@ -108,6 +160,102 @@ export class RecordRepository {
     return null;
   }
 
+  /**
+   * Records changed in a time window, in modification order, read from the keys-only `changes` index and
+   * then fetched. A record changed again since the index was read comes back in its newest version; it
+   * appears again, later, at its new position.
+   */
+  async changesPage<G extends RecordGroup>(
+    group: G,
+    query: TimeWindowQuery,
+  ): Promise<TimedPage<GroupRecords[G]>> {
+    const { partitionKey, sortKey, name } = tableDesign.changesIndex;
+    const positions: { id: string; position: string }[] = [];
+    let startKey: Item | undefined = query.after
+      ? {
+          ...keys.record(group, query.after.slice(query.after.indexOf('#') + 1)),
+          [partitionKey]: keys.changePartition(group),
+          [sortKey]: query.after,
+        }
+      : undefined;
+    const wanted = query.itemsPerPage + 1;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: name,
+          KeyConditionExpression: '#p = :p AND #s BETWEEN :from AND :until',
+          ExpressionAttributeNames: { '#p': partitionKey, '#s': sortKey },
+          ExpressionAttributeValues: {
+            ':p': keys.changePartition(group),
+            ':from': afterTime(query.since),
+            ':until': afterTime(query.until),
+          },
+          ExclusiveStartKey: startKey,
+          Limit: wanted - positions.length,
+        }),
+      );
+      for (const item of page.Items ?? [])
+        positions.push({ id: String(item.sk), position: String(item[sortKey]) });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && positions.length < wanted);
+    const inPage = positions.slice(0, query.itemsPerPage);
+    const found = await this.getMany(
+      group,
+      inPage.map((p) => p.id),
+    );
+    return {
+      items: inPage.flatMap(({ id, position }) => {
+        const value = found.get(id);
+        return value ? [{ value, position }] : [];
+      }),
+      hasMore: positions.length > query.itemsPerPage,
+    };
+  }
+
+  /** Deletions in a time window, in time order. */
+  async deletionsPage(group: RecordGroup, query: TimeWindowQuery): Promise<TimedPage<Deletion>> {
+    const idField = idFields[group];
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :until',
+        ExpressionAttributeValues: {
+          ':pk': keys.deletionPartition(group),
+          ':from': afterTime(query.since),
+          ':until': afterTime(query.until),
+        },
+        ExclusiveStartKey: query.after ? { pk: keys.deletionPartition(group), sk: query.after } : undefined,
+        Limit: query.itemsPerPage + 1,
+        ConsistentRead: true,
+      }),
+    );
+    return {
+      items: Items.slice(0, query.itemsPerPage).map((item) => ({
+        value: { id: String(item[idField]), deleted_at: String(item.deleted_at) },
+        position: String(item.sk),
+      })),
+      hasMore: Items.length > query.itemsPerPage,
+    };
+  }
+
+  private async getMany<G extends RecordGroup>(
+    group: G,
+    ids: string[],
+  ): Promise<Map<string, GroupRecords[G]>> {
+    const found = new Map<string, GroupRecords[G]>();
+    let pending: Item[] = ids.map((id) => ({ ...keys.record(group, id) }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      const { Responses, UnprocessedKeys } = await this.db.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of Responses?.[this.tableName] ?? []) found.set(String(item.sk), toRecord(group, item));
+      pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    }
+    return found;
+  }
+
   async count(group: RecordGroup): Promise<number> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.counter(group), ConsistentRead: true }),
@@ -133,10 +281,19 @@ export class RecordRepository {
   }
 
   /**
-   * Inserts new records, each transaction holding its records and the counter changes for them, so
-   * the counts are exact whatever fails. A record whose id exists already fails its transaction.
+   * Inserts a set of new, mutually consistent records (a seed): each transaction holds its records, their
+   * processnumber claims and the counter changes, so counts stay exact whatever fails. A tutor's students
+   * must be in the same set; a record whose id or processnumber exists already fails its transaction.
    */
   async insert(records: NewRecord[]): Promise<void> {
+    const tutorsOf = new Map<string, Set<string>>();
+    for (const { group, record } of records) {
+      if (group !== 'tutors') continue;
+      const tutor = record as GroupRecords['tutors'];
+      for (const studentId of tutor.student_ids) {
+        tutorsOf.set(studentId, (tutorsOf.get(studentId) ?? new Set()).add(tutor.tutor_id));
+      }
+    }
     for (let start = 0; start < records.length; start += MAX_RECORDS_PER_TRANSACTION) {
       const chunk = records.slice(start, start + MAX_RECORDS_PER_TRANSACTION);
       const added = new Map<RecordGroup, number>();
@@ -144,13 +301,36 @@ export class RecordRepository {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            ...chunk.map(({ group, record }) => ({
-              Put: {
-                TableName: this.tableName,
-                Item: { ...keys.record(group, recordId(group, record)), ...record },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            })),
+            ...chunk.flatMap(({ group, record }) => {
+              const id = recordId(group, record);
+              const tutors = group === 'students' ? tutorsOf.get(id) : undefined;
+              const item = {
+                ...recordItem(group, record, 1),
+                ...(tutors ? { [internal.tutors]: tutors } : {}),
+              };
+              const claim =
+                'processnumber' in record
+                  ? [
+                      {
+                        Put: {
+                          TableName: this.tableName,
+                          Item: { ...keys.processnumber(group, record.processnumber), id },
+                          ConditionExpression: 'attribute_not_exists(pk)',
+                        },
+                      },
+                    ]
+                  : [];
+              return [
+                {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: item,
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                ...claim,
+              ];
+            }),
             ...[...added].map(([group, n]) => ({
               Update: {
                 TableName: this.tableName,
@@ -165,29 +345,4 @@ export class RecordRepository {
       );
     }
   }
-}
-
-function recordId<G extends RecordGroup>(group: G, record: GroupRecords[G]): string {
-  const ids: { [K in RecordGroup]: (r: GroupRecords[K]) => string } = {
-    entities: (r) => r.entity_id,
-    students: (r) => r.student_id,
-    teachers: (r) => r.teacher_id,
-    tutors: (r) => r.tutor_id,
-    staffs: (r) => r.staff_id,
-  };
-  return ids[group](record);
-}
-
-/** Field order of each group's records, as the specification lists them. */
-const fieldOrder = Object.fromEntries(
-  recordGroups.map((group) => [group, Object.keys(recordSchemas[group].shape)]),
-) as Record<RecordGroup, string[]>;
-
-/** The record an item holds, its fields in the specification's order (DynamoDB keeps none) and its keys left out. */
-function toRecord<G extends RecordGroup>(group: G, item: Item): GroupRecords[G] {
-  const record: Item = {};
-  for (const field of fieldOrder[group]) if (field in item) record[field] = item[field];
-  for (const field of Object.keys(item))
-    if (!(field in record) && field !== 'pk' && field !== 'sk') record[field] = item[field];
-  return record as GroupRecords[G];
 }

@@ -10,16 +10,22 @@ export const tableDesign = {
    * reading about 40 keys per read unit instead of whole records.
    */
   keysIndex: { name: 'keys', partitionKey: 'pk', sortKey: 'sk' },
+  /** Records by modification time (keys only): delta sync reads it, then fetches the records. */
+  changesIndex: { name: 'changes', partitionKey: '_cp', sortKey: '_cs' },
+  /** Epoch seconds after which DynamoDB removes the item (deletion records). */
+  timeToLiveAttribute: 'ttl',
 } as const;
 
 export function createTableInput(tableName: string): CreateTableCommandInput {
-  const { partitionKey, sortKey, keysIndex } = tableDesign;
+  const { partitionKey, sortKey, keysIndex, changesIndex } = tableDesign;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: [
       { AttributeName: partitionKey, AttributeType: 'S' },
       { AttributeName: sortKey, AttributeType: 'S' },
+      { AttributeName: changesIndex.partitionKey, AttributeType: 'S' },
+      { AttributeName: changesIndex.sortKey, AttributeType: 'S' },
     ],
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },
@@ -31,6 +37,14 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
         KeySchema: [
           { AttributeName: keysIndex.partitionKey, KeyType: 'HASH' },
           { AttributeName: keysIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+      {
+        IndexName: changesIndex.name,
+        KeySchema: [
+          { AttributeName: changesIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: changesIndex.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'KEYS_ONLY' },
       },

@@ -8,7 +8,7 @@ import type { AccessToken } from '../auth/tokens';
 import { type Route, routeById } from '../routes';
 import { type Services, services } from '../services';
 import { authenticate, bearerToken } from './authenticate';
-import { BadRequestError, HttpError, OAuthError } from './errors';
+import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError } from './errors';
 import { errorResponse } from './problem';
 import { QueryParams } from './request';
 
@@ -70,7 +70,7 @@ function respond(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> 
     after: ({ event, context, response }) => log(event, context, response?.statusCode ?? 200),
     onError: (request) => {
       const { event, context } = request;
-      const error = route.oauthErrors ? asOAuthError(request.error) : request.error;
+      const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
       request.response = errorResponse(error, {
         requestId: requestIdOf(event, context),
         instance: event.rawPath ?? '',
@@ -78,6 +78,36 @@ function respond(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> 
         logger: services().logger,
       });
       log(event, context, request.response.statusCode ?? 500);
+    },
+  };
+}
+
+/** middy's JSON parser reports a malformed body as 415; it is a bad request. */
+function asProblem(error: unknown): unknown {
+  const parser = error as { statusCode?: unknown; message?: unknown } | null;
+  if (parser?.statusCode === 415 && parser.message === 'Invalid or malformed JSON was provided') {
+    return new BadRequestError('The body is not valid JSON.', [
+      { name: 'body', in: 'body', reason: 'not valid JSON' },
+    ]);
+  }
+  return error;
+}
+
+/** Refuses missing bodies, and bodies over the operation's limit, before anything parses them. */
+function limitBody({
+  type,
+  maxBytes,
+}: NonNullable<Route['body']>): MiddlewareObj<Event, Result, Error, ApiContext> {
+  return {
+    before: ({ event }) => {
+      const body = event.body ?? '';
+      if (type === 'json' && body === '') {
+        throw new BadRequestError('This operation takes a JSON body.', [
+          { name: 'body', in: 'body', reason: 'is required' },
+        ]);
+      }
+      const bytes = event.isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body);
+      if (bytes > maxBytes) throw new PayloadTooLargeError(maxBytes);
     },
   };
 }
@@ -136,10 +166,12 @@ function render(response: ApiResponse): Result {
 
 export function api(routeId: string, handle: ApiHandler) {
   const route = routeById(routeId);
-  const stack = middy<Event, Result, Error, ApiContext>().use(respond(route));
-  if (route.method !== 'GET') {
+  // Authentication comes before the body is read: nobody unauthenticated gets a body parsed.
+  const stack = middy<Event, Result, Error, ApiContext>().use(respond(route)).use(authorize(route));
+  if (route.body) {
+    stack.use(limitBody(route.body));
     stack.use(
-      httpJsonBodyParser({ disableContentTypeError: true }) as MiddlewareObj<
+      httpJsonBodyParser({ disableContentTypeError: route.body.type === 'form-or-json' }) as MiddlewareObj<
         Event,
         Result,
         Error,
@@ -147,7 +179,7 @@ export function api(routeId: string, handle: ApiHandler) {
       >,
     );
   }
-  return stack.use(authorize(route)).handler(async (event, context) =>
+  return stack.handler(async (event, context) =>
     render(
       await handle({
         event,

@@ -114,3 +114,29 @@ export class OAuthError extends Error {
     super(description);
   }
 }
+
+export class ConflictError extends HttpError {
+  constructor(detail: string, invalidParams?: InvalidParam[]) {
+    super(409, 'conflict', 'Conflict', detail, {}, invalidParams);
+  }
+}
+
+/** A record that was deleted, while its deletion is retained. */
+export class GoneError extends HttpError {
+  constructor(detail: string) {
+    super(410, 'gone', 'Gone', detail);
+  }
+}
+
+/** If-Match named a version that is not the record's current one. */
+export class PreconditionFailedError extends HttpError {
+  constructor(current: string) {
+    super(
+      412,
+      'precondition-failed',
+      'Precondition Failed',
+      `The record has changed: its current ETag is ${current}. Read it again and reapply your change.`,
+      { etag: current },
+    );
+  }
+}

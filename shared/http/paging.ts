@@ -57,6 +57,27 @@ export function parsePaging(query: QueryParams): PagingParams {
   return { page, itemsPerPage, cursor };
 }
 
+/** Records serialised one at a time, up to the byte budget: the JSON array's contents and how many fit. */
+export function serialisePage(
+  values: unknown[],
+  budgetBytes = PAGE_BODY_BUDGET_BYTES,
+): { items: string; kept: number } {
+  const parts: string[] = [];
+  let bytes = 0;
+  for (const value of values) {
+    const json = JSON.stringify(value);
+    bytes += Buffer.byteLength(json) + 1;
+    if (bytes > budgetBytes && parts.length > 0) break;
+    parts.push(json);
+  }
+  return { items: parts.join(','), kept: parts.length };
+}
+
+/** `{"<key>":[<items>], ...fields}` without parsing the items again. */
+export function envelope(key: string, items: string, fields: Record<string, unknown>): string {
+  return `{${JSON.stringify(key)}:[${items}],${JSON.stringify(fields).slice(1)}`;
+}
+
 export interface ListBodyInput {
   tenantId: string;
   group: RecordGroup;
@@ -71,29 +92,18 @@ export interface ListBodyInput {
 
 /** The list envelope as JSON text, with `next_cursor` after the last record that fits. */
 export function listBody(input: ListBodyInput): string {
-  const budget = input.budgetBytes ?? PAGE_BODY_BUDGET_BYTES;
-  const parts: string[] = [];
-  let bytes = 0;
-  let last: Record<string, unknown> | undefined;
-  for (const record of input.records) {
-    const json = JSON.stringify(record);
-    bytes += Buffer.byteLength(json) + 1;
-    if (bytes > budget && parts.length > 0) break;
-    parts.push(json);
-    last = record;
-  }
-  const truncated = parts.length < input.records.length;
-  const after = last?.[input.idField];
+  const { items, kept } = serialisePage(input.records, input.budgetBytes);
+  const after = input.records[kept - 1]?.[input.idField];
+  const more = input.hasMore || kept < input.records.length;
   const nextCursor =
-    (input.hasMore || truncated) && typeof after === 'string'
-      ? encodeCursor(input.tenantId, input.group, { page: input.page + 1, after })
+    more && typeof after === 'string'
+      ? encodeCursor(input.tenantId, input.group, { kind: 'list', page: input.page + 1, after })
       : undefined;
-  const envelope = {
+  return envelope(input.group, items, {
     page: input.page,
     items_per_page: input.itemsPerPage,
     total_items: input.totalItems,
     total_pages: Math.ceil(input.totalItems / input.itemsPerPage),
     ...(nextCursor ? { next_cursor: nextCursor } : {}),
-  };
-  return `{${JSON.stringify(input.group)}:[${parts.join(',')}],${JSON.stringify(envelope).slice(1)}`;
+  });
 }

@@ -1,16 +1,36 @@
-// The two read operations every record group shares: a page of the list, and one record by id.
-import { decodeCursor } from '../data/cursor';
+// The read operations every record group shares: a page of the list (or of its changes since a time),
+// one record by id, and the deletions since a time.
+import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
+import { etag } from '../data/record-items';
+import type { TimedPage } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/api';
-import { BadRequestError, NotFoundError } from '../http/errors';
-import { listBody, parsePaging } from '../http/paging';
+import { BadRequestError, GoneError, NotFoundError } from '../http/errors';
+import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
+import { notModified } from '../http/preconditions';
+import { header } from '../http/request';
+import { DELETION_RETENTION_DAYS } from './record-writer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function listRecords(group: RecordGroup, { query, services }: ApiRequest): Promise<ApiResponse> {
+export function recordId(group: RecordGroup, { path }: ApiRequest): string {
+  const idField = idFields[group];
+  const id = path[idField] ?? '';
+  if (!UUID.test(id)) {
+    throw new BadRequestError(`${idField} must be a UUID.`, [
+      { name: idField, in: 'path', reason: 'not a UUID' },
+    ]);
+  }
+  return id.toLowerCase();
+}
+
+export async function listRecords(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+  const { query, services } = request;
+  const updatedSince = query.get('updated_since');
+  if (updatedSince !== undefined) return listChanges(group, request, updatedSince);
   const { page, itemsPerPage, cursor } = parsePaging(query);
   const { tenantId } = services.config;
-  const position = cursor === undefined ? undefined : decodeCursor(cursor, tenantId, group);
+  const position = cursor === undefined ? undefined : decodeCursor(cursor, tenantId, group, 'list');
   const [result, totalItems] = await Promise.all([
     services.records.listPage(group, {
       itemsPerPage,
@@ -33,15 +53,121 @@ export async function listRecords(group: RecordGroup, { query, services }: ApiRe
   };
 }
 
-export async function getRecord(group: RecordGroup, { path, services }: ApiRequest): Promise<ApiResponse> {
-  const idField = idFields[group];
-  const id = path[idField] ?? '';
-  if (!UUID.test(id)) {
-    throw new BadRequestError(`${idField} must be a UUID.`, [
-      { name: idField, in: 'path', reason: 'not a UUID' },
+export async function getRecord(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+  const id = recordId(group, request);
+  const { records } = request.services;
+  const stored = await records.get(group, id);
+  if (!stored) {
+    const deletedAt = await records.deletedAt(group, id);
+    if (deletedAt) throw new GoneError(`The ${group} record ${id} was deleted at ${deletedAt}.`);
+    throw new NotFoundError(`No ${group} record has ${idFields[group]} ${id}.`);
+  }
+  const tag = etag(stored.version);
+  if (notModified(header(request.event, 'if-none-match'), stored.version)) {
+    return { status: 304, headers: { etag: tag } };
+  }
+  return { headers: { etag: tag }, body: stored.record };
+}
+
+function parseTime(name: string, value: string): string {
+  const at = Date.parse(value);
+  if (
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ||
+    Number.isNaN(at)
+  ) {
+    throw new BadRequestError(`${name} must be an ISO 8601 timestamp.`, [
+      {
+        name,
+        in: 'query',
+        reason: 'not an ISO 8601 timestamp with a time zone, such as 2026-09-01T08:00:00Z',
+      },
     ]);
   }
-  const record = await services.records.get(group, id.toLowerCase());
-  if (!record) throw new NotFoundError(`No ${group} record has ${idField} ${id}.`);
-  return { body: record };
+  return new Date(at).toISOString();
+}
+
+/** The window a feed serves: from the client's time, or the cursor's, up to the watermark. */
+function window(
+  kind: WindowCursor['kind'],
+  group: RecordGroup,
+  { query, services }: ApiRequest,
+  sinceName: string,
+  sinceValue: string | undefined,
+) {
+  const { itemsPerPage, cursor } = parsePaging(query);
+  if (query.get('page') !== undefined) {
+    throw new BadRequestError(`${sinceName} pages are followed with cursors, not page numbers.`, [
+      { name: 'page', in: 'query', reason: `not taken with ${sinceName}; follow next_cursor` },
+    ]);
+  }
+  if (cursor !== undefined)
+    return { itemsPerPage, ...decodeCursor(cursor, services.config.tenantId, group, kind) };
+  const since = sinceValue === undefined ? new Date(0).toISOString() : parseTime(sinceName, sinceValue);
+  const until = new Date(Math.max(Date.parse(since), Date.now() - services.config.syncLagMs)).toISOString();
+  return { itemsPerPage, since, until, after: undefined };
+}
+
+function feedBody<T>(
+  key: string,
+  page: TimedPage<T>,
+  feed: {
+    kind: WindowCursor['kind'];
+    group: RecordGroup;
+    tenantId: string;
+    since: string;
+    until: string;
+    itemsPerPage: number;
+  },
+  sinceName: string,
+): string {
+  const { items, kept } = serialisePage(page.items.map((i) => i.value));
+  const last = page.items[kept - 1]?.position;
+  const more = page.hasMore || kept < page.items.length;
+  const nextCursor =
+    more && last
+      ? encodeCursor(feed.tenantId, feed.group, {
+          kind: feed.kind,
+          since: feed.since,
+          until: feed.until,
+          after: last,
+        })
+      : undefined;
+  return envelope(key, items, {
+    [sinceName]: feed.since,
+    sync_until: feed.until,
+    items_per_page: feed.itemsPerPage,
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
+  });
+}
+
+async function listChanges(
+  group: RecordGroup,
+  request: ApiRequest,
+  updatedSince: string,
+): Promise<ApiResponse> {
+  const w = window('changes', group, request, 'updated_since', updatedSince);
+  const page = await request.services.records.changesPage(group, w);
+  const feed = { kind: 'changes' as const, group, tenantId: request.services.config.tenantId, ...w };
+  return { rawBody: feedBody(group, page, feed, 'updated_since') };
+}
+
+export async function listDeleted(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+  const w = window('deleted', group, request, 'since', request.query.get('since'));
+  const retainedFrom = new Date(Date.now() - DELETION_RETENTION_DAYS * 86_400_000).toISOString();
+  if (request.query.get('since') !== undefined && w.since < retainedFrom) {
+    throw new GoneError(
+      `Deletions are kept for ${DELETION_RETENTION_DAYS} days; since is older. List the group again from the start.`,
+    );
+  }
+  const page = await request.services.records.deletionsPage(group, w);
+  const idField = idFields[group];
+  const deletions = {
+    ...page,
+    items: page.items.map(({ value, position }) => ({
+      value: { [idField]: value.id, deleted_at: value.deleted_at },
+      position,
+    })),
+  };
+  const feed = { kind: 'deleted' as const, group, tenantId: request.services.config.tenantId, ...w };
+  return { rawBody: feedBody('deleted', deletions, feed, 'since') };
 }

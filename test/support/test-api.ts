@@ -10,6 +10,9 @@ import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 
 export const DEMO_SECRET = 'test-secret';
+/** Delta feeds lag the clock by this much in tests: long enough to be real, short enough to wait out. */
+export const TEST_SYNC_LAG_MS = 200;
+export const waitForSyncLag = () => new Promise((resolve) => setTimeout(resolve, TEST_SYNC_LAG_MS + 50));
 
 export async function startTestApi() {
   const endpoint = inject('dynamodbEndpoint');
@@ -20,6 +23,7 @@ export async function startTestApi() {
     dynamodbEndpoint: endpoint,
     tableName,
     demoClientSecret: DEMO_SECRET,
+    syncLagMs: TEST_SYNC_LAG_MS,
   });
   const db = createDocumentClient({ region: 'eu-west-1', endpoint });
   const tokens = new Map<string, string>();
@@ -56,8 +60,28 @@ export async function startTestApi() {
     });
   };
 
+  /** A request with a JSON body (or raw text) and the demo client's full token unless told otherwise. */
+  const send = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { token?: string | null; headers?: Record<string, string> } = {},
+  ) => {
+    const bearer = options.token === undefined ? await token() : options.token;
+    return fetch(`${run.url}${path}`, {
+      method,
+      headers: {
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+  };
+
   return {
     url: run.url,
+    send,
     tableName,
     db,
     records: new RecordRepository(db, tableName),

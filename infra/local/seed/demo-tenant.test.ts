@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { isValidCitizenCard, isValidIban } from '../../../shared/domain/identifiers';
 import { recordSchemas } from '../../../shared/schemas/records';
 import { demoTenant } from './demo-tenant';
-import { isValidCitizenCard, isValidIban } from './identifiers';
 
 const records = demoTenant();
 const of = (group: string) =>

@@ -1,6 +1,7 @@
 // The demo tenant's records: families of students and their tutors, teachers (some of them tutors
 // too), staff and the organisations around a school in Porto. Deterministic for a given seed.
 import type { NewRecord } from '../../../shared/data/record-repository';
+import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from '../../../shared/domain/identifiers';
 import type {
   Address,
   BankAccount,
@@ -14,7 +15,6 @@ import type {
   Tutor,
 } from '../../../shared/schemas/records';
 import { avatarPng } from './avatar';
-import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from './identifiers';
 import { Random } from './random';
 import {
   adultMaritalStatuses,

@@ -9,7 +9,7 @@ import {
   portugueseNib,
 } from './identifiers';
 
-describe('identifiers with check digits (demo data, issue: read API deliverable 7)', () => {
+describe('identifiers with check digits (demo data and write validation)', () => {
   it('computes IBAN check digits that published IBANs confirm', () => {
     // Published examples: ISO 13616 / the European Committee for Banking Standards registry.
     expect(iban('GB', 'WEST12345698765432')).toBe('GB82WEST12345698765432');

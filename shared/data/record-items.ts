@@ -1,0 +1,67 @@
+// How a record is stored: its fields as the API returns them, plus the table keys and internal
+// attributes (version, change-index keys, a student's tutors) that never leave the service.
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
+import { type GroupRecords, recordSchemas } from '../schemas/records';
+import { keys } from './keys';
+import { tableDesign } from './table';
+
+export type Item = Record<string, NativeAttributeValue>;
+
+/** Attributes that belong to the storage, not to the record. */
+export const internal = {
+  version: '_version',
+  /** On a student: the set of tutor ids in whose care it is. */
+  tutors: '_tutors',
+} as const;
+
+const storageAttributes = new Set<string>([
+  tableDesign.partitionKey,
+  tableDesign.sortKey,
+  tableDesign.changesIndex.partitionKey,
+  tableDesign.changesIndex.sortKey,
+  tableDesign.timeToLiveAttribute,
+  ...Object.values(internal),
+]);
+
+export interface StoredRecord<G extends RecordGroup> {
+  record: GroupRecords[G];
+  version: number;
+}
+
+export function recordId<G extends RecordGroup>(group: G, record: GroupRecords[G]): string {
+  return (record as Record<string, unknown>)[idFields[group]] as string;
+}
+
+/** The item that stores a record at a version; attributes it keeps beyond the record (such as tutors) are added by the caller. */
+export function recordItem<G extends RecordGroup>(group: G, record: GroupRecords[G], version: number): Item {
+  const id = recordId(group, record);
+  return {
+    ...keys.record(group, id),
+    ...record,
+    [internal.version]: version,
+    [tableDesign.changesIndex.partitionKey]: keys.changePartition(group),
+    [tableDesign.changesIndex.sortKey]: keys.changeSort(record.updated_at, id),
+  };
+}
+
+/** Field order of each group's records, as the specification lists them. */
+const fieldOrder = Object.fromEntries(
+  recordGroups.map((group) => [group, Object.keys(recordSchemas[group].shape)]),
+) as Record<RecordGroup, string[]>;
+
+/** The record an item holds, its fields in the specification's order (DynamoDB keeps none). */
+export function toRecord<G extends RecordGroup>(group: G, item: Item): GroupRecords[G] {
+  const record: Item = {};
+  for (const field of fieldOrder[group]) if (field in item) record[field] = item[field];
+  for (const field of Object.keys(item))
+    if (!(field in record) && !storageAttributes.has(field)) record[field] = item[field];
+  return record as GroupRecords[G];
+}
+
+export function toStoredRecord<G extends RecordGroup>(group: G, item: Item): StoredRecord<G> {
+  return { record: toRecord(group, item), version: Number(item[internal.version] ?? 1) };
+}
+
+/** The entity tag of a record version: strong, quoted (RFC 9110 section 8.8.3). */
+export const etag = (version: number) => `"${version}"`;

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { insertRequests, StudentInsertRequest, TutorInsertRequest } from '../schemas/requests';
+import { BadRequestError } from './errors';
+import { closest, validateBody } from './validate';
+
+const known = ['ative', 'bankAccounts', 'processnumber', 'birth_date', 'name', 'email'];
+
+const student = {
+  processnumber: 'A1',
+  ative: true,
+  name: 'Ana Silva',
+  email: 'ana@example.com',
+  birth_date: '2012-02-29',
+};
+
+function problems(body: unknown, schema = StudentInsertRequest) {
+  try {
+    validateBody(schema, body, known);
+  } catch (error) {
+    if (error instanceof BadRequestError) return error.invalidParams ?? [];
+    throw error;
+  }
+  return [];
+}
+
+describe('body validation (issue: writing records, deliverable 2)', () => {
+  it('accepts a minimal student and fills the optional fields', () => {
+    const parsed = validateBody(StudentInsertRequest, student, known);
+    expect(parsed).toMatchObject({
+      ...student,
+      photobase64: '',
+      deceased: false,
+      addresses: [],
+      bankAccounts: [],
+    });
+  });
+
+  it('hints at the close field for an unknown one', () => {
+    expect(closest('active', known)).toBe('ative');
+    expect(closest('bank_accounts_list', known)).toBeUndefined();
+    expect(closest('BirthDate', known)).toBe('birth_date');
+    expect(problems({ ...student, active: true })).toEqual([
+      { name: 'active', in: 'body', reason: 'unknown field; did you mean ative?' },
+    ]);
+  });
+
+  it('takes bank_accounts as bankAccounts, but not both', () => {
+    const account = { back_account_number: 'PT50 0002 0123 1234 5678 9015 4', country_name: 'Portugal' };
+    const parsed = validateBody(StudentInsertRequest, { ...student, bank_accounts: [account] }, known);
+    expect(parsed.bankAccounts).toEqual([
+      {
+        back_account_number: 'PT50000201231234567890154',
+        country_name: 'Portugal',
+        entity_bank_account_type: 'IBAN',
+      },
+    ]);
+    expect(problems({ ...student, bank_accounts: [account], bankAccounts: [account] })[0]?.name).toBe(
+      'bank_accounts',
+    );
+  });
+
+  it('lists every bad field with its path and why', () => {
+    const bad = problems({
+      ...student,
+      email: 'not-an-email',
+      birth_date: '2023-02-29',
+      ative: 'yes',
+      name: undefined,
+      documents: [
+        {
+          init_date: '2030-01-01',
+          end_date: '2020-01-01',
+          identification_document_value: 'X',
+          identification_document_type_name: 'Passport',
+        },
+      ],
+      bankAccounts: [{ back_account_number: 'PT50000201231234567890155' }],
+      photobase64: 'not base64!',
+    });
+    const byName = Object.fromEntries(bad.map((p) => [p.name, p.reason]));
+    expect(byName).toEqual({
+      email: 'must be an e-mail address',
+      birth_date: 'must be a date that exists, written YYYY-MM-DD',
+      ative: 'must be a boolean',
+      name: 'is required',
+      'documents[0].init_date': 'must not be after end_date',
+      'bankAccounts[0].back_account_number': 'must be an IBAN with valid check digits',
+      photobase64: 'must be Base64 or empty',
+    });
+  });
+
+  it('refuses bodies that are not objects, and oversized fields', () => {
+    for (const body of [null, [], 'text', 42]) expect(problems(body)[0]?.name).toBe('body');
+    expect(problems({ ...student, photobase64: 'A'.repeat(300 * 1024) })[0]?.reason).toContain('at most');
+    expect(problems({ ...student, student_ids: [] }, TutorInsertRequest)[0]?.name).toBe('student_ids');
+  });
+
+  it('has one schema per group', () => {
+    expect(Object.keys(insertRequests).sort()).toEqual([
+      'entities',
+      'staffs',
+      'students',
+      'teachers',
+      'tutors',
+    ]);
+  });
+});
