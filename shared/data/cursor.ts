@@ -44,12 +44,13 @@ export function encodeCursor(tenantId: string, group: RecordGroup, cursor: Curso
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
+/** Decodes a cursor issued for this tenant's list of this group, of one of the kinds the list serves. */
 export function decodeCursor<K extends Cursor['kind']>(
   cursor: string,
   tenantId: string,
   group: RecordGroup,
-  kind: K,
-): Extract<Cursor, { kind: K }> {
+  kinds: readonly K[],
+): Cursor & { kind: K } {
   const refuse = (reason: string) =>
     new BadRequestError('The cursor is not valid for this list.', [{ name: 'cursor', in: 'query', reason }]);
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) {
@@ -65,10 +66,11 @@ export function decodeCursor<K extends Cursor['kind']>(
   if (!parsed.success) throw refuse('not a cursor issued by this service');
   const c = parsed.data;
   if (c.t !== tenantId) throw refuse('issued for another tenant');
-  if (c.g !== group || c.k !== kind) throw refuse(`issued for another list, not this ${group} list`);
+  if (c.g !== group || !(kinds as readonly string[]).includes(c.k))
+    throw refuse(`issued for another list, not this ${group} list`);
   const result: Cursor =
     c.k === 'list'
       ? { kind: 'list', page: c.p, after: c.a }
       : { kind: c.k, since: c.s, until: c.u, after: c.a };
-  return result as Extract<Cursor, { kind: K }>;
+  return result as Cursor & { kind: K };
 }

@@ -26,11 +26,17 @@ export function recordId(group: RecordGroup, { path }: ApiRequest): string {
 
 export async function listRecords(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
   const { query, services } = request;
-  const updatedSince = query.get('updated_since');
-  if (updatedSince !== undefined) return listChanges(group, request, updatedSince);
-  const { page, itemsPerPage, cursor } = parsePaging(query);
   const { tenantId } = services.config;
-  const position = cursor === undefined ? undefined : decodeCursor(cursor, tenantId, group, 'list');
+  const { page, itemsPerPage, cursor } = parsePaging(query);
+  const decoded =
+    cursor === undefined
+      ? undefined
+      : decodeCursor<'list' | 'changes'>(cursor, tenantId, group, ['list', 'changes']);
+  const updatedSince = query.get('updated_since');
+  // A changes cursor continues the changes feed on its own, as a list cursor continues the list.
+  if (updatedSince !== undefined || decoded?.kind === 'changes')
+    return listChanges(group, request, updatedSince);
+  const position = decoded?.kind === 'list' ? decoded : undefined;
   const [result, totalItems] = await Promise.all([
     services.records.listPage(group, {
       itemsPerPage,
@@ -101,7 +107,7 @@ function window(
     ]);
   }
   if (cursor !== undefined)
-    return { itemsPerPage, ...decodeCursor(cursor, services.config.tenantId, group, kind) };
+    return { itemsPerPage, ...decodeCursor(cursor, services.config.tenantId, group, [kind]) };
   const since = sinceValue === undefined ? new Date(0).toISOString() : parseTime(sinceName, sinceValue);
   const until = new Date(Math.max(Date.parse(since), Date.now() - services.config.syncLagMs)).toISOString();
   return { itemsPerPage, since, until, after: undefined };
@@ -143,7 +149,7 @@ function feedBody<T>(
 async function listChanges(
   group: RecordGroup,
   request: ApiRequest,
-  updatedSince: string,
+  updatedSince: string | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
   const page = await request.services.records.changesPage(group, w);
