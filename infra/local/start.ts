@@ -1,6 +1,7 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1).
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR, localRunFile } from '../cli/target';
 import { DEMO_CLIENT_ID } from './bootstrap';
 import { JavaMissingError } from './dynamodb-local';
 import { startLocalRun } from './local-run';
@@ -8,10 +9,7 @@ import { startLocalRun } from './local-run';
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATA_DIR: z
-    .string()
-    .min(1)
-    .default(fileURLToPath(new URL('../../.data/dynamodb', import.meta.url))),
+  DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   DYNAMODB_ENDPOINT: z.url().optional(),
   DEMO_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
   PUBLIC_BASE_URL: z.url().optional(),
@@ -35,11 +33,19 @@ async function main() {
     demoClientSecret: settings.DEMO_CLIENT_SECRET,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
   });
+  // The command-line tools (import, admin) find the running tenant here.
+  const runFile = localRunFile(settings.DATA_DIR);
+  mkdirSync(settings.DATA_DIR, { recursive: true });
+  writeFileSync(
+    runFile,
+    JSON.stringify({ url: run.url, dynamodbEndpoint: run.dynamodbEndpoint, tableName: run.tableName }),
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.error(`${signal}: stopping the API and DynamoDB Local`);
+    rmSync(runFile, { force: true });
     await run.stop();
     process.exit(0);
   };

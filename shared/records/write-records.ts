@@ -11,7 +11,7 @@ import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/
 import { recordId } from './read-records';
 
 /** Every field name a client may send, to suggest the right one for a misspelt field. */
-const knownFields = [
+export const knownFields = [
   ...new Set([
     ...Object.values(recordSchemas).flatMap((schema) => Object.keys(schema.shape)),
     ...Object.keys(IdentificationDocumentInsertRequest.shape),

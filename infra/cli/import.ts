@@ -1,0 +1,115 @@
+// `npm run import -- <file> --group <group>`: loads students, teachers, tutors or staffs from CSV, JSON
+// or NDJSON into a tenant, upserting by processnumber. Bad rows are reported by line and skipped; the
+// good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { createDocumentClient } from '../../shared/data/document-client';
+import { RecordRepository } from '../../shared/data/record-repository';
+import { isRoleGroup, type RecordGroup, type RoleGroup, recordGroups } from '../../shared/domain/groups';
+import { RecordWriter } from '../../shared/records/record-writer';
+import { knownFields } from '../../shared/records/write-records';
+import { type Format, formatOf, type Row, readRows } from './read-rows';
+import { resolveTarget } from './target';
+import { createUpserter, type Outcome } from './upsert';
+
+const usage =
+  'usage: npm run import -- <file.csv|file.json|file.ndjson> --group <students|teachers|tutors|staffs> [--format csv|json|ndjson] [--concurrency 8]';
+
+function fail(message: string): never {
+  console.error(`${message}\n${usage}`);
+  process.exit(2);
+}
+
+function parseArguments() {
+  let parsed: ReturnType<
+    typeof parseArgs<{
+      options: { group: { type: 'string' }; format: { type: 'string' }; concurrency: { type: 'string' } };
+      allowPositionals: true;
+    }>
+  >;
+  try {
+    parsed = parseArgs({
+      options: { group: { type: 'string' }, format: { type: 'string' }, concurrency: { type: 'string' } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (!file || extra.length > 0) fail('Name one file to import.');
+  const group = parsed.values.group as RecordGroup | undefined;
+  if (!group || !recordGroups.includes(group))
+    fail('--group must be one of students, teachers, tutors, staffs.');
+  if (!isRoleGroup(group)) {
+    fail(
+      'Entities are created with their student, teacher, tutor or staff records; import those groups instead.',
+    );
+  }
+  const format = (parsed.values.format ?? formatOf(file)) as Format | undefined;
+  if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
+    fail('Say the format with --format csv, json or ndjson.');
+  const concurrency = Number(parsed.values.concurrency ?? 8);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    fail('--concurrency must be 1 to 64.');
+  return { file, group, format, concurrency };
+}
+
+async function main() {
+  const { file, group, format, concurrency } = parseArguments();
+  const target = resolveTarget(process.env);
+  const db = createDocumentClient({
+    region: target.region,
+    endpoint: target.endpoint,
+    adaptiveRetries: true,
+  });
+  const records = new RecordRepository(db, target.tableName);
+  const upserter = createUpserter(
+    group as RoleGroup,
+    records,
+    new RecordWriter(db, target.tableName, records),
+    knownFields,
+  );
+
+  const rows: Row[] = [];
+  for await (const row of readRows(file, format, group)) rows.push(row);
+  const tally = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+  const refused: { line: number; reasons: string[] }[] = [];
+  const started = Date.now();
+  const bar = new SingleBar({
+    format: 'importing {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
+    stream: process.stderr,
+    noTTYOutput: true,
+    notTTYSchedule: 2000,
+  });
+  bar.start(rows.length, 0, { rate: '0' });
+
+  let next = 0;
+  const work = async () => {
+    for (let i = next++; i < rows.length; i = next++) {
+      const row = rows[i] as Row;
+      const outcome: Outcome = row.error
+        ? { result: 'refused', reasons: [row.error] }
+        : await upserter.upsert(row.value);
+      tally[outcome.result] += 1;
+      if (outcome.result === 'refused') refused.push({ line: row.line, reasons: outcome.reasons });
+      const done = tally.created + tally.updated + tally.unchanged + tally.refused;
+      bar.update(done, { rate: (done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1) });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, work));
+  bar.stop();
+  db.destroy();
+
+  refused.sort((a, b) => a.line - b.line);
+  for (const { line, reasons } of refused) console.log(`line ${line}: ${reasons.join('; ')}`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `${file}: ${rows.length} rows in ${seconds} s: ${tally.created} created, ${tally.updated} updated, ${tally.unchanged} unchanged, ${tally.refused} refused`,
+  );
+  process.exit(tally.refused > 0 ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(`Import failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,114 @@
+// Reads import files into rows with the line each came from: CSV (nested lists in dotted columns such
+// as `addresses.0.city`), a JSON array (or a list envelope), or NDJSON.
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { parse } from 'csv-parse';
+
+export type Format = 'csv' | 'json' | 'ndjson';
+
+export interface Row {
+  line: number;
+  value: unknown;
+  /** Why the row could not even be read. */
+  error?: string;
+}
+
+export function formatOf(file: string): Format | undefined {
+  const extension = file.toLowerCase().split('.').at(-1);
+  if (extension === 'csv') return 'csv';
+  if (extension === 'json') return 'json';
+  if (extension === 'ndjson' || extension === 'jsonl') return 'ndjson';
+  return undefined;
+}
+
+const BOOLEAN_COLUMNS = new Set(['ative', 'deceased']);
+
+/** Turns dotted CSV columns into nested objects and lists; empty cells are left out. */
+export function unflatten(record: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [column, cell] of Object.entries(record)) {
+    if (cell === '') continue;
+    const path = column.split('.');
+    let node: Record<string, unknown> | unknown[] = out;
+    path.forEach((segment, i) => {
+      const last = i === path.length - 1;
+      const key = /^\d+$/.test(segment) ? Number(segment) : segment;
+      const container = node as Record<string | number, unknown>;
+      if (last) {
+        container[key] =
+          BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false') ? cell === 'true' : cell;
+        return;
+      }
+      container[key] ??= /^\d+$/.test(path[i + 1] ?? '') ? [] : {};
+      node = container[key] as Record<string, unknown> | unknown[];
+    });
+  }
+  for (const [key, value] of Object.entries(out)) {
+    if (Array.isArray(value)) out[key] = value.filter((entry) => entry !== undefined);
+  }
+  return out;
+}
+
+async function* csvRows(file: string): AsyncGenerator<Row> {
+  const parser = createReadStream(file).pipe(
+    parse({ columns: true, bom: true, info: true, skip_empty_lines: true }),
+  );
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
+    yield { line: info.lines, value: unflatten(record) };
+  }
+}
+
+async function* ndjsonRows(file: string): AsyncGenerator<Row> {
+  let line = 0;
+  for await (const text of createInterface({
+    input: createReadStream(file),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })) {
+    line += 1;
+    if (text.trim() === '') continue;
+    try {
+      yield { line, value: JSON.parse(text) };
+    } catch {
+      yield { line, value: undefined, error: 'not valid JSON' };
+    }
+  }
+}
+
+async function* jsonRows(file: string, group: string): AsyncGenerator<Row> {
+  const text = await readFile(file, 'utf8');
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    yield { line: 1, value: undefined, error: `the file is not valid JSON (${(error as Error).message})` };
+    return;
+  }
+  const envelope = document as Record<string, unknown> | null;
+  const list = Array.isArray(document)
+    ? document
+    : Array.isArray(envelope?.[group])
+      ? (envelope?.[group] as unknown[])
+      : undefined;
+  if (!list) {
+    yield {
+      line: 1,
+      value: undefined,
+      error: `expected an array of records or an object with a "${group}" array`,
+    };
+    return;
+  }
+  // Records of a JSON array are numbered by the line they start on when the file has one per line.
+  const starts = [...text.matchAll(/^\s*\{/gm)].map((m) => text.slice(0, m.index).split('\n').length);
+  for (const [i, value] of list.entries())
+    yield { line: starts.length === list.length ? (starts[i] as number) : i + 1, value };
+}
+
+export function readRows(file: string, format: Format, group: string): AsyncGenerator<Row> {
+  if (format === 'csv') return csvRows(file);
+  if (format === 'ndjson') return ndjsonRows(file);
+  return jsonRows(file, group);
+}

@@ -1,0 +1,175 @@
+// `npm run import` (issue "Writing records", deliverable 6): CSV, JSON and NDJSON files with good and
+// bad rows, bad rows reported by line, upserts by processnumber, and a re-run that changes nothing.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Student, Tutor } from '../shared/schemas/records';
+import { json } from './support/contract';
+import { startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+const dir = mkdtempSync(join(tmpdir(), 'school-import-'));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function runImport(...args: string[]) {
+  const result = spawnSync(process.execPath, [tsx, 'infra/cli/import.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      TABLE_NAME: api.tableName,
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      AWS_REGION: 'eu-west-1',
+    },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function byProcessnumber<T>(group: string, processnumber: string): Promise<T | undefined> {
+  const page = await json<Record<string, unknown>>(await api.get(`/api/${group}?items_per_page=500`));
+  return (page[group] as (T & { processnumber: string })[]).find((r) => r.processnumber === processnumber);
+}
+
+const header =
+  'processnumber,ative,name,email,gender,birth_date,nationality,addresses.0.address,addresses.0.postal_code,addresses.0.city,addresses.0.country,contacts.0.contact,contacts.0.contact_type_name,documents.0.init_date,documents.0.end_date,documents.0.identification_document_value,documents.0.identification_document_type_name,bankAccounts.0.back_account_number,bankAccounts.0.country_name';
+const row = (pn: string, name: string, email: string, iban: string) =>
+  `${pn},true,${name},${email},Female,2013-04-02,Portuguese,"Rua do Almada, 12",4050-031,Porto,Portugal,+351 912 000 111,Phone,2024-02-01,2029-01-31,12345678 9 ZZ1,NationalID,${iban},Portugal`;
+const GOOD_IBAN = 'PT50000201231234567890154';
+
+describe('npm run import', () => {
+  it('loads good CSV rows with nested lists, reports bad rows by line, and a re-run changes nothing', async () => {
+    const csv = join(dir, 'students.csv');
+    writeFileSync(
+      csv,
+      [
+        header,
+        row('IMP1', 'Leonor Sá', 'leonor.sa@example.org', GOOD_IBAN),
+        row('IMP2', 'Oksana Kovalenko', 'not-an-email', GOOD_IBAN),
+        row('IMP3', 'Tomás Reis', 'tomas.reis@example.org', GOOD_IBAN),
+        row('IMP4', 'Wang Mei', 'wang.mei@example.org', 'PT50000201231234567890155'),
+        row('IMP5', 'Duarte Pinto', 'duarte.pinto@example.org', GOOD_IBAN),
+      ].join('\n'),
+    );
+    const before = (await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts;
+    const first = runImport(csv, '--group', 'students');
+    expect(first.status, first.stderr).toBe(1);
+    expect(first.stdout).toContain('line 3: email: must be an e-mail address');
+    expect(first.stdout).toContain(
+      'line 5: bankAccounts[0].back_account_number: must be an IBAN with valid check digits',
+    );
+    expect(first.stdout).toMatch(/5 rows in [\d.]+ s: 3 created, 0 updated, 0 unchanged, 2 refused/);
+    expect(first.stderr).toContain('rows/s');
+
+    const student = await byProcessnumber<Student>('students', 'IMP1');
+    expect(student).toMatchObject({
+      name: 'Leonor Sá',
+      ative: true,
+      addresses: [
+        {
+          address: 'Rua do Almada, 12',
+          address2: '',
+          postal_code: '4050-031',
+          city: 'Porto',
+          country: 'Portugal',
+        },
+      ],
+      contacts: [{ contact: '+351 912 000 111', contact_type_name: 'Phone' }],
+      bankAccounts: [
+        { back_account_number: GOOD_IBAN, country_name: 'Portugal', entity_bank_account_type: 'IBAN' },
+      ],
+    });
+    const after = (await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts;
+    expect(after.students).toBe((before.students ?? 0) + 3);
+    expect(after.entities).toBe((before.entities ?? 0) + 3);
+
+    const again = runImport(csv, '--group', 'students');
+    expect(again.stdout).toMatch(/0 created, 0 updated, 3 unchanged, 2 refused/);
+    expect((await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts).toEqual(
+      after,
+    );
+    expect((await api.get(`/api/students/${student?.student_id}`)).headers.get('etag')).toBe('"1"');
+  });
+
+  it('updates changed records from NDJSON, taking bank_accounts for bankAccounts', async () => {
+    const ndjson = join(dir, 'students.ndjson');
+    const base = {
+      ative: true,
+      email: 'leonor.sa@example.org',
+      birth_date: '2013-04-02',
+      bank_accounts: [{ back_account_number: GOOD_IBAN, country_name: 'Portugal' }],
+    };
+    writeFileSync(
+      ndjson,
+      [
+        JSON.stringify({ ...base, processnumber: 'IMP1', name: 'Leonor Sá Carneiro' }),
+        '',
+        '{not json',
+        JSON.stringify({
+          ...base,
+          processnumber: 'IMP6',
+          name: 'Rafael Nunes',
+          email: 'rafael.nunes@example.org',
+        }),
+      ].join('\n'),
+    );
+    const result = runImport(ndjson, '--group', 'students');
+    expect(result.stdout).toContain('line 3: not valid JSON');
+    expect(result.stdout).toMatch(/3 rows in [\d.]+ s: 1 created, 1 updated, 0 unchanged, 1 refused/);
+    const updated = await byProcessnumber<Student>('students', 'IMP1');
+    expect(updated?.name).toBe('Leonor Sá Carneiro');
+    expect(updated?.addresses).toEqual([]);
+  });
+
+  it('loads tutors from a JSON array, linking them to their students', async () => {
+    const student = await byProcessnumber<Student>('students', 'IMP3');
+    const file = join(dir, 'tutors.json');
+    const tutor = {
+      processnumber: 'IMPE1',
+      ative: true,
+      name: 'Helena Reis',
+      email: 'helena.reis@example.org',
+      birth_date: '1982-11-20',
+      student_ids: [student?.student_id],
+    };
+    writeFileSync(
+      file,
+      JSON.stringify(
+        [tutor, { ...tutor, processnumber: 'IMPE2', student_ids: ['00000000-0000-4000-8000-000000000000'] }],
+        null,
+        1,
+      ),
+    );
+    const result = runImport(file, '--group', 'tutors');
+    expect(result.stdout).toContain(
+      'student_ids: no student has student_id 00000000-0000-4000-8000-000000000000',
+    );
+    expect(result.stdout).toMatch(/1 created, 0 updated, 0 unchanged, 1 refused/);
+    expect((await byProcessnumber<Tutor>('tutors', 'IMPE1'))?.student_ids).toEqual([student?.student_id]);
+    expect((await api.send('DELETE', `/api/students/${student?.student_id}`)).status).toBe(409);
+  });
+
+  it('refuses bad arguments with a usage line and exit code 2', () => {
+    for (const args of [
+      [],
+      ['x.csv'],
+      ['x.csv', '--group', 'entities'],
+      ['x.xlsx', '--group', 'students'],
+      ['x.csv', '--group', 'students', '--nope'],
+    ]) {
+      const result = runImport(...args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain('usage: npm run import');
+    }
+  });
+});
