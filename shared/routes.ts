@@ -1,5 +1,6 @@
 // Every operation of the API, one row each: the local server, the CDK stack and the API docs all
 // read this table. Adding an operation is one row here plus one handler file under functions/.
+import { keys } from './data/keys';
 import { type RecordGroup, readScope, type Scope } from './domain/groups';
 
 export type RouteAuth =
@@ -23,6 +24,11 @@ export interface Route {
   query: readonly string[] | 'any';
   /** What the operation needs beyond reading records: `sign` issues tokens with the private key. */
   access: 'read' | 'sign';
+  /**
+   * Table partitions the handler itself reads. A deployed function is granted these and nothing else
+   * (plus the public keys when its route checks tokens, see `partitionsRead`).
+   */
+  reads: readonly string[];
   /** RFC 6749 error bodies instead of problems (the token endpoint). */
   oauthErrors?: boolean;
 }
@@ -39,6 +45,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
     summary: `List ${group}, in id order`,
     query: paging,
     access: 'read',
+    reads: [keys.recordPartition(group), keys.counterPartition],
   },
   {
     id: `get-${group}`,
@@ -49,6 +56,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
     summary: `Get one ${noun} by id`,
     query: [],
     access: 'read',
+    reads: [keys.recordPartition(group)],
   },
 ];
 
@@ -67,6 +75,7 @@ export const routes: readonly Route[] = [
     summary: 'Tenant information, service version and record counts',
     query: [],
     access: 'read',
+    reads: [keys.counterPartition],
   },
   {
     id: 'create-token',
@@ -77,6 +86,7 @@ export const routes: readonly Route[] = [
     summary: 'Issue an OAuth 2.0 access token (client_credentials grant)',
     query: [],
     access: 'sign',
+    reads: [keys.clientPartition],
     oauthErrors: true,
   },
   {
@@ -88,6 +98,7 @@ export const routes: readonly Route[] = [
     summary: 'Who the calling token belongs to',
     query: [],
     access: 'read',
+    reads: [],
   },
   {
     id: 'get-jwks',
@@ -98,6 +109,7 @@ export const routes: readonly Route[] = [
     summary: 'Public signing keys (JWKS)',
     query: [],
     access: 'read',
+    reads: [keys.publicKeyPartition],
   },
   {
     id: 'get-openid-configuration',
@@ -108,6 +120,7 @@ export const routes: readonly Route[] = [
     summary: 'Authorization server metadata',
     query: [],
     access: 'read',
+    reads: [],
   },
 ];
 
@@ -121,7 +134,14 @@ export const fallbackRoute: Route = {
   summary: 'Unknown paths and methods',
   query: 'any',
   access: 'read',
+  reads: [],
 };
+
+/** Every partition a route's function reads: its own, and the public keys wherever it checks a token. */
+export function partitionsRead(route: Route): string[] {
+  const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
+  return [...new Set([...route.reads, ...(checksTokens ? [keys.publicKeyPartition] : [])])];
+}
 
 export function routeById(id: string): Route {
   const route = [...routes, fallbackRoute].find((r) => r.id === id);

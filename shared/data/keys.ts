@@ -15,6 +15,7 @@ export const keys = {
   counterPartition: 'COUNTER',
   counter: (group: RecordGroup): Key => ({ pk: 'COUNTER', sk: group }),
 
+  clientPartition: 'CLIENT',
   client: (clientId: string): Key => ({ pk: 'CLIENT', sk: clientId }),
 
   /** Signing keys sort by creation time, so the newest is the first of a descending Query. */
