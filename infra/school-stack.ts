@@ -3,6 +3,7 @@
 // tenant's stack: every name is generated per stack and nothing is imported from elsewhere.
 import { fileURLToPath } from 'node:url';
 import {
+  type App,
   CfnOutput,
   CustomResource,
   Duration,
@@ -39,6 +40,18 @@ export interface SchoolStackProps extends StackProps {
 
 /** The name of a tenant's stack, as operators type it in `cdk deploy`. */
 export const stackName = (tenantId: string) => `School-${tenantId}`;
+
+/** Adds one stack per tenant to the app, as `cdk synth` and the tests build them. */
+export function addTenantStacks(app: App, tenants: readonly Tenant[]): SchoolStack[] {
+  return tenants.map(
+    (tenant) =>
+      new SchoolStack(app, stackName(tenant.id), {
+        tenant,
+        env: { account: tenant.account, region: tenant.region },
+        description: `School API of tenant ${tenant.id} (${tenant.name})`,
+      }),
+  );
+}
 
 /** Alarm when more than this share of a 5-minute window's requests end in a 5xx. */
 const SERVER_ERROR_PERCENT = 5;
