@@ -1,7 +1,6 @@
 // One tenant's whole deployment (`School-<id>`): its key, table, signing-key secret, one function per
 // route of the route table behind an HTTP API, logs and alarms. Nothing here is shared with another
 // tenant's stack: every name is generated per stack and nothing is imported from elsewhere.
-import { fileURLToPath } from 'node:url';
 import {
   type App,
   CfnOutput,
@@ -29,7 +28,7 @@ import type { Construct } from 'constructs';
 import { keys } from '../shared/data/keys';
 import { tableDesign } from '../shared/data/table';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
-import { handlerEntry } from './bundling';
+import { handlerEntry, signingKeyEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';
 import { acknowledge } from './nag-acknowledgements';
 import type { Tenant } from './tenants';
@@ -110,7 +109,7 @@ export class SchoolStack extends Stack {
     const functionDefaults = { logRetention, logRemovalPolicy: removalPolicy };
     const signingKeyFunction = new ServiceFunction(this, 'SigningKeyFunction', {
       ...functionDefaults,
-      entry: fileURLToPath(new URL('./custom-resources/signing-key.ts', import.meta.url)),
+      entry: signingKeyEntry,
       description: `creates the signing key of tenant ${tenant.id} at deploy time`,
       environment: {},
       timeout: Duration.minutes(1),

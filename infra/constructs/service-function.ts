@@ -4,7 +4,7 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ESM_REQUIRE_BANNER, esbuildOptions } from '../bundling';
@@ -62,6 +62,8 @@ export class ServiceFunction extends NodejsFunction {
         // The benchmarks measure bundles with the SDK inside; ship the same artefact.
         bundleAwsSDK: true,
         externalModules: [],
+        // Sizes are reported once by `npm run bundle-report`, not per function and stack at synth.
+        logLevel: LogLevel.WARNING,
       },
     });
     acknowledge(this, 'runtime');
