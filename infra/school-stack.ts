@@ -110,7 +110,7 @@ export class SchoolStack extends Stack {
     const signingKeyFunction = new ServiceFunction(this, 'SigningKeyFunction', {
       ...functionDefaults,
       entry: signingKeyEntry,
-      description: `creates the signing key of tenant ${tenant.id} at deploy time`,
+      description: `signing-key: creates the token signing key of tenant ${tenant.id} at deploy time`,
       environment: {},
       timeout: Duration.minutes(1),
     });

@@ -32,7 +32,7 @@ export class ServiceFunction extends NodejsFunction {
     // every log group of the account: this one may write to its own log group only.
     const role = new iam.Role(scope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs ${props.description}`,
+      description: `Execution role of ${props.description}`,
     });
     role.addToPolicy(
       new iam.PolicyStatement({
