@@ -22,6 +22,9 @@ export const esbuildOptions = {
 
 const functionsDir = fileURLToPath(new URL('../functions/', import.meta.url));
 
+/** The deploy-time custom resource that creates a tenant's signing key. */
+export const signingKeyEntry = fileURLToPath(new URL('./custom-resources/signing-key.ts', import.meta.url));
+
 /** The source file of a route's handler. */
 export function handlerEntry(route: Pick<Route, 'handler'>): string {
   return `${functionsDir}${route.handler}.ts`;

@@ -10,6 +10,12 @@ const EnvSchema = z.object({
   TENANT_NAME: z.string().min(1),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(7_776_000).default(2_592_000),
+  /** Set in a deployed tenant: the private signing key is read from this secret, not the table. */
+  SIGNING_KEY_SECRET_ARN: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'a Secrets Manager secret ARN')
+    .optional(),
   AWS_REGION: z.string().min(1).default('eu-west-1'),
   DYNAMODB_ENDPOINT: z.url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -26,6 +32,10 @@ export interface Config {
   /** The audience every access token is issued for and checked against. */
   audience: string;
   accessTokenTtlSeconds: number;
+  /** The tenant's refresh-token lifetime, validated here so a deployed tenant fails fast on a bad value. */
+  refreshTokenTtlSeconds: number;
+  /** Where the private signing key lives: a Secrets Manager secret, or the table (the local run). */
+  signingKeySecretArn: string | undefined;
   region: string;
   dynamodbEndpoint: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -55,6 +65,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     issuer: `${e.PUBLIC_BASE_URL}/api/sso`,
     audience: `${e.PUBLIC_BASE_URL}/api`,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    signingKeySecretArn: e.SIGNING_KEY_SECRET_ARN,
     region: e.AWS_REGION,
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
     logLevel: e.LOG_LEVEL,

@@ -1,5 +1,6 @@
 // Every operation of the API, one row each: the local server, the CDK stack and the API docs all
 // read this table. Adding an operation is one row here plus one handler file under functions/.
+import { keys } from './data/keys';
 import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
 import { LIMITS } from './schemas/requests';
 
@@ -26,6 +27,12 @@ export interface Route {
   access: 'read' | 'write' | 'sign';
   /** The body the operation takes: JSON only, or a form or JSON (the token endpoint); larger ones get 413. */
   body?: { type: 'json' | 'form-or-json'; maxBytes: number };
+  /**
+   * Table partitions the handler itself reads, and those it writes. A deployed function is granted
+   * these and nothing else (plus the public keys when its route checks tokens, see `partitionsRead`).
+   */
+  reads: readonly string[];
+  writes: readonly string[];
   /** RFC 6749 error bodies instead of problems (the token endpoint). */
   oauthErrors?: boolean;
 }
@@ -33,10 +40,41 @@ export interface Route {
 const paging = ['page', 'items_per_page', 'cursor'] as const;
 const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
+/** The partitions a group's operations touch (docs/data-model.md lists each item). */
+function partitionsOf(group: RecordGroup) {
+  const record = keys.recordPartition(group);
+  const entities = keys.recordPartition('entities');
+  const students = keys.recordPartition('students');
+  const claims = group === 'entities' ? [] : [keys.processnumberPartition(group)];
+  const links = group === 'tutors' ? [students] : [];
+  const owner = group === 'entities' ? [] : [entities];
+  return {
+    list: [record, keys.counterPartition, keys.changePartition(group)],
+    get: [record, keys.gonePartition(group)],
+    deleted: [keys.deletionPartition(group)],
+    create: { reads: [], writes: [record, keys.counterPartition, ...claims, ...owner, ...links] },
+    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...links] },
+    remove: {
+      reads: [record, keys.gonePartition(group), ...owner],
+      writes: [
+        record,
+        keys.counterPartition,
+        keys.deletionPartition(group),
+        keys.gonePartition(group),
+        ...claims,
+        ...owner,
+        ...links,
+      ],
+    },
+    addDocument: { reads: [record, keys.gonePartition(group)], writes: [record] },
+  };
+}
+
 const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[] => {
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
+  const partitions = partitionsOf(group);
   return [
     {
       id: `list-${group}`,
@@ -47,6 +85,8 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       summary: `List ${group} in id order, or those changed since a time`,
       query: [...paging, 'updated_since'],
       access: 'read',
+      reads: partitions.list,
+      writes: [],
     },
     {
       id: `get-${group}`,
@@ -57,6 +97,8 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       summary: `Get one ${noun} by id`,
       query: [],
       access: 'read',
+      reads: partitions.get,
+      writes: [],
     },
     {
       id: `list-deleted-${group}`,
@@ -67,6 +109,8 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       summary: `List ${group} deleted since a time`,
       query: ['since', 'items_per_page', 'cursor'],
       access: 'read',
+      reads: partitions.deleted,
+      writes: [],
     },
     {
       id: `create-${group}`,
@@ -78,6 +122,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       query: [],
       access: 'write',
       body: jsonBody,
+      ...partitions.create,
     },
     {
       id: `replace-${group}`,
@@ -89,6 +134,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       query: [],
       access: 'write',
       body: jsonBody,
+      ...partitions.replace,
     },
     {
       id: `delete-${group}`,
@@ -99,6 +145,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       summary: `Delete a ${noun}`,
       query: [],
       access: 'write',
+      ...partitions.remove,
     },
     {
       id: `add-document-${group}`,
@@ -110,6 +157,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       query: [],
       access: 'write',
       body: jsonBody,
+      ...partitions.addDocument,
     },
   ];
 };
@@ -129,6 +177,8 @@ export const routes: readonly Route[] = [
     summary: 'Tenant information, service version and record counts',
     query: [],
     access: 'read',
+    reads: [keys.counterPartition],
+    writes: [],
   },
   {
     id: 'create-token',
@@ -139,6 +189,8 @@ export const routes: readonly Route[] = [
     summary: 'Issue an OAuth 2.0 access token (client_credentials grant)',
     query: [],
     access: 'sign',
+    reads: [keys.clientPartition],
+    writes: [],
     body: { type: 'form-or-json', maxBytes: 16 * 1024 },
     oauthErrors: true,
   },
@@ -151,6 +203,8 @@ export const routes: readonly Route[] = [
     summary: 'Who the calling token belongs to',
     query: [],
     access: 'read',
+    reads: [],
+    writes: [],
   },
   {
     id: 'get-jwks',
@@ -161,6 +215,8 @@ export const routes: readonly Route[] = [
     summary: 'Public signing keys (JWKS)',
     query: [],
     access: 'read',
+    reads: [keys.publicKeyPartition],
+    writes: [],
   },
   {
     id: 'get-openid-configuration',
@@ -171,6 +227,8 @@ export const routes: readonly Route[] = [
     summary: 'Authorization server metadata',
     query: [],
     access: 'read',
+    reads: [],
+    writes: [],
   },
 ];
 
@@ -184,7 +242,15 @@ export const fallbackRoute: Route = {
   summary: 'Unknown paths and methods',
   query: 'any',
   access: 'read',
+  reads: [],
+  writes: [],
 };
+
+/** Every partition a route's function reads: its own, and the public keys wherever it checks a token. */
+export function partitionsRead(route: Route): string[] {
+  const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
+  return [...new Set([...route.reads, ...(checksTokens ? [keys.publicKeyPartition] : [])])];
+}
 
 export function routeById(id: string): Route {
   const route = [...routes, fallbackRoute].find((r) => r.id === id);

@@ -1,6 +1,8 @@
 // Composes the service's parts once per cold start from the parsed configuration: the document
 // client, the repositories and the token issuer and verifier every handler shares.
-import { TokenIssuer, TokenVerifier } from './auth/tokens';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerPrivateKeySource } from './auth/secrets-manager-private-key-source';
+import { type PrivateKeySource, TokenIssuer, TokenVerifier } from './auth/tokens';
 import { type Config, parseConfig } from './config';
 import { ClientRepository } from './data/client-repository';
 import { createDocumentClient } from './data/document-client';
@@ -29,9 +31,16 @@ export function createServices(config: Config, logger = createLogger(config.logL
     records,
     writer: new RecordWriter(db, config.tableName, records),
     clients: new ClientRepository(db, config.tableName),
-    tokenIssuer: new TokenIssuer(signingKeys, config),
+    tokenIssuer: new TokenIssuer(privateKeySource(config, signingKeys), config),
     tokenVerifier: new TokenVerifier(signingKeys, config),
   };
+}
+
+/** A deployed tenant keeps its private key in Secrets Manager; the local run keeps it in the table. */
+function privateKeySource(config: Config, table: SigningKeyRepository): PrivateKeySource {
+  if (!config.signingKeySecretArn) return table;
+  const client = new SecretsManagerClient({ region: config.region });
+  return new SecretsManagerPrivateKeySource(client, config.signingKeySecretArn);
 }
 
 let current: Services | undefined;

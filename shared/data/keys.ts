@@ -21,6 +21,7 @@ export const keys = {
   counterPartition: 'COUNTER',
   counter: (group: RecordGroup): Key => ({ pk: 'COUNTER', sk: group }),
 
+  clientPartition: 'CLIENT',
   client: (clientId: string): Key => ({ pk: 'CLIENT', sk: clientId }),
 
   /** Signing keys sort by creation time, so the newest is the first of a descending Query. */
@@ -30,6 +31,7 @@ export const keys = {
   publicKey: (createdAt: string, kid: string): Key => ({ pk: 'PUBLIC_KEY', sk: `${createdAt}#${kid}` }),
 
   /** Claims a record's processnumber within its group; holds the id of the record that has it. */
+  processnumberPartition: (group: RecordGroup) => `UNIQ#${group}#processnumber`,
   processnumber: (group: RecordGroup, value: string): Key => ({
     pk: `UNIQ#${group}#processnumber`,
     sk: value,
@@ -42,6 +44,7 @@ export const keys = {
     sk: timeOrdered(deletedAt, id),
   }),
   /** A deleted record's id, so that reading it answers 410 while the deletion is retained. */
+  gonePartition: (group: RecordGroup) => `GONE#${group}`,
   gone: (group: RecordGroup, id: string): Key => ({ pk: `GONE#${group}`, sk: id }),
 
   /** Keys of the `changes` index: a group's records in modification order, for delta sync. */

@@ -1,6 +1,11 @@
 // The tenant's token signing keys. Private keys and public keys live in separate partitions, so a
 // function that only verifies tokens reads (and is granted) the public partition alone.
-import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
 import { keys } from './keys';
 
@@ -65,6 +70,19 @@ export class SigningKeyRepository {
             },
           },
         ],
+      }),
+    );
+  }
+
+  /**
+   * Publishes a public key alone, for a deployed tenant whose private key lives in Secrets Manager.
+   * Publishing the same key again changes nothing, so a retried deployment step is harmless.
+   */
+  async publish(publicKey: StoredKey): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.publicKey(publicKey.created_at, publicKey.kid), ...publicKey },
       }),
     );
   }

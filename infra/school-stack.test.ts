@@ -1,0 +1,334 @@
+// Checks the synthesized tenant stacks against what the deployment promises: the route table served
+// exactly, least privilege per function, table settings per production flag, tenants sharing nothing,
+// and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers the bundles.
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../shared/data/keys';
+import { tableDesign } from '../shared/data/table';
+import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
+import { acceptedFindings } from './nag-acknowledgements';
+import { addTenantStacks, type SchoolStack, stackName } from './school-stack';
+import { type Tenant, tenants } from './tenants';
+
+type Resource = { Type: string; Properties: Record<string, unknown> } & Record<string, unknown>;
+type Statement = {
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+};
+
+interface Synthesized {
+  tenant: Tenant;
+  stack: SchoolStack;
+  template: Template;
+  resources: Record<string, Resource>;
+}
+
+const allRoutes = [...routes, fallbackRoute];
+const routeKey = (route: Route) => (route.path === '$default' ? '$default' : `${route.method} ${route.path}`);
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+const writeActions =
+  /^dynamodb:(Put|Update|Delete|ConditionCheck|BatchWrite|TransactWrite)|^secretsmanager:(Put|Update|Delete)/;
+
+let synthesized: Synthesized[];
+
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stacks = addTenantStacks(app, tenants);
+  synthesized = stacks.map((stack, i) => {
+    const template = Template.fromStack(stack);
+    return { tenant: tenants[i] as Tenant, stack, template, resources: template.toJSON().Resources };
+  });
+});
+
+function resource(s: Synthesized, id: string): Resource {
+  const found = s.resources[id];
+  if (!found) throw new Error(`no resource ${id}`);
+  return found;
+}
+
+function ofType({ resources }: Synthesized, type: string): [string, Resource][] {
+  return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/** The logical id of the function serving a route, found by the route id its description starts with. */
+function functionOf(s: Synthesized, route: Route): string {
+  const found = ofType(s, 'AWS::Lambda::Function').filter(([, r]) =>
+    String(r.Properties.Description).startsWith(`${route.id}: `),
+  );
+  expect(found, route.id).toHaveLength(1);
+  return (found[0] as [string, Resource])[0];
+}
+
+/** Every statement of every policy attached to a function's role. */
+function statementsOf(s: Synthesized, functionId: string): Statement[] {
+  const role = (resource(s, functionId).Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+  expect(resource(s, role as string).Properties.ManagedPolicyArns).toBeUndefined();
+  return ofType(s, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role))
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+const actionsOf = (statements: Statement[]) => new Set(statements.flatMap((st) => asArray(st.Action)));
+
+function leadingKeysOf(statements: Statement[]): string[][] {
+  return statements
+    .filter((st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:')))
+    .map((st) => asArray(st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] as string[]));
+}
+
+describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => {
+  const s = () => synthesized.find((x) => x.tenant.id === tenantId) as Synthesized;
+
+  it('serves every route of the route table exactly once, and $default, each by its own function', () => {
+    const httpRoutes = ofType(s(), 'AWS::ApiGatewayV2::Route');
+    expect(httpRoutes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(allRoutes.map(routeKey).sort());
+    for (const route of allRoutes) {
+      const [, httpRoute] = httpRoutes.find(([, r]) => r.Properties.RouteKey === routeKey(route)) as [
+        string,
+        Resource,
+      ];
+      const target = JSON.stringify(httpRoute.Properties.Target);
+      const integrationId = /"Ref":"(\w+)"/.exec(target)?.[1] as string;
+      const uri = JSON.stringify(s().resources[integrationId]?.Properties.IntegrationUri);
+      expect(uri, route.id).toContain(`"${functionOf(s(), route)}"`);
+    }
+  });
+
+  it("grants each route's function only its partitions, writes only to write routes, and no wildcard", () => {
+    const readActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+    const tableWrites = [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ];
+    for (const route of allRoutes) {
+      const statements = statementsOf(s(), functionOf(s(), route));
+      const partitions = partitionsRead(route);
+      const expected = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+      if (partitions.length > 0) expected.push(...readActions, 'kms:Decrypt');
+      if (route.writes.length > 0) expected.push(...tableWrites, 'kms:Decrypt');
+      if (route.access === 'sign') expected.push('secretsmanager:GetSecretValue', 'kms:Decrypt');
+      expect([...actionsOf(statements)].sort(), route.id).toEqual([...new Set(expected)].sort());
+      expect(route.writes.length > 0, route.id).toBe(route.access === 'write');
+      for (const statement of statements.filter((st) =>
+        asArray(st.Action).some((a) => a.startsWith('dynamodb:')),
+      )) {
+        const granted = asArray(
+          statement.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] as string[],
+        ).sort();
+        const writes = asArray(statement.Action).some((a) => writeActions.test(a));
+        expect(granted, route.id).toEqual(writes ? [...route.writes].sort() : [...partitions].sort());
+      }
+      expect(JSON.stringify(statements), route.id).not.toContain('"*"');
+    }
+  });
+
+  it('keeps the OAuth clients and the signing key from every function but the token function', () => {
+    const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
+    expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
+    for (const route of allRoutes) {
+      const statements = statementsOf(s(), functionOf(s(), route));
+      const readsClients = leadingKeysOf(statements).some((k) => k.includes(keys.clientPartition));
+      const readsSecret = actionsOf(statements).has('secretsmanager:GetSecretValue');
+      const env = (resource(s(), functionOf(s(), route)).Properties.Environment as { Variables: object })
+        .Variables;
+      expect({ readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in env }, route.id).toEqual({
+        readsClients: route.access === 'sign',
+        readsSecret: route.access === 'sign',
+        secretInEnv: route.access === 'sign',
+      });
+    }
+    // The table's private-key partition is for the local run only: no deployed function may read it.
+    for (const [id] of ofType(s(), 'AWS::Lambda::Function')) {
+      expect(leadingKeysOf(statementsOf(s(), id)).flat(), id).not.toContain(keys.privateKeyPartition);
+    }
+  });
+
+  it('lets only write routes and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
+    const writeRouteFunctions = new Set(
+      allRoutes.filter((r) => r.access === 'write').map((r) => functionOf(s(), r)),
+    );
+    const writers = ofType(s(), 'AWS::Lambda::Function').filter(
+      ([id]) =>
+        !writeRouteFunctions.has(id) &&
+        [...actionsOf(statementsOf(s(), id))].some((a) => writeActions.test(a)),
+    );
+    expect(writers.map(([id]) => id)).toHaveLength(1);
+    const [writerId, writer] = writers[0] as [string, Resource];
+    expect(writer.Properties.Description).toMatch(/signing key/);
+    const statements = statementsOf(s(), writerId);
+    expect([...actionsOf(statements)].filter((a) => writeActions.test(a)).sort()).toEqual([
+      'dynamodb:PutItem',
+      'secretsmanager:PutSecretValue',
+    ]);
+    expect(leadingKeysOf(statements)).toEqual([[keys.publicKeyPartition]]);
+    const [secretId] = ofType(s(), 'AWS::SecretsManager::Secret')[0] as [string, Resource];
+    const [, custom] = ofType(s(), 'Custom::SigningKey')[0] as [string, Resource];
+    expect(custom.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [writerId, 'Arn'] });
+    expect(custom.Properties.SecretArn).toEqual({ Ref: secretId });
+  });
+
+  it('never puts a key value in the template: the secret is created with a placeholder', () => {
+    const [, secret] = ofType(s(), 'AWS::SecretsManager::Secret')[0] as [string, Resource];
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(secret.Properties.GenerateSecretString).toBeDefined();
+    expect(secret.Properties.KmsKeyId).toBeDefined();
+    const text = JSON.stringify(s().template.toJSON());
+    expect(text).not.toMatch(/"(d|x|y)":"[A-Za-z0-9_-]{40,}"|PRIVATE KEY/);
+  });
+
+  it('sets the table as the tenant is production or not', () => {
+    const { tenant } = s();
+    const [, table] = ofType(s(), 'AWS::DynamoDB::Table')[0] as [string, Resource];
+    const keep = tenant.production ? 'Retain' : 'Delete';
+    expect(table).toMatchObject({ DeletionPolicy: keep, UpdateReplacePolicy: keep });
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      DeletionProtectionEnabled: tenant.production,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
+      KeySchema: [
+        { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        { IndexName: tableDesign.keysIndex.name, Projection: { ProjectionType: 'KEYS_ONLY' } },
+      ],
+    });
+    for (const type of ['AWS::KMS::Key', 'AWS::SecretsManager::Secret']) {
+      expect(ofType(s(), type)[0]?.[1], type).toMatchObject({ DeletionPolicy: keep });
+    }
+  });
+
+  it("applies the tenant's throttling, CORS, log retention and address", () => {
+    const { tenant } = s();
+    const [, stage] = ofType(s(), 'AWS::ApiGatewayV2::Stage')[0] as [string, Resource];
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: tenant.throttling.rateLimit,
+        ThrottlingBurstLimit: tenant.throttling.burstLimit,
+      },
+    });
+    const accessLogs = stage.Properties.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': string[] } };
+    expect(s().resources[accessLogs.DestinationArn['Fn::GetAtt'][0] as string]?.Type).toBe(
+      'AWS::Logs::LogGroup',
+    );
+    const [, api] = ofType(s(), 'AWS::ApiGatewayV2::Api')[0] as [string, Resource];
+    if (tenant.corsOrigins.length === 0) expect(api.Properties.CorsConfiguration).toBeUndefined();
+    else expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: tenant.corsOrigins });
+    for (const [, group] of ofType(s(), 'AWS::Logs::LogGroup')) {
+      expect(group.Properties.RetentionInDays).toBe(tenant.logRetentionDays);
+    }
+    const fn = s().resources[functionOf(s(), routes[0] as Route)] as Resource;
+    const baseUrl = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables
+      .PUBLIC_BASE_URL;
+    if (tenant.domain) {
+      expect(baseUrl).toBe(`https://${tenant.domain.name}`);
+      expect(api.Properties.DisableExecuteApiEndpoint).toBe(true);
+      s().template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+        DomainName: tenant.domain.name,
+        DomainNameConfigurations: [
+          {
+            CertificateArn: tenant.domain.certificateArn,
+            SecurityPolicy: 'TLS_1_2',
+            EndpointType: 'REGIONAL',
+          },
+        ],
+      });
+    } else {
+      const [apiId] = ofType(s(), 'AWS::ApiGatewayV2::Api')[0] as [string, Resource];
+      expect(baseUrl).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    }
+  });
+
+  it('runs every function on nodejs22.x, arm64, with source maps and its own log group', () => {
+    for (const [id, fn] of ofType(s(), 'AWS::Lambda::Function')) {
+      expect(fn.Properties, id).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+    }
+  });
+
+  it('alarms on 5xx rate and on every function’s errors and throttles', () => {
+    const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
+    const [topicId] = ofType(s(), 'AWS::SNS::Topic')[0] as [string, Resource];
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+    expect(alarms.some((a) => JSON.stringify(a.Metrics).includes('"MetricName":"5xx"'))).toBe(true);
+    for (const route of allRoutes) {
+      const fn = functionOf(s(), route);
+      for (const metric of ['Errors', 'Throttles']) {
+        const watching = alarms.filter(
+          (a) => a.MetricName === metric && JSON.stringify(a.Dimensions).includes(`"Ref":"${fn}"`),
+        );
+        expect(watching, `${route.id} ${metric}`).toHaveLength(1);
+      }
+    }
+  });
+
+  it('has no unacknowledged AwsSolutions finding', () => {
+    const report = new AwsSolutionsChecks().validateScope(s().stack);
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources[0]?.constructPath}`)).toEqual(
+      [],
+    );
+  });
+});
+
+describe('two tenants', () => {
+  /** Names and ARNs written literally into a template: what two stacks could collide on or share. */
+  function physicalIdentifiers(s: Synthesized): Set<string> {
+    const found = new Set<string>();
+    const nameProps = /^(TableName|FunctionName|RoleName|LogGroupName|TopicName|AliasName|Name|DomainName)$/;
+    const walk = (value: unknown, prop: string) => {
+      if (typeof value === 'string') {
+        if (nameProps.test(prop) || value.startsWith('arn:')) found.add(value);
+      } else if (Array.isArray(value)) {
+        for (const v of value) walk(v, prop);
+      } else if (value && typeof value === 'object') {
+        // References and joins resolve to this stack's own resources; metric dimensions are not names.
+        const intrinsic = Object.keys(value).some((k) => k === 'Ref' || k.startsWith('Fn::'));
+        if (intrinsic) return;
+        for (const [k, v] of Object.entries(value)) if (k !== 'Dimensions') walk(v, k);
+      }
+    };
+    // Code is the exception: every tenant runs the same bundles, each from its own account's assets.
+    for (const r of Object.values(s.resources)) walk({ ...r.Properties, Code: undefined }, '');
+    return found;
+  }
+
+  it('share no name, ARN, secret, key or table, and import nothing from each other', () => {
+    const [a, b] = synthesized as [Synthesized, Synthesized];
+    const shared = [...physicalIdentifiers(a)].filter((id) => physicalIdentifiers(b).has(id));
+    expect(shared).toEqual([]);
+    for (const s of [a, b]) {
+      const text = JSON.stringify(s.template.toJSON());
+      expect(text).not.toContain('Fn::ImportValue');
+      const other = s === a ? b : a;
+      expect(text).not.toContain(stackName(other.tenant.id));
+      expect(text).not.toContain(`"TENANT_ID":"${other.tenant.id}"`);
+      expect(ofType(s, 'AWS::DynamoDB::Table')).toHaveLength(1);
+      expect(ofType(s, 'AWS::SecretsManager::Secret')).toHaveLength(1);
+      expect(ofType(s, 'AWS::KMS::Key')).toHaveLength(1);
+    }
+  });
+
+  it('include a production tenant and one that is not, so both table settings are checked', () => {
+    expect(new Set(tenants.map((t) => t.production))).toEqual(new Set([true, false]));
+  });
+});
+
+describe('acknowledged findings', () => {
+  it('each carry a written reason', () => {
+    for (const { id, reason } of Object.values(acceptedFindings)) {
+      expect(id).toMatch(/^AwsSolutions-/);
+      expect(reason.length, id).toBeGreaterThan(80);
+    }
+  });
+});

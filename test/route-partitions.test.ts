@@ -1,0 +1,166 @@
+// Every route's handler, run over HTTP against DynamoDB, touches only the table partitions its deployed
+// function is granted (`partitionsRead`, `writes`), and only with the actions it is granted: a wrong row
+// in the route table fails here instead of as AccessDenied in a deployed tenant.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_CLIENT_ID } from '../infra/local/bootstrap';
+import { type LocalRun, startLocalRun } from '../infra/local/local-run';
+import { keys } from '../shared/data/keys';
+import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
+import { documentBody, organisationBody, personBody } from './support/fixtures';
+import { type RecordedCall, startRecordingProxy } from './support/recording-proxy';
+
+const SECRET = 'partitions-secret';
+const READS = ['GetItem', 'BatchGetItem', 'Query'];
+const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'];
+let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+let run: LocalRun;
+let token: string;
+
+const send = (method: string, path: string, body?: unknown) =>
+  fetch(`${run.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+
+async function json(response: Response, status: number): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+const routeOf = (id: string) => routes.find((r) => r.id === id) as Route;
+
+/** Runs a request and checks every DynamoDB call it made against what the route is granted. */
+async function expectWithinGrant(route: Route, request: () => Promise<unknown>) {
+  proxy.take();
+  await request();
+  const calls = proxy.take();
+  for (const call of calls) {
+    const granted = WRITES.includes(call.operation) ? route.writes : partitionsRead(route);
+    expect([...READS, ...(route.writes.length > 0 ? WRITES : [])], `${route.id} ${call.operation}`).toContain(
+      call.operation,
+    );
+    for (const partition of call.partitions)
+      expect(granted, `${route.id} ${call.operation}`).toContain(partition);
+  }
+  return calls;
+}
+
+/** And the route needs what it declares; public keys are read once a process, by an earlier route. */
+function expectAllUsed(route: Route, calls: RecordedCall[]) {
+  for (const partition of route.reads.filter((p) => p !== keys.publicKeyPartition)) {
+    expect(
+      calls.some((c) => READS.includes(c.operation) && c.partitions.includes(partition)),
+      `${route.id} reads ${partition}`,
+    ).toBe(true);
+  }
+  for (const partition of route.writes) {
+    expect(
+      calls.some((c) => WRITES.includes(c.operation) && c.partitions.includes(partition)),
+      `${route.id} writes ${partition}`,
+    ).toBe(true);
+  }
+}
+
+beforeAll(async () => {
+  proxy = await startRecordingProxy(inject('dynamodbEndpoint'));
+  run = await startLocalRun({
+    host: '127.0.0.1',
+    port: 0,
+    dynamodbEndpoint: proxy.url,
+    tableName: `school-partitions-${randomUUID().slice(0, 8)}`,
+    demoClientSecret: SECRET,
+    syncLagMs: 0,
+  });
+  proxy.take();
+});
+afterAll(async () => {
+  await run.stop();
+  await proxy.close();
+});
+
+describe('what each route touches', () => {
+  it('the token endpoint reads the OAuth clients, and locally the private key the table holds', async () => {
+    const response = await fetch(`${run.url}/api/sso/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: DEMO_CLIENT_ID,
+        client_secret: SECRET,
+      }),
+    });
+    expect(response.status).toBe(200);
+    token = ((await response.json()) as { access_token: string }).access_token;
+    const route = routes.find((r) => r.access === 'sign') as Route;
+    // Deployed, the private key comes from Secrets Manager; the local run keeps it in the table.
+    const granted = [...partitionsRead(route), keys.privateKeyPartition];
+    for (const call of proxy.take()) {
+      expect(['GetItem', 'Query']).toContain(call.operation);
+      for (const partition of call.partitions) expect(granted).toContain(partition);
+    }
+  });
+
+  it.each(recordGroups.map((g) => [g] as const))('every operation of %s', async (group: RecordGroup) => {
+    const idField = idFields[group];
+    const calls = new Map<string, RecordedCall[]>();
+    const track = async <T>(id: string, request: () => Promise<T>): Promise<T> => {
+      let result: T | undefined;
+      const made = await expectWithinGrant(routeOf(id), async () => {
+        result = await request();
+      });
+      calls.set(id, [...(calls.get(id) ?? []), ...made]);
+      return result as T;
+    };
+    const students = await json(await send('GET', '/api/students?items_per_page=2'), 200);
+    const [first, second] = (students.students as Record<string, string>[]).map((s) => s.student_id);
+    const body = (studentId?: string) =>
+      group === 'entities'
+        ? organisationBody()
+        : group === 'tutors'
+          ? { ...personBody('E'), student_ids: [studentId] }
+          : personBody();
+
+    const created = await track(`create-${group}`, async () =>
+      json(await send('POST', `/api/${group}`, body(first)), 201),
+    );
+    const path = `/api/${group}/${created[idField]}`;
+    await track(`replace-${group}`, async () => json(await send('PUT', path, body(second)), 200));
+    await track(`add-document-${group}`, async () =>
+      json(await send('POST', `${path}/documents`, documentBody), 201),
+    );
+    await track(`get-${group}`, async () => json(await send('GET', path), 200));
+    await track(`list-${group}`, async () => json(await send('GET', `/api/${group}?items_per_page=3`), 200));
+    await track(`list-${group}`, async () =>
+      json(await send('GET', `/api/${group}?updated_since=2000-01-01T00:00:00Z`), 200),
+    );
+    await track(`delete-${group}`, async () => json(await send('DELETE', path), 204));
+    await track(`get-${group}`, async () => json(await send('GET', path), 410));
+    await track(`replace-${group}`, async () => json(await send('PUT', path, body(second)), 410));
+    await track(`add-document-${group}`, async () =>
+      json(await send('POST', `${path}/documents`, documentBody), 410),
+    );
+    await track(`delete-${group}`, async () => json(await send('DELETE', path), 410));
+    await track(`get-${group}`, async () => json(await send('GET', `/api/${group}/${randomUUID()}`), 404));
+    await track(`list-deleted-${group}`, async () => json(await send('GET', `/api/${group}/deleted`), 200));
+    for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
+  });
+
+  it.each(
+    [
+      ...routes.filter(
+        (r) => !r.id.match(/-(entities|students|teachers|tutors|staffs)$/) && r.access !== 'sign',
+      ),
+      fallbackRoute,
+    ].map((r) => [r.id, r] as const),
+  )('%s touches only its granted partitions', async (_id, route) => {
+    const calls = await expectWithinGrant(route, async () => {
+      const response = await send('GET', route === fallbackRoute ? '/api/nowhere' : route.path);
+      expect(response.status).toBe(route === fallbackRoute ? 404 : 200);
+    });
+    expectAllUsed(route, calls);
+  });
+});
