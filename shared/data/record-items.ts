@@ -63,5 +63,18 @@ export function toStoredRecord<G extends RecordGroup>(group: G, item: Item): Sto
   return { record: toRecord(group, item), version: Number(item[internal.version] ?? 1) };
 }
 
+/** The transaction action that changes a group's count by `by`; it goes in every transaction that adds or removes records. */
+export function countChange(tableName: string, group: RecordGroup, by: number) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.counter(group),
+      UpdateExpression: 'ADD #count :n',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':n': by },
+    },
+  };
+}
+
 /** The entity tag of a record version: strong, quoted (RFC 9110 section 8.8.3). */
 export const etag = (version: number) => `"${version}"`;

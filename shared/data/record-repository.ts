@@ -12,6 +12,7 @@ import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
 import { afterTime, type Key, keys } from './keys';
 import {
+  countChange,
   type Item,
   internal,
   recordId,
@@ -331,15 +332,7 @@ export class RecordRepository {
                 ...claim,
               ];
             }),
-            ...[...added].map(([group, n]) => ({
-              Update: {
-                TableName: this.tableName,
-                Key: keys.counter(group),
-                UpdateExpression: 'ADD #count :n',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':n': n },
-              },
-            })),
+            ...[...added].map(([group, n]) => countChange(this.tableName, group, n)),
           ],
         }),
       );

@@ -7,7 +7,15 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '../data/keys';
-import { etag, type Item, internal, recordItem, type StoredRecord, toRecord } from '../data/record-items';
+import {
+  countChange,
+  etag,
+  type Item,
+  internal,
+  recordItem,
+  type StoredRecord,
+  toRecord,
+} from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { tableDesign } from '../data/table';
 import { idFields, isRoleGroup, type RecordGroup, type RoleGroup, roleNames } from '../domain/groups';
@@ -260,17 +268,7 @@ export class RecordWriter {
   }
 
   private count(group: RecordGroup, by: number): Step {
-    return {
-      action: {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.counter(group),
-          UpdateExpression: 'ADD #count :n',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':n': by },
-        },
-      },
-    };
+    return { action: countChange(this.tableName, group, by) };
   }
 
   private claimProcessnumber(group: RecordGroup, processnumber: string, id: string): Step {
