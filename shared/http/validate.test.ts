@@ -105,3 +105,19 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
     ]);
   });
 });
+
+describe('ids in bodies', () => {
+  it('are stored in lower case, as the service writes them', () => {
+    const tutor = validateBody(
+      TutorInsertRequest,
+      {
+        ...student,
+        entity_id: 'ABCDEF01-2345-4678-9ABC-DEF012345678',
+        student_ids: ['ABCDEF01-2345-4678-9ABC-DEF012345679'],
+      },
+      known,
+    );
+    expect(tutor.entity_id).toBe('abcdef01-2345-4678-9abc-def012345678');
+    expect(tutor.student_ids).toEqual(['abcdef01-2345-4678-9abc-def012345679']);
+  });
+});

@@ -20,6 +20,8 @@ const list = <T extends z.ZodType>(item: T) =>
   z.array(item).max(LIMITS.listItems, `at most ${LIMITS.listItems} entries`);
 
 const date = z.iso.date('must be a date that exists, written YYYY-MM-DD');
+/** Ids are stored in lower case, as the service writes them; a client may send either. */
+const id = () => z.uuid('must be a UUID').transform((value) => value.toLowerCase());
 
 export const AddressInput = z.strictObject({
   address: text(),
@@ -88,7 +90,7 @@ const personFields = {
   deceased: z.boolean().default(false),
   ...contactFields,
   /** The person entity this record belongs to; without it, a new entity is created. */
-  entity_id: z.uuid('must be a UUID').optional(),
+  entity_id: id().optional(),
 };
 
 const person = <T extends z.ZodRawShape>(extra: T) =>
@@ -99,7 +101,7 @@ export const TeacherInsertRequest = person({});
 export const StaffInsertRequest = person({});
 export const TutorInsertRequest = person({
   student_ids: z
-    .array(z.uuid('must be a UUID'))
+    .array(id())
     .min(1, 'a tutor is in charge of at least one student')
     .max(LIMITS.tutorStudents, `at most ${LIMITS.tutorStudents} students`)
     .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
