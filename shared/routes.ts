@@ -1,6 +1,7 @@
 // Every operation of the API, one row each: the local server, the CDK stack and the API docs all
 // read this table. Adding an operation is one row here plus one handler file under functions/.
 import { type RecordGroup, readScope, type Scope } from './domain/groups';
+import type { ComponentName } from './schemas/components';
 
 export type RouteAuth =
   /** A bearer token carrying this scope. */
@@ -10,6 +11,15 @@ export type RouteAuth =
   /** OAuth client authentication at the token endpoint (RFC 6749 section 2.3). */
   | { kind: 'client' }
   | { kind: 'public' };
+
+/**
+ * What a successful response carries: a JSON body of a registered component, no body at all
+ * (`NoContent`, for a 204), or text of the given media types (the docs page and its assets).
+ */
+export type ResponseBody = ComponentName | 'NoContent' | { mediaTypes: readonly string[] };
+
+/** A request body: a JSON body of a registered component, or that component in the given media types. */
+export type RequestBody = ComponentName | { schema: ComponentName; mediaTypes: readonly string[] };
 
 export interface Route {
   id: string;
@@ -25,11 +35,19 @@ export interface Route {
   access: 'read' | 'sign';
   /** RFC 6749 error bodies instead of problems (the token endpoint). */
   oauthErrors?: boolean;
+  /** Success responses by status. Error responses follow from auth, parameters and body (shared/openapi). */
+  responses: { readonly [status: number]: ResponseBody };
+  requestBody?: RequestBody;
 }
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
 
-const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[] => [
+const groupRoutes = (
+  group: RecordGroup,
+  idParam: string,
+  noun: string,
+  components: { list: ComponentName; item: ComponentName },
+): Route[] => [
   {
     id: `list-${group}`,
     method: 'GET',
@@ -39,6 +57,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
     summary: `List ${group}, in id order`,
     query: paging,
     access: 'read',
+    responses: { 200: components.list },
   },
   {
     id: `get-${group}`,
@@ -49,15 +68,16 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
     summary: `Get one ${noun} by id`,
     query: [],
     access: 'read',
+    responses: { 200: components.item },
   },
 ];
 
 export const routes: readonly Route[] = [
-  ...groupRoutes('entities', 'entity_id', 'entity'),
-  ...groupRoutes('students', 'student_id', 'student'),
-  ...groupRoutes('tutors', 'tutor_id', 'tutor'),
-  ...groupRoutes('staffs', 'staff_id', 'staff member'),
-  ...groupRoutes('teachers', 'teacher_id', 'teacher'),
+  ...groupRoutes('entities', 'entity_id', 'entity', { list: 'EntitiesList', item: 'Entity' }),
+  ...groupRoutes('students', 'student_id', 'student', { list: 'StudentsList', item: 'Student' }),
+  ...groupRoutes('tutors', 'tutor_id', 'tutor', { list: 'TutorsList', item: 'Tutor' }),
+  ...groupRoutes('staffs', 'staff_id', 'staff member', { list: 'StaffsList', item: 'Staff' }),
+  ...groupRoutes('teachers', 'teacher_id', 'teacher', { list: 'TeachersList', item: 'Teacher' }),
   {
     id: 'get-system',
     method: 'GET',
@@ -67,6 +87,7 @@ export const routes: readonly Route[] = [
     summary: 'Tenant information, service version and record counts',
     query: [],
     access: 'read',
+    responses: { 200: 'SystemStatus' },
   },
   {
     id: 'create-token',
@@ -78,6 +99,11 @@ export const routes: readonly Route[] = [
     query: [],
     access: 'sign',
     oauthErrors: true,
+    responses: { 200: 'OAuthTokenResponse' },
+    requestBody: {
+      schema: 'OAuthTokenRequest',
+      mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    },
   },
   {
     id: 'get-me',
@@ -88,6 +114,7 @@ export const routes: readonly Route[] = [
     summary: 'Who the calling token belongs to',
     query: [],
     access: 'read',
+    responses: { 200: 'OAuthMeResponse' },
   },
   {
     id: 'get-jwks',
@@ -98,6 +125,7 @@ export const routes: readonly Route[] = [
     summary: 'Public signing keys (JWKS)',
     query: [],
     access: 'read',
+    responses: { 200: 'Jwks' },
   },
   {
     id: 'get-openid-configuration',
@@ -108,6 +136,7 @@ export const routes: readonly Route[] = [
     summary: 'Authorization server metadata',
     query: [],
     access: 'read',
+    responses: { 200: 'AuthorizationServerMetadata' },
   },
 ];
 
@@ -121,6 +150,7 @@ export const fallbackRoute: Route = {
   summary: 'Unknown paths and methods',
   query: 'any',
   access: 'read',
+  responses: {},
 };
 
 export function routeById(id: string): Route {
