@@ -2,6 +2,7 @@
 // handler modules the route table names, and their results are written back as API Gateway would.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { register } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
@@ -21,6 +22,9 @@ const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url))
 const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
 
 const handlers = new Map<string, Promise<Handler>>();
+
+// Handlers import their static assets as text, which esbuild bundles and Node needs these hooks for.
+register('./text-imports.mjs', import.meta.url);
 
 function loadHandler(route: Route): Promise<Handler> {
   let loaded = handlers.get(route.handler);

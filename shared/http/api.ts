@@ -28,8 +28,10 @@ export interface ApiResponse {
   headers?: Record<string, string>;
   /** Serialised as JSON. */
   body?: unknown;
-  /** Sent as is (already serialised JSON). */
+  /** Sent as is (already serialised JSON, or other text). */
   rawBody?: string;
+  /** `rawBody` is base64 of binary content (a compressed body). */
+  isBase64Encoded?: boolean;
 }
 
 type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
@@ -131,6 +133,7 @@ function render(response: ApiResponse): Result {
     statusCode: status,
     headers: { ...baseHeaders, ...response.headers },
     ...(body === undefined ? {} : { body }),
+    ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
   };
 }
 
