@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { textImports } from './test/support/text-imports';
+import { textImports } from './test/support/text-imports.ts';
 
 export default defineConfig({
   plugins: [textImports()],
