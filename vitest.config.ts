@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { textImports } from './test/support/text-imports.ts';
 
 export default defineConfig({
+  plugins: [textImports()],
   test: {
     include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

@@ -2,6 +2,7 @@
 // read this table. Adding an operation is one row here plus one handler file under functions/.
 import { keys } from './data/keys';
 import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
+import type { ComponentName } from './schemas/components';
 import { LIMITS } from './schemas/requests';
 
 export type RouteAuth =
@@ -12,6 +13,15 @@ export type RouteAuth =
   /** OAuth client authentication at the token endpoint (RFC 6749 section 2.3). */
   | { kind: 'client' }
   | { kind: 'public' };
+
+/**
+ * What a successful response carries: a JSON body of a registered component, no body at all
+ * (`NoContent` for a 204, `NotModified` for a 304), or text of the given media types (the docs page).
+ */
+export type ResponseBody = ComponentName | 'NoContent' | 'NotModified' | { mediaTypes: readonly string[] };
+
+/** A request body: a JSON body of a registered component, or that component in the given media types. */
+export type RequestBody = ComponentName | { schema: ComponentName; mediaTypes: readonly string[] };
 
 export interface Route {
   id: string;
@@ -35,6 +45,9 @@ export interface Route {
   writes: readonly string[];
   /** RFC 6749 error bodies instead of problems (the token endpoint). */
   oauthErrors?: boolean;
+  /** Success responses by status. Error responses follow from auth, parameters and body (shared/openapi). */
+  responses: { readonly [status: number]: ResponseBody };
+  requestBody?: RequestBody;
 }
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
@@ -70,7 +83,21 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
-const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[] => {
+/** The components a group's operations take and give. */
+interface GroupComponents {
+  page: ComponentName;
+  item: ComponentName;
+  deletions: ComponentName;
+  insert: ComponentName;
+  document: ComponentName;
+}
+
+const groupRoutes = (
+  group: RecordGroup,
+  idParam: string,
+  noun: string,
+  components: GroupComponents,
+): Route[] => {
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
@@ -87,6 +114,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       access: 'read',
       reads: partitions.list,
       writes: [],
+      responses: { 200: components.page },
     },
     {
       id: `get-${group}`,
@@ -99,6 +127,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       access: 'read',
       reads: partitions.get,
       writes: [],
+      responses: { 200: components.item, 304: 'NotModified' },
     },
     {
       id: `list-deleted-${group}`,
@@ -111,6 +140,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       access: 'read',
       reads: partitions.deleted,
       writes: [],
+      responses: { 200: components.deletions },
     },
     {
       id: `create-${group}`,
@@ -123,6 +153,8 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       access: 'write',
       body: jsonBody,
       ...partitions.create,
+      responses: { 201: components.item },
+      requestBody: components.insert,
     },
     {
       id: `replace-${group}`,
@@ -135,6 +167,8 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       access: 'write',
       body: jsonBody,
       ...partitions.replace,
+      responses: { 200: components.item },
+      requestBody: components.insert,
     },
     {
       id: `delete-${group}`,
@@ -146,6 +180,7 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       query: [],
       access: 'write',
       ...partitions.remove,
+      responses: { 204: 'NoContent' },
     },
     {
       id: `add-document-${group}`,
@@ -158,16 +193,48 @@ const groupRoutes = (group: RecordGroup, idParam: string, noun: string): Route[]
       access: 'write',
       body: jsonBody,
       ...partitions.addDocument,
+      responses: { 201: components.item },
+      requestBody: components.document,
     },
   ];
 };
 
 export const routes: readonly Route[] = [
-  ...groupRoutes('entities', 'entity_id', 'entity'),
-  ...groupRoutes('students', 'student_id', 'student'),
-  ...groupRoutes('tutors', 'tutor_id', 'tutor'),
-  ...groupRoutes('staffs', 'staff_id', 'staff member'),
-  ...groupRoutes('teachers', 'teacher_id', 'teacher'),
+  ...groupRoutes('entities', 'entity_id', 'entity', {
+    page: 'EntitiesPage',
+    item: 'Entity',
+    deletions: 'EntitiesDeletions',
+    insert: 'EntityInsertRequest',
+    document: 'EntityIdentificationDocumentInsertRequest',
+  }),
+  ...groupRoutes('students', 'student_id', 'student', {
+    page: 'StudentsPage',
+    item: 'Student',
+    deletions: 'StudentsDeletions',
+    insert: 'StudentInsertRequest',
+    document: 'StudentIdentificationDocumentInsertRequest',
+  }),
+  ...groupRoutes('tutors', 'tutor_id', 'tutor', {
+    page: 'TutorsPage',
+    item: 'Tutor',
+    deletions: 'TutorsDeletions',
+    insert: 'TutorInsertRequest',
+    document: 'TutorIdentificationDocumentInsertRequest',
+  }),
+  ...groupRoutes('staffs', 'staff_id', 'staff member', {
+    page: 'StaffsPage',
+    item: 'Staff',
+    deletions: 'StaffsDeletions',
+    insert: 'StaffInsertRequest',
+    document: 'StaffIdentificationDocumentInsertRequest',
+  }),
+  ...groupRoutes('teachers', 'teacher_id', 'teacher', {
+    page: 'TeachersPage',
+    item: 'Teacher',
+    deletions: 'TeachersDeletions',
+    insert: 'TeacherInsertRequest',
+    document: 'TeacherIdentificationDocumentInsertRequest',
+  }),
   {
     id: 'get-system',
     method: 'GET',
@@ -179,6 +246,7 @@ export const routes: readonly Route[] = [
     access: 'read',
     reads: [keys.counterPartition],
     writes: [],
+    responses: { 200: 'SystemStatus' },
   },
   {
     id: 'create-token',
@@ -193,6 +261,11 @@ export const routes: readonly Route[] = [
     writes: [],
     body: { type: 'form-or-json', maxBytes: 16 * 1024 },
     oauthErrors: true,
+    responses: { 200: 'OAuthTokenResponse' },
+    requestBody: {
+      schema: 'OAuthTokenRequest',
+      mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    },
   },
   {
     id: 'get-me',
@@ -205,6 +278,7 @@ export const routes: readonly Route[] = [
     access: 'read',
     reads: [],
     writes: [],
+    responses: { 200: 'OAuthMeResponse' },
   },
   {
     id: 'get-jwks',
@@ -217,6 +291,7 @@ export const routes: readonly Route[] = [
     access: 'read',
     reads: [keys.publicKeyPartition],
     writes: [],
+    responses: { 200: 'Jwks' },
   },
   {
     id: 'get-openid-configuration',
@@ -229,6 +304,46 @@ export const routes: readonly Route[] = [
     access: 'read',
     reads: [],
     writes: [],
+    responses: { 200: 'AuthorizationServerMetadata' },
+  },
+  {
+    id: 'get-openapi',
+    method: 'GET',
+    path: '/api/openapi.json',
+    handler: 'docs/openapi',
+    auth: { kind: 'public' },
+    summary: 'This API description (OpenAPI 3.1)',
+    query: [],
+    access: 'read',
+    reads: [],
+    writes: [],
+    responses: { 200: 'OpenApiDocument' },
+  },
+  {
+    id: 'get-docs',
+    method: 'GET',
+    path: '/api/docs',
+    handler: 'docs/page',
+    auth: { kind: 'public' },
+    summary: 'The API docs page',
+    query: [],
+    access: 'read',
+    reads: [],
+    writes: [],
+    responses: { 200: { mediaTypes: ['text/html'] } },
+  },
+  {
+    id: 'get-docs-asset',
+    method: 'GET',
+    path: '/api/docs/{asset}',
+    handler: 'docs/asset',
+    auth: { kind: 'public' },
+    summary: 'A script, style sheet or licence file of the docs page',
+    query: [],
+    access: 'read',
+    reads: [],
+    writes: [],
+    responses: { 200: { mediaTypes: ['text/javascript', 'text/css', 'text/plain'] } },
   },
 ];
 
@@ -244,6 +359,7 @@ export const fallbackRoute: Route = {
   access: 'read',
   reads: [],
   writes: [],
+  responses: {},
 };
 
 /** Every partition a route's function reads: its own, and the public keys wherever it checks a token. */

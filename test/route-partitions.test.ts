@@ -159,7 +159,8 @@ describe('what each route touches', () => {
   )('%s touches only its granted partitions', async (_id, route) => {
     const calls = await expectWithinGrant(route, async () => {
       const response = await send('GET', route === fallbackRoute ? '/api/nowhere' : route.path);
-      expect(response.status).toBe(route === fallbackRoute ? 404 : 200);
+      // The docs asset route, asked for its template path, finds no asset: it still must not touch the table.
+      expect(response.status).toBe(route === fallbackRoute || route.path.includes('{') ? 404 : 200);
     });
     expectAllUsed(route, calls);
   });

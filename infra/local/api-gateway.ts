@@ -2,6 +2,7 @@
 // handler modules the route table names, and their results are written back as API Gateway would.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { register } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
@@ -21,6 +22,9 @@ const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url))
 const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
 
 const handlers = new Map<string, Promise<Handler>>();
+
+// Handlers import their static assets as text, which esbuild bundles and Node needs these hooks for.
+register('./text-imports.mjs', import.meta.url);
 
 function loadHandler(route: Route): Promise<Handler> {
   let loaded = handlers.get(route.handler);
@@ -126,7 +130,24 @@ function lambdaContext(route: Route, requestId: string): Context {
   };
 }
 
-function write(res: ServerResponse, result: APIGatewayProxyResultV2) {
+/** A response as the client receives it, for a caller that inspects every one (the tests do). */
+export interface GatewayExchange {
+  method: string;
+  path: string;
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type ResponseInspector = (exchange: GatewayExchange) => void;
+
+function write(
+  req: IncomingMessage,
+  res: ServerResponse,
+  result: APIGatewayProxyResultV2,
+  inspect: ResponseInspector | undefined,
+) {
   const structured: APIGatewayProxyStructuredResultV2 =
     typeof result === 'object' && result !== null && 'statusCode' in result
       ? result
@@ -138,19 +159,41 @@ function write(res: ServerResponse, result: APIGatewayProxyResultV2) {
     ? Buffer.from(structured.body, structured.isBase64Encoded ? 'base64' : 'utf8')
     : Buffer.alloc(0);
   headers['content-length'] = String(body.length);
-  res.writeHead(structured.statusCode ?? 200, headers);
+  const status = structured.statusCode ?? 200;
+  inspect?.({
+    method: req.method ?? 'GET',
+    path: new URL(req.url ?? '/', 'http://localhost').pathname,
+    status,
+    headers: Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+    ),
+    body,
+  });
+  res.writeHead(status, headers);
   res.end(body);
 }
 
-function gatewayError(res: ServerResponse, status: number, title: string, detail: string) {
-  write(res, {
-    statusCode: status,
-    headers: { 'content-type': 'application/problem+json' },
-    body: JSON.stringify({ type: 'about:blank', title, status, detail, request_id: randomUUID() }),
-  });
+function gatewayError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  inspect: ResponseInspector | undefined,
+  status: number,
+  title: string,
+  detail: string,
+) {
+  write(
+    req,
+    res,
+    {
+      statusCode: status,
+      headers: { 'content-type': 'application/problem+json' },
+      body: JSON.stringify({ type: 'about:blank', title, status, detail, request_id: randomUUID() }),
+    },
+    inspect,
+  );
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse) {
+async function handle(req: IncomingMessage, res: ServerResponse, inspect: ResponseInspector | undefined) {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   const match = matchRoute(req.method ?? 'GET', path);
   const route = match.route ?? fallbackRoute;
@@ -161,7 +204,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     if (error instanceof BodyTooLarge) {
       // The rest of the body is still arriving: answer, then close the connection rather than reuse it.
       res.shouldKeepAlive = false;
-      gatewayError(res, 413, 'Payload Too Large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+      gatewayError(
+        req,
+        res,
+        inspect,
+        413,
+        'Payload Too Large',
+        `The request body exceeds ${MAX_BODY_BYTES} bytes.`,
+      );
       req.resume();
       return;
     }
@@ -169,7 +219,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   const event = toEvent(req, body, match.route, match.route ? match.pathParameters : {});
   const handler = await loadHandler(route);
-  write(res, await handler(event, lambdaContext(route, event.requestContext.requestId)));
+  write(req, res, await handler(event, lambdaContext(route, event.requestContext.requestId)), inspect);
 }
 
 export interface LocalApi {
@@ -178,10 +228,23 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
-export async function startLocalApi(options: { host: string; port: number }): Promise<LocalApi> {
+export async function startLocalApi(options: {
+  host: string;
+  port: number;
+  /** Sees every response just before it is sent. */
+  inspect?: ResponseInspector | undefined;
+}): Promise<LocalApi> {
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', 'The function failed to answer.');
+    handle(req, res, options.inspect).catch(() => {
+      if (!res.headersSent)
+        gatewayError(
+          req,
+          res,
+          options.inspect,
+          500,
+          'Internal Server Error',
+          'The function failed to answer.',
+        );
       else res.destroy();
     });
   });

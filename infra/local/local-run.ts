@@ -2,7 +2,7 @@
 // the API Gateway stand-in serving the Lambda handlers. `npm start` and the integration tests both
 // start the service through here.
 import { createDocumentClient } from '../../shared/data/document-client';
-import { type LocalApi, startLocalApi } from './api-gateway';
+import { type LocalApi, type ResponseInspector, startLocalApi } from './api-gateway';
 import { bootstrapDemoTenant } from './bootstrap';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 
@@ -21,6 +21,8 @@ export interface LocalRunOptions {
   publicBaseUrl?: string | undefined;
   /** How far behind the clock delta feeds stop (the service's SYNC_LAG_MS); the default suits DynamoDB. */
   syncLagMs?: number | undefined;
+  /** Sees every response the API sends (the tests check each against the API description). */
+  inspect?: ResponseInspector | undefined;
 }
 
 export interface LocalRun {
@@ -42,7 +44,7 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     const db = createDocumentClient({ region: REGION, endpoint });
     const { seeded } = await bootstrapDemoTenant(db, tableName, options.demoClientSecret);
     db.destroy();
-    api = await startLocalApi({ host: options.host, port: options.port });
+    api = await startLocalApi({ host: options.host, port: options.port, inspect: options.inspect });
     // The handlers read their configuration from the environment on first use, as they do in Lambda.
     Object.assign(process.env, {
       TABLE_NAME: tableName,

@@ -28,8 +28,10 @@ export interface ApiResponse {
   headers?: Record<string, string>;
   /** Serialised as JSON. */
   body?: unknown;
-  /** Sent as is (already serialised JSON). */
+  /** Sent as is (already serialised JSON, or other text). */
   rawBody?: string;
+  /** `rawBody` is base64 of binary content (a compressed body). */
+  isBase64Encoded?: boolean;
 }
 
 type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
@@ -157,10 +159,13 @@ function authorize(route: Route): MiddlewareObj<Event, Result, Error, ApiContext
 function render(response: ApiResponse): Result {
   const status = response.status ?? 200;
   const body = response.rawBody ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
+  // A response without a body (204, 304) names no content type.
+  const { 'content-type': _json, ...bodilessHeaders } = baseHeaders;
   return {
     statusCode: status,
-    headers: { ...baseHeaders, ...response.headers },
+    headers: { ...(body === undefined ? bodilessHeaders : baseHeaders), ...response.headers },
     ...(body === undefined ? {} : { body }),
+    ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import type { QueryParams } from './request';
 
 export const DEFAULT_ITEMS_PER_PAGE = 50;
 export const MAX_ITEMS_PER_PAGE = 500;
-const MAX_PAGE = 1_000_000;
+export const MAX_PAGE = 1_000_000;
 /** Lambda returns at most 6 MB; a page's records stop at this many bytes. */
 export const PAGE_BODY_BUDGET_BYTES = 5 * 1024 * 1024;
 

@@ -122,3 +122,42 @@ export const StudentsList = listEnvelope('students', Student);
 export const TeachersList = listEnvelope('teachers', Teacher);
 export const TutorsList = listEnvelope('tutors', Tutor);
 export const StaffsList = listEnvelope('staffs', Staff);
+
+/** A page of the records changed in a time window (`?updated_since=`). */
+const changesFields = {
+  updated_since: z.iso.datetime(),
+  sync_until: z.iso.datetime(),
+  items_per_page: z.int().min(1).max(500),
+  next_cursor: z.string().optional(),
+};
+
+export const changesEnvelope = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.strictObject({ [key]: z.array(item), ...changesFields } as {
+    [P in K]: z.ZodArray<T>;
+  } & typeof changesFields);
+
+/** A page of the deletions in a time window (`/deleted`). */
+export const deletionsEnvelope = <F extends string>(idField: F) =>
+  z.strictObject({
+    deleted: z.array(
+      z.strictObject({ [idField]: z.uuid(), deleted_at: z.iso.datetime() } as { [P in F]: z.ZodUUID } & {
+        deleted_at: z.ZodISODateTime;
+      }),
+    ),
+    since: z.iso.datetime(),
+    sync_until: z.iso.datetime(),
+    items_per_page: z.int().min(1).max(500),
+    next_cursor: z.string().optional(),
+  });
+
+export const EntitiesChanges = changesEnvelope('entities', Entity);
+export const StudentsChanges = changesEnvelope('students', Student);
+export const TeachersChanges = changesEnvelope('teachers', Teacher);
+export const TutorsChanges = changesEnvelope('tutors', Tutor);
+export const StaffsChanges = changesEnvelope('staffs', Staff);
+
+export const EntitiesDeletions = deletionsEnvelope('entity_id');
+export const StudentsDeletions = deletionsEnvelope('student_id');
+export const TeachersDeletions = deletionsEnvelope('teacher_id');
+export const TutorsDeletions = deletionsEnvelope('tutor_id');
+export const StaffsDeletions = deletionsEnvelope('staff_id');

@@ -37,14 +37,18 @@ export const ContactInput = z.strictObject({
   contact_type_name: text(50).min(1, 'must not be empty'),
 });
 
-export const IdentificationDocumentInsertRequest = z
-  .strictObject({
-    init_date: date,
-    end_date: date,
-    identification_document_value: text(100).min(1, 'must not be empty'),
-    identification_document_type_name: text(50).min(1, 'must not be empty'),
-  })
-  .refine((d) => d.init_date <= d.end_date, { message: 'must not be after end_date', path: ['init_date'] });
+/** An identification document to add; each group's API component is its own instance of this schema. */
+export const identificationDocumentInsertRequest = () =>
+  z
+    .strictObject({
+      init_date: date,
+      end_date: date,
+      identification_document_value: text(100).min(1, 'must not be empty'),
+      identification_document_type_name: text(50).min(1, 'must not be empty'),
+    })
+    .refine((d) => d.init_date <= d.end_date, { message: 'must not be after end_date', path: ['init_date'] });
+
+export const IdentificationDocumentInsertRequest = identificationDocumentInsertRequest();
 
 export const BankAccountInput = z.strictObject({
   back_account_number: z
@@ -55,15 +59,6 @@ export const BankAccountInput = z.strictObject({
   country_name: optionalText(100),
   entity_bank_account_type: text(20).default('IBAN'),
 });
-
-/** Accepts the bank-account array under either key the specification uses; stores it as bankAccounts. */
-const acceptBankAccountsAlias = (body: unknown) => {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('bank_accounts' in body))
-    return body;
-  const { bank_accounts, ...rest } = body as Record<string, unknown>;
-  if ('bankAccounts' in rest) return { ...rest, bankAccounts: rest.bankAccounts, bank_accounts };
-  return { ...rest, bankAccounts: bank_accounts };
-};
 
 const contactFields = {
   email: z.email('must be an e-mail address').max(254),
@@ -93,27 +88,55 @@ const personFields = {
   entity_id: id().optional(),
 };
 
-const person = <T extends z.ZodRawShape>(extra: T) =>
-  z.preprocess(acceptBankAccountsAlias, z.strictObject({ ...personFields, ...extra }));
+const bankAccountsAlias = { bank_accounts: list(BankAccountInput).optional() };
 
-export const StudentInsertRequest = person({});
-export const TeacherInsertRequest = person({});
-export const StaffInsertRequest = person({});
-export const TutorInsertRequest = person({
-  student_ids: z
-    .array(id())
-    .min(1, 'a tutor is in charge of at least one student')
-    .max(LIMITS.tutorStudents, `at most ${LIMITS.tutorStudents} students`)
-    .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
-});
-export const EntityInsertRequest = z.preprocess(
-  acceptBankAccountsAlias,
-  z.strictObject({
+/** The specification uses two keys for the bank-account array: a body may use either, not both. */
+function oneBankAccountKey(
+  body: { bank_accounts?: unknown[] | undefined; bankAccounts: unknown[] },
+  context: z.RefinementCtx,
+) {
+  if (body.bank_accounts !== undefined && body.bankAccounts.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      path: ['bank_accounts'],
+      message: 'send bankAccounts or bank_accounts, not both',
+    });
+  }
+}
+
+/** Keeps the bank-account array as bankAccounts. A trailing transform, not a preprocess, so the body stays describable as JSON Schema. */
+function keepBankAccounts<
+  B extends { bank_accounts?: BankAccountInput[] | undefined; bankAccounts: BankAccountInput[] },
+>({ bank_accounts, ...body }: B) {
+  return { ...body, bankAccounts: bank_accounts ?? body.bankAccounts };
+}
+
+type BankAccountInput = z.output<typeof BankAccountInput>;
+
+const personObject = z.strictObject({ ...personFields, ...bankAccountsAlias });
+
+export const StudentInsertRequest = personObject.superRefine(oneBankAccountKey).transform(keepBankAccounts);
+export const TeacherInsertRequest = personObject.superRefine(oneBankAccountKey).transform(keepBankAccounts);
+export const StaffInsertRequest = personObject.superRefine(oneBankAccountKey).transform(keepBankAccounts);
+export const TutorInsertRequest = personObject
+  .extend({
+    student_ids: z
+      .array(id())
+      .min(1, 'a tutor is in charge of at least one student')
+      .max(LIMITS.tutorStudents, `at most ${LIMITS.tutorStudents} students`)
+      .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
+  })
+  .superRefine(oneBankAccountKey)
+  .transform(keepBankAccounts);
+export const EntityInsertRequest = z
+  .strictObject({
     entity_type: z.enum(['person', 'organisation'], 'must be person or organisation'),
     name: text(200).min(1, 'must not be empty'),
     ...contactFields,
-  }),
-);
+    ...bankAccountsAlias,
+  })
+  .superRefine(oneBankAccountKey)
+  .transform(keepBankAccounts);
 
 export const insertRequests = {
   entities: EntityInsertRequest,

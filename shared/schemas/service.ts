@@ -1,5 +1,7 @@
-// Shapes of the non-record responses: tenant status, OAuth responses and problems.
+// Shapes of the non-record requests and responses: tenant status, the OAuth endpoints, problems and
+// the API description itself.
 import { z } from 'zod';
+import { SIGNING_ALGORITHM } from '../auth/signing-keys';
 
 export const SystemStatus = z.strictObject({
   tenant_id: z.string(),
@@ -17,6 +19,20 @@ export const SystemStatus = z.strictObject({
   }),
 });
 export type SystemStatus = z.infer<typeof SystemStatus>;
+
+export const OAuthTokenRequest = z.object({
+  grant_type: z.literal('client_credentials'),
+  scope: z
+    .string()
+    .meta({ description: "Space-separated scopes, a subset of the client's; none asks for all of them." })
+    .optional(),
+  client_id: z
+    .string()
+    .meta({ description: 'With client_secret, when the client does not authenticate by HTTP Basic.' })
+    .optional(),
+  client_secret: z.string().optional(),
+});
+export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequest>;
 
 export const OAuthTokenResponse = z.strictObject({
   access_token: z.string(),
@@ -48,6 +64,36 @@ export const OAuthMeResponse = z.strictObject({
 });
 export type OAuthMeResponse = z.infer<typeof OAuthMeResponse>;
 
+export const PublicJsonWebKey = z.strictObject({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.base64url(),
+  y: z.base64url(),
+  kid: z.string(),
+  alg: z.literal(SIGNING_ALGORITHM),
+  use: z.literal('sig'),
+});
+
+export const Jwks = z.strictObject({ keys: z.array(PublicJsonWebKey) });
+
+export const AuthorizationServerMetadata = z.strictObject({
+  issuer: z.url(),
+  token_endpoint: z.url(),
+  jwks_uri: z.url(),
+  grant_types_supported: z.array(z.string()),
+  response_types_supported: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  token_endpoint_auth_methods_supported: z.array(z.string()),
+});
+export type AuthorizationServerMetadata = z.infer<typeof AuthorizationServerMetadata>;
+
+/** Only the frame of an OpenAPI document: its full schema is the OpenAPI specification's own. */
+export const OpenApiDocument = z.looseObject({
+  openapi: z.string().regex(/^3\.1\.\d+$/),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
 export const ProblemDetails = z.looseObject({
   type: z.string(),
   title: z.string(),
@@ -66,3 +112,8 @@ export const ProblemDetails = z.looseObject({
     .optional(),
 });
 export type ProblemDetails = z.infer<typeof ProblemDetails>;
+
+/** The problems the specification names, each a ProblemDetails with its status. */
+export const BadRequestHttpException = ProblemDetails.extend({ status: z.literal(400) });
+export const NotFoundHttpException = ProblemDetails.extend({ status: z.literal(404) });
+export const InternalServerErrorHttpException = ProblemDetails.extend({ status: z.literal(500) });

@@ -1,13 +1,15 @@
 // Starts the local run for one test file: its own seeded table in the shared DynamoDB Local, served
 // over real HTTP by the API Gateway stand-in. Gives the tests a token helper and direct repositories
-// for arranging data.
+// for arranging data, and checks every response the file receives against the API description.
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
 import { startLocalRun } from '../../infra/local/local-run';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
+import { openApiDocument } from '../../shared/openapi/document';
+import { ResponseValidator } from './openapi-validator';
 
 export const DEMO_SECRET = 'test-secret';
 /** Delta feeds lag the clock by this much in tests: long enough to be real, short enough to wait out. */
@@ -17,6 +19,10 @@ export const waitForSyncLag = () => new Promise((resolve) => setTimeout(resolve,
 export async function startTestApi() {
   const endpoint = inject('dynamodbEndpoint');
   const tableName = `school-test-${randomUUID().slice(0, 8)}`;
+  // The servers entry is all that depends on the address, and responses are checked without it.
+  const validator = new ResponseValidator(openApiDocument('http://127.0.0.1'));
+  const violations: string[] = [];
+  let responsesChecked = 0;
   const run = await startLocalRun({
     host: '127.0.0.1',
     port: 0,
@@ -24,6 +30,14 @@ export async function startTestApi() {
     tableName,
     demoClientSecret: DEMO_SECRET,
     syncLagMs: TEST_SYNC_LAG_MS,
+    inspect: (exchange) => {
+      responsesChecked++;
+      try {
+        violations.push(...validator.check(exchange));
+      } catch (error) {
+        violations.push(`${exchange.method} ${exchange.path}: could not be checked: ${error}`);
+      }
+    },
   });
   const db = createDocumentClient({ region: 'eu-west-1', endpoint });
   const tokens = new Map<string, string>();
@@ -88,9 +102,13 @@ export async function startTestApi() {
     signingKeys: new SigningKeyRepository(db, tableName),
     token,
     get,
+    /** How many responses have been checked against the API description so far. */
+    responsesChecked: () => responsesChecked,
+    /** Stops the API, then fails the file if any response it sent did not match the description. */
     async stop() {
       db.destroy();
       await run.stop();
+      expect(violations, 'responses that do not match the API description').toEqual([]);
     },
   };
 }

@@ -1,0 +1,239 @@
+// The OpenAPI 3.1 description of the API, written from the route table and the component registry:
+// every operation with its parameters, scope, request body and responses. Served at /api/openapi.json.
+import packageJson from '../../package.json' with { type: 'json' };
+import { recordGroups, type Scope } from '../domain/groups';
+import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
+import { type Route, routes } from '../routes';
+import { componentJsonSchemas } from '../schemas/components';
+import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
+
+const scopeDescriptions: Record<Scope, string> = {
+  'entities:read': 'Read entities',
+  'students:read': 'Read students',
+  'teachers:read': 'Read teachers',
+  'tutors:read': 'Read tutors',
+  'staffs:read': 'Read staff members',
+  'entities:write': 'Create, replace and delete entities',
+  'students:write': 'Create, replace and delete students',
+  'teachers:write': 'Create, replace and delete teachers',
+  'tutors:write': 'Create, replace and delete tutors',
+  'staffs:write': 'Create, replace and delete staff members',
+  'system:read': 'Read the tenant information and record counts',
+};
+
+const tagDescriptions: Record<string, string> = {
+  entities: 'People and organisations: the base record of every student, teacher, tutor and staff member.',
+  students: 'Students.',
+  tutors: "Students' legal guardians.",
+  staffs: 'Non-teaching staff.',
+  teachers: 'Teachers.',
+  system: 'The tenant and the health of the service.',
+  sso: 'OAuth 2.0 tokens (client_credentials), the signing keys and the discovery document.',
+  docs: 'This description and the page that shows it.',
+};
+
+/** The tag of an operation: the first path segment after /api, the description itself under docs. */
+function tagOf(route: Route): string {
+  const segment = route.path.split('/')[2] ?? '';
+  const tag = segment === 'openapi.json' ? 'docs' : segment;
+  if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);
+  return tag;
+}
+
+const ref = (kind: 'schemas' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const queryParameters: Record<string, Record<string, unknown>> = {
+  page: {
+    name: 'page',
+    in: 'query',
+    description: 'The page to open, counting from 1. Send `cursor` instead to walk the whole list.',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
+  },
+  items_per_page: {
+    name: 'items_per_page',
+    in: 'query',
+    description: 'How many records a page holds at most.',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_ITEMS_PER_PAGE, default: DEFAULT_ITEMS_PER_PAGE },
+  },
+  cursor: {
+    name: 'cursor',
+    in: 'query',
+    description:
+      'The `next_cursor` of the previous page: continues the list from there, seeing every record ' +
+      'exactly once. Not with `page`.',
+    schema: { type: 'string' },
+  },
+  updated_since: {
+    name: 'updated_since',
+    in: 'query',
+    description:
+      'Lists the records created or changed after this time instead, in the order they changed, up to ' +
+      '`sync_until`; resume the next sync from `sync_until` (docs/api.md, "Keeping a copy in sync").',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  since: {
+    name: 'since',
+    in: 'query',
+    description:
+      'Only deletions after this time (at most 90 days ago); without it, every deletion still kept. Resume ' +
+      'from the `sync_until` of the last page.',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  access_token: {
+    name: 'access_token',
+    in: 'query',
+    description: 'The access token, instead of the Authorization header (RFC 6750 section 2.3). Not both.',
+    schema: { type: 'string' },
+  },
+};
+
+function parameters(route: Route) {
+  const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...(name.endsWith('_id')
+      ? { description: `The record's ${name}, a UUID.`, schema: { type: 'string', format: 'uuid' } }
+      : { description: `The ${name} name.`, schema: { type: 'string' } }),
+  }));
+  const query = route.query === 'any' ? [] : [...route.query];
+  if (route.auth.kind === 'scope' || route.auth.kind === 'token') query.push('access_token');
+  for (const name of query) {
+    if (!(name in queryParameters)) throw new Error(`Route ${route.id}: no description of ?${name}`);
+  }
+  return [...path, ...query.map((name) => ref('parameters', name))];
+}
+
+function security(route: Route) {
+  switch (route.auth.kind) {
+    case 'scope':
+      return [{ oauth2: [route.auth.scope] }];
+    case 'token':
+      return [{ oauth2: [] }];
+    case 'client':
+      // HTTP Basic, or client_id and client_secret in the body (which OpenAPI has no scheme for).
+      return [{ clientSecretBasic: [] }, {}];
+    case 'public':
+      return [];
+  }
+}
+
+function requestBody(route: Route) {
+  if (!route.requestBody) return undefined;
+  const { schema, mediaTypes } =
+    typeof route.requestBody === 'string'
+      ? { schema: route.requestBody, mediaTypes: [JSON_TYPE] }
+      : route.requestBody;
+  return {
+    required: true,
+    content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: ref('schemas', schema) }])),
+  };
+}
+
+function response(spec: ResponseSpec) {
+  return {
+    description: spec.description,
+    ...(spec.headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(spec.headers).map(([name, header]) => [
+              name,
+              {
+                description: header.description,
+                required: header.required,
+                schema: { type: 'string', ...(header.pattern ? { pattern: header.pattern } : {}) },
+              },
+            ]),
+          ),
+        }
+      : {}),
+    ...(spec.content
+      ? {
+          content: Object.fromEntries(
+            Object.entries(spec.content).map(([type, body]) => [
+              type,
+              { schema: body === 'text' ? { type: 'string' } : ref('schemas', body) },
+            ]),
+          ),
+        }
+      : {}),
+  };
+}
+
+function operation(route: Route) {
+  const body = requestBody(route);
+  return {
+    operationId: route.id,
+    summary: route.summary,
+    tags: [tagOf(route)],
+    security: security(route),
+    parameters: parameters(route),
+    ...(body ? { requestBody: body } : {}),
+    responses: Object.fromEntries(
+      Object.entries(operationResponses(route)).map(([status, spec]) => [status, response(spec)]),
+    ),
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof describe>;
+
+function describe(baseUrl: string) {
+  const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  const usedTags = new Set(routes.map(tagOf));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'School API',
+      version: packageJson.version,
+      description:
+        'Records of a school-management system (entities, students, tutors, staff, teachers), the ' +
+        "tenant's status, and OAuth 2.0 client_credentials tokens. Lists are paged; errors are RFC 9457 " +
+        'problems, except at the token endpoint, which answers as RFC 6749 says.',
+    },
+    servers: [{ url: baseUrl, description: 'This deployment' }],
+    tags: [...recordGroups, 'system', 'sso', 'docs']
+      .filter((tag) => usedTags.has(tag))
+      .map((name) => ({ name, description: tagDescriptions[name] })),
+    paths,
+    components: {
+      schemas: componentJsonSchemas(),
+      parameters: queryParameters,
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          description:
+            'An access token from the token endpoint, as `Authorization: Bearer` or the `access_token` ' +
+            'query parameter.',
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${baseUrl}/api/sso/token`,
+              scopes: scopeDescriptions,
+            },
+          },
+        },
+        clientSecretBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            'The client id and secret, form-urlencoded, as HTTP Basic credentials (RFC 6749 section ' +
+            '2.3.1). Or send them as client_id and client_secret in the body instead.',
+        },
+      },
+    },
+  };
+}
+
+const documents = new Map<string, OpenApiDocument>();
+
+/** The description for a deployment whose base address is `baseUrl`, built once per address. */
+export function openApiDocument(baseUrl: string): OpenApiDocument {
+  let document = documents.get(baseUrl);
+  if (!document) {
+    document = describe(baseUrl);
+    documents.set(baseUrl, document);
+  }
+  return document;
+}

@@ -1,0 +1,169 @@
+// The responses each operation can give, derived in this one place: success bodies from the route row,
+// errors from its authentication, parameters and body. The API description is written from these.
+import { recordGroups } from '../domain/groups';
+import type { Route } from '../routes';
+import type { ComponentName } from '../schemas/components';
+
+export const JSON_TYPE = 'application/json';
+export const PROBLEM_TYPE = 'application/problem+json';
+
+export interface HeaderSpec {
+  description: string;
+  required: boolean;
+  /** What the value must match, as a regular expression. */
+  pattern?: string;
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** Media type to the component its body is, or 'text' for a body of text; no content: no body. */
+  content?: Record<string, ComponentName | 'text'>;
+  headers?: Record<string, HeaderSpec>;
+}
+
+const cacheControl = (pattern?: string): HeaderSpec => ({
+  description: 'How long the response may be cached.',
+  required: true,
+  ...(pattern ? { pattern } : {}),
+});
+
+const bearerChallenge = (pattern: string): HeaderSpec => ({
+  description: 'The Bearer challenge (RFC 6750 section 3), with the error when a token was sent.',
+  required: true,
+  pattern,
+});
+
+/** Whether a route serves records of a group (and so versions and deletions), not the docs or sso. */
+const isRecordRoute = (route: Route) => (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
+
+const etag: HeaderSpec = {
+  description: "The record's version, for If-Match and If-None-Match.",
+  required: true,
+  pattern: '^"[1-9][0-9]*"$',
+};
+
+const location: HeaderSpec = {
+  description: 'The address of the record.',
+  required: true,
+  pattern: '^https?://',
+};
+
+function success(route: Route): Record<string, ResponseSpec> {
+  const responses: Record<string, ResponseSpec> = {};
+  for (const [status, body] of Object.entries(route.responses)) {
+    const headers: Record<string, HeaderSpec> = {
+      'Cache-Control': cacheControl(route.auth.kind === 'client' ? '^no-store$' : undefined),
+    };
+    const oneRecord = isRecordRoute(route) && (route.path.includes('{') || route.access === 'write');
+    if (oneRecord && body !== 'NoContent') headers.ETag = etag;
+    if (route.access === 'write' && status === '201') headers.Location = location;
+    if (body === 'NoContent') {
+      responses[status] = { description: 'Done; no content.', headers };
+    } else if (body === 'NotModified') {
+      responses[status] = { description: 'The record still has the ETag given in If-None-Match.', headers };
+    } else if (typeof body === 'string') {
+      responses[status] = { description: `The ${body}.`, content: { [JSON_TYPE]: body }, headers };
+    } else {
+      if (body.mediaTypes.includes('text/html')) {
+        headers['Content-Security-Policy'] = {
+          description: 'What the page may load.',
+          required: true,
+          pattern: "^default-src 'none'",
+        };
+      }
+      responses[status] = {
+        description: `The ${body.mediaTypes.join(' or ')} text.`,
+        content: Object.fromEntries(body.mediaTypes.map((type) => [type, 'text'])),
+        headers,
+      };
+    }
+  }
+  return responses;
+}
+
+function errors(route: Route): Record<string, ResponseSpec> {
+  const oauth = route.oauthErrors === true;
+  const problem = (component: ComponentName) => ({ [PROBLEM_TYPE]: component });
+  const responses: Record<string, ResponseSpec> = {
+    400: oauth
+      ? { description: 'The grant request is not valid.', content: { [JSON_TYPE]: 'OAuthErrorResponse' } }
+      : {
+          description: 'A parameter is not valid, or the operation does not take it.',
+          content: problem('BadRequestHttpException'),
+        },
+  };
+  if (route.auth.kind === 'scope' || route.auth.kind === 'token') {
+    responses[401] = {
+      description: 'No access token, or one that is not valid.',
+      content: problem('ProblemDetails'),
+      headers: { 'WWW-Authenticate': bearerChallenge('^Bearer ') },
+    };
+  }
+  if (route.auth.kind === 'client') {
+    responses[401] = {
+      description: 'Client authentication failed (`invalid_client`).',
+      content: { [JSON_TYPE]: 'OAuthErrorResponse' },
+      headers: {
+        'WWW-Authenticate': { description: 'The Basic challenge.', required: true, pattern: '^Basic ' },
+      },
+    };
+  }
+  if (route.auth.kind === 'scope') {
+    responses[403] = {
+      description: `The access token lacks the scope ${route.auth.scope}.`,
+      content: problem('ProblemDetails'),
+      headers: { 'WWW-Authenticate': bearerChallenge('^Bearer .*error="insufficient_scope"') },
+    };
+  }
+  if (route.path.includes('{')) {
+    responses[404] = { description: 'Nothing has this id.', content: problem('NotFoundHttpException') };
+  }
+  const recordRoute = isRecordRoute(route) && route.path.includes('{');
+  if (recordRoute || route.id.startsWith('list-deleted-')) {
+    responses[410] = {
+      description: recordRoute
+        ? 'The record was deleted (in the last 90 days).'
+        : '`since` is older than the 90 days deletions are kept: list the group again.',
+      content: problem('ProblemDetails'),
+    };
+  }
+  if (route.access === 'write') {
+    responses[409] = {
+      description:
+        'The write conflicts with other records: a processnumber taken, an entity with roles or a student in ' +
+        "a tutor's care deleted, a record moved to another entity, a record full of documents.",
+      content: problem('ProblemDetails'),
+    };
+    if (route.path.includes('{')) {
+      responses[412] = {
+        description: 'If-Match names another version than the current one.',
+        content: problem('ProblemDetails'),
+        headers: { ETag: etag },
+      };
+    }
+  }
+  if (route.requestBody) {
+    responses[413] = {
+      description: 'The request body is larger than the operation takes.',
+      content: oauth
+        ? { [JSON_TYPE]: 'OAuthErrorResponse', ...problem('ProblemDetails') }
+        : problem('ProblemDetails'),
+    };
+    if (!oauth) {
+      responses[415] = {
+        description: 'The request body is not of a media type the operation takes.',
+        content: problem('ProblemDetails'),
+      };
+    }
+  }
+  responses[500] = {
+    description: 'The request failed on the service side.',
+    content: problem('InternalServerErrorHttpException'),
+  };
+  return responses;
+}
+
+/** Every response the operation can give, by status. */
+export function operationResponses(route: Route): Record<string, ResponseSpec> {
+  return { ...success(route), ...errors(route) };
+}

@@ -1,0 +1,239 @@
+// The component registry: every schema the API description names, each registered once under its
+// component name (the specification's name where it gives one, interface-spec section 2.8). Route rows
+// refer to these names; a new request or response shape is one schema plus one line here.
+import { z } from 'zod';
+import {
+  Address,
+  BankAccount,
+  Contact,
+  EntitiesChanges,
+  EntitiesDeletions,
+  EntitiesList,
+  Entity,
+  EntityRole,
+  IdentificationDocument,
+  Staff,
+  StaffsChanges,
+  StaffsDeletions,
+  StaffsList,
+  Student,
+  StudentsChanges,
+  StudentsDeletions,
+  StudentsList,
+  Teacher,
+  TeachersChanges,
+  TeachersDeletions,
+  TeachersList,
+  Tutor,
+  TutorsChanges,
+  TutorsDeletions,
+  TutorsList,
+} from './records';
+import {
+  EntityInsertRequest,
+  identificationDocumentInsertRequest,
+  StaffInsertRequest,
+  StudentInsertRequest,
+  TeacherInsertRequest,
+  TutorInsertRequest,
+} from './requests';
+import {
+  AuthorizationServerMetadata,
+  BadRequestHttpException,
+  InternalServerErrorHttpException,
+  Jwks,
+  NotFoundHttpException,
+  OAuthErrorResponse,
+  OAuthMeResponse,
+  OAuthTokenRequest,
+  OAuthTokenResponse,
+  OpenApiDocument,
+  ProblemDetails,
+  PublicJsonWebKey,
+  SystemStatus,
+} from './service';
+
+interface Component {
+  schema: z.ZodType;
+  description: string;
+}
+
+const componentTable = {
+  EntitiesAddresses: { schema: Address, description: 'A postal address.' },
+  EntitiesContacts: { schema: Contact, description: 'A phone number, e-mail address or other contact.' },
+  EntityIdentificationDocument: {
+    schema: IdentificationDocument,
+    description: 'An identity document and its validity.',
+  },
+  EntityBankAccount: {
+    schema: BankAccount,
+    description:
+      'A bank account. `back_account_number` is spelled so and holds an IBAN. Records always carry ' +
+      'the array under `bankAccounts`; clients should accept `bank_accounts` too.',
+  },
+  EntityRole: { schema: EntityRole, description: 'A student, teacher, tutor or staff record of an entity.' },
+  Entity: { schema: Entity, description: 'The base record of a person or an organisation.' },
+  EntitiesList: { schema: EntitiesList, description: 'A page of entities.' },
+  Student: { schema: Student, description: 'A student. `ative` (spelled so) says whether it is active.' },
+  StudentsList: { schema: StudentsList, description: 'A page of students.' },
+  Teacher: { schema: Teacher, description: 'A teacher.' },
+  TeachersList: { schema: TeachersList, description: 'A page of teachers.' },
+  Tutor: { schema: Tutor, description: "A student's legal guardian, with the students in its care." },
+  TutorsList: { schema: TutorsList, description: 'A page of tutors.' },
+  Staff: { schema: Staff, description: 'A member of the non-teaching staff.' },
+  StaffsList: { schema: StaffsList, description: 'A page of staff members.' },
+  EntitiesChanges: { schema: EntitiesChanges, description: 'A page of the entities changed since a time.' },
+  StudentsChanges: { schema: StudentsChanges, description: 'A page of the students changed since a time.' },
+  TeachersChanges: { schema: TeachersChanges, description: 'A page of the teachers changed since a time.' },
+  TutorsChanges: { schema: TutorsChanges, description: 'A page of the tutors changed since a time.' },
+  StaffsChanges: { schema: StaffsChanges, description: 'A page of the staff members changed since a time.' },
+  EntitiesPage: {
+    schema: z.union([EntitiesList, EntitiesChanges]),
+    description: 'The entities list, or its changes since `updated_since`.',
+  },
+  StudentsPage: {
+    schema: z.union([StudentsList, StudentsChanges]),
+    description: 'The students list, or its changes since `updated_since`.',
+  },
+  TeachersPage: {
+    schema: z.union([TeachersList, TeachersChanges]),
+    description: 'The teachers list, or its changes since `updated_since`.',
+  },
+  TutorsPage: {
+    schema: z.union([TutorsList, TutorsChanges]),
+    description: 'The tutors list, or its changes since `updated_since`.',
+  },
+  StaffsPage: {
+    schema: z.union([StaffsList, StaffsChanges]),
+    description: 'The staff list, or its changes since `updated_since`.',
+  },
+  EntitiesDeletions: {
+    schema: EntitiesDeletions,
+    description: 'A page of the entities deleted since a time.',
+  },
+  StudentsDeletions: {
+    schema: StudentsDeletions,
+    description: 'A page of the students deleted since a time.',
+  },
+  TeachersDeletions: {
+    schema: TeachersDeletions,
+    description: 'A page of the teachers deleted since a time.',
+  },
+  TutorsDeletions: { schema: TutorsDeletions, description: 'A page of the tutors deleted since a time.' },
+  StaffsDeletions: {
+    schema: StaffsDeletions,
+    description: 'A page of the staff members deleted since a time.',
+  },
+  EntityInsertRequest: {
+    schema: EntityInsertRequest,
+    description: 'An entity to create or replace: its fields without its id, roles and timestamps.',
+  },
+  StudentInsertRequest: {
+    schema: StudentInsertRequest,
+    description: 'A student to create or replace; without `entity_id`, a person entity is created with it.',
+  },
+  TeacherInsertRequest: {
+    schema: TeacherInsertRequest,
+    description: 'A teacher to create or replace; without `entity_id`, a person entity is created with it.',
+  },
+  TutorInsertRequest: {
+    schema: TutorInsertRequest,
+    description: 'A tutor to create or replace, with the existing students in its care.',
+  },
+  StaffInsertRequest: {
+    schema: StaffInsertRequest,
+    description:
+      'A staff member to create or replace; without `entity_id`, a person entity is created with it.',
+  },
+  EntityIdentificationDocumentInsertRequest: {
+    schema: identificationDocumentInsertRequest(),
+    description: "An identification document to add to an entity's documents.",
+  },
+  StudentIdentificationDocumentInsertRequest: {
+    schema: identificationDocumentInsertRequest(),
+    description: "An identification document to add to a student's documents.",
+  },
+  TeacherIdentificationDocumentInsertRequest: {
+    schema: identificationDocumentInsertRequest(),
+    description: "An identification document to add to a teacher's documents.",
+  },
+  TutorIdentificationDocumentInsertRequest: {
+    schema: identificationDocumentInsertRequest(),
+    description: "An identification document to add to a tutor's documents.",
+  },
+  StaffIdentificationDocumentInsertRequest: {
+    schema: identificationDocumentInsertRequest(),
+    description: "An identification document to add to a staff member's documents.",
+  },
+  SystemStatus: {
+    schema: SystemStatus,
+    description: 'The tenant, the service version and health, and the count of each record group.',
+  },
+  OAuthTokenRequest: {
+    schema: OAuthTokenRequest,
+    description: 'A client_credentials grant (RFC 6749 section 4.4), as a form or as JSON.',
+  },
+  OAuthTokenResponse: { schema: OAuthTokenResponse, description: 'An access token (RFC 6749 section 5.1).' },
+  OAuthErrorResponse: {
+    schema: OAuthErrorResponse,
+    description: 'A token endpoint error (RFC 6749 section 5.2).',
+  },
+  OAuthMeResponse: { schema: OAuthMeResponse, description: 'Who the calling token belongs to.' },
+  PublicJsonWebKey: { schema: PublicJsonWebKey, description: 'A public token-signing key.' },
+  Jwks: { schema: Jwks, description: 'The public keys that sign access tokens (RFC 7517).' },
+  AuthorizationServerMetadata: {
+    schema: AuthorizationServerMetadata,
+    description: 'OAuth 2.0 authorization server metadata (RFC 8414).',
+  },
+  OpenApiDocument: { schema: OpenApiDocument, description: 'This API description, OpenAPI 3.1.' },
+  ProblemDetails: { schema: ProblemDetails, description: 'An error, as an RFC 9457 problem.' },
+  BadRequestHttpException: {
+    schema: BadRequestHttpException,
+    description: 'The request is not valid; `errors` lists each bad parameter and why.',
+  },
+  NotFoundHttpException: { schema: NotFoundHttpException, description: 'No record has this id.' },
+  InternalServerErrorHttpException: {
+    schema: InternalServerErrorHttpException,
+    description: 'The request failed on the service side; `request_id` is the id its logs carry.',
+  },
+} as const satisfies Record<string, Component>;
+
+export type ComponentName = keyof typeof componentTable;
+
+export const componentNames = Object.keys(componentTable) as ComponentName[];
+
+export const componentSchema = (name: ComponentName): z.ZodType => componentTable[name].schema;
+
+/** JSON Schema formats that OpenAPI tools and validators know; zod's others are kept as patterns only. */
+const knownFormats = new Set(['uuid', 'email', 'date', 'date-time', 'uri']);
+
+let jsonSchemas: Record<ComponentName, Record<string, unknown>> | undefined;
+
+/** Every component as a JSON Schema 2020-12 object, referring to the others by `#/components/schemas/`. */
+export function componentJsonSchemas(): Record<ComponentName, Record<string, unknown>> {
+  if (jsonSchemas) return jsonSchemas;
+  const registry = z.registry<{ id: string; description: string }>();
+  for (const name of componentNames) {
+    registry.add(componentTable[name].schema, { id: name, description: componentTable[name].description });
+  }
+  // Bodies are described as clients send them: fields with defaults are optional. Responses have no
+  // defaults or transforms, so they read the same either way.
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'throw',
+    uri: (id) => `#/components/schemas/${id}`,
+    override: ({ jsonSchema }) => {
+      if (typeof jsonSchema.format === 'string' && !knownFormats.has(jsonSchema.format)) {
+        delete jsonSchema.format;
+      }
+    },
+  });
+  jsonSchemas = Object.fromEntries(
+    componentNames.map((name) => {
+      const { $schema: _dialect, $id: _id, ...schema } = schemas[name] ?? {};
+      return [name, schema];
+    }),
+  ) as Record<ComponentName, Record<string, unknown>>;
+  return jsonSchemas;
+}
