@@ -1,6 +1,7 @@
 // Reads and writes the records of every group. Lists are Queries on the group's partition in id order;
 // a page's read cost depends only on its size. Counts come from counter items that every write
 // changes in the same transaction as the records it touches.
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -34,18 +35,38 @@ export interface NewRecord<G extends RecordGroup = RecordGroup> {
   record: GroupRecords[G];
 }
 
+export interface RecordRepositoryOptions {
+  /**
+   * Told what every read consumed, table and index apart. When set, reads ask DynamoDB for
+   * ReturnConsumedCapacity, so the benchmarks measure the very reads the handlers make.
+   */
+  onReadCapacity?: (capacity: ConsumedCapacity) => void;
+}
+
 /** DynamoDB takes at most 100 actions in one transaction; a few are kept for the counter updates. */
 const MAX_RECORDS_PER_TRANSACTION = 90;
 
 export class RecordRepository {
+  private readonly capacity: { ReturnConsumedCapacity?: 'INDEXES' };
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    private readonly options: RecordRepositoryOptions = {},
+  ) {
+    this.capacity = options.onReadCapacity ? { ReturnConsumedCapacity: 'INDEXES' } : {};
+  }
 
   async get<G extends RecordGroup>(group: G, id: string): Promise<GroupRecords[G] | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.record(group, id), ConsistentRead: true }),
+    const { Item } = this.consumed(
+      await this.db.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: keys.record(group, id),
+          ConsistentRead: true,
+          ...this.capacity,
+        }),
+      ),
     );
     return Item ? toRecord(group, Item) : undefined;
   }
@@ -63,15 +84,18 @@ export class RecordRepository {
     const wanted = query.itemsPerPage + 1;
     const items: Item[] = [];
     do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
-          ExclusiveStartKey: startKey,
-          Limit: wanted - items.length,
-          ConsistentRead: true,
-        }),
+      const page = this.consumed(
+        await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
+            ExclusiveStartKey: startKey,
+            Limit: wanted - items.length,
+            ConsistentRead: true,
+            ...this.capacity,
+          }),
+        ),
       );
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey as Key | undefined;
@@ -87,15 +111,18 @@ export class RecordRepository {
     let remaining = offset;
     let startKey: Key | undefined;
     do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: tableDesign.keysIndex.name,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
-          ExclusiveStartKey: startKey,
-          Limit: remaining,
-        }),
+      const page = this.consumed(
+        await this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: tableDesign.keysIndex.name,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
+            ExclusiveStartKey: startKey,
+            Limit: remaining,
+            ...this.capacity,
+          }),
+        ),
       );
       const found = page.Items ?? [];
       remaining -= found.length;
@@ -109,20 +136,30 @@ export class RecordRepository {
   }
 
   async count(group: RecordGroup): Promise<number> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.counter(group), ConsistentRead: true }),
+    const { Item } = this.consumed(
+      await this.db.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: keys.counter(group),
+          ConsistentRead: true,
+          ...this.capacity,
+        }),
+      ),
     );
     return typeof Item?.count === 'number' ? Item.count : 0;
   }
 
   async counts(): Promise<Record<RecordGroup, number>> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.counterPartition },
-        ConsistentRead: true,
-      }),
+    const { Items = [] } = this.consumed(
+      await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.counterPartition },
+          ConsistentRead: true,
+          ...this.capacity,
+        }),
+      ),
     );
     const counts = Object.fromEntries(recordGroups.map((group) => [group, 0])) as Record<RecordGroup, number>;
     for (const item of Items) {
@@ -130,6 +167,12 @@ export class RecordRepository {
       if (group && typeof item.count === 'number') counts[group] = item.count;
     }
     return counts;
+  }
+
+  /** Passes a read's consumed capacity to the caller that asked for it. */
+  private consumed<T extends { ConsumedCapacity?: ConsumedCapacity | undefined }>(output: T): T {
+    if (output.ConsumedCapacity) this.options.onReadCapacity?.(output.ConsumedCapacity);
+    return output;
   }
 
   /**
