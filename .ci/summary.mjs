@@ -12,7 +12,9 @@ if (existsSync(report)) {
   passed = results.numPassedTests;
   failed = results.numFailedTests;
   skipped = results.numPendingTests + results.numTodoTests;
-  failed += results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+  failed += results.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  ).length;
 }
 if (status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
