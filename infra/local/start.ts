@@ -1,6 +1,6 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1).
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEMO_CLIENT_ID } from './bootstrap';
 import { JavaMissingError } from './dynamodb-local';
 import { startLocalRun } from './local-run';

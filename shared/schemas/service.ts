@@ -1,5 +1,5 @@
 // Shapes of the non-record responses: tenant status, OAuth responses and problems.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SystemStatus = z.strictObject({
   tenant_id: z.string(),
