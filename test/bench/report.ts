@@ -13,6 +13,7 @@ export interface Results {
   machine: Machine;
   quick: boolean;
   minutes: number;
+  loadAtEnd: number;
   coldStart: ColdStarts;
   overhead: { samples: number; repeats: number; results: Overhead[] };
   readCost: ReadCost & { tables: Omit<SeededTable, 'sortedIds'>[] };
@@ -395,6 +396,10 @@ export function renderReport(r: Results): string {
         ['Node.js', m.node],
         ['OS', m.os],
         ['Run', `${r.quick ? 'quick (fewer samples; not for the record)' : 'full'}, ${r.minutes} min`],
+        [
+          'Load average (1 min)',
+          `${m.loadAtStart} at the start, ${r.loadAtEnd} at the end, on ${m.cores} cores`,
+        ],
       ],
       'text',
     ),

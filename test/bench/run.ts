@@ -12,7 +12,7 @@ import { createDocumentClient } from '../../shared/data/document-client';
 import type { Student } from '../../shared/schemas/records';
 import { measureColdStarts } from './cold-start';
 import { httpClient } from './http-client';
-import { describeMachine } from './machine';
+import { currentLoad, describeMachine } from './machine';
 import { measureOverhead } from './overhead';
 import { itemSize, measureReadCost } from './read-cost';
 import { type Results, renderReport } from './report';
@@ -114,6 +114,7 @@ async function main() {
       machine,
       quick,
       minutes: round((performance.now() - started) / 60_000, 1),
+      loadAtEnd: currentLoad(),
       coldStart,
       overhead: { ...settings.overhead, results: overhead },
       readCost: { ...readCost, tables: tables.map(({ sortedIds: _ids, ...rest }) => rest) },
