@@ -34,7 +34,7 @@ const settings = quick
       tokens: { endpoint: 5, secret: 5, crypto: 200 },
     }
   : {
-      coldRuns: 25,
+      coldRuns: 30,
       overhead: { warmup: 100, samples: 300, repeats: 3 },
       students: [1_000, 10_000, 100_000],
       load: { connections: 8, seconds: 10, repeats: 3 },
@@ -64,7 +64,7 @@ async function main() {
   log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${quick ? 'quick' : 'full'} run`);
 
   const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
-  log('1/5 cold start: bundling every handler and importing each in fresh processes');
+  log('section 1, cold start: bundling every handler and importing each in fresh processes');
   const coldStart = await measureColdStarts(bundleDir, settings.coldRuns);
   rmSync(bundleDir, { recursive: true, force: true });
 
@@ -86,21 +86,21 @@ async function main() {
   const stackClient = httpClient(api.url);
   const bareClient = httpClient(bare.url);
   try {
-    log('5/5 tokens');
+    log('section 5, tokens');
     const tokens = await measureTokens(stackClient, settings.tokens);
     const work = await workload(db, tableName, stackClient);
 
-    log('2/5 per-request overhead');
+    log('section 2, per-request overhead');
     const overhead = await measureOverhead(work, stackClient, bareClient, settings.overhead);
 
-    log(`4/5 throughput (${settings.load.seconds} s a run)`);
+    log(`section 4, throughput (${settings.load.seconds} s a run)`);
     const throughput = await measureThroughput(work, { stack: api.url, bare: bare.url }, settings.load);
     stackClient.close();
     bareClient.close();
     await api.stop();
     await bare.stop();
 
-    log('3/5 read cost: seeding student tables');
+    log('section 3, read cost: seeding student tables');
     const template = medianStudent();
     const tables = [];
     for (const students of settings.students) {
