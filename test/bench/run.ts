@@ -37,7 +37,7 @@ const settings = quick
       coldRuns: 30,
       overhead: { warmup: 100, samples: 300, repeats: 3 },
       students: [1_000, 10_000, 100_000],
-      load: { connections: 8, seconds: 10, repeats: 3 },
+      load: { connections: 8, seconds: 5, repeats: 6 },
       tokens: { endpoint: 30, secret: 30, crypto: 2_000 },
     };
 
