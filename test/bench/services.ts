@@ -1,14 +1,21 @@
 // Child processes the benchmarks measure against: `npm start` (the local API on the benchmark's
-// DynamoDB Local) and the bare node:http server. Each runs under tsx as `npm start` does, is ready
-// when it prints its address, and is stopped by pid when the benchmark ends, however it ends.
+// DynamoDB Local) and the bare node:http server. Each runs under tsx as `npm start` does, writes its
+// output to a file (as a Lambda's log goes to its runtime, not to the load generator's process), is
+// ready when it prints its address, and is stopped by pid when the benchmark ends, however it ends.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const running = new Set<ChildProcess>();
+/** Each running child and the folder of its log. */
+const running = new Map<ChildProcess, string>();
 
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const [child, logDir] of running) {
+    child.kill('SIGKILL');
+    rmSync(logDir, { recursive: true, force: true });
+  }
 });
 
 export interface Service {
@@ -22,12 +29,16 @@ export async function startService(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<Service> {
+  const logDir = mkdtempSync(`${tmpdir()}/school-bench-log-`);
+  const logFile = `${logDir}/stdout.log`;
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, 'pipe'],
   });
-  running.add(child);
+  closeSync(log);
+  running.set(child, logDir);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -41,27 +52,21 @@ export async function startService(
       clearTimeout(timer);
     }
     running.delete(child);
+    rmSync(logDir, { recursive: true, force: true });
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(
-        () => reject(new Error(`${entry} printed no address in ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${errors}`)));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const found = /http:\/\/[^\s)]+/.exec(out);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found[0]);
-        }
-      });
+      const deadline = Date.now() + timeoutMs;
+      const poll = setInterval(() => {
+        const found = /http:\/\/[^\s)]+/.exec(readFileSync(logFile, 'utf8'));
+        if (found) resolve(found[0]);
+        else if (child.exitCode !== null)
+          reject(new Error(`${entry} exited with ${child.exitCode}: ${errors}`));
+        else if (Date.now() > deadline) reject(new Error(`${entry} printed no address in ${timeoutMs} ms`));
+        else return;
+        clearInterval(poll);
+      }, 100);
     });
-    // From here on the service's access log is read and dropped, so a full pipe never stalls it.
-    child.stdout?.removeAllListeners('data');
-    child.stdout?.resume();
     return { url, stop };
   } catch (error) {
     await stop();
