@@ -30,7 +30,13 @@ const table = (head: string[], rows: (string | number)[][], align: 'numbers' | '
   ].join('\n');
 
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
-const verdict = (met: boolean) => (met ? 'met' : '**missed**');
+/** Within this share of its limit, a result can go either way between runs on a busy machine. */
+const AT_THE_LIMIT = 0.03;
+const verdict = (met: boolean, measured?: number, limit?: number) =>
+  (met ? 'met' : '**missed**') +
+  (measured !== undefined && limit !== undefined && Math.abs(measured / limit - 1) < AT_THE_LIMIT
+    ? ' (at the limit)'
+    : '');
 const pct = (value: number) => `${round(value * 100, 1)} %`;
 
 function summary(r: Results): string {
@@ -43,13 +49,13 @@ function summary(r: Results): string {
       '1. Cold start, every handler',
       `≤ ${COLD_START_TARGET}× SDK-only`,
       `${Math.min(...handlers.map((b) => b.ratio))}× to ${worstCold}×`,
-      verdict(worstCold <= COLD_START_TARGET),
+      verdict(worstCold <= COLD_START_TARGET, worstCold, COLD_START_TARGET),
     ],
     ...(['list', 'get'] as const).map((op) => [
       `2. Overhead, ${op === 'list' ? 'page of 50 students' : 'student by id'} (p50)`,
       `≤ ${OVERHEAD_TARGET.ratio}× or +${OVERHEAD_TARGET.addedMs} ms (${overhead(op).allowedP50Ms} ms)`,
       `${overhead(op).stack.p50} ms vs ${overhead(op).bareCall.p50} ms (${overhead(op).ratio}×)`,
-      verdict(overhead(op).met),
+      verdict(overhead(op).met, overhead(op).stack.p50, overhead(op).allowedP50Ms),
     ]),
     [
       '3. Read cost of a page, all sizes and depths',
@@ -60,8 +66,8 @@ function summary(r: Results): string {
     ...(['list', 'get'] as const).map((op) => [
       `4. Throughput, ${op}`,
       `≥ ${THROUGHPUT_TARGET}× bare server`,
-      `${rate(op).stack.rps} vs ${rate(op).bare.rps} req/s (${rate(op).ratio}×)`,
-      verdict(rate(op).met),
+      `${rate(op).stack.rps} vs ${rate(op).bare.rps} req/s (pairs: ${rate(op).ratio}×)`,
+      verdict(rate(op).met, rate(op).ratio, THROUGHPUT_TARGET),
     ]),
     [
       '5. Token verification per request (p50)',
@@ -418,6 +424,8 @@ export function renderReport(r: Results): string {
     '## Summary',
     '',
     summary(r),
+    '',
+    `*At the limit*: within ${AT_THE_LIMIT * 100} % of the target, where runs on a busy machine can fall either side.`,
     '',
     coldStartSection(r),
     overheadSection(r),
