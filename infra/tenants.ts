@@ -1,6 +1,6 @@
 // Every deployed tenant and its settings, under version control: `npx cdk deploy School-<id>` deploys
 // one of them. Each entry is validated at synth, and a bad one stops synth naming the tenant and field.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The retention periods CloudWatch Logs accepts, in days. */
 const LOG_RETENTION_DAYS = [

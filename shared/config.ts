@@ -1,6 +1,6 @@
 // The service's configuration, read from the environment once per cold start and validated, so a
 // misconfigured function fails at start with a message naming the variable instead of at a request.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const EnvSchema = z.object({
   TABLE_NAME: z.string().min(3).max(255),

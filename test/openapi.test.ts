@@ -129,7 +129,10 @@ describe('GET /api/openapi.json', () => {
       expect(names).toContain(name);
     }
     expect(document.components.schemas.StudentsPage).toMatchObject({
-      anyOf: [{ $ref: '#/components/schemas/StudentsList' }, { $ref: '#/components/schemas/StudentsChanges' }],
+      anyOf: [
+        { $ref: '#/components/schemas/StudentsList' },
+        { $ref: '#/components/schemas/StudentsChanges' },
+      ],
     });
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)];
     for (const [, name] of refs) expect(names).toContain(name);

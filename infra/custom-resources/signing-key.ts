@@ -7,7 +7,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import type { CloudFormationCustomResourceEvent, CloudFormationCustomResourceResponse } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parsePrivateKey } from '../../shared/auth/secrets-manager-private-key-source';
 import { generateSigningKey } from '../../shared/auth/signing-keys';
 import { createDocumentClient } from '../../shared/data/document-client';

@@ -1,6 +1,6 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_DATA_DIR, localRunFile } from '../cli/target';
 import { DEMO_CLIENT_ID } from './bootstrap';
 import { JavaMissingError } from './dynamodb-local';

@@ -1,7 +1,7 @@
 // A deployed tenant's private signing key, read from the Secrets Manager secret the deployment filled.
 // The token issuer asks once per cold start and keeps the imported key, so this runs once a process.
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredKey } from '../data/signing-key-repository';
 import type { PrivateKeySource } from './tokens';
 

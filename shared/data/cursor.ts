@@ -1,7 +1,7 @@
 // Opaque list cursors: base64url JSON naming the tenant, the group, the kind of list and where the next
 // page starts. A cursor is checked on the way back in; one this tenant did not issue for this list is
 // refused with 400.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RecordGroup } from '../domain/groups';
 import { BadRequestError } from '../http/errors';
 

@@ -34,7 +34,8 @@ const bearerChallenge = (pattern: string): HeaderSpec => ({
 });
 
 /** Whether a route serves records of a group (and so versions and deletions), not the docs or sso. */
-const isRecordRoute = (route: Route) => (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
+const isRecordRoute = (route: Route) =>
+  (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
 
 const etag: HeaderSpec = {
   description: "The record's version, for If-Match and If-None-Match.",

@@ -1,7 +1,7 @@
 // The component registry: every schema the API description names, each registered once under its
 // component name (the specification's name where it gives one, interface-spec section 2.8). Route rows
 // refer to these names; a new request or response shape is one schema plus one line here.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   Address,
   BankAccount,

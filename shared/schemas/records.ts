@@ -1,6 +1,6 @@
 // Response shapes of the records, written once: the integration tests validate every response
 // against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const date = z.iso.date();
 const timestamp = z.iso.datetime();

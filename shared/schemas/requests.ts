@@ -1,7 +1,7 @@
 // What clients send to create or replace records (the specification's insert requests): one schema
 // per request, used to validate bodies here and by the bulk import. Limits keep every record well
 // inside DynamoDB's 400 KB item and every page of a list inside Lambda's response limit.
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidIban } from '../domain/identifiers';
 
 export const LIMITS = {

@@ -1,6 +1,6 @@
 // Shapes of the non-record requests and responses: tenant status, the OAuth endpoints, problems and
 // the API description itself.
-import { z } from 'zod';
+import * as z from 'zod';
 import { SIGNING_ALGORITHM } from '../auth/signing-keys';
 
 export const SystemStatus = z.strictObject({

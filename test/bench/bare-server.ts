@@ -1,0 +1,56 @@
+// The bare reference for the throughput and overhead benchmarks: plain node:http making the same
+// DynamoDB call the API makes (one page Query, or one GetItem) and writing the items as JSON, with
+// no routing, events, middleware, tokens or logging. Prints its address when ready.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../shared/data/document-client';
+import { keys } from '../../shared/data/keys';
+import { PAGE_ITEMS } from './workload';
+
+const endpoint = process.env.DYNAMODB_ENDPOINT;
+const tableName = process.env.TABLE_NAME;
+if (!endpoint || !tableName) throw new Error('bare-server needs DYNAMODB_ENDPOINT and TABLE_NAME');
+const db = createDocumentClient({ region: 'eu-west-1', endpoint });
+
+const server = createServer(async (req, res) => {
+  try {
+    const id = /^\/students\/([0-9a-f-]{36})$/.exec(req.url ?? '')?.[1];
+    let body: unknown;
+    if (id) {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: keys.record('students', id), ConsistentRead: true }),
+      );
+      body = Item;
+    } else {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.recordPartition('students') },
+          Limit: PAGE_ITEMS + 1,
+          ConsistentRead: true,
+        }),
+      );
+      body = { students: Items.slice(0, PAGE_ITEMS) };
+    }
+    const json = JSON.stringify(body ?? null);
+    res.writeHead(body === undefined ? 404 : 200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(json),
+    });
+    res.end(json);
+  } catch {
+    res.writeHead(500).end();
+  }
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(`bare server ready at http://127.0.0.1:${port}`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  db.destroy();
+});

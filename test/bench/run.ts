@@ -1,0 +1,158 @@
+// `npm run bench`: starts an in-memory DynamoDB Local, the local API and a bare server, runs the five
+// benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
+// and no 100,000-student table, and writes to .reports/ instead. The whole run stops itself after
+// a fixed time, whatever happens.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
+import { DEMO_TENANT } from '../../infra/local/local-run';
+import { demoTenant } from '../../infra/local/seed/demo-tenant';
+import { createDocumentClient } from '../../shared/data/document-client';
+import type { Student } from '../../shared/schemas/records';
+import { measureColdStarts } from './cold-start';
+import { httpClient } from './http-client';
+import { currentLoad, describeMachine } from './machine';
+import { measureOverhead } from './overhead';
+import { itemSize, measureReadCost } from './read-cost';
+import { type Results, renderReport } from './report';
+import { seedStudents } from './seed-students';
+import { startService } from './services';
+import { median, round } from './stats';
+import { measureThroughput } from './throughput';
+import { measureTokens } from './tokens';
+import { DEMO_SECRET, workload } from './workload';
+
+const quick = process.argv.includes('--quick');
+const MAX_MINUTES = 25;
+const settings = quick
+  ? {
+      coldRuns: 5,
+      overhead: { warmup: 20, samples: 60, repeats: 1 },
+      students: [1_000, 10_000],
+      load: { connections: 8, seconds: 3, repeats: 1 },
+      tokens: { endpoint: 5, secret: 5, crypto: 200 },
+    }
+  : {
+      coldRuns: 30,
+      overhead: { warmup: 100, samples: 300, repeats: 3 },
+      students: [1_000, 10_000, 100_000],
+      load: { connections: 8, seconds: 5, repeats: 6 },
+      tokens: { endpoint: 30, secret: 30, crypto: 2_000 },
+    };
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const outDir = quick ? `${root}.reports` : `${root}docs`;
+const region = 'eu-west-1';
+
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** The demo student of median size: the template every generated student copies. */
+function medianStudent(): Student {
+  const students = demoTenant()
+    .filter((r) => r.group === 'students')
+    .map((r) => r.record as Student);
+  const sizes = students.map((s) => itemSize(s));
+  const middle = median(sizes);
+  return students[sizes.indexOf(middle)] as Student;
+}
+
+async function main() {
+  const started = performance.now();
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const machine = describeMachine();
+  log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${quick ? 'quick' : 'full'} run`);
+
+  const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
+  log('section 1, cold start: bundling every handler and importing each in fresh processes');
+  const coldStart = await measureColdStarts(bundleDir, settings.coldRuns);
+  rmSync(bundleDir, { recursive: true, force: true });
+
+  log('starting DynamoDB Local (in memory), the local API and the bare server');
+  const database = await startDynamoDbLocal();
+  const db = createDocumentClient({ region, endpoint: database.endpoint });
+  const tableName = `school-${DEMO_TENANT.id}`;
+  const api = await startService('infra/local/start.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DYNAMODB_ENDPOINT: database.endpoint,
+    DEMO_CLIENT_SECRET: DEMO_SECRET,
+    LOG_LEVEL: 'info',
+  });
+  const bare = await startService('test/bench/bare-server.ts', {
+    DYNAMODB_ENDPOINT: database.endpoint,
+    TABLE_NAME: tableName,
+  });
+  const stackClient = httpClient(api.url);
+  const bareClient = httpClient(bare.url);
+  try {
+    log('section 5, tokens');
+    const tokens = await measureTokens(stackClient, settings.tokens);
+    const work = await workload(db, tableName, stackClient);
+
+    log('section 2, per-request overhead');
+    const overhead = await measureOverhead(work, stackClient, bareClient, settings.overhead);
+
+    log(`section 4, throughput (${settings.load.seconds} s a run)`);
+    const throughput = await measureThroughput(work, { stack: api.url, bare: bare.url }, settings.load);
+    stackClient.close();
+    bareClient.close();
+    await api.stop();
+    await bare.stop();
+
+    log('section 3, read cost: seeding student tables');
+    const template = medianStudent();
+    const tables = [];
+    for (const students of settings.students) {
+      const seeded = await seedStudents(db, `bench-students-${students}`, students, template);
+      log(`  ${students} students in ${seeded.seconds} s`);
+      tables.push(seeded);
+    }
+    const readCost = await measureReadCost(database.endpoint, tables, template);
+
+    const results: Results = {
+      machine,
+      quick,
+      minutes: round((performance.now() - started) / 60_000, 1),
+      loadAtEnd: currentLoad(),
+      coldStart,
+      overhead: { ...settings.overhead, results: overhead },
+      readCost: { ...readCost, tables: tables.map(({ sortedIds: _ids, ...rest }) => rest) },
+      throughput: { ...settings.load, results: throughput },
+      tokens,
+    };
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(`${outDir}/benchmarks.json`, `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(`${outDir}/benchmarks.md`, renderReport(results));
+    // Formatted as the repository formats every file, so the written report passes `biome check`.
+    spawnSync(
+      `${root}node_modules/.bin/biome`,
+      ['format', '--write', `${outDir}/benchmarks.md`, `${outDir}/benchmarks.json`],
+      {
+        stdio: 'ignore',
+      },
+    );
+    log(`wrote ${outDir}/benchmarks.md and benchmarks.json in ${results.minutes} min`);
+  } finally {
+    stackClient.close();
+    bareClient.close();
+    await api.stop();
+    await bare.stop();
+    db.destroy();
+    await database.stop();
+  }
+}
+
+setTimeout(() => {
+  console.error(`The benchmark ran past ${MAX_MINUTES} minutes and stops.`);
+  process.exit(1);
+}, MAX_MINUTES * 60_000).unref();
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('The benchmark failed:', error);
+    process.exit(1);
+  },
+);
