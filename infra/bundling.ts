@@ -25,6 +25,9 @@ const functionsDir = fileURLToPath(new URL('../functions/', import.meta.url));
 /** The deploy-time custom resource that creates a tenant's signing key. */
 export const signingKeyEntry = fileURLToPath(new URL('./custom-resources/signing-key.ts', import.meta.url));
 
+/** The scheduled export, run by the tenant's EventBridge rule. */
+export const exportEntry = `${functionsDir}exports/run.ts`;
+
 /** The source file of a route's handler. */
 export function handlerEntry(route: Pick<Route, 'handler'>): string {
   return `${functionsDir}${route.handler}.ts`;

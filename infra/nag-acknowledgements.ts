@@ -26,8 +26,29 @@ export const acceptedFindings = {
       'publishing the new public key before signing with it, so it is an operator procedure (docs/deploy.md), ' +
       'not a blind Secrets Manager schedule that would invalidate every token verifiers cannot yet check.',
   },
+  exportBucketAccessLogs: {
+    id: 'AwsSolutions-S1',
+    reason:
+      "The export bucket is encrypted with the tenant's KMS key without S3 Bucket Keys, so every object read " +
+      'is a kms:Decrypt in CloudTrail naming the object and the caller, and only the export function may write, ' +
+      'under exports/. Server access logs would need another bucket per tenant to say the same thing less reliably ' +
+      '(they are best effort).',
+  },
+  exportObjectsWildcard: {
+    id: 'AwsSolutions-IAM5',
+    reason:
+      'The export function writes objects whose names are only known at run time (exports/<run id>/<file>), so ' +
+      'its S3 object grant is the exports/ prefix with a wildcard: the narrowest resource that works. It has no ' +
+      'wildcard action, no other prefix and no other bucket; its table grant names its partitions exactly.',
+  },
 } as const;
 
-export function acknowledge(scope: IConstruct, finding: keyof typeof acceptedFindings): void {
-  Validations.of(scope).acknowledge(acceptedFindings[finding]);
+/** Acknowledges a finding on a construct; `detail` narrows it to one granular finding (`IAM5[Resource::…]`). */
+export function acknowledge(
+  scope: IConstruct,
+  finding: keyof typeof acceptedFindings,
+  detail?: string,
+): void {
+  const { id, reason } = acceptedFindings[finding];
+  Validations.of(scope).acknowledge({ id: detail ? `${id}[${detail}]` : id, reason });
 }

@@ -7,6 +7,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../shared/data/keys';
 import { tableDesign } from '../shared/data/table';
+import { recordGroups } from '../shared/domain/groups';
+import { eventBridgeCron } from '../shared/exports/schedule';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
 import { acceptedFindings } from './nag-acknowledgements';
 import { addTenantStacks, type SchoolStack, stackName } from './school-stack';
@@ -271,6 +273,109 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         expect(watching, `${route.id} ${metric}`).toHaveLength(1);
       }
     }
+  });
+
+  it('keeps exports in a private, versioned, TLS-only bucket under the tenant key, kept for its retention', () => {
+    const { tenant } = s();
+    const [, bucket] = ofType(s(), 'AWS::S3::Bucket')[0] as [string, Resource];
+    const [keyId] = ofType(s(), 'AWS::KMS::Key')[0] as [string, Resource];
+    expect(ofType(s(), 'AWS::S3::Bucket')).toHaveLength(1);
+    expect(bucket).toMatchObject({ DeletionPolicy: 'Retain' });
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          {
+            ServerSideEncryptionByDefault: {
+              SSEAlgorithm: 'aws:kms',
+              KMSMasterKeyID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+            },
+          },
+        ],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: {
+        Rules: [
+          expect.objectContaining({
+            Status: 'Enabled',
+            ExpirationInDays: tenant.exports.retentionDays,
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          }),
+        ],
+      },
+    });
+    const [, policy] = ofType(s(), 'AWS::S3::BucketPolicy')[0] as [string, Resource];
+    expect(policy.Properties.PolicyDocument).toMatchObject({
+      Statement: [
+        {
+          Action: 's3:*',
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        },
+      ],
+    });
+  });
+
+  it('runs the export on the tenant schedule, reading its partitions only and writing under exports/ only', () => {
+    const { tenant } = s();
+    const [fnId, fn] = ofType(s(), 'AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description).startsWith('scheduled-export: '),
+    ) as [string, Resource];
+    expect(fn.Properties).toMatchObject({ Timeout: 900 });
+    const statements = statementsOf(s(), fnId);
+    expect([...actionsOf(statements)].sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      's3:AbortMultipartUpload',
+      's3:GetObject',
+      's3:ListBucket',
+      's3:PutObject',
+    ]);
+    expect(leadingKeysOf(statements).map((k) => [...k].sort())).toEqual([
+      [
+        ...recordGroups.map(keys.recordPartition),
+        keys.counterPartition,
+        ...recordGroups.map(keys.deletionPartition),
+      ].sort(),
+    ]);
+    const [bucketId] = ofType(s(), 'AWS::S3::Bucket')[0] as [string, Resource];
+    for (const statement of statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')))) {
+      const objects = asArray(statement.Action).some((a) => a !== 's3:ListBucket');
+      expect(statement.Resource).toEqual(
+        objects
+          ? { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/exports/*']] }
+          : { 'Fn::GetAtt': [bucketId, 'Arn'] },
+      );
+      if (!objects) expect(statement.Condition).toEqual({ StringLike: { 's3:prefix': 'exports/*' } });
+    }
+    const cron = eventBridgeCron(tenant.exports.schedule);
+    const day = cron.day ?? (cron.weekDay ? '?' : '*');
+    const [, rule] = ofType(s(), 'AWS::Events::Rule')[0] as [string, Resource];
+    expect(rule.Properties).toMatchObject({
+      ScheduleExpression: `cron(${cron.minute} ${cron.hour} ${day} ${cron.month} ${cron.weekDay ?? '?'} *)`,
+      State: 'ENABLED',
+      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+    });
+    const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const failed = alarms.filter(
+      (a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"Ref":"${fnId}"`),
+    );
+    expect(failed).toHaveLength(1);
+    expect(alarms.filter((a) => a.MetricName === 'FailedInvocations')).toHaveLength(1);
+  });
+
+  it('stays well under the CloudFormation limit of 500 resources', () => {
+    expect(Object.keys(s().resources).length).toBeLessThan(450);
   });
 
   it('has no unacknowledged AwsSolutions finding', () => {

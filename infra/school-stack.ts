@@ -1,5 +1,5 @@
 // One tenant's whole deployment (`School-<id>`): its key, table, signing-key secret, one function per
-// route of the route table behind an HTTP API, logs and alarms. Nothing here is shared with another
+// route of the route table behind an HTTP API, the scheduled export and its bucket, logs and alarms. Nothing here is shared with another
 // tenant's stack: every name is generated per stack and nothing is imported from elsewhere.
 import {
   type App,
@@ -18,17 +18,23 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { keys } from '../shared/data/keys';
 import { tableDesign } from '../shared/data/table';
+import { recordGroups } from '../shared/domain/groups';
+import { EXPORTS_PREFIX } from '../shared/exports/manifest';
+import { eventBridgeCron } from '../shared/exports/schedule';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
-import { handlerEntry, signingKeyEntry } from './bundling';
+import { exportEntry, handlerEntry, signingKeyEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';
 import { acknowledge } from './nag-acknowledgements';
 import type { Tenant } from './tenants';
@@ -55,6 +61,11 @@ export function addTenantStacks(app: App, tenants: readonly Tenant[]): SchoolSta
 /** Alarm when more than this share of a 5-minute window's requests end in a 5xx. */
 const SERVER_ERROR_PERCENT = 5;
 
+/** Lambda's longest run; the export stops cleanly 30 s before it (functions/exports/run.ts). */
+const EXPORT_TIMEOUT = Duration.minutes(15);
+/** How long an export object replaced by a retried run, or expired, can still be recovered. */
+const EXPORT_NONCURRENT_DAYS = 30;
+
 /** Construct ids from route ids: `list-students` becomes `ListStudents`. */
 const constructId = (routeId: string) =>
   routeId.replace(/(^|-)([a-z])/g, (_match: string, _dash: string, letter: string) => letter.toUpperCase());
@@ -64,6 +75,9 @@ export class SchoolStack extends Stack {
   readonly api: apigw.HttpApi;
   /** The route functions, by route id. */
   readonly functions = new Map<string, ServiceFunction>();
+  readonly exportBucket: s3.Bucket;
+  readonly exportFunction: ServiceFunction;
+  readonly exportSchedule: events.Rule;
 
   constructor(scope: Construct, id: string, props: SchoolStackProps) {
     super(scope, id, props);
@@ -218,16 +232,111 @@ export class SchoolStack extends Stack {
       this.functions.set(route.id, fn);
     }
 
+    const exports = this.addExport(tenant, key, functionDefaults);
+    this.exportBucket = exports.bucket;
+    this.exportFunction = exports.fn;
+    this.exportSchedule = exports.rule;
+
     this.addAlarms(tenant, key);
 
     new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'ExportBucketName', {
+      value: this.exportBucket.bucketName,
+      description: `Scheduled exports, one run per ${EXPORTS_PREFIX}<run id>/ (docs/exports.md)`,
+    });
     if (domain) {
       new CfnOutput(this, 'DomainTarget', {
         value: domain.regionalDomainName,
         description: `Point a CNAME or alias record for ${tenant.domain?.name} here`,
       });
     }
+  }
+
+  /**
+   * The scheduled export: a private, versioned, TLS-only bucket encrypted with the tenant key and emptied
+   * by the tenant's retention; a function that may read the record, counter and deletion partitions and
+   * write under exports/ only; and the EventBridge rule that runs it on the tenant's schedule (UTC).
+   */
+  private addExport(
+    tenant: Tenant,
+    key: kms.Key,
+    defaults: { logRetention: logs.RetentionDays; logRemovalPolicy: RemovalPolicy },
+  ) {
+    const bucket = new s3.Bucket(this, 'ExportBucket', {
+      // The tenant key, as for the table: exports hold the same personal data, disabling the key locks
+      // both, and without Bucket Keys every object read is a kms:Decrypt in CloudTrail.
+      encryption: s3.BucketEncryption.KMS,
+      encryptionKey: key,
+      bucketKeyEnabled: false,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      versioned: true,
+      lifecycleRules: [
+        {
+          id: 'export-retention',
+          expiration: Duration.days(tenant.exports.retentionDays),
+          noncurrentVersionExpiration: Duration.days(EXPORT_NONCURRENT_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      // Exports are the copies a school keeps: they outlive the stack, production or not.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(bucket, 'exportBucketAccessLogs');
+
+    const fn = new ServiceFunction(this, 'ExportFunction', {
+      ...defaults,
+      entry: exportEntry,
+      description: `scheduled-export: snapshot of every group to the export bucket of tenant ${tenant.id}`,
+      environment: {
+        TABLE_NAME: this.table.tableName,
+        TENANT_ID: tenant.id,
+        EXPORT_BUCKET: bucket.bucketName,
+        LOG_LEVEL: 'info',
+      },
+      timeout: EXPORT_TIMEOUT,
+      memorySize: 1024,
+    });
+    fn.addToRolePolicy(
+      this.tableStatement(
+        ['dynamodb:GetItem', 'dynamodb:Query'],
+        [
+          ...recordGroups.map(keys.recordPartition),
+          keys.counterPartition,
+          ...recordGroups.map(keys.deletionPartition),
+        ],
+      ),
+    );
+    fn.addToRolePolicy(this.keyStatement(key, ['kms:Decrypt'], 'dynamodb'));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+        resources: [bucket.arnForObjects(`${EXPORTS_PREFIX}*`)],
+      }),
+    );
+    // Listing lets a missing manifest answer 404 rather than 403; it is limited to the exports prefix.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': `${EXPORTS_PREFIX}*` } },
+      }),
+    );
+    fn.addToRolePolicy(this.keyStatement(key, ['kms:GenerateDataKey', 'kms:Decrypt'], 's3'));
+    const bucketId = this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+    if (fn.role)
+      acknowledge(fn.role, 'exportObjectsWildcard', `Resource::<${bucketId}.Arn>/${EXPORTS_PREFIX}*`);
+    // A failed run is tried twice more with the same event, so it rewrites the same run.
+    fn.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6) });
+
+    const rule = new events.Rule(this, 'ExportSchedule', {
+      description: `Scheduled export of tenant ${tenant.id} (${tenant.exports.schedule} UTC)`,
+      schedule: events.Schedule.cron(eventBridgeCron(tenant.exports.schedule)),
+      targets: [new targets.LambdaFunction(fn, { retryAttempts: 4, maxEventAge: Duration.hours(2) })],
+    });
+    return { bucket, fn, rule };
   }
 
   /**
@@ -284,7 +393,7 @@ export class SchoolStack extends Stack {
   }
 
   /** Use of the tenant key, only through the one service that needs it. */
-  private keyStatement(key: kms.Key, actions: string[], service: 'dynamodb' | 'secretsmanager') {
+  private keyStatement(key: kms.Key, actions: string[], service: 'dynamodb' | 'secretsmanager' | 's3') {
     return new iam.PolicyStatement({
       actions,
       resources: [key.keyArn],
@@ -340,5 +449,29 @@ export class SchoolStack extends Stack {
       ];
       for (const alarm of alarms) alarm.addAlarmAction(notify);
     }
+
+    // A scheduled export that failed (an error, or Lambda's time limit), or that could not be started.
+    const exportAlarms = [
+      this.exportFunction.metricErrors(window).createAlarm(this, 'ExportErrorsAlarm', {
+        alarmDescription: `A scheduled export of tenant ${tenant.id} failed; that run has no manifest`,
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Metric({
+        namespace: 'AWS/Events',
+        metricName: 'FailedInvocations',
+        dimensionsMap: { RuleName: this.exportSchedule.ruleName },
+        ...window,
+      }).createAlarm(this, 'ExportScheduleFailedAlarm', {
+        alarmDescription: `EventBridge could not start the scheduled export of tenant ${tenant.id}`,
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    ];
+    for (const alarm of exportAlarms) alarm.addAlarmAction(notify);
   }
 }

@@ -67,6 +67,19 @@ describe('tenant configuration', () => {
     expect(problemsOf([{ ...valid, prod: true } as TenantInput])).toContain('tenant escola-teste: (entry)');
   });
 
+  it('defaults the export schedule and refuses one EventBridge cannot run, naming the field', () => {
+    expect(parseTenants([valid])[0]?.exports).toEqual({ schedule: '0 2 * * *', retentionDays: 365 });
+    const message = problemsOf([
+      { ...valid, exports: { schedule: '*/5 * * * *', retentionDays: 0 } },
+      { ...valid, id: 'outra', exports: { schedule: '0 2 1 * MON', retentionDays: 30 } },
+      { ...valid, id: 'terceira', exports: { schedule: '0 25 * * *', retentionDays: 30 } },
+    ]);
+    expect(message).toContain('tenant escola-teste: exports.schedule: the minute must be one number');
+    expect(message).toContain('tenant escola-teste: exports.retentionDays');
+    expect(message).toContain('tenant outra: exports.schedule: set the day of month or the day of week');
+    expect(message).toContain('tenant terceira: exports.schedule:');
+  });
+
   it('refuses a custom domain without a valid certificate ARN', () => {
     const domain = { name: 'api.example.org', certificateArn: 'arn:aws:iam::111111111111:role/x' };
     expect(problemsOf([{ ...valid, domain }])).toContain('tenant escola-teste: domain.certificateArn');

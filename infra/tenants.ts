@@ -1,6 +1,7 @@
 // Every deployed tenant and its settings, under version control: `npx cdk deploy School-<id>` deploys
 // one of them. Each entry is validated at synth, and a bad one stops synth naming the tenant and field.
 import * as z from 'zod';
+import { scheduleProblem } from '../shared/exports/schedule';
 
 /** The retention periods CloudWatch Logs accepts, in days. */
 const LOG_RETENTION_DAYS = [
@@ -61,6 +62,17 @@ const TenantSchema = z
     }),
     /** Production keeps the table, key and secret when the stack is deleted, and protects the table. */
     production: z.boolean(),
+    /** The scheduled export: a crontab pattern in UTC, and how many days each run is kept in the bucket. */
+    exports: z
+      .object({
+        schedule: z.string().superRefine((pattern, ctx) => {
+          const problem = scheduleProblem(pattern);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+        retentionDays: z.number().int().min(1).max(3653),
+      })
+      .strict()
+      .default({ schedule: '0 2 * * *', retentionDays: 365 }),
     /** Where alarm notifications are mailed; without one, subscribe to the alarm topic by hand. */
     alarmEmail: z.email().optional(),
   })
@@ -116,6 +128,7 @@ export const tenantInputs: readonly TenantInput[] = [
     corsOrigins: ['https://portal.escola-norte.example.org'],
     logRetentionDays: 365,
     production: true,
+    exports: { schedule: '30 1 * * *', retentionDays: 400 },
     alarmEmail: 'ops@escola-norte.example.org',
   },
   {
@@ -126,6 +139,7 @@ export const tenantInputs: readonly TenantInput[] = [
     throttling: { rateLimit: 10, burstLimit: 20 },
     logRetentionDays: 30,
     production: false,
+    exports: { schedule: '0 3 * * MON-FRI', retentionDays: 14 },
   },
 ];
 

@@ -50,13 +50,17 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function parseConfig(env: Record<string, string | undefined>): Config {
-  const parsed = EnvSchema.safeParse(env);
+function parseEnv<T extends z.ZodType>(schema: T, env: Record<string, string | undefined>): z.output<T> {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const e = parseEnv(EnvSchema, env);
   return {
     tableName: e.TABLE_NAME,
     tenantId: e.TENANT_ID,
@@ -71,5 +75,44 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     syncLagMs: e.SYNC_LAG_MS,
+  };
+}
+
+/** The scheduled export's settings: the table it reads and the bucket it writes, nothing of the API's. */
+const ExportEnvSchema = EnvSchema.pick({
+  TABLE_NAME: true,
+  TENANT_ID: true,
+  AWS_REGION: true,
+  DYNAMODB_ENDPOINT: true,
+  LOG_LEVEL: true,
+  SYNC_LAG_MS: true,
+}).extend({
+  EXPORT_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name'),
+  /** A local S3 (s3rver) instead of AWS's. */
+  S3_ENDPOINT: z.url().optional(),
+});
+
+export interface ExportConfig {
+  tableName: string;
+  tenantId: string;
+  region: string;
+  dynamodbEndpoint: string | undefined;
+  logLevel: Config['logLevel'];
+  syncLagMs: number;
+  exportBucket: string;
+  s3Endpoint: string | undefined;
+}
+
+export function parseExportConfig(env: Record<string, string | undefined>): ExportConfig {
+  const e = parseEnv(ExportEnvSchema, env);
+  return {
+    tableName: e.TABLE_NAME,
+    tenantId: e.TENANT_ID,
+    region: e.AWS_REGION,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
+    logLevel: e.LOG_LEVEL,
+    syncLagMs: e.SYNC_LAG_MS,
+    exportBucket: e.EXPORT_BUCKET,
+    s3Endpoint: e.S3_ENDPOINT,
   };
 }

@@ -1,8 +1,8 @@
 // `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
-// DATA_DIR, no Java left behind however the process ends, a clear line without Java, and logs that
-// carry no personal data.
+// DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
+// no personal data, and the local S3 and export schedule beside the API.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +100,16 @@ describe('npm start', () => {
     expect(run.readyLine).toContain('demo-client');
     expect(run.readyLine).toContain(SECRET);
     expect(javaProcesses()).not.toBe('');
+    const local = JSON.parse(readFileSync(join(dataDir, 'local-run.json'), 'utf8')) as Record<string, string>;
+    expect(local).toMatchObject({
+      tenantId: 'demo',
+      exportBucket: 'school-demo-exports',
+      s3Endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
+    expect(run.output.join('\n')).toMatch(
+      /Exports: 0 2 \* \* \* UTC, next \S+T02:00:00\.000Z, to s3:\/\/school-demo-exports\/exports\//,
+    );
+    expect((await fetch(local.s3Endpoint as string)).status).toBe(200);
 
     const bearer = await token(run.url);
     const students = (await (
@@ -114,6 +124,7 @@ describe('npm start', () => {
     run.child.kill('SIGTERM');
     expect(await exited(run.child)).toBe(0);
     expect(await until(() => javaProcesses() === '')).toBe(true);
+    await expect(fetch(local.s3Endpoint as string)).rejects.toThrow();
 
     const logLines = run.output.filter((line) => line.startsWith('{'));
     expect(logLines.length).toBeGreaterThanOrEqual(4);
@@ -170,6 +181,20 @@ describe('npm start', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('Java 17');
     rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('refuses an export schedule EventBridge could not run, naming the setting', async () => {
+    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+      cwd: root,
+      env: { ...process.env, EXPORT_SCHEDULE: '* * * * *', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exited(child)).toBe(2);
+    expect(stderr).toContain('EXPORT_SCHEDULE: the minute must be one number');
   });
 
   it('refuses a bad PORT with a clear message', async () => {

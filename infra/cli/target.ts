@@ -1,5 +1,5 @@
-// Which tenant table the command-line tools work on: a deployed tenant's (TABLE_NAME and AWS credentials
-// from the environment) or, by default, the one `npm start` is serving.
+// Which tenant the command-line tools work on: a deployed tenant's (TABLE_NAME, EXPORT_BUCKET and AWS
+// credentials from the environment) or, by default, the one `npm start` is serving with its local S3.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,20 @@ export interface Target {
   tableName: string;
   region: string;
   endpoint: string | undefined;
+  tenantId: string;
+  /** The tenant's export bucket, when known, and the local S3 serving it. */
+  exportBucket: string | undefined;
+  s3Endpoint: string | undefined;
+}
+
+/** What `npm start` writes to DATA_DIR/local-run.json for the tools to find it. */
+export interface LocalRunFile {
+  url: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  tenantId: string;
+  s3Endpoint: string;
+  exportBucket: string;
 }
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../.data/dynamodb', import.meta.url));
@@ -21,6 +35,9 @@ export function resolveTarget(env: Record<string, string | undefined>): Target {
       tableName: env.TABLE_NAME,
       region: env.AWS_REGION ?? 'eu-west-1',
       endpoint: env.DYNAMODB_ENDPOINT,
+      tenantId: env.TENANT_ID ?? env.TABLE_NAME,
+      exportBucket: env.EXPORT_BUCKET,
+      s3Endpoint: env.S3_ENDPOINT,
     };
   }
   const file = localRunFile(env.DATA_DIR ?? DEFAULT_DATA_DIR);
@@ -29,6 +46,26 @@ export function resolveTarget(env: Record<string, string | undefined>): Target {
       'No tenant to work on: run `npm start` first, or set TABLE_NAME (with AWS_REGION and AWS credentials) for a deployed tenant.',
     );
   }
-  const local = JSON.parse(readFileSync(file, 'utf8')) as { tableName: string; dynamodbEndpoint: string };
-  return { tableName: local.tableName, region: 'eu-west-1', endpoint: local.dynamodbEndpoint };
+  const local = readLocalRun(file);
+  return {
+    tableName: local.tableName,
+    region: 'eu-west-1',
+    endpoint: local.dynamodbEndpoint,
+    tenantId: local.tenantId,
+    exportBucket: local.exportBucket,
+    s3Endpoint: local.s3Endpoint,
+  };
+}
+
+export function readLocalRun(file: string): LocalRunFile {
+  return JSON.parse(readFileSync(file, 'utf8')) as LocalRunFile;
+}
+
+/** The local S3 endpoint when a bucket is the local run's export bucket, so tools reach it without AWS. */
+export function localS3Endpoint(env: Record<string, string | undefined>, bucket: string): string | undefined {
+  if (env.S3_ENDPOINT) return env.S3_ENDPOINT;
+  const file = localRunFile(env.DATA_DIR ?? DEFAULT_DATA_DIR);
+  if (!existsSync(file)) return undefined;
+  const local = readLocalRun(file);
+  return local.exportBucket === bucket ? local.s3Endpoint : undefined;
 }

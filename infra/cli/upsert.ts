@@ -3,7 +3,7 @@
 // importing the same file twice changes nothing.
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordRepository } from '../../shared/data/record-repository';
-import type { RoleGroup } from '../../shared/domain/groups';
+import { idFields, type RoleGroup } from '../../shared/domain/groups';
 import { ConflictError, HttpError, PreconditionFailedError } from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
 import type { RecordWriter } from '../../shared/records/record-writer';
@@ -23,8 +23,15 @@ export function createUpserter(
   writer: RecordWriter,
   knownFields: string[],
 ): Upserter {
+  // What a record carries as the API returns it (and an export holds) but no insert request takes; the
+  // upsert goes by processnumber, so an exported file imports back as it is.
+  const readOnly = new Set<string>([idFields[group], 'created_at', 'updated_at']);
+  const writable = (value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).filter(([field]) => !readOnly.has(field)))
+      : value;
   const attempt = async (value: unknown): Promise<Outcome> => {
-    const input = validateBody(insertRequests[group], value, knownFields);
+    const input = validateBody(insertRequests[group], writable(value), knownFields);
     const id = await records.idByProcessnumber(group, input.processnumber);
     if (!id) {
       await writer.create(group, input);

@@ -18,8 +18,10 @@ export interface ServiceFunctionProps {
   logRetention: logs.RetentionDays;
   /** What happens to the function's logs when the stack is deleted. */
   logRemovalPolicy: RemovalPolicy;
-  /** Most handlers wait on DynamoDB; the custom resource alone gets longer. */
+  /** Most handlers wait on DynamoDB; the custom resource and the scheduled export get longer. */
   timeout?: Duration;
+  /** The scheduled export compresses whole groups and gets more CPU with more memory. */
+  memorySize?: number;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -47,7 +49,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       // CPU grows with memory; 512 MB keeps the cold start of a bundled handler near its 100 ms load.
-      memorySize: 512,
+      memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       role,
       logGroup,

@@ -1,10 +1,16 @@
-// `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1).
+// `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1), and
+// runs the tenant's export schedule into a local S3 beside it.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as z from 'zod';
-import { DEFAULT_DATA_DIR, localRunFile } from '../cli/target';
+import { EXPORTS_PREFIX } from '../../shared/exports/manifest';
+import { scheduleProblem } from '../../shared/exports/schedule';
+import { DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
 import { DEMO_CLIENT_ID } from './bootstrap';
 import { JavaMissingError } from './dynamodb-local';
-import { startLocalRun } from './local-run';
+import { type ExportSchedule, startExportSchedule } from './export-schedule';
+import { DEMO_TENANT, type LocalRun, startLocalRun } from './local-run';
+import { type S3Local, startS3Local } from './s3-local';
 
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -13,7 +19,16 @@ const Settings = z.object({
   DYNAMODB_ENDPOINT: z.url().optional(),
   DEMO_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** The demo tenant's export schedule (crontab, UTC), as a deployed tenant's `exports.schedule`; `off` for none. */
+  EXPORT_SCHEDULE: z
+    .string()
+    .default('0 2 * * *')
+    .refine((pattern) => pattern === 'off' || scheduleProblem(pattern) === undefined, {
+      error: (issue) => `${scheduleProblem(String(issue.input))} (or off)`,
+    }),
 });
+
+const EXPORT_BUCKET = `school-${DEMO_TENANT.id}-exports`;
 
 async function main() {
   const parsed = Settings.safeParse(process.env);
@@ -25,7 +40,7 @@ async function main() {
   const settings = parsed.data;
   process.env.LOG_LEVEL ??= 'info';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const run = await startLocalRun({
+  const run: LocalRun = await startLocalRun({
     host: settings.HOST,
     port: settings.PORT,
     dataDir: settings.DYNAMODB_ENDPOINT ? undefined : settings.DATA_DIR,
@@ -33,24 +48,46 @@ async function main() {
     demoClientSecret: settings.DEMO_CLIENT_SECRET,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
   });
-  // The command-line tools (import, admin) find the running tenant here.
+  let s3: S3Local | undefined;
+  let schedule: ExportSchedule | undefined;
+  try {
+    s3 = await startS3Local({ directory: join(settings.DATA_DIR, 's3'), bucket: EXPORT_BUCKET });
+  } catch (error) {
+    await run.stop();
+    throw error;
+  }
+  // The export handler reads these as the deployed function does; startLocalRun set the table's.
+  Object.assign(process.env, { EXPORT_BUCKET, S3_ENDPOINT: s3.endpoint });
+  if (settings.EXPORT_SCHEDULE !== 'off') schedule = startExportSchedule(settings.EXPORT_SCHEDULE);
+  // The command-line tools (import, export, verify-export) find the running tenant here.
   const runFile = localRunFile(settings.DATA_DIR);
   mkdirSync(settings.DATA_DIR, { recursive: true });
-  writeFileSync(
-    runFile,
-    JSON.stringify({ url: run.url, dynamodbEndpoint: run.dynamodbEndpoint, tableName: run.tableName }),
-  );
+  const local: LocalRunFile = {
+    url: run.url,
+    dynamodbEndpoint: run.dynamodbEndpoint,
+    tableName: run.tableName,
+    tenantId: DEMO_TENANT.id,
+    s3Endpoint: s3.endpoint,
+    exportBucket: EXPORT_BUCKET,
+  };
+  writeFileSync(runFile, JSON.stringify(local));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.error(`${signal}: stopping the API and DynamoDB Local`);
+    console.error(`${signal}: stopping the API, the local S3 and DynamoDB Local`);
     rmSync(runFile, { force: true });
+    schedule?.stop();
+    await s3?.stop();
     await run.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  const next = schedule?.next();
+  console.log(
+    `Exports: ${schedule ? `${settings.EXPORT_SCHEDULE} UTC, next ${next?.toISOString()}` : 'schedule off'}, to s3://${EXPORT_BUCKET}/${EXPORTS_PREFIX} on the local S3 at ${s3.endpoint} (npm run export runs one now)`,
+  );
   console.log(
     `School API ready at ${run.url} (tenant demo${run.seeded ? ', demo data seeded' : ''}); demo client id ${DEMO_CLIENT_ID}, secret ${settings.DEMO_CLIENT_SECRET}`,
   );

@@ -1,0 +1,96 @@
+// The CSV form of a group's records, one row per record: lists spread over numbered dotted columns
+// (`addresses.0.city`, `student_ids.1`), the convention `npm run import` reads, so an export re-imports.
+import * as z from 'zod';
+import type { RecordGroup } from '../domain/groups';
+import { recordSchemas } from '../schemas/records';
+
+type Value = unknown;
+
+interface ListField {
+  /** How many entries the longest list of this field has. */
+  width: number;
+  /** The entries' fields, for lists of objects: the schema's first, then any other seen. */
+  keys: string[] | undefined;
+}
+
+/**
+ * Learns the columns a group's records need (the widest list of each field) while they stream past, then
+ * turns each record into a row. Columns follow the specification's field order.
+ */
+export class CsvLayout {
+  private readonly fields: string[];
+  private readonly lists = new Map<string, ListField>();
+  private readonly extra = new Set<string>();
+
+  constructor(group: RecordGroup) {
+    const shape = recordSchemas[group].shape as Record<string, z.ZodType>;
+    this.fields = Object.keys(shape);
+    for (const [field, schema] of Object.entries(shape)) {
+      if (!(schema instanceof z.ZodArray)) continue;
+      const element = schema.element;
+      this.lists.set(field, {
+        width: 0,
+        keys: element instanceof z.ZodObject ? Object.keys(element.shape) : undefined,
+      });
+    }
+  }
+
+  observe(record: Record<string, Value>): void {
+    for (const [field, value] of Object.entries(record)) {
+      const list = this.lists.get(field);
+      if (!list) {
+        if (!this.fields.includes(field)) this.extra.add(field);
+        continue;
+      }
+      if (!Array.isArray(value)) continue;
+      list.width = Math.max(list.width, value.length);
+      if (!list.keys) continue;
+      for (const entry of value)
+        if (entry && typeof entry === 'object')
+          for (const key of Object.keys(entry)) if (!list.keys.includes(key)) list.keys.push(key);
+    }
+  }
+
+  /** Every column as a path: the field, then for lists the entry's index and its field. */
+  private columns(): (string | number)[][] {
+    const columns: (string | number)[][] = [];
+    for (const field of [...this.fields, ...[...this.extra].sort()]) {
+      const list = this.lists.get(field);
+      if (!list) {
+        columns.push([field]);
+        continue;
+      }
+      for (let i = 0; i < list.width; i++) {
+        if (list.keys) for (const key of list.keys) columns.push([field, i, key]);
+        else columns.push([field, i]);
+      }
+    }
+    return columns;
+  }
+
+  header(): string {
+    return csvLine(this.columns().map((path) => path.join('.')));
+  }
+
+  row(record: Record<string, Value>): string {
+    return csvLine(
+      this.columns().map((path) => {
+        let value: Value = record;
+        for (const step of path) value = (value as Record<string | number, Value> | undefined)?.[step];
+        return cell(value);
+      }),
+    );
+  }
+}
+
+function cell(value: Value): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** One RFC 4180 line: fields quoted when they hold a quote, comma or line break; CRLF at the end. */
+export function csvLine(cells: string[]): string {
+  return `${cells.map((c) => (/[",\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',')}\r\n`;
+}

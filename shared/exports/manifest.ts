@@ -1,0 +1,55 @@
+// The manifest of an export run, written last: the run is complete exactly when it exists. It names every
+// file with its record count, size and SHA-256, and each group's total_items at the snapshot.
+import * as z from 'zod';
+import { recordGroups } from '../domain/groups';
+
+export const MANIFEST_NAME = 'manifest.json';
+/** Changes when the layout of the files or the manifest changes in a way readers must know about. */
+export const EXPORT_SCHEMA_VERSION = 1;
+/** Every run lives under this prefix of the tenant's export bucket, the only one its function may write. */
+export const EXPORTS_PREFIX = 'exports/';
+
+export const fileNames = {
+  ndjson: (group: string) => `${group}.ndjson.gz`,
+  csv: (group: string) => `${group}.csv`,
+};
+
+const FileEntry = z.strictObject({
+  name: z.string().regex(/^[a-z]+\.(ndjson\.gz|csv)$/),
+  group: z.enum(recordGroups),
+  format: z.enum(['ndjson+gzip', 'csv']),
+  records: z.int().min(0),
+  bytes: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+const GroupEntry = z.strictObject({
+  /** The group's count, read from its counter before and after the read: the same, and the files' count. */
+  total_items: z.int().min(0),
+  read_started_at: z.iso.datetime(),
+  read_finished_at: z.iso.datetime(),
+  /** Reads of the group: more than one when a record was created or deleted during a read. */
+  attempts: z.int().min(1),
+});
+
+export const Manifest = z.strictObject({
+  schema_version: z.literal(EXPORT_SCHEMA_VERSION),
+  tenant_id: z.string(),
+  run_id: z.string(),
+  service_version: z.string(),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime(),
+  groups: z.record(z.enum(recordGroups), GroupEntry),
+  files: z.array(FileEntry),
+});
+
+export type Manifest = z.infer<typeof Manifest>;
+export type ManifestFile = z.infer<typeof FileEntry>;
+export type ManifestGroup = z.infer<typeof GroupEntry>;
+
+/** A run's id is the time it is for, to the second, written so it can name a folder anywhere. */
+export const runIdAt = (time: Date) =>
+  time
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replaceAll(':', '-');

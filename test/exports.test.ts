@@ -1,0 +1,304 @@
+// Scheduled exports (issue "Scheduled exports"): a run's files parse back to exactly the records the API
+// lists, its manifest matches them, the CSV opens with a standard parser and re-imports, writes during a
+// run are handled, a failed or late run leaves no manifest, and verify-export catches tampering.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { handler } from '../functions/exports/run';
+import { unflatten } from '../infra/cli/read-rows';
+import { type S3Local, startS3Local } from '../infra/local/s3-local';
+import { parseExportConfig } from '../shared/config';
+import { idFields, recordGroups } from '../shared/domain/groups';
+import { type Manifest, runIdAt } from '../shared/exports/manifest';
+import { createExportServices, type ExportServices } from '../shared/exports/services';
+import { createS3Client, type ExportStore, FolderStore } from '../shared/exports/store';
+import { createLogger } from '../shared/log';
+import { json } from './support/contract';
+import { startTestApi, TEST_SYNC_LAG_MS, type TestApi } from './support/test-api';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'school-export-'));
+const BUCKET = 'school-test-exports';
+
+let api: TestApi;
+let s3Local: S3Local;
+let s3: S3Client;
+let services: ExportServices;
+const env = () => ({
+  TABLE_NAME: api.tableName,
+  TENANT_ID: 'demo',
+  AWS_REGION: 'eu-west-1',
+  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  EXPORT_BUCKET: BUCKET,
+  S3_ENDPOINT: s3Local.endpoint,
+  SYNC_LAG_MS: String(TEST_SYNC_LAG_MS),
+  LOG_LEVEL: 'silent',
+});
+
+beforeAll(async () => {
+  api = await startTestApi();
+  s3Local = await startS3Local({ directory: join(dir, 's3'), bucket: BUCKET });
+  s3 = createS3Client({ region: 'eu-west-1', endpoint: s3Local.endpoint });
+  services = createExportServices(parseExportConfig(env()), createLogger('silent'));
+  // The scheduled handler reads its configuration from the environment, as it does in Lambda.
+  Object.assign(process.env, env());
+}, 60_000);
+afterAll(async () => {
+  services.destroy();
+  s3.destroy();
+  await s3Local.stop();
+  await api.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function object(key: string): Promise<Buffer> {
+  const { Body } = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+  return Buffer.from(await (Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+}
+
+async function keysUnder(prefix: string): Promise<string[]> {
+  const { Contents = [] } = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
+  return Contents.map((c) => (c.Key as string).slice(prefix.length)).sort();
+}
+
+/** Every record of a group as the API lists it, following cursors. */
+async function listed(group: string): Promise<Record<string, unknown>[]> {
+  const all: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await json<Record<string, unknown>>(
+      await api.get(`/api/${group}?items_per_page=500${cursor ? `&cursor=${cursor}` : ''}`),
+    );
+    all.push(...(page[group] as Record<string, unknown>[]));
+    cursor = page.next_cursor as string | undefined;
+  } while (cursor);
+  return all;
+}
+
+/** What a CSV cell can say of a record: empty text and empty lists are empty cells. */
+function withoutEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmpty);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0))
+        .map(([k, v]) => [k, withoutEmpty(v)]),
+    );
+  }
+  return value;
+}
+
+const sha256 = async (bytes: Buffer) => {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(bytes).digest('hex');
+};
+
+/** Runs a command-line tool without blocking this process, which serves the local S3 it may use. */
+function cli(
+  script: string,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [tsx, script, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+describe('the scheduled export', () => {
+  const time = '2026-10-01T02:00:00Z';
+  const prefix = `exports/${runIdAt(new Date(time))}/`;
+  let manifest: Manifest;
+
+  it('writes NDJSON and CSV per group that parse back to exactly the records the API lists, manifest last', async () => {
+    const result = await handler({ time }, { getRemainingTimeInMillis: () => 900_000 });
+    expect(result).toEqual({ status: 'complete', location: `s3://${BUCKET}/${prefix}` });
+    expect(await keysUnder(prefix)).toEqual(
+      [...recordGroups.flatMap((g) => [`${g}.csv`, `${g}.ndjson.gz`]), 'manifest.json'].sort(),
+    );
+    manifest = JSON.parse((await object(`${prefix}manifest.json`)).toString('utf8')) as Manifest;
+    const counts = (await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts;
+    expect(manifest).toMatchObject({ schema_version: 1, tenant_id: 'demo', run_id: runIdAt(new Date(time)) });
+    expect(Date.parse(manifest.finished_at)).toBeGreaterThanOrEqual(Date.parse(manifest.started_at));
+
+    for (const group of recordGroups) {
+      const records = await listed(group);
+      expect(records.length).toBe(counts[group]);
+      expect(manifest.groups[group]).toMatchObject({ total_items: counts[group], attempts: 1 });
+
+      const ndjsonBytes = await object(`${prefix}${group}.ndjson.gz`);
+      const lines = gunzipSync(ndjsonBytes).toString('utf8').split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines.map((line) => JSON.parse(line))).toEqual(records);
+
+      const csvBytes = await object(`${prefix}${group}.csv`);
+      const rows = parse(csvBytes, { columns: true }) as Record<string, string>[];
+      expect(rows.map((row) => unflatten(row))).toEqual(records.map(withoutEmpty));
+
+      for (const [name, bytes, format] of [
+        [`${group}.ndjson.gz`, ndjsonBytes, 'ndjson+gzip'],
+        [`${group}.csv`, csvBytes, 'csv'],
+      ] as const) {
+        expect(manifest.files.find((f) => f.name === name)).toEqual({
+          name,
+          group,
+          format,
+          records: records.length,
+          bytes: bytes.length,
+          sha256: await sha256(bytes),
+        });
+      }
+    }
+  });
+
+  it('does nothing when the same scheduled run is invoked again after it completed', async () => {
+    const before = await object(`${prefix}manifest.json`);
+    const result = await handler({ time }, { getRemainingTimeInMillis: () => 900_000 });
+    expect(result.status).toBe('already-complete');
+    expect(await object(`${prefix}manifest.json`)).toEqual(before);
+  });
+
+  it('writes a CSV whose rows import back into the tenant unchanged', async () => {
+    const file = join(dir, 'students.csv');
+    writeFileSync(file, await object(`${prefix}students.csv`));
+    const result = await cli('infra/cli/import.ts', file, '--group', 'students');
+    expect(result.stdout, result.stderr).toMatch(
+      new RegExp(`0 created, 0 updated, ${manifest.groups.students.total_items} unchanged, 0 refused`),
+    );
+  });
+
+  it('passes verify-export, which then catches a tampered file and a missing manifest', async () => {
+    const ok = await cli('infra/cli/verify-export.ts', `s3://${BUCKET}/${prefix}`);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('matches its manifest');
+
+    const out = join(dir, 'folder');
+    const exported = await cli('infra/cli/export.ts', '--out', out);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain('records');
+    const [run] = readdirSync(out);
+    const folder = join(out, run as string);
+    expect((await cli('infra/cli/verify-export.ts', folder)).status).toBe(0);
+
+    const csv = join(folder, 'teachers.csv');
+    const original = readFileSync(csv);
+    const tampered = Buffer.from(original);
+    tampered[tampered.length - 3] = tampered[tampered.length - 3] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(csv, tampered);
+    const caught = await cli('infra/cli/verify-export.ts', folder);
+    expect(caught.status).toBe(1);
+    expect(caught.stderr).toMatch(/teachers\.csv: SHA-256 [0-9a-f]{64}, the manifest says/);
+
+    writeFileSync(csv, original.subarray(0, original.length - 10));
+    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toMatch(
+      /teachers\.csv: \d+ bytes, the manifest says/,
+    );
+    writeFileSync(csv, original);
+    writeFileSync(join(folder, 'notes.txt'), 'x');
+    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toContain(
+      'notes.txt: not listed in the manifest',
+    );
+    rmSync(join(folder, 'notes.txt'));
+    rmSync(join(folder, 'manifest.json'));
+    const incomplete = await cli('infra/cli/verify-export.ts', folder);
+    expect(incomplete.status).toBe(1);
+    expect(incomplete.stderr).toContain('no manifest.json; the export is incomplete');
+  });
+
+  it('refuses bad arguments to both tools with a usage line and exit code 2', async () => {
+    for (const [script, args] of [
+      ['infra/cli/export.ts', ['--nope']],
+      ['infra/cli/export.ts', ['extra']],
+      ['infra/cli/export.ts', ['--out']],
+      ['infra/cli/verify-export.ts', []],
+      ['infra/cli/verify-export.ts', ['a', 'b']],
+      ['infra/cli/verify-export.ts', ['s3://']],
+    ] as const) {
+      const result = await cli(script, ...args);
+      expect(result.status, `${script} ${args.join(' ')}`).toBe(2);
+      expect(result.stderr).toContain('usage: npm run');
+      expect(result.stderr).not.toContain('    at ');
+    }
+  });
+});
+
+describe('an export run that does not finish', () => {
+  it('leaves no manifest when writing fails midway, and the next attempt completes the run', async () => {
+    const runId = 'failing-run';
+    const store = services.bucketStore(runId);
+    const failing: ExportStore = {
+      location: store.location,
+      exists: (name) => store.exists(name),
+      read: (name) => store.read(name),
+      list: () => store.list(),
+      write: (name, body, type, signal) =>
+        name.startsWith('tutors.')
+          ? Promise.reject(new Error('the network went away'))
+          : store.write(name, body, type, signal),
+    };
+    await expect(services.exporter.run({ runId, store: failing })).rejects.toThrow('the network went away');
+    const written = await keysUnder(`exports/${runId}/`);
+    expect(written).toContain('students.ndjson.gz');
+    expect(written).not.toContain('manifest.json');
+
+    const retried = await services.exporter.run({ runId, store });
+    expect(retried.status).toBe('complete');
+    expect(await keysUnder(`exports/${runId}/`)).toContain('manifest.json');
+  });
+
+  it('stops without a manifest when its time runs out', async () => {
+    const folder = join(dir, 'late');
+    await expect(
+      services.exporter.run({ runId: 'late', store: new FolderStore(folder), deadline: Date.now() + 50 }),
+    ).rejects.toThrow('ran out of time');
+    expect(readdirSync(folder)).not.toContain('manifest.json');
+  });
+
+  it('reads a group again when a record is created or deleted during its read, so counts match', async () => {
+    const folder = join(dir, 'raced');
+    let created: string | undefined;
+    const result = await services.exporter.run({
+      runId: 'raced',
+      store: new FolderStore(folder),
+      onProgress: async ({ group, attempt }) => {
+        if (group !== 'staffs' || attempt !== 1 || created) return;
+        const response = await api.send('POST', '/api/staffs', {
+          processnumber: 'EXP-RACE-1',
+          ative: true,
+          name: 'Inês Vaz',
+          email: 'ines.vaz@example.org',
+          birth_date: '1980-05-17',
+        });
+        created = ((await response.json()) as Record<string, string>)[idFields.staffs];
+      },
+    });
+    expect(result.status).toBe('complete');
+    if (result.status !== 'complete') return;
+    const staffs = result.manifest.groups.staffs;
+    expect(staffs.attempts).toBe(2);
+    const counts = (await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts;
+    expect(staffs.total_items).toBe(counts.staffs);
+    const lines = gunzipSync(readFileSync(join(folder, 'staffs.ndjson.gz')))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(counts.staffs as number);
+    expect(lines.some((line) => line.includes(created as string))).toBe(true);
+  });
+});
