@@ -46,9 +46,11 @@ function start(env: Record<string, string> = {}): Promise<Started> {
       for (const line of lines) {
         output.push(line);
         const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (match?.[1] && line.includes('ready')) {
+        if (match?.[1]) {
+          // The first line with an address is the one clients wait for: it must be the API's ready line.
           clearTimeout(timer);
-          resolve({ child, url: match[1], readyLine: line, output });
+          if (line.includes('ready')) resolve({ child, url: match[1], readyLine: line, output });
+          else reject(new Error(`the first line with an address is not the ready line: ${line}`));
         }
       }
     });
@@ -106,9 +108,9 @@ describe('npm start', () => {
       exportBucket: 'school-demo-exports',
       s3Endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
     });
-    expect(run.output.join('\n')).toMatch(
-      /Exports: 0 2 \* \* \* UTC, next \S+T02:00:00\.000Z, to s3:\/\/school-demo-exports\/exports\//,
-    );
+    // The exports line follows the ready line.
+    const exportsLine = /Exports: 0 2 \* \* \* UTC, next \S+T02:00:00\.000Z, to s3:\/\/school-demo-exports\/exports\//;
+    expect(await until(() => exportsLine.test(run.output.join('\n')))).toBe(true);
     expect((await fetch(local.s3Endpoint as string)).status).toBe(200);
 
     const bearer = await token(run.url);

@@ -84,12 +84,13 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // The ready line comes first: clients wait for the first line with an address, and it must be the API's.
+  console.log(
+    `School API ready at ${run.url} (tenant demo${run.seeded ? ', demo data seeded' : ''}); demo client id ${DEMO_CLIENT_ID}, secret ${settings.DEMO_CLIENT_SECRET}`,
+  );
   const next = schedule?.next();
   console.log(
     `Exports: ${schedule ? `${settings.EXPORT_SCHEDULE} UTC, next ${next?.toISOString()}` : 'schedule off'}, to s3://${EXPORT_BUCKET}/${EXPORTS_PREFIX} on the local S3 at ${s3.endpoint} (npm run export runs one now)`,
-  );
-  console.log(
-    `School API ready at ${run.url} (tenant demo${run.seeded ? ', demo data seeded' : ''}); demo client id ${DEMO_CLIENT_ID}, secret ${settings.DEMO_CLIENT_SECRET}`,
   );
 }
 

@@ -79,6 +79,7 @@ async function main() {
     DYNAMODB_ENDPOINT: database.endpoint,
     DEMO_CLIENT_SECRET: DEMO_SECRET,
     LOG_LEVEL: 'info',
+    EXPORT_SCHEDULE: 'off',
   });
   const bare = await startService('test/bench/bare-server.ts', {
     DYNAMODB_ENDPOINT: database.endpoint,

@@ -58,8 +58,8 @@ export async function startService(
     const url = await new Promise<string>((resolve, reject) => {
       const deadline = Date.now() + timeoutMs;
       const poll = setInterval(() => {
-        const found = /http:\/\/[^\s)]+/.exec(readFileSync(logFile, 'utf8'));
-        if (found) resolve(found[0]);
+        const found = /ready at (http:\/\/[^\s)]+)/.exec(readFileSync(logFile, 'utf8'));
+        if (found?.[1]) resolve(found[1]);
         else if (child.exitCode !== null)
           reject(new Error(`${entry} exited with ${child.exitCode}: ${errors}`));
         else if (Date.now() > deadline) reject(new Error(`${entry} printed no address in ${timeoutMs} ms`));
