@@ -109,7 +109,8 @@ describe('npm start', () => {
       s3Endpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
     });
     // The exports line follows the ready line.
-    const exportsLine = /Exports: 0 2 \* \* \* UTC, next \S+T02:00:00\.000Z, to s3:\/\/school-demo-exports\/exports\//;
+    const exportsLine =
+      /Exports: 0 2 \* \* \* UTC, next \S+T02:00:00\.000Z, to s3:\/\/school-demo-exports\/exports\//;
     expect(await until(() => exportsLine.test(run.output.join('\n')))).toBe(true);
     expect((await fetch(local.s3Endpoint as string)).status).toBe(200);
 

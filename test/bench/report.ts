@@ -224,7 +224,7 @@ function readCostSection(r: Results): string {
     '',
     'Tables of 1,000, 10,000 and 100,000 students, every student a copy of one demo student',
     `(${c.itemBytes} bytes as DynamoDB counts them) under a new id, so a page costs the same wherever it is unless`,
-    'the way it is read differs. Read through the repository the handlers use, with the read-capacity report',
+    'the way it is read differs. Read through the repository the handlers use, with its read-capacity',
     'report (`ReturnConsumedCapacity: INDEXES`). DynamoDB Local does report ConsumedCapacity; the',
     '*computed* column is the same figure from item sizes as DynamoDB bills a Query: the sizes of the items',
     'read, summed and rounded up to 4 KB, one unit per 4 KB strongly consistent (the table reads) and half',
