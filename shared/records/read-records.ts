@@ -5,10 +5,11 @@ import { etag } from '../data/record-items';
 import type { TimedPage } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/api';
-import { BadRequestError, GoneError, NotFoundError } from '../http/errors';
+import { BadRequestError, GoneError } from '../http/errors';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
+import { missingRecord } from './missing-record';
 import { DELETION_RETENTION_DAYS } from './record-writer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,11 +64,7 @@ export async function getRecord(group: RecordGroup, request: ApiRequest): Promis
   const id = recordId(group, request);
   const { records } = request.services;
   const stored = await records.get(group, id);
-  if (!stored) {
-    const deletedAt = await records.deletedAt(group, id);
-    if (deletedAt) throw new GoneError(`The ${group} record ${id} was deleted at ${deletedAt}.`);
-    throw new NotFoundError(`No ${group} record has ${idFields[group]} ${id}.`);
-  }
+  if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
   if (notModified(header(request.event, 'if-none-match'), stored.version)) {
     return { status: 304, headers: { etag: tag } };

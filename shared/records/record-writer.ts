@@ -19,16 +19,11 @@ import {
 import type { RecordRepository } from '../data/record-repository';
 import { tableDesign } from '../data/table';
 import { idFields, isRoleGroup, type RecordGroup, type RoleGroup, roleNames } from '../domain/groups';
-import {
-  BadRequestError,
-  ConflictError,
-  GoneError,
-  NotFoundError,
-  PreconditionFailedError,
-} from '../http/errors';
+import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { Entity, GroupRecords } from '../schemas/records';
 import { type IdentificationDocumentInsertRequest, type InsertRequest, LIMITS } from '../schemas/requests';
+import { missingRecord } from './missing-record';
 
 /** How long deletions stay listed at /deleted and a deleted id answers 410. */
 export const DELETION_RETENTION_DAYS = 90;
@@ -248,11 +243,7 @@ export class RecordWriter {
   /** The record as stored, or the error a client should see: 404, 410 or 412. */
   private async current(group: RecordGroup, id: string, ifMatch: EntityTagCondition | undefined) {
     const stored = await this.records.getItem(group, id);
-    if (!stored) {
-      const deletedAt = await this.records.deletedAt(group, id);
-      if (deletedAt) throw new GoneError(`The ${group} record ${id} was deleted at ${deletedAt}.`);
-      throw new NotFoundError(`No ${group} record has ${idFields[group]} ${id}.`);
-    }
+    if (!stored) return missingRecord(this.records, group, id);
     const version = Number(stored[internal.version] ?? 1);
     if (ifMatch && !matches(ifMatch, version)) throw new PreconditionFailedError(etag(version));
     return { item: stored, version };
