@@ -212,38 +212,13 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     }
     entity.roles.push(role);
   };
-  const personFields = (p: Person, processnumber: string, ative: boolean) => {
-    const {
-      name,
-      email: mail,
-      gender,
-      photobase64,
-      birth_date,
-      naturality,
-      nationality,
-      marital_status,
-      deceased,
-    } = p;
-    return {
-      processnumber,
-      ative,
-      email: mail,
-      name,
-      gender,
-      photobase64,
-      birth_date,
-      naturality,
-      nationality,
-      marital_status,
-      deceased,
-      addresses: p.addresses,
-      contacts: p.contacts,
-      documents: p.documents,
-      bankAccounts: p.bankAccounts,
-      entity_id: p.entity_id,
-      ...stamp(),
-    };
-  };
+  /** A role record's fields: the person's, with its processnumber and activity. */
+  const personFields = (p: Person, processnumber: string, ative: boolean) => ({
+    processnumber,
+    ative,
+    ...p,
+    ...stamp(),
+  });
 
   const students: Student[] = [];
   const teachers: Teacher[] = [];
