@@ -3,9 +3,8 @@
 // no routing, events, middleware, tokens or logging. Prints its address when ready.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/data/document-client';
-import { keys } from '../../shared/data/keys';
+import { pageQuery, studentGet } from './bare-calls';
 import { PAGE_ITEMS } from './workload';
 
 const endpoint = process.env.DYNAMODB_ENDPOINT;
@@ -18,20 +17,9 @@ const server = createServer(async (req, res) => {
     const id = /^\/students\/([0-9a-f-]{36})$/.exec(req.url ?? '')?.[1];
     let body: unknown;
     if (id) {
-      const { Item } = await db.send(
-        new GetCommand({ TableName: tableName, Key: keys.record('students', id), ConsistentRead: true }),
-      );
-      body = Item;
+      body = (await db.send(studentGet(tableName, id))).Item;
     } else {
-      const { Items = [] } = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.recordPartition('students') },
-          Limit: PAGE_ITEMS + 1,
-          ConsistentRead: true,
-        }),
-      );
+      const { Items = [] } = await db.send(pageQuery(tableName));
       body = { students: Items.slice(0, PAGE_ITEMS) };
     }
     const json = JSON.stringify(body ?? null);

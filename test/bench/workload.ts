@@ -1,9 +1,9 @@
 // The requests the overhead and throughput benchmarks send, in their three forms: through the whole
 // stack over HTTP, to the bare server over HTTP, and as the bare document-client call itself.
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
-import { keys } from '../../shared/data/keys';
 import { DEFAULT_ITEMS_PER_PAGE } from '../../shared/http/paging';
+import { pageQuery, studentGet } from './bare-calls';
 import type { HttpClient } from './http-client';
 
 /** A list page as clients ask for it: the default page size. */
@@ -41,17 +41,8 @@ export async function workload(
   api: HttpClient,
 ): Promise<Workload> {
   const token = await issueToken(api);
-  const pageQuery = () =>
-    db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.recordPartition('students') },
-        Limit: PAGE_ITEMS + 1,
-        ConsistentRead: true,
-      }),
-    );
-  const { Items = [] } = await pageQuery();
+  const query = () => db.send(pageQuery(tableName));
+  const { Items = [] } = await query();
   // A student from the middle of the first page, so the get and the list read the same records.
   const studentId = String(Items[Math.floor(PAGE_ITEMS / 2)]?.student_id);
   return {
@@ -60,14 +51,7 @@ export async function workload(
     stack: { list: `/api/students?items_per_page=${PAGE_ITEMS}`, get: `/api/students/${studentId}` },
     bare: { list: '/students', get: `/students/${studentId}` },
     headers: { authorization: `Bearer ${token}` },
-    query: pageQuery,
-    getItem: () =>
-      db.send(
-        new GetCommand({
-          TableName: tableName,
-          Key: keys.record('students', studentId),
-          ConsistentRead: true,
-        }),
-      ),
+    query,
+    getItem: () => db.send(studentGet(tableName, studentId)),
   };
 }
