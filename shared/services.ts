@@ -4,10 +4,12 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerPrivateKeySource } from './auth/secrets-manager-private-key-source';
 import { type PrivateKeySource, TokenIssuer, TokenVerifier } from './auth/tokens';
 import { type Config, parseConfig } from './config';
+import { AuthorizationCodeRepository } from './data/authorization-code-repository';
 import { ClientRepository } from './data/client-repository';
 import { createDocumentClient } from './data/document-client';
 import { RecordRepository } from './data/record-repository';
 import { SigningKeyRepository } from './data/signing-key-repository';
+import { UserRepository } from './data/user-repository';
 import { createLogger, type Logger } from './log';
 import { RecordWriter } from './records/record-writer';
 
@@ -17,6 +19,8 @@ export interface Services {
   records: RecordRepository;
   writer: RecordWriter;
   clients: ClientRepository;
+  users: UserRepository;
+  codes: AuthorizationCodeRepository;
   tokenIssuer: TokenIssuer;
   tokenVerifier: TokenVerifier;
 }
@@ -31,6 +35,8 @@ export function createServices(config: Config, logger = createLogger(config.logL
     records,
     writer: new RecordWriter(db, config.tableName, records),
     clients: new ClientRepository(db, config.tableName),
+    users: new UserRepository(db, config.tableName),
+    codes: new AuthorizationCodeRepository(db, config.tableName),
     tokenIssuer: new TokenIssuer(privateKeySource(config, signingKeys), config),
     tokenVerifier: new TokenVerifier(signingKeys, config),
   };

@@ -1,6 +1,8 @@
 // Prepares a tenant's table for the local run and the tests: creates it from the shared table design,
 // publishes a signing key when there is none, registers the demo client, and seeds the demo records
 // once, on first start with an empty table.
+
+import { randomUUID } from 'node:crypto';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -16,10 +18,16 @@ import { keys } from '../../shared/data/keys';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { createTableInput, tableDesign } from '../../shared/data/table';
+import { loginName, UserRepository } from '../../shared/data/user-repository';
 import { scopes } from '../../shared/domain/groups';
 import { demoTenant } from './seed/demo-tenant';
+import { type DemoUser, demoUsers } from './seed/demo-users';
 
 export const DEMO_CLIENT_ID = 'demo-client';
+/** A public client (no secret, PKCE only), as a phone app or a single-page portal would be. */
+export const DEMO_APP_ID = 'demo-app';
+/** Where the demo clients may send a person back after sign-in (DEMO_REDIRECT_URIS overrides). */
+export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8976/callback', 'http://localhost:8976/callback'];
 
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
   try {
@@ -46,15 +54,62 @@ export async function ensureSigningKey(db: DynamoDBDocumentClient, tableName: st
   await repository.add(privateKey, publicKey);
 }
 
-export async function registerDemoClient(db: DynamoDBDocumentClient, tableName: string, secret: string) {
-  await new ClientRepository(db, tableName).put({
+export async function registerDemoClients(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  secret: string,
+  redirectUris: string[],
+) {
+  const clients = new ClientRepository(db, tableName);
+  const common = {
+    scopes: [...scopes],
+    status: 'active' as const,
+    created_at: new Date().toISOString(),
+    redirect_uris: redirectUris,
+  };
+  await clients.put({
+    ...common,
     client_id: DEMO_CLIENT_ID,
     name: 'Demo client (local run only)',
     secret_hash: await hashSecret(secret),
-    scopes: [...scopes],
-    status: 'active',
-    created_at: new Date().toISOString(),
+    grant_types: ['client_credentials', 'authorization_code', 'refresh_token'],
   });
+  await clients.put({
+    ...common,
+    client_id: DEMO_APP_ID,
+    name: 'Demo app, a public client (local run only)',
+    grant_types: ['authorization_code', 'refresh_token'],
+  });
+}
+
+/** Creates the demo accounts that are missing and sets every one's password to the demo password. */
+export async function registerDemoUsers(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  password: string,
+): Promise<DemoUser[]> {
+  const users = new UserRepository(db, tableName);
+  const accounts = demoUsers(demoTenant());
+  const passwordHash = await hashSecret(password);
+  for (const account of accounts) {
+    const existing = await users.byLogin(account.username);
+    if (existing) {
+      await users.update(existing.user_id, { password_hash: passwordHash });
+      continue;
+    }
+    const now = new Date().toISOString();
+    await users.create({
+      user_id: randomUUID(),
+      username: loginName(account.username),
+      password_hash: passwordHash,
+      status: 'active',
+      entity_id: account.entity_id,
+      admin: account.admin,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  return accounts;
 }
 
 /** Seeds the demo records unless a seed already ran; returns whether it seeded. */
@@ -80,9 +135,17 @@ export async function seedDemoRecords(db: DynamoDBDocumentClient, tableName: str
   return true;
 }
 
-export async function bootstrapDemoTenant(db: DynamoDBDocumentClient, tableName: string, demoSecret: string) {
+export interface DemoSettings {
+  clientSecret: string;
+  userPassword: string;
+  redirectUris: string[];
+}
+
+export async function bootstrapDemoTenant(db: DynamoDBDocumentClient, tableName: string, demo: DemoSettings) {
   await ensureTable(db, tableName);
   await ensureSigningKey(db, tableName);
-  await registerDemoClient(db, tableName, demoSecret);
-  return { seeded: await seedDemoRecords(db, tableName) };
+  await registerDemoClients(db, tableName, demo.clientSecret, demo.redirectUris);
+  const seeded = await seedDemoRecords(db, tableName);
+  const users = await registerDemoUsers(db, tableName, demo.userPassword);
+  return { seeded, users };
 }

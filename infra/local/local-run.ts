@@ -3,10 +3,12 @@
 // start the service through here.
 import { createDocumentClient } from '../../shared/data/document-client';
 import { type LocalApi, type ResponseInspector, startLocalApi } from './api-gateway';
-import { bootstrapDemoTenant } from './bootstrap';
+import { bootstrapDemoTenant, DEMO_REDIRECT_URIS } from './bootstrap';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
+import type { DemoUser } from './seed/demo-users';
 
 export const DEMO_TENANT = { id: 'demo', name: 'Demo School (Agrupamento de Escolas Demo)' };
+export const DEMO_USER_PASSWORD = 'demo-password';
 const REGION = 'eu-west-1';
 
 export interface LocalRunOptions {
@@ -18,6 +20,10 @@ export interface LocalRunOptions {
   dynamodbEndpoint?: string | undefined;
   tableName?: string;
   demoClientSecret: string;
+  /** The password of every demo account (`DEMO_USER_PASSWORD`). */
+  demoUserPassword?: string | undefined;
+  /** Where the demo clients may send people back after sign-in (`DEMO_REDIRECT_URIS`). */
+  demoRedirectUris?: string[] | undefined;
   publicBaseUrl?: string | undefined;
   /** How far behind the clock delta feeds stop (the service's SYNC_LAG_MS); the default suits DynamoDB. */
   syncLagMs?: number | undefined;
@@ -30,6 +36,8 @@ export interface LocalRun {
   dynamodbEndpoint: string;
   tableName: string;
   seeded: boolean;
+  /** The demo tenant's sign-in accounts; they share the demo password. */
+  demoUsers: DemoUser[];
   stop(): Promise<void>;
 }
 
@@ -42,7 +50,11 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
   let api: LocalApi | undefined;
   try {
     const db = createDocumentClient({ region: REGION, endpoint });
-    const { seeded } = await bootstrapDemoTenant(db, tableName, options.demoClientSecret);
+    const { seeded, users } = await bootstrapDemoTenant(db, tableName, {
+      clientSecret: options.demoClientSecret,
+      userPassword: options.demoUserPassword ?? DEMO_USER_PASSWORD,
+      redirectUris: options.demoRedirectUris ?? DEMO_REDIRECT_URIS,
+    });
     db.destroy();
     api = await startLocalApi({ host: options.host, port: options.port, inspect: options.inspect });
     // The handlers read their configuration from the environment on first use, as they do in Lambda.
@@ -62,6 +74,7 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       dynamodbEndpoint: endpoint,
       tableName,
       seeded,
+      demoUsers: users,
       stop: async () => {
         await started.close();
         await database?.stop();

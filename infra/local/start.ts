@@ -6,10 +6,10 @@ import * as z from 'zod';
 import { EXPORTS_PREFIX } from '../../shared/exports/manifest';
 import { scheduleProblem } from '../../shared/exports/schedule';
 import { DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
-import { DEMO_CLIENT_ID } from './bootstrap';
+import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from './bootstrap';
 import { JavaMissingError } from './dynamodb-local';
 import { type ExportSchedule, startExportSchedule } from './export-schedule';
-import { DEMO_TENANT, type LocalRun, startLocalRun } from './local-run';
+import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from './local-run';
 import { type S3Local, startS3Local } from './s3-local';
 
 const Settings = z.object({
@@ -18,6 +18,13 @@ const Settings = z.object({
   DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
   DYNAMODB_ENDPOINT: z.url().optional(),
   DEMO_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
+  DEMO_USER_PASSWORD: z.string().min(8).default(DEMO_USER_PASSWORD),
+  /** Space-separated redirect URIs the demo clients accept in the code flow. */
+  DEMO_REDIRECT_URIS: z
+    .string()
+    .default(DEMO_REDIRECT_URIS.join(' '))
+    .transform((value) => value.split(/\s+/).filter(Boolean))
+    .pipe(z.array(z.url()).min(1)),
   PUBLIC_BASE_URL: z.url().optional(),
   /** The demo tenant's export schedule (crontab, UTC), as a deployed tenant's `exports.schedule`; `off` for none. */
   EXPORT_SCHEDULE: z
@@ -46,6 +53,8 @@ async function main() {
     dataDir: settings.DYNAMODB_ENDPOINT ? undefined : settings.DATA_DIR,
     dynamodbEndpoint: settings.DYNAMODB_ENDPOINT,
     demoClientSecret: settings.DEMO_CLIENT_SECRET,
+    demoUserPassword: settings.DEMO_USER_PASSWORD,
+    demoRedirectUris: settings.DEMO_REDIRECT_URIS,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
   });
   let s3: S3Local | undefined;
@@ -87,6 +96,9 @@ async function main() {
   // The ready line comes first: clients wait for the first line with an address, and it must be the API's.
   console.log(
     `School API ready at ${run.url} (tenant demo${run.seeded ? ', demo data seeded' : ''}); demo client id ${DEMO_CLIENT_ID}, secret ${settings.DEMO_CLIENT_SECRET}`,
+  );
+  console.log(
+    `Sign-in: ${run.url}/api/sso/authorize with client ${DEMO_CLIENT_ID} or the public client ${DEMO_APP_ID}, redirect URIs ${settings.DEMO_REDIRECT_URIS.join(' ')}; demo accounts ${run.demoUsers.map((u) => u.username).join(', ')}, password ${settings.DEMO_USER_PASSWORD}`,
   );
   const next = schedule?.next();
   console.log(

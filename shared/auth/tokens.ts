@@ -13,6 +13,8 @@ import {
 } from 'jose';
 import type { StoredKey } from '../data/signing-key-repository';
 import { UnauthorizedError } from '../http/errors';
+import type { Person } from './person';
+import { isPersonRole } from './roles';
 import { SIGNING_ALGORITHM } from './signing-keys';
 
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -32,6 +34,8 @@ export interface AccessToken {
   issuedAt: number;
   expiresAt: number;
   jti: string;
+  /** Set when a person signed in (the code flow); absent for a client's own token. */
+  person?: Person;
 }
 
 /** Where the issuer finds its private key: the table locally, Secrets Manager in a deployed tenant. */
@@ -52,7 +56,8 @@ export class TokenIssuer {
     private readonly settings: TokenSettings,
   ) {}
 
-  async issue(grant: { subject: string; clientId: string; scopes: string[] }): Promise<{
+  /** A token for a client itself (subject: the client id) or for a person (subject: their user id). */
+  async issue(grant: { subject: string; clientId: string; scopes: string[]; person?: Person }): Promise<{
     token: string;
     expiresIn: number;
   }> {
@@ -63,6 +68,7 @@ export class TokenIssuer {
       scope: grant.scopes.join(' '),
       client_id: grant.clientId,
       tenant_id: this.settings.tenantId,
+      ...(grant.person ? { entity_id: grant.person.entityId, roles: grant.person.roles } : {}),
     })
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(this.settings.issuer)
@@ -129,7 +135,7 @@ export class TokenVerifier {
       requiredClaims: ['exp', 'iat', 'jti', 'sub', 'scope', 'client_id', 'tenant_id'],
       clockTolerance: 5,
     });
-    const { sub, jti, iat, exp, scope, client_id, tenant_id } = payload;
+    const { sub, jti, iat, exp, scope, client_id, tenant_id, entity_id, roles } = payload;
     if (tenant_id !== this.settings.tenantId) throw invalid('the token was issued for another tenant');
     if (
       typeof scope !== 'string' ||
@@ -141,6 +147,13 @@ export class TokenVerifier {
     ) {
       throw invalid('the token claims are malformed');
     }
+    const personal = entity_id !== undefined || roles !== undefined;
+    if (
+      personal &&
+      (typeof entity_id !== 'string' || !Array.isArray(roles) || !roles.every((role) => isPersonRole(role)))
+    ) {
+      throw invalid('the token claims are malformed');
+    }
     return {
       sub,
       clientId: client_id,
@@ -149,6 +162,9 @@ export class TokenVerifier {
       issuedAt: iat,
       expiresAt: exp,
       jti,
+      ...(personal
+        ? { person: { userId: sub, entityId: entity_id as string, roles: roles as Person['roles'] } }
+        : {}),
     };
   }
 

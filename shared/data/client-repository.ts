@@ -1,16 +1,35 @@
-// OAuth clients of the tenant: id, display name, hashed secret and the scopes it may ask for.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+// OAuth clients of the tenant: id, display name, hashed secret (none for a public client), the scopes
+// it may ask for, the grants it may use and the redirect URIs registered for the code flow.
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  paginateQuery,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
+
+export const grantTypes = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
+export type GrantType = (typeof grantTypes)[number];
 
 export interface OAuthClient {
   client_id: string;
   name: string;
-  secret_hash: string;
+  /** scrypt; absent for a public client (a phone app), which proves itself with PKCE alone. */
+  secret_hash?: string;
   scopes: Scope[];
   status: 'active' | 'revoked';
   created_at: string;
+  /** Absent on clients registered before people could sign in: client_credentials only. */
+  grant_types?: GrantType[];
+  /** Where the code flow may send a person back; compared exactly. */
+  redirect_uris?: string[];
 }
+
+export const grantTypesOf = (client: OAuthClient): GrantType[] =>
+  client.grant_types ?? ['client_credentials'];
+export const isPublicClient = (client: OAuthClient) => client.secret_hash === undefined;
 
 export class ClientRepository {
   constructor(
@@ -22,9 +41,22 @@ export class ClientRepository {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.client(clientId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ...client } = Item;
-    return client as OAuthClient;
+    return Item ? toClient(Item) : undefined;
+  }
+
+  async list(): Promise<OAuthClient[]> {
+    const clients: OAuthClient[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.clientPartition },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) clients.push(...(page.Items ?? []).map(toClient));
+    return clients;
   }
 
   async put(client: OAuthClient): Promise<void> {
@@ -32,4 +64,29 @@ export class ClientRepository {
       new PutCommand({ TableName: this.tableName, Item: { ...keys.client(client.client_id), ...client } }),
     );
   }
+
+  /** Stops a client from getting tokens; returns false when there is no such client. */
+  async revoke(clientId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.client(clientId),
+          UpdateExpression: 'SET #status = :revoked',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':revoked': 'revoked' },
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+}
+
+function toClient(item: Record<string, unknown>): OAuthClient {
+  const { pk: _pk, sk: _sk, ...client } = item;
+  return client as unknown as OAuthClient;
 }

@@ -51,5 +51,28 @@ export const keys = {
   changePartition: (group: RecordGroup) => `CHG#${group}`,
   changeSort: (updatedAt: string, id: string) => timeOrdered(updatedAt, id),
 
+  /** Sign-in accounts of the tenant's people, by user id. */
+  userPartition: 'USER',
+  user: (userId: string): Key => ({ pk: 'USER', sk: userId }),
+  /** Claims a username or e-mail address (lower-cased) for one account; holds that account's user id. */
+  loginPartition: 'LOGIN',
+  login: (name: string): Key => ({ pk: 'LOGIN', sk: name }),
+
+  /** A checked authorization request awaiting its sign-in form, by a random id; expires in minutes. */
+  authorizationRequestPartition: 'AUTHZ_REQUEST',
+  authorizationRequest: (requestId: string): Key => ({ pk: 'AUTHZ_REQUEST', sk: requestId }),
+  /** Authorization codes, by the SHA-256 of the code: a stolen table holds no usable code. */
+  authorizationCodePartition: 'AUTHZ_CODE',
+  authorizationCode: (codeHash: string): Key => ({ pk: 'AUTHZ_CODE', sk: codeHash }),
+  /** Refresh tokens, by the SHA-256 of the token, each pointing at its family. */
+  refreshTokenPartition: 'REFRESH_TOKEN',
+  refreshToken: (tokenHash: string): Key => ({ pk: 'REFRESH_TOKEN', sk: tokenHash }),
+  /** A refresh-token family: every token rotated from one sign-in, revoked together. */
+  refreshFamilyPartition: 'REFRESH_FAMILY',
+  refreshFamily: (familyId: string): Key => ({ pk: 'REFRESH_FAMILY', sk: familyId }),
+  /** Failed sign-ins per account name and per client address, for slowing down and locking out. */
+  signInThrottlePartition: 'SIGN_IN_THROTTLE',
+  signInThrottle: (subject: string): Key => ({ pk: 'SIGN_IN_THROTTLE', sk: subject }),
+
   seedMarker: { pk: 'META', sk: 'seed' } satisfies Key,
 } as const;

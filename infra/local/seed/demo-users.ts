@@ -1,0 +1,44 @@
+// Sign-in accounts for the demo tenant, one per kind of person, picked from the seeded records so that
+// each shows its role's reach: an administrator on the staff, a teacher, two guardians of different
+// families (each reads only their own children), a student and a staff member without admin rights.
+import type { NewRecord } from '../../../shared/data/record-repository';
+import type { Entity, Tutor } from '../../../shared/schemas/records';
+
+export interface DemoUser {
+  username: string;
+  entity_id: string;
+  admin: boolean;
+  /** What the account shows, for the README and the start banner. */
+  description: string;
+}
+
+export function demoUsers(records: NewRecord[]): DemoUser[] {
+  const entities = records.filter((r) => r.group === 'entities').map((r) => r.record as Entity);
+  const tutors = records.filter((r) => r.group === 'tutors').map((r) => r.record as Tutor);
+  const kinds = (entity: Entity) => new Set(entity.roles.map((role) => role.role));
+  const only = (role: string) => (entity: Entity) => {
+    const roles = kinds(entity);
+    return roles.size === 1 && roles.has(role as never);
+  };
+  const byId = new Map(entities.map((e) => [e.entity_id, e]));
+  const [firstStaff, secondStaff] = entities.filter(only('staff'));
+  const teacher = entities.find(only('teacher'));
+  const student = entities.find(only('student'));
+  const guardians = tutors.filter(
+    (t) => t.student_ids.length >= 2 && only('tutor')(byId.get(t.entity_id) as Entity),
+  );
+  const guardian = guardians[0];
+  const other = guardians.find((t) => !t.student_ids.some((id) => guardian?.student_ids.includes(id)));
+  const picked: Array<[string, Entity | Tutor | undefined, boolean, string]> = [
+    ['admin', firstStaff, true, 'staff with admin rights: every scope'],
+    ['teacher', teacher, false, 'a teacher: reads students, teachers and tutors'],
+    ['guardian', guardian, false, 'a guardian: reads their own children only'],
+    ['guardian2', other, false, 'a guardian of another family'],
+    ['student', student, false, 'a student: reads their own record only'],
+    ['staff', secondStaff, false, 'staff without admin rights: reads teachers and staff'],
+  ];
+  return picked.map(([username, source, admin, description]) => {
+    if (!source) throw new Error(`The demo tenant has no record for the ${username} account.`);
+    return { username, entity_id: source.entity_id, admin, description };
+  });
+}

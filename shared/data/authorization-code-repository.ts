@@ -1,0 +1,77 @@
+// Authorization codes of the code flow, kept by the SHA-256 of the code. Redeeming marks a code used
+// in one conditional write, so two racing redemptions cannot both succeed; a used code stays until it
+// expires, so a second redemption is recognised as reuse and the tokens of the first can be revoked.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { PersonRole } from '../auth/roles';
+import { keys } from './keys';
+
+export interface AuthorizationCode {
+  code_hash: string;
+  client_id: string;
+  /** The redirect URI the code was sent to, and whether the request named it (then the token request must). */
+  redirect_uri: string;
+  redirect_uri_given: boolean;
+  /** BASE64URL(SHA-256(code_verifier)): only S256 is accepted. */
+  code_challenge: string;
+  user_id: string;
+  entity_id: string;
+  roles: PersonRole[];
+  scopes: string[];
+  /** The refresh-token family the code's tokens start, so that reusing the code can revoke it. */
+  family_id: string;
+  /** ISO timestamp; the code is refused after it. */
+  expires_at: string;
+  used_at?: string;
+}
+
+export type Redemption =
+  | { outcome: 'redeemed'; code: AuthorizationCode }
+  | { outcome: 'reused'; code: AuthorizationCode }
+  | { outcome: 'unknown' };
+
+export class AuthorizationCodeRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async save(code: AuthorizationCode): Promise<void> {
+    const ttl = Math.ceil(Date.parse(code.expires_at) / 1000) + 3600;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.authorizationCode(code.code_hash), ...code, ttl },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  /** Marks the code used unless it already was. Expiry and the request's other checks are the caller's. */
+  async redeem(codeHash: string, now = new Date()): Promise<Redemption> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.authorizationCode(codeHash),
+          UpdateExpression: 'SET used_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(used_at)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { outcome: 'redeemed', code: toCode(Attributes ?? {}) };
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
+      return old ? { outcome: 'reused', code: toCode(unmarshall(old)) } : { outcome: 'unknown' };
+    }
+  }
+}
+
+function toCode(item: Record<string, unknown>): AuthorizationCode {
+  const { pk: _pk, sk: _sk, ttl: _ttl, ...code } = item;
+  return code as unknown as AuthorizationCode;
+}

@@ -1,0 +1,138 @@
+// Sign-in accounts of the tenant's people. An account's username and e-mail address are each claimed
+// by a LOGIN item written in the same transaction as the account, so two accounts never share one.
+
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { keys } from './keys';
+
+export const userStatuses = ['active', 'locked', 'disabled'] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
+export interface User {
+  user_id: string;
+  /** Lower-case, as signed in with. */
+  username: string;
+  /** Lower-case; a person may also sign in with it. */
+  email?: string;
+  /** scrypt, with its salt and cost (shared/auth/secret-hash.ts). */
+  password_hash: string;
+  status: UserStatus;
+  /** The person entity this account belongs to, and through it their student, teacher, tutor and staff records. */
+  entity_id: string;
+  /** Admin rights; they take effect only for a person who has a staff record. */
+  admin: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How a username or e-mail address is compared: trimmed, Unicode-normalised and lower-cased. */
+export const loginName = (name: string) => name.normalize('NFKC').trim().toLowerCase();
+
+export class LoginTakenError extends Error {
+  override name = 'LoginTakenError';
+}
+
+export class UserRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(userId: string): Promise<User | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.user(userId), ConsistentRead: true }),
+    );
+    return Item ? toUser(Item) : undefined;
+  }
+
+  /** The account a username or e-mail address signs in to. */
+  async byLogin(name: string): Promise<User | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.login(loginName(name)), ConsistentRead: true }),
+    );
+    return typeof Item?.user_id === 'string' ? this.get(Item.user_id) : undefined;
+  }
+
+  async list(): Promise<User[]> {
+    const users: User[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userPartition },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) users.push(...(page.Items ?? []).map(toUser));
+    return users;
+  }
+
+  /** Creates an account with its login claims, or fails with LoginTakenError and writes nothing. */
+  async create(user: User): Promise<void> {
+    const names = [user.username, ...(user.email ? [user.email] : [])];
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.user(user.user_id), ...user },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            ...names.map((name) => ({
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.login(name), user_id: user.user_id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            })),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) {
+        const taken = names.filter(
+          (_, i) => error.CancellationReasons?.[i + 1]?.Code === 'ConditionalCheckFailed',
+        );
+        throw new LoginTakenError(
+          taken.length > 0 ? `Already taken: ${taken.join(', ')}.` : 'The account already exists.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Changes an existing account's status, password hash or admin rights. */
+  async update(
+    userId: string,
+    changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin'>>,
+  ): Promise<User> {
+    const entries = Object.entries({ ...changes, updated_at: new Date().toISOString() });
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.user(userId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+        ConditionExpression: 'attribute_exists(pk)',
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toUser(Attributes ?? {});
+  }
+}
+
+function toUser(item: Record<string, unknown>): User {
+  const { pk: _pk, sk: _sk, ...user } = item;
+  return user as unknown as User;
+}
