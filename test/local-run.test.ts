@@ -112,6 +112,11 @@ describe('npm start', () => {
     const exportsLine =
       /Exports: 0 2 \* \* \* UTC, next \S+T02:00:00\.000Z, to s3:\/\/school-demo-exports\/exports\//;
     expect(await until(() => exportsLine.test(run.output.join('\n')))).toBe(true);
+    // So does how people sign in: the demo clients, redirect URIs and accounts.
+    const signInLine = run.output.find((line) => line.startsWith('Sign-in:'));
+    expect(signInLine).toContain(`${run.url}/api/sso/authorize`);
+    expect(signInLine).toContain('http://127.0.0.1:8976/callback');
+    expect(signInLine).toMatch(/accounts admin, teacher, guardian, guardian2, student, staff, password demo-password/);
     expect((await fetch(local.s3Endpoint as string)).status).toBe(200);
 
     const bearer = await token(run.url);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { scopes } from '../domain/groups';
+import { rolesOf } from './person';
+import { reachOf, scopesOfRoles } from './roles';
+
+describe('the role table', () => {
+  it('gives staff with admin rights every scope, writes included', () => {
+    expect(scopesOfRoles(['admin', 'staff'])).toEqual([...scopes]);
+  });
+
+  it('lets teachers read students, teachers and tutors, and write nothing', () => {
+    expect(scopesOfRoles(['teacher'])).toEqual(['students:read', 'teachers:read', 'tutors:read']);
+  });
+
+  it('lets guardians and students read only their own groups', () => {
+    expect(scopesOfRoles(['tutor'])).toEqual(['students:read', 'tutors:read']);
+    expect(scopesOfRoles(['student'])).toEqual(['students:read']);
+    expect(scopesOfRoles([])).toEqual([]);
+  });
+
+  it('takes the widest reach of a person with several roles', () => {
+    expect(reachOf(['tutor'], 'students')).toEqual(['in-care']);
+    expect(reachOf(['tutor', 'student'], 'students')).toEqual(['in-care', 'own']);
+    expect(reachOf(['tutor', 'teacher'], 'students')).toEqual(['all']);
+    expect(reachOf(['student'], 'teachers')).toEqual([]);
+  });
+});
+
+describe('the roles of an account', () => {
+  const role = (kind: 'student' | 'teacher' | 'tutor' | 'staff') => ({
+    role: kind,
+    id: '00000000-0000-4000-8000-000000000000',
+  });
+
+  it('come from the kinds of record its entity has', () => {
+    expect(rolesOf({ admin: false }, { roles: [role('tutor'), role('teacher'), role('tutor')] })).toEqual([
+      'teacher',
+      'tutor',
+    ]);
+  });
+
+  it('add admin only for staff with admin rights', () => {
+    expect(rolesOf({ admin: true }, { roles: [role('staff')] })).toEqual(['admin', 'staff']);
+    expect(rolesOf({ admin: true }, { roles: [role('teacher')] })).toEqual(['teacher']);
+    expect(rolesOf({ admin: false }, { roles: [role('staff')] })).toEqual(['staff']);
+  });
+
+  it('are none when the entity is gone', () => {
+    expect(rolesOf({ admin: true }, undefined)).toEqual([]);
+  });
+});
