@@ -63,6 +63,8 @@ export interface NewRecord<G extends RecordGroup = RecordGroup> {
 
 /** DynamoDB takes at most 100 actions in one transaction: 45 records with their processnumber claims, and the counters. */
 const MAX_RECORDS_PER_TRANSACTION = 45;
+/** DynamoDB reads at most 100 keys in one BatchGetItem. */
+const MAX_KEYS_PER_BATCH_GET = 100;
 
 export class RecordRepository {
   constructor(
@@ -240,19 +242,25 @@ export class RecordRepository {
     };
   }
 
-  private async getMany<G extends RecordGroup>(
-    group: G,
-    ids: string[],
-  ): Promise<Map<string, GroupRecords[G]>> {
+  /** The records of these ids that exist, by id; read strongly consistent, at most 100 keys a request. */
+  async getMany<G extends RecordGroup>(group: G, ids: string[]): Promise<Map<string, GroupRecords[G]>> {
     const found = new Map<string, GroupRecords[G]>();
-    let pending: Item[] = ids.map((id) => ({ ...keys.record(group, id) }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const { Responses, UnprocessedKeys } = await this.db.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
-      for (const item of Responses?.[this.tableName] ?? []) found.set(String(item.sk), toRecord(group, item));
-      pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    for (let start = 0; start < ids.length; start += MAX_KEYS_PER_BATCH_GET) {
+      let pending: Item[] = ids
+        .slice(start, start + MAX_KEYS_PER_BATCH_GET)
+        .map((id) => ({ ...keys.record(group, id) }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+        const { Responses, UnprocessedKeys } = await this.db.send(
+          new BatchGetCommand({
+            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
+          }),
+        );
+        for (const item of Responses?.[this.tableName] ?? [])
+          found.set(String(item.sk), toRecord(group, item));
+        pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
     }
     return found;
   }
