@@ -11,6 +11,7 @@ import {
 import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
 import { afterTime, type Key, keys } from './keys';
+import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import {
   countChange,
   type Item,
@@ -216,6 +217,36 @@ export class RecordRepository {
     };
   }
 
+  /** A page of the list of a reader who may read only these ids (in id order): read by id, never by Query. */
+  async pageAmong<G extends RecordGroup>(
+    group: G,
+    ids: readonly string[],
+    query: PageQuery,
+  ): Promise<RecordPage<GroupRecords[G]>> {
+    const page = pageOfIds(ids, query);
+    const found = await this.getMany(group, page.ids);
+    return { items: page.ids.flatMap((id) => found.get(id) ?? []), hasMore: page.hasMore };
+  }
+
+  /**
+   * A page of the changes feed of a reader who may read only these ids: each record read by id and placed
+   * at its last change, or at `readableSince` when that is later, since a record the reader could not
+   * read before is news to them whenever it changed.
+   */
+  async changesAmong<G extends RecordGroup>(
+    group: G,
+    ids: readonly string[],
+    query: TimeWindowQuery,
+    readableSince: string | undefined,
+  ): Promise<TimedPage<GroupRecords[G]>> {
+    const found = await this.getMany(group, ids);
+    const entries = [...found].map(([id, record]) => {
+      const changed = readableSince && readableSince > record.updated_at ? readableSince : record.updated_at;
+      return { value: record, position: keys.changeSort(changed, id) };
+    });
+    return pageOfWindow(entries, query);
+  }
+
   /** Deletions in a time window, in time order. */
   async deletionsPage(group: RecordGroup, query: TimeWindowQuery): Promise<TimedPage<Deletion>> {
     const idField = idFields[group];
@@ -243,7 +274,10 @@ export class RecordRepository {
   }
 
   /** The records of these ids that exist, by id; read strongly consistent, at most 100 keys a request. */
-  async getMany<G extends RecordGroup>(group: G, ids: string[]): Promise<Map<string, GroupRecords[G]>> {
+  async getMany<G extends RecordGroup>(
+    group: G,
+    ids: readonly string[],
+  ): Promise<Map<string, GroupRecords[G]>> {
     const found = new Map<string, GroupRecords[G]>();
     for (let start = 0; start < ids.length; start += MAX_KEYS_PER_BATCH_GET) {
       let pending: Item[] = ids
