@@ -279,7 +279,8 @@ export const routes: readonly Route[] = [
     summary: 'Who the calling token belongs to',
     query: [],
     access: 'read',
-    reads: [],
+    // A person's account and entity.
+    reads: [keys.userPartition, keys.recordPartition('entities')],
     writes: [],
     responses: { 200: 'OAuthMeResponse' },
   },

@@ -1,16 +1,18 @@
-// Relationship-based reads (issue 3, deliverable 6): a person's token reads what the role table
+// Relationship-based reads (issue 3, deliverables 5 and 6): a person's token reads what the role table
 // lets their roles reach, and nothing else. A guardian reads the students in their care and their own
 // tutor records, a student their own record, teachers and staff their groups whole. Anything else answers
 // 404 exactly as an unknown id does (never 403 or 410, so ids don't leak); lists, changes and deletions are
-// filtered and paged the same way.
+// filtered and paged the same way; GET /api/sso/me says who the person is.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CLIENT_ID } from '../infra/local/bootstrap';
 import { encodeCursor } from '../shared/data/cursor';
-import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { idFields, type RecordGroup, recordGroups, scopes } from '../shared/domain/groups';
 import type { Entity, EntityRole, Tutor } from '../shared/schemas/records';
 import type { ProblemDetails } from '../shared/schemas/service';
 import { expectProblem, json } from './support/contract';
 import { personBody } from './support/fixtures';
+import { localIssuer } from './support/person-token';
 import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 let api: TestApi;
@@ -83,6 +85,21 @@ function tutorBody(tutor: Tutor, studentIds: string[]) {
   const { tutor_id: _id, created_at: _created, updated_at: _updated, ...fields } = tutor;
   return { ...fields, student_ids: studentIds };
 }
+
+describe('the scopes of a person come from the role table (docs/sso.md)', () => {
+  const expected: Record<string, string[]> = {
+    admin: [...scopes],
+    teacher: ['students:read', 'teachers:read', 'tutors:read'],
+    guardian: ['students:read', 'tutors:read'],
+    guardian2: ['students:read', 'tutors:read'],
+    student: ['students:read'],
+    staff: ['staffs:read', 'teachers:read'],
+  };
+  it.each(Object.entries(expected))('%s', async (username, scopesOfAccount) => {
+    const me = await json<{ scopes: string[] }>(await read(username, '/api/sso/me'));
+    expect([...me.scopes].sort()).toEqual([...scopesOfAccount].sort());
+  });
+});
 
 describe('a guardian (tutor role: students in care, own tutor records)', () => {
   it('lists exactly the students in their care, and reads each of them', async () => {
@@ -255,6 +272,68 @@ describe('roles that reach a group whole', () => {
       const [id] = idsOf(page, group);
       await json(await read('admin', `/api/${group}/${id}`));
     }
+  });
+});
+
+describe('GET /api/sso/me (issue 3, deliverable 5)', () => {
+  const roles: Record<string, string[]> = {
+    admin: ['admin', 'staff'],
+    teacher: ['teacher'],
+    guardian: ['tutor'],
+    student: ['student'],
+    staff: ['staff'],
+  };
+  it.each(Object.entries(roles))("for %s's token: the person, their roles and records", async (name, r) => {
+    const { user, entity, own } = await account(name);
+    const me = await json<Row>(await read(name, '/api/sso/me'));
+    expect(me).toEqual({
+      sub: user.user_id,
+      client_id: DEMO_CLIENT_ID,
+      tenant_id: 'demo',
+      scopes: expect.any(Array),
+      exp: expect.any(Number),
+      expires_at: expect.any(String),
+      user_id: user.user_id,
+      username: name,
+      name: entity.name,
+      email: user.email ?? entity.email,
+      roles: r,
+      entity_id: entity.entity_id,
+      student_ids: own('student'),
+      teacher_ids: own('teacher'),
+      tutor_ids: own('tutor'),
+      staff_ids: own('staff'),
+    });
+  });
+
+  it("for a client's token: the client, as before", async () => {
+    const me = await json<Row>(await api.get('/api/sso/me'));
+    expect(Object.keys(me).sort()).toEqual(['client_id', 'exp', 'expires_at', 'scopes', 'sub', 'tenant_id']);
+    expect(me.sub).toBe(DEMO_CLIENT_ID);
+  });
+
+  it('answers 401 once the account is disabled or locked, and again 200 once it is active', async () => {
+    const { user } = await account('guardian2');
+    for (const status of ['disabled', 'locked'] as const) {
+      await api.users.update(user.user_id, { status });
+      const refused = await read('guardian2', '/api/sso/me');
+      expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      await expectProblem(refused, 401);
+    }
+    await api.users.update(user.user_id, { status: 'active' });
+    await json(await read('guardian2', '/api/sso/me'));
+  });
+
+  it('answers 401 for a token whose account does not exist', async () => {
+    const { entity } = await account('guardian');
+    const ghost = randomUUID();
+    const { token } = await localIssuer(api.db, api.tableName, api.url).issue({
+      subject: ghost,
+      clientId: DEMO_CLIENT_ID,
+      scopes: ['students:read'],
+      person: { userId: ghost, entityId: entity.entity_id, roles: ['tutor'] },
+    });
+    await expectProblem(await api.get('/api/sso/me', { token }), 401);
   });
 });
 
