@@ -1,5 +1,6 @@
 // Every operation of the API, one row each: the local server, the CDK stack and the API docs all
 // read this table. Adding an operation is one row here plus one handler file under functions/.
+import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
 import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
 import type { ComponentName } from './schemas/components';
@@ -61,10 +62,12 @@ function partitionsOf(group: RecordGroup) {
   const claims = group === 'entities' ? [] : [keys.processnumberPartition(group)];
   const links = group === 'tutors' ? [students] : [];
   const owner = group === 'entities' ? [] : [entities];
+  // A person who may read only some of the group reads them by id, found from their own records.
+  const reach = reachSources(group).map(keys.recordPartition);
   return {
-    list: [record, keys.counterPartition, keys.changePartition(group)],
-    get: [record, keys.gonePartition(group)],
-    deleted: [keys.deletionPartition(group)],
+    list: [record, keys.counterPartition, keys.changePartition(group), ...reach],
+    get: [record, keys.gonePartition(group), ...reach],
+    deleted: [keys.deletionPartition(group), ...reach],
     create: { reads: [], writes: [record, keys.counterPartition, ...claims, ...owner, ...links] },
     replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...links] },
     remove: {
@@ -276,7 +279,8 @@ export const routes: readonly Route[] = [
     summary: 'Who the calling token belongs to',
     query: [],
     access: 'read',
-    reads: [],
+    // A person's account and entity.
+    reads: [keys.userPartition, keys.recordPartition('entities')],
     writes: [],
     responses: { 200: 'OAuthMeResponse' },
   },

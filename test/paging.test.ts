@@ -111,6 +111,16 @@ describe('page numbers', () => {
   });
 });
 
+describe('changes pages', () => {
+  it('hold up to items_per_page records, more than one BatchGetItem reads at once', async () => {
+    const all = await listStudents('items_per_page=500');
+    const changes = await listStudents('updated_since=2000-01-01T00:00:00Z&items_per_page=110');
+    expect(all.total_items).toBeGreaterThan(110);
+    expect(changes.students).toHaveLength(110);
+    expect(changes.next_cursor).toBeDefined();
+  });
+});
+
 describe('bad paging values get 400 problems naming the parameter', () => {
   const bad: [string, string][] = [
     ['page', '0'],

@@ -1,14 +1,17 @@
 // Every route's handler, run over HTTP against DynamoDB, touches only the table partitions its deployed
 // function is granted (`partitionsRead`, `writes`), and only with the actions it is granted: a wrong row
-// in the route table fails here instead of as AccessDenied in a deployed tenant.
+// in the route table fails here instead of as AccessDenied in a deployed tenant. Reads run with a client's
+// token and with people's tokens, which read their own records to learn what they may read.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_CLIENT_ID } from '../infra/local/bootstrap';
 import { type LocalRun, startLocalRun } from '../infra/local/local-run';
+import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
 import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
+import { personTokens } from './support/person-token';
 import { type RecordedCall, startRecordingProxy } from './support/recording-proxy';
 
 const SECRET = 'partitions-secret';
@@ -17,11 +20,14 @@ const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'];
 let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
 let run: LocalRun;
 let token: string;
+/** Tokens of the demo accounts, minted without going through the proxy. */
+const direct = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+let personToken: (username: string) => Promise<string>;
 
-const send = (method: string, path: string, body?: unknown) =>
+const send = (method: string, path: string, body?: unknown, bearer = token) =>
   fetch(`${run.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 
@@ -75,9 +81,11 @@ beforeAll(async () => {
     demoClientSecret: SECRET,
     syncLagMs: 0,
   });
+  personToken = personTokens(direct, run.tableName, run.url);
   proxy.take();
 });
 afterAll(async () => {
+  direct.destroy();
   await run.stop();
   await proxy.close();
 });
@@ -146,6 +154,24 @@ describe('what each route touches', () => {
     await track(`delete-${group}`, async () => json(await send('DELETE', path), 410));
     await track(`get-${group}`, async () => json(await send('GET', `/api/${group}/${randomUUID()}`), 404));
     await track(`list-deleted-${group}`, async () => json(await send('GET', `/api/${group}/deleted`), 200));
+
+    // People who may read only some of the group: a guardian (students in care, own tutor records) and a
+    // student (own record).
+    for (const username of ['guardian', 'student']) {
+      const bearer = await personToken(username);
+      const read = (path: string) => send('GET', path, undefined, bearer);
+      const list = await track(`list-${group}`, () => read(`/api/${group}?items_per_page=1`));
+      if (list.status === 403) continue;
+      const [first] = (await json(list, 200))[group] as Record<string, string>[];
+      await track(`get-${group}`, async () => json(await read(`/api/${group}/${first?.[idField]}`), 200));
+      await track(`get-${group}`, async () => json(await read(`/api/${group}/${randomUUID()}`), 404));
+      await track(`list-${group}`, async () =>
+        json(await read(`/api/${group}?updated_since=2000-01-01T00:00:00Z`), 200),
+      );
+      await track(`list-deleted-${group}`, async () =>
+        json(await read(`/api/${group}/deleted?since=${new Date().toISOString()}`), 200),
+      );
+    }
     for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
   });
 
@@ -156,12 +182,21 @@ describe('what each route touches', () => {
       ),
       fallbackRoute,
     ].map((r) => [r.id, r] as const),
-  )('%s touches only its granted partitions', async (_id, route) => {
-    const calls = await expectWithinGrant(route, async () => {
-      const response = await send('GET', route === fallbackRoute ? '/api/nowhere' : route.path);
-      // The docs asset route, asked for its template path, finds no asset: it still must not touch the table.
-      expect(response.status).toBe(route === fallbackRoute || route.path.includes('{') ? 404 : 200);
-    });
+  )('%s touches only its granted partitions, for a client and for a person', async (_id, route) => {
+    const calls: RecordedCall[] = [];
+    for (const bearer of [token, await personToken('admin')]) {
+      const made = await expectWithinGrant(route, async () => {
+        const response = await send(
+          'GET',
+          route === fallbackRoute ? '/api/nowhere' : route.path,
+          undefined,
+          bearer,
+        );
+        // The docs asset route, asked for its template path, finds no asset: it still must not touch the table.
+        expect(response.status).toBe(route === fallbackRoute || route.path.includes('{') ? 404 : 200);
+      });
+      calls.push(...made);
+    }
     expectAllUsed(route, calls);
   });
 });

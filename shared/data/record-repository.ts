@@ -11,6 +11,7 @@ import {
 import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
 import { afterTime, type Key, keys } from './keys';
+import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import {
   countChange,
   type Item,
@@ -63,6 +64,8 @@ export interface NewRecord<G extends RecordGroup = RecordGroup> {
 
 /** DynamoDB takes at most 100 actions in one transaction: 45 records with their processnumber claims, and the counters. */
 const MAX_RECORDS_PER_TRANSACTION = 45;
+/** DynamoDB reads at most 100 keys in one BatchGetItem. */
+const MAX_KEYS_PER_BATCH_GET = 100;
 
 export class RecordRepository {
   constructor(
@@ -214,6 +217,36 @@ export class RecordRepository {
     };
   }
 
+  /** A page of the list of a reader who may read only these ids (in id order): read by id, never by Query. */
+  async pageAmong<G extends RecordGroup>(
+    group: G,
+    ids: readonly string[],
+    query: PageQuery,
+  ): Promise<RecordPage<GroupRecords[G]>> {
+    const page = pageOfIds(ids, query);
+    const found = await this.getMany(group, page.ids);
+    return { items: page.ids.flatMap((id) => found.get(id) ?? []), hasMore: page.hasMore };
+  }
+
+  /**
+   * A page of the changes feed of a reader who may read only these ids: each record read by id and placed
+   * at its last change, or at `readableSince` when that is later, since a record the reader could not
+   * read before is news to them whenever it changed.
+   */
+  async changesAmong<G extends RecordGroup>(
+    group: G,
+    ids: readonly string[],
+    query: TimeWindowQuery,
+    readableSince: string | undefined,
+  ): Promise<TimedPage<GroupRecords[G]>> {
+    const found = await this.getMany(group, ids);
+    const entries = [...found].map(([id, record]) => {
+      const changed = readableSince && readableSince > record.updated_at ? readableSince : record.updated_at;
+      return { value: record, position: keys.changeSort(changed, id) };
+    });
+    return pageOfWindow(entries, query);
+  }
+
   /** Deletions in a time window, in time order. */
   async deletionsPage(group: RecordGroup, query: TimeWindowQuery): Promise<TimedPage<Deletion>> {
     const idField = idFields[group];
@@ -240,19 +273,28 @@ export class RecordRepository {
     };
   }
 
-  private async getMany<G extends RecordGroup>(
+  /** The records of these ids that exist, by id; read strongly consistent, at most 100 keys a request. */
+  async getMany<G extends RecordGroup>(
     group: G,
-    ids: string[],
+    ids: readonly string[],
   ): Promise<Map<string, GroupRecords[G]>> {
     const found = new Map<string, GroupRecords[G]>();
-    let pending: Item[] = ids.map((id) => ({ ...keys.record(group, id) }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const { Responses, UnprocessedKeys } = await this.db.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
-      for (const item of Responses?.[this.tableName] ?? []) found.set(String(item.sk), toRecord(group, item));
-      pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    for (let start = 0; start < ids.length; start += MAX_KEYS_PER_BATCH_GET) {
+      let pending: Item[] = ids
+        .slice(start, start + MAX_KEYS_PER_BATCH_GET)
+        .map((id) => ({ ...keys.record(group, id) }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+        const { Responses, UnprocessedKeys } = await this.db.send(
+          new BatchGetCommand({
+            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
+          }),
+        );
+        for (const item of Responses?.[this.tableName] ?? [])
+          found.set(String(item.sk), toRecord(group, item));
+        pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
     }
     return found;
   }

@@ -124,7 +124,8 @@ function errors(route: Route): Record<string, ResponseSpec> {
     responses[410] = {
       description: recordRoute
         ? 'The record was deleted (in the last 90 days).'
-        : '`since` is older than the 90 days deletions are kept: list the group again.',
+        : '`since` is older than the 90 days deletions are kept, or what a person may read of the group ' +
+          'changed after it: list the group again.',
       content: problem('ProblemDetails'),
     };
   }

@@ -3,6 +3,10 @@ import type { RecordRepository } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
 import { GoneError, NotFoundError } from '../http/errors';
 
+/** The 404 of an id with no record, and of one the caller may not read: the two cannot be told apart. */
+export const notFound = (group: RecordGroup, id: string) =>
+  new NotFoundError(`No ${group} record has ${idFields[group]} ${id}.`);
+
 export async function missingRecord(
   records: RecordRepository,
   group: RecordGroup,
@@ -10,5 +14,5 @@ export async function missingRecord(
 ): Promise<never> {
   const deletedAt = await records.deletedAt(group, id);
   if (deletedAt) throw new GoneError(`The ${group} record ${id} was deleted at ${deletedAt}.`);
-  throw new NotFoundError(`No ${group} record has ${idFields[group]} ${id}.`);
+  throw notFound(group, id);
 }

@@ -1,15 +1,17 @@
 // The read operations every record group shares: a page of the list (or of its changes since a time),
-// one record by id, and the deletions since a time.
+// one record by id, and the deletions since a time. Each serves what the caller's token may read
+// (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
+import { type Readable, readable } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import { etag } from '../data/record-items';
-import type { TimedPage } from '../data/record-repository';
+import type { Deletion, TimedPage } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/api';
 import { BadRequestError, GoneError } from '../http/errors';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
-import { missingRecord } from './missing-record';
+import { missingRecord, notFound } from './missing-record';
 import { DELETION_RETENTION_DAYS } from './record-writer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,14 +40,15 @@ export async function listRecords(group: RecordGroup, request: ApiRequest): Prom
   if (updatedSince !== undefined || decoded?.kind === 'changes')
     return listChanges(group, request, updatedSince);
   const position = decoded?.kind === 'list' ? decoded : undefined;
-  const [result, totalItems] = await Promise.all([
-    services.records.listPage(group, {
-      itemsPerPage,
-      after: position?.after,
-      skip: position ? undefined : (page - 1) * itemsPerPage,
-    }),
-    services.records.count(group),
-  ]);
+  const pageQuery = {
+    itemsPerPage,
+    after: position?.after,
+    skip: position ? undefined : (page - 1) * itemsPerPage,
+  };
+  const reach = await readable(request.auth, group, services.records);
+  const [result, totalItems] = reach.all
+    ? await Promise.all([services.records.listPage(group, pageQuery), services.records.count(group)])
+    : [await services.records.pageAmong(group, reach.ids, pageQuery), reach.ids.length];
   return {
     rawBody: listBody({
       tenantId,
@@ -63,6 +66,9 @@ export async function listRecords(group: RecordGroup, request: ApiRequest): Prom
 export async function getRecord(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
   const id = recordId(group, request);
   const { records } = request.services;
+  // Outside the caller's reach a record is not there for them: the same 404 as an id nobody has.
+  const reach = await readable(request.auth, group, records);
+  if (!reach.all && !reach.ids.includes(id)) throw notFound(group, id);
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
@@ -149,7 +155,11 @@ async function listChanges(
   updatedSince: string | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
-  const page = await request.services.records.changesPage(group, w);
+  const { records } = request.services;
+  const reach = await readable(request.auth, group, records);
+  const page = reach.all
+    ? await records.changesPage(group, w)
+    : await records.changesAmong(group, reach.ids, w, reach.changedAt);
   const feed = { kind: 'changes' as const, group, tenantId: request.services.config.tenantId, ...w };
   return { rawBody: feedBody(group, page, feed, 'updated_since') };
 }
@@ -162,7 +172,10 @@ export async function listDeleted(group: RecordGroup, request: ApiRequest): Prom
       `Deletions are kept for ${DELETION_RETENTION_DAYS} days; since is older. List the group again from the start.`,
     );
   }
-  const page = await request.services.records.deletionsPage(group, w);
+  const reach = await readable(request.auth, group, request.services.records);
+  const page = reach.all
+    ? await request.services.records.deletionsPage(group, w)
+    : deletionsWithin(reach, group, request, w.since);
   const idField = idFields[group];
   const deletions = {
     ...page,
@@ -173,4 +186,27 @@ export async function listDeleted(group: RecordGroup, request: ApiRequest): Prom
   };
   const feed = { kind: 'deleted' as const, group, tenantId: request.services.config.tenantId, ...w };
   return { rawBody: feedBody('deleted', deletions, feed, 'since') };
+}
+
+/**
+ * The deletions owed to a reader of only some ids: none, unless what they may read changed since `since`.
+ * Nothing they may read can be deleted while they may (a record leaves its person's entity, and a student
+ * its tutors, in the transaction that deletes it or before), and whatever takes an id out of their reach
+ * changes a record the set is read from. So if the set has not changed since `since`, nothing they could
+ * read then has gone. If it has, which ids went is not kept: they list the group again, as they do when
+ * `since` is older than deletions are kept. A first load (no `since`) has nothing to delete.
+ */
+function deletionsWithin(
+  reach: Readable & { all: false },
+  group: RecordGroup,
+  { query }: ApiRequest,
+  since: string,
+): TimedPage<Deletion> {
+  const firstLoad = query.get('since') === undefined && query.get('cursor') === undefined;
+  if (!firstLoad && reach.changedAt !== undefined && reach.changedAt > since) {
+    throw new GoneError(
+      `What this token may read of ${group} changed after ${since}, and which records left it is not kept. List the group again from the start.`,
+    );
+  }
+  return { items: [], hasMore: false };
 }

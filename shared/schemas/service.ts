@@ -1,6 +1,7 @@
 // Shapes of the non-record requests and responses: tenant status, the OAuth endpoints, problems and
 // the API description itself.
 import * as z from 'zod';
+import { personRoles } from '../auth/roles';
 import { SIGNING_ALGORITHM } from '../auth/signing-keys';
 
 export const SystemStatus = z.strictObject({
@@ -54,6 +55,10 @@ export const OAuthErrorResponse = z.strictObject({
 });
 export type OAuthErrorResponse = z.infer<typeof OAuthErrorResponse>;
 
+/** Set only for a person's token. */
+const ofPerson = <T extends z.ZodType>(schema: T, description: string) =>
+  schema.optional().meta({ description: `${description} (a person's token only)` });
+
 export const OAuthMeResponse = z.strictObject({
   sub: z.string(),
   client_id: z.string(),
@@ -61,6 +66,16 @@ export const OAuthMeResponse = z.strictObject({
   scopes: z.array(z.string()),
   exp: z.int(),
   expires_at: z.iso.datetime(),
+  user_id: ofPerson(z.string(), 'The account signed in to'),
+  username: ofPerson(z.string(), 'Its username'),
+  name: ofPerson(z.string(), "The person's name"),
+  email: ofPerson(z.email(), "The account's e-mail address, or else the person's"),
+  roles: ofPerson(z.array(z.enum(personRoles)), 'The roles the token acts in'),
+  entity_id: ofPerson(z.uuid(), "The person's entity"),
+  student_ids: ofPerson(z.array(z.uuid()), "The person's student records"),
+  teacher_ids: ofPerson(z.array(z.uuid()), "The person's teacher records"),
+  tutor_ids: ofPerson(z.array(z.uuid()), "The person's tutor records"),
+  staff_ids: ofPerson(z.array(z.uuid()), "The person's staff records"),
 });
 export type OAuthMeResponse = z.infer<typeof OAuthMeResponse>;
 

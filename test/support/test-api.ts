@@ -4,16 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
-import { DEMO_TENANT, startLocalRun } from '../../infra/local/local-run';
-import { rolesOf } from '../../shared/auth/person';
-import { scopesOfRoles } from '../../shared/auth/roles';
-import { TokenIssuer } from '../../shared/auth/tokens';
+import { startLocalRun } from '../../infra/local/local-run';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { UserRepository } from '../../shared/data/user-repository';
 import { openApiDocument } from '../../shared/openapi/document';
 import { ResponseValidator } from './openapi-validator';
+import { personTokens } from './person-token';
 
 export const DEMO_SECRET = 'test-secret';
 /** Delta feeds lag the clock by this much in tests: long enough to be real, short enough to wait out. */
@@ -100,30 +98,8 @@ export async function startTestApi() {
   const records = new RecordRepository(db, tableName);
   const signingKeys = new SigningKeyRepository(db, tableName);
   const users = new UserRepository(db, tableName);
-  const issuer = new TokenIssuer(signingKeys, {
-    issuer: `${run.url}/api/sso`,
-    audience: `${run.url}/api`,
-    tenantId: DEMO_TENANT.id,
-    accessTokenTtlSeconds: 900,
-  });
-
-  /**
-   * An access token for a demo account, issued as the code flow would issue it (its roles' scopes, for
-   * the demo client), for tests about what a person may read rather than how they sign in.
-   */
-  const personToken = async (username: string): Promise<string> => {
-    const user = await users.byLogin(username);
-    if (!user) throw new Error(`no demo account ${username}`);
-    const entity = (await records.get('entities', user.entity_id))?.record;
-    const roles = rolesOf(user, entity as Parameters<typeof rolesOf>[1]);
-    const { token: issued } = await issuer.issue({
-      subject: user.user_id,
-      clientId: DEMO_CLIENT_ID,
-      scopes: scopesOfRoles(roles),
-      person: { userId: user.user_id, entityId: user.entity_id, roles },
-    });
-    return issued;
-  };
+  /** An access token for a demo account, as the code flow would issue it (see person-token.ts). */
+  const personToken = personTokens(db, tableName, run.url);
 
   return {
     url: run.url,

@@ -1,0 +1,45 @@
+// What `GET /api/sso/me` tells about the calling token: its client, scopes and expiry, and for a person's
+// token the person it stands for, read fresh from their account and their entity.
+import { UnauthorizedError } from '../http/errors';
+import type { OAuthMeResponse } from '../schemas/service';
+import type { Services } from '../services';
+import { idsOfRole } from './reach';
+import type { AccessToken } from './tokens';
+
+export async function me(
+  auth: AccessToken,
+  { config, users, records }: Pick<Services, 'config' | 'users' | 'records'>,
+): Promise<OAuthMeResponse> {
+  const token = {
+    sub: auth.sub,
+    client_id: auth.clientId,
+    tenant_id: config.tenantId,
+    scopes: auth.scopes,
+    exp: auth.expiresAt,
+    expires_at: new Date(auth.expiresAt * 1000).toISOString(),
+  };
+  const { person } = auth;
+  if (!person) return token;
+  const [user, stored] = await Promise.all([
+    users.get(person.userId),
+    records.get('entities', person.entityId),
+  ]);
+  // A token outlives the account it was issued to only by minutes; it no longer stands for anyone.
+  if (user?.status !== 'active' || !stored) {
+    throw new UnauthorizedError('The access token is not valid: its account is no longer active.', true);
+  }
+  const entity = stored.record;
+  return {
+    ...token,
+    user_id: user.user_id,
+    username: user.username,
+    name: entity.name,
+    email: user.email ?? entity.email,
+    roles: person.roles,
+    entity_id: entity.entity_id,
+    student_ids: idsOfRole(entity, 'student'),
+    teacher_ids: idsOfRole(entity, 'teacher'),
+    tutor_ids: idsOfRole(entity, 'tutor'),
+    staff_ids: idsOfRole(entity, 'staff'),
+  };
+}
