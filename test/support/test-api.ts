@@ -20,7 +20,12 @@ export const DEMO_SECRET = 'test-secret';
 export const TEST_SYNC_LAG_MS = 200;
 export const waitForSyncLag = () => new Promise((resolve) => setTimeout(resolve, TEST_SYNC_LAG_MS + 50));
 
-export async function startTestApi() {
+export interface TestApiOptions {
+  /** The service's SIGNING_KEY_REFRESH_SECONDS, for tests of key rotation; the default otherwise. */
+  signingKeyRefreshSeconds?: number;
+}
+
+export async function startTestApi(options: TestApiOptions = {}) {
   const endpoint = inject('dynamodbEndpoint');
   const tableName = `school-test-${randomUUID().slice(0, 8)}`;
   // The servers entry is all that depends on the address, and responses are checked without it.
@@ -34,6 +39,7 @@ export async function startTestApi() {
     tableName,
     demoClientSecret: DEMO_SECRET,
     syncLagMs: TEST_SYNC_LAG_MS,
+    signingKeyRefreshSeconds: options.signingKeyRefreshSeconds,
     inspect: (exchange) => {
       responsesChecked++;
       try {
@@ -105,6 +111,8 @@ export async function startTestApi() {
     audience: `${run.url}/api`,
     tenantId: DEMO_TENANT.id,
     accessTokenTtlSeconds: 900,
+    // Reads the newest key for every token, so it follows the rotations a test makes.
+    signingKeyRefreshSeconds: 0,
   });
 
   /**
