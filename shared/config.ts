@@ -83,6 +83,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/** A tenant's token timings, with the service's limits and defaults, for tools that reason about them. */
+const TokenTimingsSchema = EnvSchema.pick({
+  ACCESS_TOKEN_TTL_SECONDS: true,
+  SIGNING_KEY_REFRESH_SECONDS: true,
+});
+
+export type TokenTimings = Pick<Config, 'accessTokenTtlSeconds' | 'signingKeyRefreshSeconds'>;
+
+export function parseTokenTimings(env: Record<string, string | undefined>): TokenTimings {
+  const e = parseEnv(TokenTimingsSchema, env);
+  return {
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    signingKeyRefreshSeconds: e.SIGNING_KEY_REFRESH_SECONDS,
+  };
+}
+
 /** The scheduled export's settings: the table it reads and the bucket it writes, nothing of the API's. */
 const ExportEnvSchema = EnvSchema.pick({
   TABLE_NAME: true,
