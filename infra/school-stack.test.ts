@@ -248,6 +248,25 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
+  it("hands every route function the tenant's token timings, the signing-key refresh only when set", () => {
+    const { tenant } = s();
+    for (const route of allRoutes) {
+      const fn = s().resources[functionOf(s(), route)] as Resource;
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables.ACCESS_TOKEN_TTL_SECONDS, route.id).toBe(String(tenant.tokens.accessTtlSeconds));
+      expect(variables.SIGNING_KEY_REFRESH_SECONDS, route.id).toBe(
+        tenant.tokens.signingKeyRefreshSeconds === undefined
+          ? undefined
+          : String(tenant.tokens.signingKeyRefreshSeconds),
+      );
+    }
+  });
+
+  it('names the signing-key secret in an output, for the admin CLI to rotate keys with', () => {
+    const [secretId] = ofType(s(), 'AWS::SecretsManager::Secret')[0] as [string, Resource];
+    s().template.hasOutput('SigningKeySecretArn', { Value: { Ref: secretId } });
+  });
+
   it('runs every function on nodejs22.x, arm64, with source maps and its own log group', () => {
     for (const [id, fn] of ofType(s(), 'AWS::Lambda::Function')) {
       expect(fn.Properties, id).toMatchObject({
@@ -422,6 +441,12 @@ describe('two tenants', () => {
       expect(ofType(s, 'AWS::SecretsManager::Secret')).toHaveLength(1);
       expect(ofType(s, 'AWS::KMS::Key')).toHaveLength(1);
     }
+  });
+
+  it('include one that sets the signing-key refresh and one that does not, so both are checked', () => {
+    const set = synthesized.map((t) => t.tenant.tokens.signingKeyRefreshSeconds !== undefined);
+    expect(set).toContain(true);
+    expect(set).toContain(false);
   });
 
   it('include a production tenant and one that is not, so both table settings are checked', () => {

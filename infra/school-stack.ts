@@ -206,6 +206,9 @@ export class SchoolStack extends Stack {
       PUBLIC_BASE_URL: publicBaseUrl,
       ACCESS_TOKEN_TTL_SECONDS: String(tenant.tokens.accessTtlSeconds),
       REFRESH_TOKEN_TTL_SECONDS: String(tenant.tokens.refreshTtlSeconds),
+      ...(tenant.tokens.signingKeyRefreshSeconds === undefined
+        ? {}
+        : { SIGNING_KEY_REFRESH_SECONDS: String(tenant.tokens.signingKeyRefreshSeconds) }),
       LOG_LEVEL: 'info',
     };
     for (const route of [...routes, fallbackRoute]) {
@@ -241,6 +244,10 @@ export class SchoolStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'SigningKeySecretArn', {
+      value: signingKeySecret.secretArn,
+      description: 'SIGNING_KEY_SECRET_ARN for `npm run admin -- keys ...` (docs/deploy.md)',
+    });
     new CfnOutput(this, 'ExportBucketName', {
       value: this.exportBucket.bucketName,
       description: `Scheduled exports, one run per ${EXPORTS_PREFIX}<run id>/ (docs/exports.md)`,

@@ -51,6 +51,18 @@ describe('tenant configuration', () => {
     );
   });
 
+  it('takes a signing-key refresh period of 0 to 3600 seconds, or none for the service default', () => {
+    const tokens = (signingKeyRefreshSeconds: number) => ({ ...valid.tokens, signingKeyRefreshSeconds });
+    expect(parseTenants([{ ...valid, tokens: tokens(0) }])[0]?.tokens.signingKeyRefreshSeconds).toBe(0);
+    expect(parseTenants([valid])[0]?.tokens.signingKeyRefreshSeconds).toBeUndefined();
+    expect(problemsOf([{ ...valid, tokens: tokens(3601) }])).toContain(
+      'tenant escola-teste: tokens.signingKeyRefreshSeconds',
+    );
+    expect(problemsOf([{ ...valid, tokens: tokens(1.5) }])).toContain(
+      'tenant escola-teste: tokens.signingKeyRefreshSeconds',
+    );
+  });
+
   it('refuses the local demo tenant, duplicated ids and domains, and unknown fields', () => {
     expect(problemsOf([{ ...valid, id: 'demo' }])).toContain('tenant demo: id:');
     expect(problemsOf([valid, valid])).toContain('tenant escola-teste: id: used by more than one tenant');

@@ -43,6 +43,11 @@ const TenantSchema = z
       .object({
         accessTtlSeconds: z.number().int().min(60).max(86_400),
         refreshTtlSeconds: z.number().int().min(60).max(7_776_000),
+        /**
+         * How often functions re-read the signing keys (SIGNING_KEY_REFRESH_SECONDS; the service's default,
+         * 300, when absent): a rotated key signs, and a retired key stops verifying, within this long.
+         */
+        signingKeyRefreshSeconds: z.number().int().min(0).max(3600).optional(),
       })
       .refine((t) => t.refreshTtlSeconds > t.accessTtlSeconds, {
         message: 'must be longer than the access token lifetime',
@@ -135,7 +140,7 @@ export const tenantInputs: readonly TenantInput[] = [
     id: 'colegio-sul',
     name: 'Colégio do Sul (staging)',
     region: 'eu-west-1',
-    tokens: { accessTtlSeconds: 600, refreshTtlSeconds: 86_400 },
+    tokens: { accessTtlSeconds: 600, refreshTtlSeconds: 86_400, signingKeyRefreshSeconds: 60 },
     throttling: { rateLimit: 10, burstLimit: 20 },
     logRetentionDays: 30,
     production: false,

@@ -11,6 +11,8 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(7_776_000).default(2_592_000),
+  /** How often issuers re-read the newest private key and verifiers the published keys; 0 reads on every use. */
+  SIGNING_KEY_REFRESH_SECONDS: z.coerce.number().int().min(0).max(3600).default(300),
   /** Set in a deployed tenant: the private signing key is read from this secret, not the table. */
   SIGNING_KEY_SECRET_ARN: z
     .string()
@@ -34,6 +36,8 @@ export interface Config {
   accessTokenTtlSeconds: number;
   /** The tenant's refresh-token lifetime, validated here so a deployed tenant fails fast on a bad value. */
   refreshTokenTtlSeconds: number;
+  /** How long a process keeps the signing keys it read before reading them again (key rotation). */
+  signingKeyRefreshSeconds: number;
   /** Where the private signing key lives: a Secrets Manager secret, or the table (the local run). */
   signingKeySecretArn: string | undefined;
   region: string;
@@ -70,11 +74,28 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     audience: `${e.PUBLIC_BASE_URL}/api`,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    signingKeyRefreshSeconds: e.SIGNING_KEY_REFRESH_SECONDS,
     signingKeySecretArn: e.SIGNING_KEY_SECRET_ARN,
     region: e.AWS_REGION,
     dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
     logLevel: e.LOG_LEVEL,
     syncLagMs: e.SYNC_LAG_MS,
+  };
+}
+
+/** A tenant's token timings, with the service's limits and defaults, for tools that reason about them. */
+const TokenTimingsSchema = EnvSchema.pick({
+  ACCESS_TOKEN_TTL_SECONDS: true,
+  SIGNING_KEY_REFRESH_SECONDS: true,
+});
+
+export type TokenTimings = Pick<Config, 'accessTokenTtlSeconds' | 'signingKeyRefreshSeconds'>;
+
+export function parseTokenTimings(env: Record<string, string | undefined>): TokenTimings {
+  const e = parseEnv(TokenTimingsSchema, env);
+  return {
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    signingKeyRefreshSeconds: e.SIGNING_KEY_REFRESH_SECONDS,
   };
 }
 

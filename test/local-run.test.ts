@@ -116,7 +116,9 @@ describe('npm start', () => {
     const signInLine = run.output.find((line) => line.startsWith('Sign-in:'));
     expect(signInLine).toContain(`${run.url}/api/sso/authorize`);
     expect(signInLine).toContain('http://127.0.0.1:8976/callback');
-    expect(signInLine).toMatch(/accounts admin, teacher, guardian, guardian2, student, staff, password demo-password/);
+    expect(signInLine).toMatch(
+      /accounts admin, teacher, guardian, guardian2, student, staff, password demo-password/,
+    );
     expect((await fetch(local.s3Endpoint as string)).status).toBe(200);
 
     const bearer = await token(run.url);

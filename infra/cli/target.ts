@@ -1,5 +1,6 @@
-// Which tenant the command-line tools work on: a deployed tenant's (TABLE_NAME, EXPORT_BUCKET and AWS
-// credentials from the environment) or, by default, the one `npm start` is serving with its local S3.
+// Which tenant the command-line tools work on: a deployed tenant's (TABLE_NAME, EXPORT_BUCKET,
+// SIGNING_KEY_SECRET_ARN and AWS credentials from the environment) or, by default, the one `npm start`
+// is serving with its local S3.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,10 @@ export interface Target {
   /** The tenant's export bucket, when known, and the local S3 serving it. */
   exportBucket: string | undefined;
   s3Endpoint: string | undefined;
+  /** A deployed tenant's private signing key (the stack's SigningKeySecretArn output), for key rotation. */
+  signingKeySecretArn: string | undefined;
+  /** A Secrets Manager other than AWS's, as DYNAMODB_ENDPOINT is for DynamoDB. */
+  secretsManagerEndpoint: string | undefined;
 }
 
 /** What `npm start` writes to DATA_DIR/local-run.json for the tools to find it. */
@@ -38,6 +43,8 @@ export function resolveTarget(env: Record<string, string | undefined>): Target {
       tenantId: env.TENANT_ID ?? env.TABLE_NAME,
       exportBucket: env.EXPORT_BUCKET,
       s3Endpoint: env.S3_ENDPOINT,
+      signingKeySecretArn: env.SIGNING_KEY_SECRET_ARN,
+      secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
     };
   }
   const file = localRunFile(env.DATA_DIR ?? DEFAULT_DATA_DIR);
@@ -54,6 +61,8 @@ export function resolveTarget(env: Record<string, string | undefined>): Target {
     tenantId: local.tenantId,
     exportBucket: local.exportBucket,
     s3Endpoint: local.s3Endpoint,
+    signingKeySecretArn: undefined,
+    secretsManagerEndpoint: undefined,
   };
 }
 

@@ -62,6 +62,7 @@ describe('the signing-key custom resource', () => {
       audience: 'https://api.example.org/api',
       tenantId: 'escola-teste',
       accessTokenTtlSeconds: 600,
+      signingKeyRefreshSeconds: 300,
     };
     const issuer = new TokenIssuer(
       new SecretsManagerPrivateKeySource(clientOf(secret), 'arn:secret'),

@@ -53,7 +53,8 @@ const Properties = z.object({
   TableName: z.string().min(3),
 });
 
-function secretsManagerStore(client: SecretsManagerClient, secretArn: string): SecretStore {
+/** The tenant's secret through Secrets Manager; the admin CLI's `keys rotate` writes it the same way. */
+export function secretsManagerStore(client: SecretsManagerClient, secretArn: string): SecretStore {
   return {
     read: async () => (await client.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString,
     write: async (value) => {

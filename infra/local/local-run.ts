@@ -27,6 +27,8 @@ export interface LocalRunOptions {
   publicBaseUrl?: string | undefined;
   /** How far behind the clock delta feeds stop (the service's SYNC_LAG_MS); the default suits DynamoDB. */
   syncLagMs?: number | undefined;
+  /** How often the service re-reads its signing keys (SIGNING_KEY_REFRESH_SECONDS); the default is 300. */
+  signingKeyRefreshSeconds?: number | undefined;
   /** Sees every response the API sends (the tests check each against the API description). */
   inspect?: ResponseInspector | undefined;
 }
@@ -67,6 +69,9 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       AWS_REGION: REGION,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
+      ...(options.signingKeyRefreshSeconds === undefined
+        ? {}
+        : { SIGNING_KEY_REFRESH_SECONDS: String(options.signingKeyRefreshSeconds) }),
     });
     const started = api;
     return {

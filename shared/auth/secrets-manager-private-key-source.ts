@@ -1,5 +1,6 @@
-// A deployed tenant's private signing key, read from the Secrets Manager secret the deployment filled.
-// The token issuer asks once per cold start and keeps the imported key, so this runs once a process.
+// A deployed tenant's private signing key, read from the Secrets Manager secret the deployment filled
+// and `npm run admin -- keys rotate` replaces. The token issuer asks once per cold start and again every
+// SIGNING_KEY_REFRESH_SECONDS, keeping the imported key in between.
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { StoredKey } from '../data/signing-key-repository';

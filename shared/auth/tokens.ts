@@ -1,5 +1,6 @@
 // Issues and verifies the service's access tokens: ES256 JWTs in the RFC 9068 profile, with a kid,
-// the contract's claims and the tenant id. Keys are read and imported once per cold start and reused.
+// the contract's claims and the tenant id. Keys are imported once per read and reused until the next read,
+// every signingKeyRefreshSeconds, so a rotated key signs, and a retired key stops verifying, without a deploy.
 import { randomUUID } from 'node:crypto';
 import {
   type CryptoKey,
@@ -14,6 +15,7 @@ import {
 import type { StoredKey } from '../data/signing-key-repository';
 import { UnauthorizedError } from '../http/errors';
 import type { Person } from './person';
+import { type Clock, RefreshingValue } from './refreshing-value';
 import { isPersonRole } from './roles';
 import { SIGNING_ALGORITHM } from './signing-keys';
 
@@ -24,6 +26,8 @@ export interface TokenSettings {
   audience: string;
   tenantId: string;
   accessTokenTtlSeconds: number;
+  /** How long the issuer keeps its private key, and a verifier its key set, before reading them again. */
+  signingKeyRefreshSeconds: number;
 }
 
 export interface AccessToken {
@@ -49,20 +53,31 @@ export interface PublicKeySource {
 }
 
 export class TokenIssuer {
-  private signingKey: Promise<{ kid: string; key: CryptoKey }> | undefined;
+  private readonly signingKey: RefreshingValue<{ kid: string; key: CryptoKey }>;
 
   constructor(
-    private readonly keys: PrivateKeySource,
+    keys: PrivateKeySource,
     private readonly settings: TokenSettings,
-  ) {}
+    private readonly now: Clock = Date.now,
+  ) {
+    this.signingKey = new RefreshingValue(
+      async () => {
+        const stored = await keys.newestPrivateKey();
+        if (!stored) throw new Error('The tenant has no signing key; create one before issuing tokens.');
+        return { kid: stored.kid, key: (await importJWK(stored.jwk, SIGNING_ALGORITHM)) as CryptoKey };
+      },
+      settings.signingKeyRefreshSeconds * 1000,
+      now,
+    );
+  }
 
   /** A token for a client itself (subject: the client id) or for a person (subject: their user id). */
   async issue(grant: { subject: string; clientId: string; scopes: string[]; person?: Person }): Promise<{
     token: string;
     expiresIn: number;
   }> {
-    const { kid, key } = await this.loadSigningKey();
-    const now = Math.floor(Date.now() / 1000);
+    const { kid, key } = await this.signingKey.get();
+    const now = Math.floor(this.now() / 1000);
     const expiresIn = this.settings.accessTokenTtlSeconds;
     const token = await new SignJWT({
       scope: grant.scopes.join(' '),
@@ -80,45 +95,54 @@ export class TokenIssuer {
       .sign(key);
     return { token, expiresIn };
   }
-
-  private loadSigningKey() {
-    this.signingKey ??= this.keys.newestPrivateKey().then(async (stored) => {
-      if (!stored) throw new Error('The tenant has no signing key; create one before issuing tokens.');
-      return { kid: stored.kid, key: (await importJWK(stored.jwk, SIGNING_ALGORITHM)) as CryptoKey };
-    });
-    this.signingKey.catch(() => {
-      this.signingKey = undefined;
-    });
-    return this.signingKey;
-  }
 }
 
-/** How long a verifier waits before it re-reads the key set for a kid it does not know. */
-const KEY_SET_REFRESH_MS = 30_000;
+/**
+ * The shortest time between two reads of the key set caused by a kid the verifier does not know, so a
+ * flood of tokens naming made-up kids cannot turn into a flood of reads. A new key must be published this
+ * long before anything signs with it (the admin CLI waits so), or a verifier may refuse its first tokens.
+ */
+export const UNKNOWN_KID_REFRESH_MS = 30_000;
+/** The leeway on `exp`, `iat` and `nbf` for clocks that differ a little. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
 const MAX_TOKEN_LENGTH = 4096;
 
+interface KeySet {
+  getKey: JWTVerifyGetKey;
+  jwks: JSONWebKeySet;
+}
+
 export class TokenVerifier {
-  private keySet: Promise<{ getKey: JWTVerifyGetKey; jwks: JSONWebKeySet }> | undefined;
-  private loadedAt = 0;
+  private readonly keySet: RefreshingValue<KeySet>;
 
   constructor(
-    private readonly keys: PublicKeySource,
+    keys: PublicKeySource,
     private readonly settings: TokenSettings,
-  ) {}
+    private readonly now: Clock = Date.now,
+  ) {
+    this.keySet = new RefreshingValue(
+      async () => {
+        const jwks = { keys: (await keys.publicKeys()).map((k) => k.jwk) };
+        return { jwks, getKey: createLocalJWKSet(jwks) };
+      },
+      settings.signingKeyRefreshSeconds * 1000,
+      now,
+    );
+  }
 
   /** The published public keys, as served at the JWKS endpoint. */
   async jwks(): Promise<JSONWebKeySet> {
-    return (await this.loadKeySet()).jwks;
+    return (await this.keySet.get()).jwks;
   }
 
   async verify(token: string): Promise<AccessToken> {
     if (token.length > MAX_TOKEN_LENGTH) throw invalid('the token is too long');
     try {
-      return await this.verifyWith((await this.loadKeySet()).getKey, token);
+      return await this.verifyWith((await this.keySet.get()).getKey, token);
     } catch (error) {
-      if (error instanceof errors.JWKSNoMatchingKey && Date.now() - this.loadedAt > KEY_SET_REFRESH_MS) {
-        this.keySet = undefined;
-        return this.verifyWith((await this.loadKeySet()).getKey, token).catch((retryError) => {
+      // A key published since the last read: read the set again, at most once per guard period.
+      if (error instanceof errors.JWKSNoMatchingKey && this.keySet.age() > UNKNOWN_KID_REFRESH_MS) {
+        return this.verifyWith((await this.keySet.refresh()).getKey, token).catch((retryError) => {
           throw describe(retryError);
         });
       }
@@ -133,7 +157,8 @@ export class TokenVerifier {
       algorithms: [SIGNING_ALGORITHM],
       typ: ACCESS_TOKEN_TYPE,
       requiredClaims: ['exp', 'iat', 'jti', 'sub', 'scope', 'client_id', 'tenant_id'],
-      clockTolerance: 5,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      currentDate: new Date(this.now()),
     });
     const { sub, jti, iat, exp, scope, client_id, tenant_id, entity_id, roles } = payload;
     if (tenant_id !== this.settings.tenantId) throw invalid('the token was issued for another tenant');
@@ -166,20 +191,6 @@ export class TokenVerifier {
         ? { person: { userId: sub, entityId: entity_id as string, roles: roles as Person['roles'] } }
         : {}),
     };
-  }
-
-  private loadKeySet() {
-    if (!this.keySet) {
-      this.loadedAt = Date.now();
-      this.keySet = this.keys.publicKeys().then((stored) => {
-        const jwks = { keys: stored.map((k) => k.jwk) };
-        return { jwks, getKey: createLocalJWKSet(jwks) };
-      });
-      this.keySet.catch(() => {
-        this.keySet = undefined;
-      });
-    }
-    return this.keySet;
   }
 }
 

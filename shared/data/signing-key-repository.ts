@@ -86,6 +86,21 @@ export class SigningKeyRepository {
       }),
     );
   }
+
+  /**
+   * Unpublishes a key: its public half, and its private half where the table keeps it (the local run).
+   * Tokens it signed stop verifying once verifiers re-read the key set.
+   */
+  async retire(key: Pick<StoredKey, 'kid' | 'created_at'>): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: this.tableName, Key: keys.publicKey(key.created_at, key.kid) } },
+          { Delete: { TableName: this.tableName, Key: keys.privateKey(key.created_at, key.kid) } },
+        ],
+      }),
+    );
+  }
 }
 
 function toStoredKey(item: Record<string, unknown>): StoredKey {

@@ -28,6 +28,7 @@ const settings: TokenSettings = {
   audience: 'http://127.0.0.1/api',
   tenantId: 'bench',
   accessTokenTtlSeconds: 900,
+  signingKeyRefreshSeconds: 300,
 };
 
 async function sample(times: number, action: () => Promise<unknown>): Promise<Latency> {

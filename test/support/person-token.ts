@@ -17,6 +17,8 @@ export const localIssuer = (db: DynamoDBDocumentClient, tableName: string, url: 
     audience: `${url}/api`,
     tenantId: DEMO_TENANT.id,
     accessTokenTtlSeconds: 900,
+    // Reads the newest key for every token, so it follows the rotations a test makes.
+    signingKeyRefreshSeconds: 0,
   });
 
 export function personTokens(db: DynamoDBDocumentClient, tableName: string, url: string) {

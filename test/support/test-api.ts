@@ -18,7 +18,12 @@ export const DEMO_SECRET = 'test-secret';
 export const TEST_SYNC_LAG_MS = 200;
 export const waitForSyncLag = () => new Promise((resolve) => setTimeout(resolve, TEST_SYNC_LAG_MS + 50));
 
-export async function startTestApi() {
+export interface TestApiOptions {
+  /** The service's SIGNING_KEY_REFRESH_SECONDS, for tests of key rotation; the default otherwise. */
+  signingKeyRefreshSeconds?: number;
+}
+
+export async function startTestApi(options: TestApiOptions = {}) {
   const endpoint = inject('dynamodbEndpoint');
   const tableName = `school-test-${randomUUID().slice(0, 8)}`;
   // The servers entry is all that depends on the address, and responses are checked without it.
@@ -32,6 +37,7 @@ export async function startTestApi() {
     tableName,
     demoClientSecret: DEMO_SECRET,
     syncLagMs: TEST_SYNC_LAG_MS,
+    signingKeyRefreshSeconds: options.signingKeyRefreshSeconds,
     inspect: (exchange) => {
       responsesChecked++;
       try {

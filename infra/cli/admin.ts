@@ -1,0 +1,273 @@
+// `npm run admin -- <noun> <verb> [options]`: manages a tenant's OAuth clients, sign-in accounts and
+// signing keys, on the local run or a deployed tenant (infra/cli/target.ts). This file only parses,
+// connects and prints; the work is in ./admin/. Exits 2 on a bad argument (nothing changed), 1 when the
+// tenant's table or secret cannot be reached.
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ConfigError, parseTokenTimings, type TokenTimings } from '../../shared/config';
+import { ClientRepository } from '../../shared/data/client-repository';
+import { createDocumentClient } from '../../shared/data/document-client';
+import { RecordRepository } from '../../shared/data/record-repository';
+import { SignInThrottleRepository } from '../../shared/data/sign-in-throttle-repository';
+import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
+import { UserRepository } from '../../shared/data/user-repository';
+import { secretsManagerStore } from '../custom-resources/signing-key';
+import { tenants } from '../tenants';
+import { createClient, listClients, revokeClient } from './admin/clients';
+import { type Command, PROGRAM, parseCommand } from './admin/commands';
+import { table } from './admin/format';
+import { type KeyStores, listKeys, retireKey, rotateKey } from './admin/keys';
+import { UsageError } from './admin/usage-error';
+import {
+  type AccountStores,
+  createUser,
+  generatePassword,
+  listUsers,
+  setPassword,
+  setStatus,
+  unlockUser,
+} from './admin/users';
+import { parsePassword } from './admin/validation';
+import { resolveTarget, type Target } from './target';
+
+interface Context {
+  clients: ClientRepository;
+  accounts: AccountStores;
+  keys: KeyStores;
+  /** The password from standard input, when the command asked for it. */
+  password: string | undefined;
+}
+
+const print = (text: string) => console.log(text);
+const list = (values: string[]) => values.join(' ') || '-';
+
+type Of<N extends Command['noun']> = Extract<Command, { noun: N }>;
+
+async function runClients(command: Of<'clients'>, { clients, keys }: Context): Promise<void> {
+  if (command.verb === 'create') {
+    const { client, secret } = await createClient(clients, command.registration);
+    print(`Created ${client.type} client ${JSON.stringify(client.name)}.`);
+    print(`client_id      ${client.client_id}`);
+    if (secret) {
+      print(`client_secret  ${secret}`);
+      print('The secret is shown this once and only its hash is kept: store it now.');
+    } else {
+      print('A public client has no secret: it proves itself with PKCE.');
+    }
+    return;
+  }
+  if (command.verb === 'list') {
+    const found = await listClients(clients);
+    if (command.json) return print(JSON.stringify(found, null, 2));
+    return print(
+      table(
+        ['client_id', 'status', 'type', 'name', 'grant_types', 'scopes', 'redirect_uris'],
+        found.map((c) => [
+          c.client_id,
+          c.status,
+          c.type,
+          c.name,
+          list(c.grant_types),
+          list(c.scopes),
+          list(c.redirect_uris),
+        ]),
+      ),
+    );
+  }
+  await revokeClient(clients, command.clientId);
+  return print(
+    `Revoked client ${command.clientId}: it gets no new tokens; access tokens it holds expire within ACCESS_TOKEN_TTL_SECONDS (${keys.timings.accessTokenTtlSeconds} s).`,
+  );
+}
+
+async function runUsers(command: Of<'users'>, { accounts, password: piped }: Context): Promise<void> {
+  if (command.verb === 'list') {
+    const found = await listUsers(accounts.users);
+    if (command.json) return print(JSON.stringify(found, null, 2));
+    return print(
+      table(
+        ['username', 'email', 'status', 'admin', 'entity_id', 'user_id'],
+        found.map((u) => [
+          u.username,
+          u.email ?? '-',
+          u.status,
+          u.admin ? 'yes' : 'no',
+          u.entity_id,
+          u.user_id,
+        ]),
+      ),
+    );
+  }
+  if (command.verb === 'create' || command.verb === 'set-password') {
+    const password = piped ?? generatePassword();
+    const user =
+      command.verb === 'create'
+        ? await createUser(accounts, command.account, password)
+        : await setPassword(accounts.users, command.username, password);
+    print(
+      command.verb === 'create'
+        ? `Created account ${user.username}${user.admin ? ' (admin)' : ''} for entity ${user.entity_id}: user_id ${user.user_id}.`
+        : `Set the password of ${user.username}.`,
+    );
+    if (!piped) {
+      print(`password  ${password}`);
+      print('The password is shown this once: hand it over now.');
+    }
+    return;
+  }
+  if (command.verb === 'unlock') {
+    const user = await unlockUser(accounts, command.username);
+    return print(`Unlocked ${user.username}: active, and its failed sign-ins are forgotten.`);
+  }
+  const user = await setStatus(
+    accounts.users,
+    command.username,
+    command.verb === 'enable' ? 'active' : 'disabled',
+  );
+  return print(`${user.username} is ${user.status}.`);
+}
+
+async function runKeys(command: Of<'keys'>, { keys }: Context): Promise<void> {
+  const refresh = `SIGNING_KEY_REFRESH_SECONDS (${keys.timings.signingKeyRefreshSeconds} s)`;
+  if (command.verb === 'list') {
+    const found = await listKeys(keys);
+    if (command.json) return print(JSON.stringify(found, null, 2));
+    const now = keys.now().toISOString();
+    return print(
+      table(
+        ['kid', 'created_at', 'state', 'retire'],
+        found.map((k) => [
+          k.kid,
+          k.created_at,
+          k.signing ? 'signing' : k.newest ? 'newest, not signing' : 'verifying',
+          k.retirable_at === undefined ? '-' : k.retirable_at <= now ? 'now' : `from ${k.retirable_at}`,
+        ]),
+      ),
+    );
+  }
+  if (command.verb === 'rotate') {
+    const { kid, previous } = await rotateKey(keys);
+    print(`Published key ${kid}: new tokens are signed with it within ${refresh}.`);
+    if (previous?.retirable_at) {
+      print(
+        `Key ${previous.kid} keeps verifying the tokens it signed; retire it from ${previous.retirable_at}: ${PROGRAM} keys retire ${previous.kid}`,
+      );
+    }
+    return;
+  }
+  const retired = await retireKey(keys, command.kid, command.force);
+  return print(`Retired key ${retired.kid}: verifiers refuse its tokens within ${refresh}.`);
+}
+
+function run(command: Command, context: Context): Promise<void> {
+  if (command.noun === 'clients') return runClients(command, context);
+  if (command.noun === 'users') return runUsers(command, context);
+  return runKeys(command, context);
+}
+
+/** Reads a password piped to standard input; a terminal is refused, since it would echo the password. */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) {
+    throw new UsageError(
+      `--password-stdin reads a password piped in, for example: printf '%s' "$PASSWORD" | ${PROGRAM} ... --password-stdin`,
+    );
+  }
+  process.stdin.setEncoding('utf8');
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  return parsePassword(input);
+}
+
+/** Token timings: the environment's, else the tenant's in infra/tenants.ts, else the service defaults. */
+function tokenTimings(env: NodeJS.ProcessEnv, target: Target): TokenTimings {
+  const tenant = tenants.find((t) => t.id === target.tenantId);
+  try {
+    return parseTokenTimings({
+      ACCESS_TOKEN_TTL_SECONDS: env.ACCESS_TOKEN_TTL_SECONDS ?? tenant?.tokens.accessTtlSeconds.toString(),
+      SIGNING_KEY_REFRESH_SECONDS:
+        env.SIGNING_KEY_REFRESH_SECONDS ?? tenant?.tokens.signingKeyRefreshSeconds?.toString(),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function secretsManagerOf(target: Target) {
+  const { signingKeySecretArn: arn, secretsManagerEndpoint: endpoint, region } = target;
+  if (!arn) return undefined;
+  const client = new SecretsManagerClient({
+    region,
+    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  return { client, store: secretsManagerStore(client, arn) };
+}
+
+/** A one-line reason for a failure to reach the tenant: the SDK's own first line, naming the error. */
+function describeFailure(error: unknown, target: Target | undefined): string {
+  if (!(error instanceof Error)) return String(error);
+  const message = error.message.split('\n')[0] || error.name;
+  if (target && error.name === 'ResourceNotFoundException') {
+    const secret = target.signingKeySecretArn ? `, secret ${target.signingKeySecretArn}` : '';
+    return `${message} (table ${target.tableName}${secret} in ${target.region}${target.endpoint ? ` at ${target.endpoint}` : ''})`;
+  }
+  return error.name && error.name !== 'Error' ? `${error.name}: ${message}` : message;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  let password: string | undefined;
+  try {
+    const parsed = parseCommand(argv);
+    if ('help' in parsed) {
+      print(parsed.help);
+      return 0;
+    }
+    command = parsed.command;
+    if ('passwordStdin' in command && command.passwordStdin) password = await readPassword();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`admin: ${error.message}`);
+    return 2;
+  }
+  let target: Target | undefined;
+  try {
+    target = resolveTarget(process.env);
+    const db = createDocumentClient({ region: target.region, endpoint: target.endpoint });
+    const secrets = secretsManagerOf(target);
+    const tableName = target.tableName;
+    try {
+      await run(command, {
+        clients: new ClientRepository(db, tableName),
+        accounts: {
+          users: new UserRepository(db, tableName),
+          records: new RecordRepository(db, tableName),
+          throttles: new SignInThrottleRepository(db, tableName),
+        },
+        keys: {
+          keys: new SigningKeyRepository(db, tableName),
+          secret: secrets?.store,
+          timings: tokenTimings(process.env, target),
+          now: () => new Date(),
+          wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          progress: (message) => console.error(message),
+        },
+        password,
+      });
+    } finally {
+      db.destroy();
+      secrets?.client.destroy();
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`admin: ${error.message}`);
+      return 2;
+    }
+    console.error(`admin: ${command.noun} ${command.verb} failed: ${describeFailure(error, target)}`);
+    return 1;
+  }
+}
+
+// The SDK's notice about future Node versions is not the operator's concern here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,367 @@
+// The admin CLI's commands, `<noun> <verb> [arguments] [options]`, and their help. Parsing is pure: it
+// turns the argument list into a checked Command (or a help text) and touches no table, so a bad
+// argument is refused before anything changes.
+import { parseArgs } from 'node:util';
+import { UsageError } from './usage-error';
+import {
+  type ClientRegistration,
+  checkRegistration,
+  defaultGrantTypes,
+  parseEmail,
+  parseGrantTypes,
+  parseRedirectUri,
+  parseScopes,
+  parseUsername,
+  parseUuid,
+} from './validation';
+
+export type Command =
+  | { noun: 'clients'; verb: 'create'; registration: ClientRegistration }
+  | { noun: 'clients'; verb: 'list'; json: boolean }
+  | { noun: 'clients'; verb: 'revoke'; clientId: string }
+  | {
+      noun: 'users';
+      verb: 'create';
+      account: { username: string; email: string | undefined; entityId: string; admin: boolean };
+      passwordStdin: boolean;
+    }
+  | { noun: 'users'; verb: 'list'; json: boolean }
+  | { noun: 'users'; verb: 'disable' | 'enable' | 'unlock'; username: string }
+  | { noun: 'users'; verb: 'set-password'; username: string; passwordStdin: boolean }
+  | { noun: 'keys'; verb: 'list'; json: boolean }
+  | { noun: 'keys'; verb: 'rotate' }
+  | { noun: 'keys'; verb: 'retire'; kid: string; force: boolean };
+
+export type Parsed = { help: string } | { command: Command };
+
+export const PROGRAM = 'npm run admin --';
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+interface Option {
+  type: 'string' | 'boolean';
+  /** How the value reads in the help: `<name>`, `"<scope> ..."`. */
+  value?: string;
+  multiple?: boolean;
+  required?: boolean;
+  help: string;
+}
+
+interface Verb {
+  summary: string;
+  /** Positional arguments, by name, all required. */
+  args: string[];
+  options: Record<string, Option>;
+  /** What the command does beyond its summary: what it prints, what it refuses. */
+  details?: string;
+  build(args: string[], values: Values): Command;
+}
+
+const json: Record<string, Option> = {
+  json: { type: 'boolean', help: 'print JSON instead of a table' },
+};
+const passwordStdin: Option = {
+  type: 'boolean',
+  help: 'read the password from standard input (one line); otherwise a strong one is generated and shown once',
+};
+
+const str = (values: Values, name: string) => values[name] as string | undefined;
+const bool = (values: Values, name: string) => values[name] === true;
+
+const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = {
+  clients: {
+    summary: 'OAuth clients: services and apps that ask for tokens',
+    verbs: {
+      create: {
+        summary: 'register a client and print its id and secret once',
+        args: [],
+        options: {
+          name: { type: 'string', value: '<name>', required: true, help: 'what the client is, for people' },
+          scopes: {
+            type: 'string',
+            value: '"<scope> ..."',
+            required: true,
+            help: 'the scopes it may ask for, e.g. "students:read teachers:read"',
+          },
+          'grant-types': {
+            type: 'string',
+            value: '"<grant> ..."',
+            help: 'client_credentials, authorization_code, refresh_token (default: client_credentials, or authorization_code refresh_token with --public)',
+          },
+          'redirect-uri': {
+            type: 'string',
+            value: '<uri>',
+            multiple: true,
+            help: 'where the code flow may send a person back (repeatable): https, or http on 127.0.0.1, [::1] or localhost; no fragment',
+          },
+          public: { type: 'boolean', help: 'a public client (phone or browser app): no secret, PKCE only' },
+        },
+        details:
+          'Only a hash of the secret is kept: copy it from the output, which is the one time it is shown.',
+        build: (_args, values) => {
+          const isPublic = bool(values, 'public');
+          const grants = str(values, 'grant-types');
+          return {
+            noun: 'clients',
+            verb: 'create',
+            registration: checkRegistration({
+              name: str(values, 'name') ?? '',
+              scopes: parseScopes(str(values, 'scopes') ?? ''),
+              grantTypes: grants === undefined ? defaultGrantTypes(isPublic) : parseGrantTypes(grants),
+              redirectUris: ((values['redirect-uri'] as string[] | undefined) ?? []).map(parseRedirectUri),
+              isPublic,
+            }),
+          };
+        },
+      },
+      list: {
+        summary: 'list the clients (never their secrets)',
+        args: [],
+        options: json,
+        build: (_args, values) => ({ noun: 'clients', verb: 'list', json: bool(values, 'json') }),
+      },
+      revoke: {
+        summary: 'stop a client from getting tokens',
+        args: ['client_id'],
+        options: {},
+        details: 'Access tokens it already holds stay valid until they expire (ACCESS_TOKEN_TTL_SECONDS).',
+        build: ([clientId]) => ({ noun: 'clients', verb: 'revoke', clientId: clientId as string }),
+      },
+    },
+  },
+  users: {
+    summary: "people's sign-in accounts",
+    verbs: {
+      create: {
+        summary: 'create an account for a person entity',
+        args: [],
+        options: {
+          username: {
+            type: 'string',
+            value: '<username>',
+            required: true,
+            help: 'what the person signs in with',
+          },
+          entity: {
+            type: 'string',
+            value: '<entity_id>',
+            required: true,
+            help: 'the person entity it belongs to',
+          },
+          email: {
+            type: 'string',
+            value: '<email>',
+            help: 'an e-mail address the person may also sign in with',
+          },
+          admin: {
+            type: 'boolean',
+            help: 'admin rights (every scope); only for a person with a staff record',
+          },
+          'password-stdin': passwordStdin,
+        },
+        build: (_args, values) => {
+          const email = str(values, 'email');
+          return {
+            noun: 'users',
+            verb: 'create',
+            account: {
+              username: parseUsername(str(values, 'username') ?? ''),
+              email: email === undefined ? undefined : parseEmail(email),
+              entityId: parseUuid(str(values, 'entity') ?? '', 'entity'),
+              admin: bool(values, 'admin'),
+            },
+            passwordStdin: bool(values, 'password-stdin'),
+          };
+        },
+      },
+      list: {
+        summary: 'list the accounts (never their passwords)',
+        args: [],
+        options: json,
+        build: (_args, values) => ({ noun: 'users', verb: 'list', json: bool(values, 'json') }),
+      },
+      disable: {
+        summary: 'stop an account from signing in or refreshing its tokens',
+        args: ['username'],
+        options: {},
+        build: ([name]) => ({ noun: 'users', verb: 'disable', username: name as string }),
+      },
+      enable: {
+        summary: 'let a disabled account sign in again',
+        args: ['username'],
+        options: {},
+        build: ([name]) => ({ noun: 'users', verb: 'enable', username: name as string }),
+      },
+      unlock: {
+        summary: 'make an account active and forget its failed sign-ins, ending a lockout',
+        args: ['username'],
+        options: {},
+        build: ([name]) => ({ noun: 'users', verb: 'unlock', username: name as string }),
+      },
+      'set-password': {
+        summary: "set an account's password",
+        args: ['username'],
+        options: { 'password-stdin': passwordStdin },
+        build: ([name], values) => ({
+          noun: 'users',
+          verb: 'set-password',
+          username: name as string,
+          passwordStdin: bool(values, 'password-stdin'),
+        }),
+      },
+    },
+  },
+  keys: {
+    summary: 'the token signing keys',
+    verbs: {
+      list: {
+        summary: 'list the published keys, which one signs, and when each may be retired',
+        args: [],
+        options: json,
+        build: (_args, values) => ({ noun: 'keys', verb: 'list', json: bool(values, 'json') }),
+      },
+      rotate: {
+        summary: 'publish a new key pair; new tokens are signed with it, older keys keep verifying',
+        args: [],
+        options: {},
+        details:
+          'A deployed tenant (SIGNING_KEY_SECRET_ARN set) publishes the public key, waits until every verifier can find it, then writes the private key to the secret.',
+        build: () => ({ noun: 'keys', verb: 'rotate' }),
+      },
+      retire: {
+        summary: 'unpublish an older key; tokens it signed stop verifying',
+        args: ['kid'],
+        options: {
+          force: {
+            type: 'boolean',
+            help: 'retire a key whose tokens may still be in use (they fail with 401)',
+          },
+        },
+        details:
+          'Refuses the newest key, and a key superseded less than ACCESS_TOKEN_TTL_SECONDS + SIGNING_KEY_REFRESH_SECONDS ago unless --force.',
+        build: ([kid], values) => ({
+          noun: 'keys',
+          verb: 'retire',
+          kid: kid as string,
+          force: bool(values, 'force'),
+        }),
+      },
+    },
+  },
+};
+
+const nounList = Object.keys(nouns).join(', ');
+
+function usageOf(noun: string, verb: string, spec: Verb): string {
+  const args = spec.args.map((arg) => `<${arg}>`);
+  const options = Object.entries(spec.options).map(([name, option]) => {
+    const shown = option.type === 'string' ? `--${name} ${option.value}` : `--${name}`;
+    if (option.required) return shown;
+    return option.multiple ? `[${shown}]...` : `[${shown}]`;
+  });
+  return [PROGRAM, noun, verb, ...args, ...options].join(' ');
+}
+
+function verbHelp(noun: string, verb: string, spec: Verb): string {
+  const lines = [`usage: ${usageOf(noun, verb, spec)}`, '', `${capitalise(spec.summary)}.`];
+  if (spec.details) lines.push(spec.details);
+  const options = Object.entries(spec.options);
+  if (options.length > 0) {
+    lines.push('', 'options:');
+    for (const [name, option] of options) {
+      const shown = option.type === 'string' ? `--${name} ${option.value}` : `--${name}`;
+      lines.push(`  ${shown.padEnd(28)} ${option.help}${option.required ? ' (required)' : ''}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function nounHelp(noun: string): string {
+  const verbs = Object.entries(nouns[noun]?.verbs ?? {});
+  return [
+    `usage: ${PROGRAM} ${noun} <verb> [options]   (${PROGRAM} ${noun} <verb> --help for its options)`,
+    '',
+    ...verbs.map(([verb, spec]) => `  ${verb.padEnd(14)} ${spec.summary}`),
+  ].join('\n');
+}
+
+const topHelp = () =>
+  [
+    `usage: ${PROGRAM} <noun> <verb> [options]   (${PROGRAM} <noun> --help for its verbs)`,
+    '',
+    ...Object.entries(nouns).map(([noun, spec]) => `  ${noun.padEnd(10)} ${spec.summary}`),
+    '',
+    'Works on the local run (`npm start`) unless TABLE_NAME, AWS_REGION and AWS credentials name a',
+    "deployed tenant's table; key commands there also need SIGNING_KEY_SECRET_ARN. See docs/deploy.md.",
+  ].join('\n');
+
+const capitalise = (text: string) => `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}`;
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+/** Reads `<noun> <verb> [arguments] [options]`; throws UsageError naming what is wrong. */
+export function parseCommand(argv: readonly string[]): Parsed {
+  const [noun, verb, ...rest] = argv;
+  if (noun === undefined || isHelp(noun)) return { help: topHelp() };
+  const nounSpec = nouns[noun];
+  if (!nounSpec || !Object.hasOwn(nouns, noun)) {
+    throw new UsageError(`unknown command ${noun}; the commands are ${nounList} (${PROGRAM} --help).`);
+  }
+  if (isHelp(verb)) return { help: nounHelp(noun) };
+  if (verb === undefined) {
+    throw new UsageError(
+      `${noun} needs a verb: ${Object.keys(nounSpec.verbs).join(', ')} (${PROGRAM} ${noun} --help).`,
+    );
+  }
+  const spec = Object.hasOwn(nounSpec.verbs, verb) ? nounSpec.verbs[verb] : undefined;
+  if (!spec) {
+    throw new UsageError(
+      `unknown ${noun} verb ${verb}; the verbs are ${Object.keys(nounSpec.verbs).join(', ')} (${PROGRAM} ${noun} --help).`,
+    );
+  }
+  const see = `(${PROGRAM} ${noun} ${verb} --help)`;
+  let parsed: { values: Values; positionals: string[]; tokens: { kind: string; name?: string }[] };
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: {
+        ...Object.fromEntries(
+          Object.entries(spec.options).map(([name, { type, multiple }]) => [
+            name,
+            { type, multiple: multiple ?? false },
+          ]),
+        ),
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (error) {
+    // node's messages go on for lines; the first sentence says what is wrong.
+    throw new UsageError(`${(error as Error).message.split(/\.|\n/)[0]} ${see}`);
+  }
+  if (parsed.values.help === true) return { help: verbHelp(noun, verb, spec) };
+  const { positionals, values } = parsed;
+  if (positionals.length < spec.args.length) {
+    throw new UsageError(`${noun} ${verb} needs <${spec.args[positionals.length]}> ${see}`);
+  }
+  if (positionals.length > spec.args.length) {
+    throw new UsageError(`unexpected argument ${positionals[spec.args.length]} ${see}`);
+  }
+  const empty = positionals.findIndex((value) => value.trim() === '');
+  if (empty >= 0) throw new UsageError(`<${spec.args[empty]}> is empty ${see}`);
+  for (const [name, option] of Object.entries(spec.options)) {
+    const given = parsed.tokens.filter((token) => token.kind === 'option' && token.name === name).length;
+    if (given > 1 && !option.multiple) throw new UsageError(`--${name} is given more than once ${see}`);
+    if (option.required && values[name] === undefined) throw new UsageError(`--${name} is required ${see}`);
+    if (option.type === 'string' && !option.multiple && values[name] === '') {
+      throw new UsageError(`--${name} needs a value ${see}`);
+    }
+  }
+  try {
+    return { command: spec.build(positionals, values) };
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${error.message} ${see}`);
+    throw error;
+  }
+}

@@ -1,0 +1,105 @@
+// People's sign-in accounts as an administrator manages them: created for a person entity, listed
+// without password hashes, disabled and enabled, unlocked after a lockout, and given a new password.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashSecret } from '../../../shared/auth/secret-hash';
+import type { RecordRepository } from '../../../shared/data/record-repository';
+import type { SignInThrottleRepository } from '../../../shared/data/sign-in-throttle-repository';
+import { LoginTakenError, type User, type UserRepository } from '../../../shared/data/user-repository';
+import { UsageError } from './usage-error';
+
+export interface AccountStores {
+  users: UserRepository;
+  records: RecordRepository;
+  throttles: SignInThrottleRepository;
+}
+
+/** What `users list` shows of an account: everything but its password hash. */
+export type UserSummary = Omit<User, 'password_hash'>;
+
+export interface NewAccount {
+  username: string;
+  email: string | undefined;
+  entityId: string;
+  admin: boolean;
+}
+
+/** A generated password: 18 random bytes, base64url (24 characters, 144 bits). */
+export const generatePassword = () => randomBytes(18).toString('base64url');
+
+export async function createUser(
+  { users, records }: AccountStores,
+  account: NewAccount,
+  password: string,
+  now = new Date(),
+): Promise<UserSummary> {
+  const entity = (await records.get('entities', account.entityId))?.record;
+  if (!entity) throw new UsageError(`there is no entity ${account.entityId}.`);
+  if (entity.entity_type !== 'person') {
+    throw new UsageError(`entity ${account.entityId} is an ${entity.entity_type}; accounts are for people.`);
+  }
+  if (account.admin && !entity.roles.some((role) => role.role === 'staff')) {
+    const kinds = [...new Set(entity.roles.map((role) => role.role))].join(', ') || 'none';
+    throw new UsageError(
+      `--admin is only for a person with a staff record; entity ${account.entityId} has: ${kinds}.`,
+    );
+  }
+  const at = now.toISOString();
+  const user: User = {
+    user_id: randomUUID(),
+    username: account.username,
+    ...(account.email === undefined ? {} : { email: account.email }),
+    password_hash: await hashSecret(password),
+    status: 'active',
+    entity_id: account.entityId,
+    admin: account.admin,
+    created_at: at,
+    updated_at: at,
+  };
+  try {
+    await users.create(user);
+  } catch (error) {
+    if (error instanceof LoginTakenError) throw new UsageError(error.message);
+    throw error;
+  }
+  return summarise(user);
+}
+
+export async function listUsers(users: UserRepository): Promise<UserSummary[]> {
+  return (await users.list()).map(summarise).sort((a, b) => a.username.localeCompare(b.username));
+}
+
+/** Disables an account, or enables it again (status active), by username or e-mail address. */
+export async function setStatus(
+  users: UserRepository,
+  name: string,
+  status: 'active' | 'disabled',
+): Promise<UserSummary> {
+  const user = await accountNamed(users, name);
+  return summarise(await users.update(user.user_id, { status }));
+}
+
+/** Ends a lockout: the account becomes active and the failed sign-ins of its username and e-mail are forgotten. */
+export async function unlockUser({ users, throttles }: AccountStores, name: string): Promise<UserSummary> {
+  const user = await accountNamed(users, name);
+  await throttles.clearAccounts([user.username, ...(user.email ? [user.email] : [])]);
+  return summarise(await users.update(user.user_id, { status: 'active' }));
+}
+
+export async function setPassword(
+  users: UserRepository,
+  name: string,
+  password: string,
+): Promise<UserSummary> {
+  const user = await accountNamed(users, name);
+  return summarise(await users.update(user.user_id, { password_hash: await hashSecret(password) }));
+}
+
+async function accountNamed(users: UserRepository, name: string): Promise<User> {
+  const user = await users.byLogin(name);
+  if (!user) throw new UsageError(`there is no account ${name}.`);
+  return user;
+}
+
+function summarise({ password_hash: _hash, ...user }: User): UserSummary {
+  return user;
+}
