@@ -1,7 +1,8 @@
 // The authorization server metadata the discovery document publishes.
 import type { Config } from '../config';
 import { scopes } from '../domain/groups';
-import { CLIENT_AUTH_METHODS, GRANT_TYPES } from './client-credentials';
+import { GRANT_TYPES } from './token-endpoint';
+import { CLIENT_AUTH_METHODS } from './token-request';
 
 export function authorizationServerMetadata(config: Pick<Config, 'issuer'>) {
   return {

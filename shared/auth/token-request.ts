@@ -1,20 +1,21 @@
-// The token endpoint's client_credentials grant (RFC 6749 sections 2.3, 4.4 and 5): reads a form or
-// JSON body, authenticates the client by HTTP Basic or body credentials, narrows the scope and
-// issues an access token. Every failure is an RFC 6749 error.
+// What every grant of the token endpoint shares (RFC 6749 sections 2.3 and 3.2): reading a form or
+// JSON body, authenticating the client, and the scopes a request is granted. Every failure is an RFC
+// 6749 error.
+import type { OAuthClient } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
-import type { ApiRequest, ApiResponse } from '../http/api';
+import type { ApiRequest } from '../http/api';
 import { OAuthError } from '../http/errors';
 import { bodyText, header } from '../http/request';
 import { verifySecret } from './secret-hash';
 
-export const GRANT_TYPES = ['client_credentials'] as const;
+/** How clients authenticate: with their secret, by HTTP Basic or in the body. */
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 
-type Params = Map<string, string>;
+export type Params = ReadonlyMap<string, string>;
 
-function readParams({ event, body }: ApiRequest): Params {
-  const text = bodyText(event);
-  const params: Params = new Map();
+/** The request's parameters, from a form or a JSON object; a parameter given more than once is refused. */
+export function readParams({ event, body }: ApiRequest): Params {
+  const params = new Map<string, string>();
   if (body !== null && typeof body === 'object') {
     if (Array.isArray(body)) throw new OAuthError('invalid_request', 'The JSON body must be an object.');
     for (const [name, value] of Object.entries(body)) {
@@ -24,6 +25,7 @@ function readParams({ event, body }: ApiRequest): Params {
     }
     return params;
   }
+  const text = bodyText(event);
   if (text.length === 0) return params;
   const contentType = header(event, 'content-type') ?? '';
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
@@ -56,10 +58,10 @@ function basicCredentials(authorization: string): { id: string; secret: string }
   return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
 }
 
-function clientCredentialsOf(request: ApiRequest, params: Params): { id: string; secret: string } {
+/** The client's id and secret, from the Authorization header or the body. */
+function presentedCredentials(request: ApiRequest, params: Params): { id: string; secret: string } {
   const authorization = header(request.event, 'authorization');
-  const inBody = params.has('client_id') || params.has('client_secret');
-  if (authorization !== undefined && inBody && params.has('client_secret')) {
+  if (authorization !== undefined && params.has('client_secret')) {
     throw new OAuthError(
       'invalid_request',
       'Authenticate the client one way: the Authorization header or the body.',
@@ -83,36 +85,26 @@ function clientCredentialsOf(request: ApiRequest, params: Params): { id: string;
   return { id, secret };
 }
 
-function grantedScopes(requested: string | undefined, allowed: Scope[]): Scope[] {
-  if (requested === undefined || requested.trim() === '') return allowed;
-  const asked = [...new Set(requested.split(' ').filter(Boolean))];
-  const refused = asked.filter((scope) => !isScope(scope) || !allowed.includes(scope));
-  if (refused.length > 0)
-    throw new OAuthError('invalid_scope', `The client may not ask for: ${refused.join(' ')}.`);
-  return asked as Scope[];
-}
-
-export async function clientCredentialsGrant(request: ApiRequest): Promise<ApiResponse> {
-  const params = readParams(request);
-  const grantType = params.get('grant_type');
-  if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
-  const credentials = clientCredentialsOf(request, params);
+/** The active client the request comes from, proven by its secret. */
+export async function authenticateClient(request: ApiRequest, params: Params): Promise<OAuthClient> {
+  const credentials = presentedCredentials(request, params);
   const client = await request.services.clients.get(credentials.id);
   const verified = await verifySecret(credentials.secret, client?.secret_hash);
   if (!client || !verified || client.status !== 'active') {
     throw new OAuthError('invalid_client', 'Client authentication failed.');
   }
-  if (!(GRANT_TYPES as readonly string[]).includes(grantType)) {
-    throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
-  }
-  const scopes = grantedScopes(params.get('scope'), client.scopes);
-  const { token, expiresIn } = await request.services.tokenIssuer.issue({
-    subject: client.client_id,
-    clientId: client.client_id,
-    scopes,
-  });
-  return {
-    headers: { pragma: 'no-cache' },
-    body: { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') },
-  };
+  return client;
+}
+
+/**
+ * The scopes a request is granted: all of `allowed` when it names none, else exactly those it names,
+ * each of which must be in `allowed` (invalid_scope otherwise).
+ */
+export function requestedScopes(requested: string | undefined, allowed: readonly Scope[]): Scope[] {
+  if (requested === undefined || requested.trim() === '') return [...allowed];
+  const asked = [...new Set(requested.split(' ').filter(Boolean))];
+  const refused = asked.filter((scope) => !isScope(scope) || !allowed.includes(scope));
+  if (refused.length > 0)
+    throw new OAuthError('invalid_scope', `These scopes cannot be granted: ${refused.join(' ')}.`);
+  return asked as Scope[];
 }
