@@ -1,27 +1,34 @@
 // What every grant of the token endpoint shares (RFC 6749 sections 2.3 and 3.2): reading a form or
-// JSON body, authenticating the client, and the scopes a request is granted. Every failure is an RFC
-// 6749 error.
-import type { OAuthClient } from '../data/client-repository';
+// JSON body, authenticating the client, and checking a grant's parameters. Every
+// failure is an RFC 6749 error.
+import type * as z from 'zod';
+import { isPublicClient, type OAuthClient } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest } from '../http/api';
 import { OAuthError } from '../http/errors';
 import { bodyText, header } from '../http/request';
 import { verifySecret } from './secret-hash';
 
-/** How clients authenticate: with their secret, by HTTP Basic or in the body. */
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+/** How clients authenticate: confidential ones with their secret, public ones with their client_id alone. */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 
 export type Params = ReadonlyMap<string, string>;
 
-/** The request's parameters, from a form or a JSON object; a parameter given more than once is refused. */
+/**
+ * The request's parameters, from a form or a JSON object. A parameter given more than once is refused;
+ * one given without a value counts as not given (RFC 6749 section 3.2).
+ */
 export function readParams({ event, body }: ApiRequest): Params {
   const params = new Map<string, string>();
+  const add = (name: string, value: string) => {
+    if (value !== '') params.set(name, value);
+  };
   if (body !== null && typeof body === 'object') {
     if (Array.isArray(body)) throw new OAuthError('invalid_request', 'The JSON body must be an object.');
     for (const [name, value] of Object.entries(body)) {
       if (typeof value !== 'string')
         throw new OAuthError('invalid_request', `The parameter ${name} must be a string.`);
-      params.set(name, value);
+      add(name, value);
     }
     return params;
   }
@@ -34,10 +41,12 @@ export function readParams({ event, body }: ApiRequest): Params {
       'Send the request as application/x-www-form-urlencoded or application/json.',
     );
   }
+  const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(text)) {
-    if (params.has(name))
+    if (seen.has(name))
       throw new OAuthError('invalid_request', `The parameter ${name} is given more than once.`);
-    params.set(name, value);
+    seen.add(name);
+    add(name, value);
   }
   return params;
 }
@@ -58,8 +67,8 @@ function basicCredentials(authorization: string): { id: string; secret: string }
   return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
 }
 
-/** The client's id and secret, from the Authorization header or the body. */
-function presentedCredentials(request: ApiRequest, params: Params): { id: string; secret: string } {
+/** The client id and, unless the client presents itself as public, its secret. */
+function presentedCredentials(request: ApiRequest, params: Params): { id: string; secret?: string } {
   const authorization = header(request.event, 'authorization');
   if (authorization !== undefined && params.has('client_secret')) {
     throw new OAuthError(
@@ -79,21 +88,39 @@ function presentedCredentials(request: ApiRequest, params: Params): { id: string
     return basic;
   }
   const id = params.get('client_id');
+  if (id === undefined) throw new OAuthError('invalid_client', 'Client authentication is required.');
   const secret = params.get('client_secret');
-  if (!id || secret === undefined)
-    throw new OAuthError('invalid_client', 'Client authentication is required.');
-  return { id, secret };
+  return secret === undefined ? { id } : { id, secret };
 }
 
-/** The active client the request comes from, proven by its secret. */
+/**
+ * The active client the request comes from. A confidential client proves itself with its secret; a
+ * public one (no secret registered) sends its client_id alone, and is refused if it sends a secret.
+ */
 export async function authenticateClient(request: ApiRequest, params: Params): Promise<OAuthClient> {
   const credentials = presentedCredentials(request, params);
   const client = await request.services.clients.get(credentials.id);
-  const verified = await verifySecret(credentials.secret, client?.secret_hash);
-  if (!client || !verified || client.status !== 'active') {
+  const authenticated =
+    credentials.secret === undefined
+      ? client !== undefined && isPublicClient(client)
+      : await verifySecret(credentials.secret, client?.secret_hash);
+  if (!client || !authenticated || client.status !== 'active') {
     throw new OAuthError('invalid_client', 'Client authentication failed.');
   }
   return client;
+}
+
+/** The parameters as `schema` takes them; the first thing wrong is named in an invalid_request error. */
+export function parseParams<T extends z.ZodType>(schema: T, params: Params): z.output<T> {
+  const parsed = schema.safeParse(Object.fromEntries(params));
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const name = issue?.path.join('.') ?? '';
+  const given = name !== '' && params.has(name);
+  throw new OAuthError(
+    'invalid_request',
+    given ? `The parameter ${name} is not valid.` : `The parameter ${name} is required.`,
+  );
 }
 
 /**

@@ -107,7 +107,8 @@ export class OAuthError extends Error {
       | 'invalid_client'
       | 'unsupported_grant_type'
       | 'invalid_scope'
-      | 'unauthorized_client',
+      | 'unauthorized_client'
+      | 'invalid_grant',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
   ) {
