@@ -130,7 +130,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('keeps the OAuth clients and the signing key from every function but the token function', () => {
+  it('keeps the OAuth clients from every function but those that authenticate clients, the signing key from every function but the token function', () => {
     const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
     expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
     for (const route of allRoutes) {
@@ -140,7 +140,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       const env = (resource(s(), functionOf(s(), route)).Properties.Environment as { Variables: object })
         .Variables;
       expect({ readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in env }, route.id).toEqual({
-        readsClients: route.access === 'sign',
+        readsClients: route.auth.kind === 'client',
         readsSecret: route.access === 'sign',
         secretInEnv: route.access === 'sign',
       });

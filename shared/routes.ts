@@ -47,7 +47,7 @@ export interface Route {
    */
   reads: readonly string[];
   writes: readonly string[];
-  /** RFC 6749 error bodies instead of problems (the token endpoint). */
+  /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
   oauthErrors?: boolean;
   /** Success responses by status. Error responses follow from auth, parameters and body (shared/openapi). */
   responses: { readonly [status: number]: ResponseBody };
@@ -278,6 +278,25 @@ export const routes: readonly Route[] = [
     responses: { 200: 'OAuthTokenResponse' },
     requestBody: {
       schema: 'OAuthTokenRequest',
+      mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    },
+  },
+  {
+    id: 'revoke-token',
+    method: 'POST',
+    path: '/api/sso/revoke',
+    handler: 'sso/revoke',
+    auth: { kind: 'client' },
+    summary: 'Revoke a refresh token and every token of its sign-in (RFC 7009)',
+    query: [],
+    access: 'write',
+    reads: [keys.clientPartition, keys.refreshTokenPartition],
+    writes: [keys.refreshFamilyPartition],
+    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
+    oauthErrors: true,
+    responses: { 200: 'NoContent' },
+    requestBody: {
+      schema: 'OAuthRevocationRequest',
       mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
     },
   },

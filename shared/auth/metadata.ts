@@ -10,12 +10,14 @@ export function authorizationServerMetadata(config: Pick<Config, 'issuer'>): Aut
     issuer: config.issuer,
     authorization_endpoint: `${config.issuer}/authorize`,
     token_endpoint: `${config.issuer}/token`,
+    revocation_endpoint: `${config.issuer}/revoke`,
     jwks_uri: `${config.issuer}/jwks`,
     grant_types_supported: [...grantTypes],
     response_types_supported: ['code'],
     code_challenge_methods_supported: ['S256'],
     scopes_supported: [...scopes],
     token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
     authorization_response_iss_parameter_supported: true,
   };
 }

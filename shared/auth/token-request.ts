@@ -1,5 +1,5 @@
-// What every grant of the token endpoint shares (RFC 6749 sections 2.3 and 3.2): reading a form or
-// JSON body, authenticating the client, and checking a grant's parameters. Every
+// What the token and revocation endpoints share (RFC 6749 sections 2.3 and 3.2, RFC 7009 section 2.1):
+// reading a form or JSON body, authenticating the client, and checking a grant's parameters. Every
 // failure is an RFC 6749 error.
 import type * as z from 'zod';
 import { isPublicClient, type OAuthClient } from '../data/client-repository';

@@ -30,7 +30,7 @@ const tagDescriptions: Record<string, string> = {
   system: 'The tenant and the health of the service.',
   sso:
     'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
-    "people's sign-in), the signing keys and the discovery document.",
+    "people's sign-in), their revocation, the signing keys and the discovery document.",
   docs: 'This description and the page that shows it.',
 };
 
@@ -193,7 +193,8 @@ function describe(baseUrl: string) {
       description:
         'Records of a school-management system (entities, students, tutors, staff, teachers), the ' +
         "tenant's status, and OAuth 2.0 tokens for clients and for people who sign in. Lists are paged; " +
-        'errors are RFC 9457 problems, except at the token endpoint, which answers as RFC 6749 says.',
+        'errors are RFC 9457 problems, except at the token and revocation endpoints, which answer as ' +
+        'RFC 6749 says.',
     },
     servers: [{ url: baseUrl, description: 'This deployment' }],
     tags: [...recordGroups, 'system', 'sso', 'docs']

@@ -48,6 +48,7 @@ import {
   OAuthErrorResponse,
   OAuthMeResponse,
   OAuthRefreshTokenRequest,
+  OAuthRevocationRequest,
   OAuthTokenRequest,
   OAuthTokenResponse,
   OpenApiDocument,
@@ -196,9 +197,13 @@ const componentTable = {
     schema: OAuthTokenResponse,
     description: "An access token, and for a person's sign-in a refresh token (RFC 6749 section 5.1).",
   },
+  OAuthRevocationRequest: {
+    schema: OAuthRevocationRequest,
+    description: 'Revokes a refresh token and every token of its sign-in (RFC 7009 section 2.1).',
+  },
   OAuthErrorResponse: {
     schema: OAuthErrorResponse,
-    description: 'A token endpoint error (RFC 6749 section 5.2).',
+    description: 'A token or revocation endpoint error (RFC 6749 section 5.2, RFC 7009 section 2.2.1).',
   },
   OAuthMeResponse: { schema: OAuthMeResponse, description: 'Who the calling token belongs to.' },
   PublicJsonWebKey: { schema: PublicJsonWebKey, description: 'A public token-signing key.' },

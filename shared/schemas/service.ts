@@ -21,7 +21,7 @@ export const SystemStatus = z.strictObject({
 });
 export type SystemStatus = z.infer<typeof SystemStatus>;
 
-/** Client authentication in the body (RFC 6749 section 2.3.1), which every grant takes. */
+/** Client authentication in the body (RFC 6749 section 2.3.1), which every grant and revocation takes. */
 const clientInBody = {
   client_id: z
     .string()
@@ -95,6 +95,16 @@ export const OAuthTokenResponse = z.strictObject({
 });
 export type OAuthTokenResponse = z.infer<typeof OAuthTokenResponse>;
 
+export const OAuthRevocationRequest = z.object({
+  token: z.string().min(1).max(8192).meta({ description: 'The refresh token to revoke.' }),
+  token_type_hint: z
+    .string()
+    .meta({ description: 'Optional (RFC 7009 section 2.1); the service tells token types apart itself.' })
+    .optional(),
+  ...clientInBody,
+});
+export type OAuthRevocationRequest = z.infer<typeof OAuthRevocationRequest>;
+
 export const oauthErrorCodes = [
   'invalid_request',
   'invalid_client',
@@ -102,6 +112,7 @@ export const oauthErrorCodes = [
   'unauthorized_client',
   'unsupported_grant_type',
   'invalid_scope',
+  'unsupported_token_type',
 ] as const;
 
 export const OAuthErrorResponse = z.strictObject({
@@ -150,12 +161,14 @@ export const AuthorizationServerMetadata = z.strictObject({
   issuer: z.url(),
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
+  revocation_endpoint: z.url(),
   jwks_uri: z.url(),
   grant_types_supported: z.array(z.string()),
   response_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
   scopes_supported: z.array(z.string()),
   token_endpoint_auth_methods_supported: z.array(z.string()),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()),
   /** RFC 9207: authorization responses carry `iss`. */
   authorization_response_iss_parameter_supported: z.boolean(),
 });

@@ -1,5 +1,5 @@
-// Requests to the token endpoint as clients send them, checks of their RFC 6749 error bodies, and a
-// snapshot of the token state in the table, to show that a refused request changed nothing.
+// Requests to the token and revocation endpoints as clients send them, checks of their RFC 6749 error
+// bodies, and a snapshot of the token state in the table, to show that a refused request changed nothing.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { keys } from '../../shared/data/keys';
@@ -16,7 +16,7 @@ export const basic = (id: string, secret: string) =>
 /** POSTs a form (or, with a content-type header, any text) to an endpoint of /api/sso. */
 export function postForm(
   api: Pick<TestApi, 'url'>,
-  endpoint: 'token',
+  endpoint: 'token' | 'revoke',
   body: Record<string, string> | string | undefined,
   headers: Record<string, string> = {},
 ) {
