@@ -115,7 +115,8 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       if (route.writes.length > 0) expected.push(...tableWrites, 'kms:Decrypt');
       if (route.access === 'sign') expected.push('secretsmanager:GetSecretValue', 'kms:Decrypt');
       expect([...actionsOf(statements)].sort(), route.id).toEqual([...new Set(expected)].sort());
-      expect(route.writes.length > 0, route.id).toBe(route.access === 'write');
+      // Token routes write what they keep of the tokens they issue; read routes write nothing.
+      expect(route.writes.length > 0, route.id).toBe(route.access !== 'read');
       for (const statement of statements.filter((st) =>
         asArray(st.Action).some((a) => a.startsWith('dynamodb:')),
       )) {
@@ -129,7 +130,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('keeps the OAuth clients and the signing key from every function but the token function', () => {
+  it('keeps the OAuth clients from every function but those that authenticate clients, the signing key from every function but the token function', () => {
     const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
     expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
     for (const route of allRoutes) {
@@ -139,7 +140,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       const env = (resource(s(), functionOf(s(), route)).Properties.Environment as { Variables: object })
         .Variables;
       expect({ readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in env }, route.id).toEqual({
-        readsClients: route.access === 'sign',
+        readsClients: route.auth.kind === 'client',
         readsSecret: route.access === 'sign',
         secretInEnv: route.access === 'sign',
       });
@@ -150,9 +151,9 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('lets only write routes and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
+  it('lets only write and token routes and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
     const writeRouteFunctions = new Set(
-      allRoutes.filter((r) => r.access === 'write').map((r) => functionOf(s(), r)),
+      allRoutes.filter((r) => r.access !== 'read').map((r) => functionOf(s(), r)),
     );
     const writers = ofType(s(), 'AWS::Lambda::Function').filter(
       ([id]) =>

@@ -34,7 +34,10 @@ export interface Route {
   summary: string;
   /** Query parameters the operation takes; any other is refused with 400 ('any': not checked). */
   query: readonly string[] | 'any';
-  /** What the operation does to the table: read it, write records, or issue tokens with the private key. */
+  /**
+   * What the operation does: read the table, write to it, or issue tokens with the private key (and
+   * write what it keeps of them, per `writes`).
+   */
   access: 'read' | 'write' | 'sign';
   /** The body the operation takes: JSON only, or a form or JSON (the token endpoint); larger ones get 413. */
   body?: { type: 'json' | 'form-or-json'; maxBytes: number };
@@ -44,7 +47,7 @@ export interface Route {
    */
   reads: readonly string[];
   writes: readonly string[];
-  /** RFC 6749 error bodies instead of problems (the token endpoint). */
+  /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
   oauthErrors?: boolean;
   /** Success responses by status. Error responses follow from auth, parameters and body (shared/openapi). */
   responses: { readonly [status: number]: ResponseBody };
@@ -257,16 +260,43 @@ export const routes: readonly Route[] = [
     path: '/api/sso/token',
     handler: 'sso/token',
     auth: { kind: 'client' },
-    summary: 'Issue an OAuth 2.0 access token (client_credentials grant)',
+    summary: 'Issue OAuth 2.0 tokens (client_credentials, authorization_code and refresh_token grants)',
     query: [],
     access: 'sign',
-    reads: [keys.clientPartition],
-    writes: [],
+    // A refresh reads its token, family, account and entity; a code exchange redeems the code (an
+    // update) and starts a family; rotation and reuse write tokens and families.
+    reads: [
+      keys.clientPartition,
+      keys.refreshTokenPartition,
+      keys.refreshFamilyPartition,
+      keys.userPartition,
+      keys.recordPartition('entities'),
+    ],
+    writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, keys.refreshFamilyPartition],
     body: { type: 'form-or-json', maxBytes: 16 * 1024 },
     oauthErrors: true,
     responses: { 200: 'OAuthTokenResponse' },
     requestBody: {
       schema: 'OAuthTokenRequest',
+      mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+    },
+  },
+  {
+    id: 'revoke-token',
+    method: 'POST',
+    path: '/api/sso/revoke',
+    handler: 'sso/revoke',
+    auth: { kind: 'client' },
+    summary: 'Revoke a refresh token and every token of its sign-in (RFC 7009)',
+    query: [],
+    access: 'write',
+    reads: [keys.clientPartition, keys.refreshTokenPartition],
+    writes: [keys.refreshFamilyPartition],
+    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
+    oauthErrors: true,
+    responses: { 200: 'NoContent' },
+    requestBody: {
+      schema: 'OAuthRevocationRequest',
       mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
     },
   },

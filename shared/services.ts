@@ -8,6 +8,7 @@ import { AuthorizationCodeRepository } from './data/authorization-code-repositor
 import { ClientRepository } from './data/client-repository';
 import { createDocumentClient } from './data/document-client';
 import { RecordRepository } from './data/record-repository';
+import { RefreshTokenRepository } from './data/refresh-token-repository';
 import { SigningKeyRepository } from './data/signing-key-repository';
 import { UserRepository } from './data/user-repository';
 import { createLogger, type Logger } from './log';
@@ -21,6 +22,7 @@ export interface Services {
   clients: ClientRepository;
   users: UserRepository;
   codes: AuthorizationCodeRepository;
+  refreshTokens: RefreshTokenRepository;
   tokenIssuer: TokenIssuer;
   tokenVerifier: TokenVerifier;
 }
@@ -37,6 +39,7 @@ export function createServices(config: Config, logger = createLogger(config.logL
     clients: new ClientRepository(db, config.tableName),
     users: new UserRepository(db, config.tableName),
     codes: new AuthorizationCodeRepository(db, config.tableName),
+    refreshTokens: new RefreshTokenRepository(db, config.tableName),
     tokenIssuer: new TokenIssuer(privateKeySource(config, signingKeys), config),
     tokenVerifier: new TokenVerifier(signingKeys, config),
   };

@@ -4,13 +4,17 @@
 // token and with people's tokens, which read their own records to learn what they may read.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO_CLIENT_ID } from '../infra/local/bootstrap';
+import { DEMO_APP_ID, DEMO_CLIENT_ID } from '../infra/local/bootstrap';
 import { type LocalRun, startLocalRun } from '../infra/local/local-run';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
+import { RecordRepository } from '../shared/data/record-repository';
+import { UserRepository } from '../shared/data/user-repository';
 import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
+import { arrangeCode, exchangeCode, refresh } from './support/authorization-codes';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
+import { expectTokens, postForm } from './support/oauth';
 import { personTokens } from './support/person-token';
 import { type RecordedCall, startRecordingProxy } from './support/recording-proxy';
 
@@ -175,10 +179,56 @@ describe('what each route touches', () => {
     for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
   });
 
+  it('the code and refresh grants and the revocation endpoint touch only the token partitions', async () => {
+    const tokenRoute = routeOf('create-token');
+    const revokeRoute = routeOf('revoke-token');
+    // Deployed, the private key comes from Secrets Manager; the local run keeps it in the table.
+    const signing = { ...tokenRoute, reads: [...tokenRoute.reads, keys.privateKeyPartition] };
+    const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+    const arranging = {
+      db,
+      tableName: run.tableName,
+      users: new UserRepository(db, run.tableName),
+      records: new RecordRepository(db, run.tableName),
+    };
+    const tokenCalls: RecordedCall[] = [];
+    const asToken = async <T>(request: () => Promise<T>): Promise<T> => {
+      let result: T | undefined;
+      tokenCalls.push(
+        ...(await expectWithinGrant(signing, async () => {
+          result = await request();
+        })),
+      );
+      return result as T;
+    };
+    const code = await arrangeCode(arranging, { clientId: DEMO_APP_ID });
+    const first = await asToken(async () => expectTokens(await exchangeCode(run, code)));
+    const second = await asToken(async () => expectTokens(await refresh(run, first.refresh_token as string)));
+    await asToken(async () => expect((await refresh(run, first.refresh_token as string)).status).toBe(400));
+    await asToken(async () => expect((await exchangeCode(run, code)).status).toBe(400));
+    await asToken(async () => expect((await refresh(run, second.refresh_token as string)).status).toBe(400));
+    expectAllUsed(tokenRoute, tokenCalls);
+
+    const other = await arrangeCode(arranging, { clientId: DEMO_APP_ID });
+    const signedIn = await asToken(async () => expectTokens(await exchangeCode(run, other)));
+    const revokeCalls = await expectWithinGrant(revokeRoute, async () => {
+      const response = await postForm(run, 'revoke', {
+        token: signedIn.refresh_token as string,
+        client_id: DEMO_APP_ID,
+      });
+      expect(response.status).toBe(200);
+    });
+    expectAllUsed(revokeRoute, revokeCalls);
+    db.destroy();
+  });
+
   it.each(
     [
       ...routes.filter(
-        (r) => !r.id.match(/-(entities|students|teachers|tutors|staffs)$/) && r.access !== 'sign',
+        (r) =>
+          !r.id.match(/-(entities|students|teachers|tutors|staffs)$/) &&
+          r.access !== 'sign' &&
+          r.method === 'GET',
       ),
       fallbackRoute,
     ].map((r) => [r.id, r] as const),

@@ -1,5 +1,5 @@
 // POST /api/sso/token: OAuth 2.0 token endpoint.
-import { clientCredentialsGrant } from '../../shared/auth/client-credentials';
+import { issueToken } from '../../shared/auth/token-endpoint';
 import { api } from '../../shared/http/api';
 
-export const handler = api('create-token', clientCredentialsGrant);
+export const handler = api('create-token', issueToken);

@@ -1,16 +1,23 @@
-// The authorization server metadata the discovery document publishes.
+// The authorization server metadata the discovery document publishes (RFC 8414, RFC 9207).
 import type { Config } from '../config';
+import { grantTypes } from '../data/client-repository';
 import { scopes } from '../domain/groups';
-import { CLIENT_AUTH_METHODS, GRANT_TYPES } from './client-credentials';
+import type { AuthorizationServerMetadata } from '../schemas/service';
+import { CLIENT_AUTH_METHODS } from './token-request';
 
-export function authorizationServerMetadata(config: Pick<Config, 'issuer'>) {
+export function authorizationServerMetadata(config: Pick<Config, 'issuer'>): AuthorizationServerMetadata {
   return {
     issuer: config.issuer,
+    authorization_endpoint: `${config.issuer}/authorize`,
     token_endpoint: `${config.issuer}/token`,
+    revocation_endpoint: `${config.issuer}/revoke`,
     jwks_uri: `${config.issuer}/jwks`,
-    grant_types_supported: [...GRANT_TYPES],
-    response_types_supported: [],
+    grant_types_supported: [...grantTypes],
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
     scopes_supported: [...scopes],
     token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    authorization_response_iss_parameter_supported: true,
   };
 }

@@ -99,7 +99,10 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
-/** RFC 6749 section 5.2 errors of the token endpoint: rendered as OAuth error bodies, not problems. */
+/**
+ * RFC 6749 section 5.2 errors of the token and revocation endpoints (RFC 7009 section 2.2.1 adds
+ * unsupported_token_type): rendered as OAuth error bodies, not problems.
+ */
 export class OAuthError extends Error {
   constructor(
     readonly error:
@@ -107,7 +110,9 @@ export class OAuthError extends Error {
       | 'invalid_client'
       | 'unsupported_grant_type'
       | 'invalid_scope'
-      | 'unauthorized_client',
+      | 'unauthorized_client'
+      | 'invalid_grant'
+      | 'unsupported_token_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
   ) {

@@ -28,7 +28,9 @@ const tagDescriptions: Record<string, string> = {
   staffs: 'Non-teaching staff.',
   teachers: 'Teachers.',
   system: 'The tenant and the health of the service.',
-  sso: 'OAuth 2.0 tokens (client_credentials), the signing keys and the discovery document.',
+  sso:
+    'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
+    "people's sign-in), their revocation, the signing keys and the discovery document.",
   docs: 'This description and the page that shows it.',
 };
 
@@ -190,8 +192,9 @@ function describe(baseUrl: string) {
       version: packageJson.version,
       description:
         'Records of a school-management system (entities, students, tutors, staff, teachers), the ' +
-        "tenant's status, and OAuth 2.0 client_credentials tokens. Lists are paged; errors are RFC 9457 " +
-        'problems, except at the token endpoint, which answers as RFC 6749 says.',
+        "tenant's status, and OAuth 2.0 tokens for clients and for people who sign in. Lists are paged; " +
+        'errors are RFC 9457 problems, except at the token and revocation endpoints, which answer as ' +
+        'RFC 6749 says.',
     },
     servers: [{ url: baseUrl, description: 'This deployment' }],
     tags: [...recordGroups, 'system', 'sso', 'docs']
@@ -206,7 +209,7 @@ function describe(baseUrl: string) {
           type: 'oauth2',
           description:
             'An access token from the token endpoint, as `Authorization: Bearer` or the `access_token` ' +
-            'query parameter.',
+            "query parameter: a client's own, or a person's after signing in.",
           flows: {
             clientCredentials: {
               tokenUrl: `${baseUrl}/api/sso/token`,

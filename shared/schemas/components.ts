@@ -43,8 +43,12 @@ import {
   InternalServerErrorHttpException,
   Jwks,
   NotFoundHttpException,
+  OAuthAuthorizationCodeRequest,
+  OAuthClientCredentialsRequest,
   OAuthErrorResponse,
   OAuthMeResponse,
+  OAuthRefreshTokenRequest,
+  OAuthRevocationRequest,
   OAuthTokenRequest,
   OAuthTokenResponse,
   OpenApiDocument,
@@ -169,14 +173,37 @@ const componentTable = {
     schema: SystemStatus,
     description: 'The tenant, the service version and health, and the count of each record group.',
   },
+  OAuthClientCredentialsRequest: {
+    schema: OAuthClientCredentialsRequest,
+    description: "A client's own token (RFC 6749 section 4.4); confidential clients only.",
+  },
+  OAuthAuthorizationCodeRequest: {
+    schema: OAuthAuthorizationCodeRequest,
+    description:
+      'Exchanges an authorization code and its PKCE verifier for tokens (RFC 6749 section 4.1.3, RFC 7636 ' +
+      'section 4.5). Single use: a second exchange is refused and revokes what the first one issued.',
+  },
+  OAuthRefreshTokenRequest: {
+    schema: OAuthRefreshTokenRequest,
+    description:
+      'Exchanges a refresh token for new tokens (RFC 6749 section 6). The refresh token is rotated: the ' +
+      'answer carries a new one, and presenting a used one again revokes every token of that sign-in.',
+  },
   OAuthTokenRequest: {
     schema: OAuthTokenRequest,
-    description: 'A client_credentials grant (RFC 6749 section 4.4), as a form or as JSON.',
+    description: 'A token request of one of the grants, by grant_type, as a form or as JSON.',
   },
-  OAuthTokenResponse: { schema: OAuthTokenResponse, description: 'An access token (RFC 6749 section 5.1).' },
+  OAuthTokenResponse: {
+    schema: OAuthTokenResponse,
+    description: "An access token, and for a person's sign-in a refresh token (RFC 6749 section 5.1).",
+  },
+  OAuthRevocationRequest: {
+    schema: OAuthRevocationRequest,
+    description: 'Revokes a refresh token and every token of its sign-in (RFC 7009 section 2.1).',
+  },
   OAuthErrorResponse: {
     schema: OAuthErrorResponse,
-    description: 'A token endpoint error (RFC 6749 section 5.2).',
+    description: 'A token or revocation endpoint error (RFC 6749 section 5.2, RFC 7009 section 2.2.1).',
   },
   OAuthMeResponse: { schema: OAuthMeResponse, description: 'Who the calling token belongs to.' },
   PublicJsonWebKey: { schema: PublicJsonWebKey, description: 'A public token-signing key.' },

@@ -1,0 +1,86 @@
+// The authorization_code grant (RFC 6749 section 4.1.3, RFC 7636 section 4.6): exchanges a code and its
+// PKCE verifier for a person's access token and the first refresh token of a new family. The code is
+// redeemed before anything else is checked, so it can never be exchanged twice, whatever the outcome;
+// a second exchange is refused and revokes the family the first one started (RFC 6749 section 4.1.2).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AuthorizationCode } from '../../data/authorization-code-repository';
+import { grantTypesOf, type OAuthClient } from '../../data/client-repository';
+import type { RefreshFamily } from '../../data/refresh-token-repository';
+import { isScope } from '../../domain/groups';
+import { OAuthAuthorizationCodeRequest } from '../../schemas/service';
+import type { Services } from '../../services';
+import { opaqueTokenHash } from '../opaque-token';
+import { parseParams } from '../token-request';
+import { type Grant, hasExpired, invalidGrant, newRefreshToken, tokenResponse } from './grant';
+
+/** BASE64URL(SHA256(ASCII(code_verifier))) against the stored challenge, compared in constant time. */
+function verifierMatches(verifier: string, challenge: string): boolean {
+  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+/** Why a redeemed code does not grant this request, if it does not. */
+function refusal(
+  code: AuthorizationCode,
+  request: OAuthAuthorizationCodeRequest,
+  client: OAuthClient,
+  now: Date,
+) {
+  if (code.client_id !== client.client_id) return 'The authorization code was issued to another client.';
+  if (hasExpired(code.expires_at, now)) return 'The authorization code has expired.';
+  if (code.redirect_uri_given && request.redirect_uri === undefined) {
+    return 'redirect_uri is required: the authorization request named one.';
+  }
+  if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirect_uri) {
+    return 'redirect_uri is not the one of the authorization request.';
+  }
+  if (!verifierMatches(request.code_verifier, code.code_challenge)) {
+    return 'The code_verifier does not match the code_challenge of the authorization request.';
+  }
+  return undefined;
+}
+
+const familyExpiry = (services: Services, now: Date) =>
+  new Date(now.getTime() + services.config.refreshTokenTtlSeconds * 1000).toISOString();
+
+const reuseRefused = () =>
+  invalidGrant('The authorization code was used already; the tokens issued for it are revoked.');
+
+export const authorizationCodeGrant: Grant = async ({ client, params, services, now }) => {
+  const request = parseParams(OAuthAuthorizationCodeRequest, params);
+  const redemption = await services.codes.redeem(opaqueTokenHash(request.code), now);
+  if (redemption.outcome === 'unknown') throw invalidGrant('The authorization code is not valid.');
+  const { code } = redemption;
+  if (redemption.outcome === 'reused') {
+    await services.refreshTokens.revokeFamily(code.family_id, familyExpiry(services, now), now);
+    throw reuseRefused();
+  }
+  const refused = refusal(code, request, client, now);
+  if (refused) throw invalidGrant(refused);
+
+  const scopes = code.scopes.filter(isScope);
+  let refreshToken: string | undefined;
+  if (grantTypesOf(client).includes('refresh_token')) {
+    const family: RefreshFamily = {
+      family_id: code.family_id,
+      client_id: client.client_id,
+      user_id: code.user_id,
+      entity_id: code.entity_id,
+      scopes,
+      status: 'active',
+      created_at: now.toISOString(),
+      expires_at: familyExpiry(services, now),
+    };
+    const first = newRefreshToken(family, now);
+    // A reuse of the code that overtook this exchange has revoked the family already.
+    if (!(await services.refreshTokens.start(family, first.stored))) throw reuseRefused();
+    refreshToken = first.token;
+  }
+  return tokenResponse(services, {
+    client,
+    scopes,
+    person: { userId: code.user_id, entityId: code.entity_id, roles: code.roles },
+    ...(refreshToken ? { refreshToken } : {}),
+  });
+};

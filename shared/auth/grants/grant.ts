@@ -1,0 +1,63 @@
+// What every grant of the token endpoint shares: its inputs, its answer (RFC 6749 section 5.1), and the
+// refresh tokens that the code and refresh grants hand out for a person.
+import type { OAuthClient } from '../../data/client-repository';
+import type { RefreshFamily, RefreshToken } from '../../data/refresh-token-repository';
+import { OAuthError } from '../../http/errors';
+import type { OAuthTokenResponse } from '../../schemas/service';
+import type { Services } from '../../services';
+import { newOpaqueToken, opaqueTokenHash } from '../opaque-token';
+import type { Person } from '../person';
+import type { Params } from '../token-request';
+
+export interface GrantRequest {
+  /** The authenticated client, allowed to use the grant. */
+  client: OAuthClient;
+  params: Params;
+  services: Services;
+  now: Date;
+}
+
+export type Grant = (request: GrantRequest) => Promise<OAuthTokenResponse>;
+
+export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
+
+export const hasExpired = (expiresAt: string, now: Date) => Date.parse(expiresAt) <= now.getTime();
+
+/** An access token for the client itself, or for a person signed in to it, as the token endpoint answers. */
+export async function tokenResponse(
+  services: Services,
+  grant: { client: OAuthClient; scopes: string[]; person?: Person; refreshToken?: string },
+): Promise<OAuthTokenResponse> {
+  const { token, expiresIn } = await services.tokenIssuer.issue({
+    subject: grant.person?.userId ?? grant.client.client_id,
+    clientId: grant.client.client_id,
+    scopes: grant.scopes,
+    ...(grant.person ? { person: grant.person } : {}),
+  });
+  return {
+    access_token: token,
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    scope: grant.scopes.join(' '),
+    ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
+  };
+}
+
+/** A new refresh token of a family: opaque, kept by its hash, expiring with the family. */
+export function newRefreshToken(
+  family: Pick<RefreshFamily, 'family_id' | 'client_id' | 'user_id' | 'expires_at'>,
+  now: Date,
+): { token: string; stored: RefreshToken } {
+  const token = newOpaqueToken();
+  return {
+    token,
+    stored: {
+      token_hash: opaqueTokenHash(token),
+      family_id: family.family_id,
+      client_id: family.client_id,
+      user_id: family.user_id,
+      issued_at: now.toISOString(),
+      expires_at: family.expires_at,
+    },
+  };
+}

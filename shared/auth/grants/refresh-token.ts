@@ -1,0 +1,48 @@
+// The refresh_token grant (RFC 6749 section 6) with rotation (RFC 9700 section 4.14.2): each refresh
+// answers a new refresh token and uses up the one presented; presenting a used one again revokes the
+// whole family, the newest token included. The account is read again and its roles recomputed, so a
+// disabled account or a lost role takes effect at the next refresh.
+import type { RefreshToken } from '../../data/refresh-token-repository';
+import { OAuthRefreshTokenRequest } from '../../schemas/service';
+import type { Services } from '../../services';
+import { opaqueTokenHash } from '../opaque-token';
+import { rolesOf } from '../person';
+import { scopesOfRoles } from '../roles';
+import { parseParams, requestedScopes } from '../token-request';
+import { type Grant, hasExpired, invalidGrant, newRefreshToken, tokenResponse } from './grant';
+
+async function refuseReuse(services: Services, token: RefreshToken, now: Date): Promise<never> {
+  await services.refreshTokens.revokeFamily(token.family_id, token.expires_at, now);
+  throw invalidGrant('The refresh token was used already; every token of its sign-in is revoked.');
+}
+
+export const refreshTokenGrant: Grant = async ({ client, params, services, now }) => {
+  const request = parseParams(OAuthRefreshTokenRequest, params);
+  const presented = await services.refreshTokens.get(opaqueTokenHash(request.refresh_token));
+  if (!presented || presented.client_id !== client.client_id) {
+    throw invalidGrant('The refresh token is not valid.');
+  }
+  if (presented.used_at !== undefined) return refuseReuse(services, presented, now);
+  if (hasExpired(presented.expires_at, now)) throw invalidGrant('The refresh token has expired.');
+  const family = await services.refreshTokens.family(presented.family_id);
+  if (family?.status !== 'active') throw invalidGrant('The refresh token has been revoked.');
+
+  const user = await services.users.get(family.user_id);
+  if (user?.status !== 'active') throw invalidGrant('The account may not sign in.');
+  const entity = await services.records.get('entities', user.entity_id);
+  const roles = rolesOf(user, entity?.record);
+  const current = scopesOfRoles(roles).filter((s) => family.scopes.includes(s) && client.scopes.includes(s));
+  // A narrower scope applies to this access token only: the family keeps what the sign-in granted.
+  const scopes = requestedScopes(request.scope, family.scopes).filter((s) => current.includes(s));
+
+  const next = newRefreshToken(family, now);
+  const rotation = await services.refreshTokens.rotate(presented, next.stored, now);
+  if (rotation === 'reused') return refuseReuse(services, presented, now);
+  if (rotation === 'revoked') throw invalidGrant('The refresh token has been revoked.');
+  return tokenResponse(services, {
+    client,
+    scopes,
+    person: { userId: user.user_id, entityId: user.entity_id, roles },
+    refreshToken: next.token,
+  });
+};

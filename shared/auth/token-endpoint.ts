@@ -1,0 +1,43 @@
+// POST /api/sso/token (RFC 6749 sections 3.2, 5 and 6): authenticates the client, checks that it may use
+// the grant it asks for, and hands the request to that grant. Public clients may use only the grants
+// of a person's sign-in, never client_credentials.
+import {
+  type GrantType,
+  grantTypes,
+  grantTypesOf,
+  isPublicClient,
+  type OAuthClient,
+} from '../data/client-repository';
+import type { ApiRequest, ApiResponse } from '../http/api';
+import { OAuthError } from '../http/errors';
+import { authorizationCodeGrant } from './grants/authorization-code';
+import { clientCredentialsGrant } from './grants/client-credentials';
+import type { Grant } from './grants/grant';
+import { refreshTokenGrant } from './grants/refresh-token';
+import { authenticateClient, readParams } from './token-request';
+
+const grants: Record<GrantType, Grant> = {
+  client_credentials: clientCredentialsGrant,
+  authorization_code: authorizationCodeGrant,
+  refresh_token: refreshTokenGrant,
+};
+
+const isGrantType = (value: string): value is GrantType => (grantTypes as readonly string[]).includes(value);
+
+const mayUse = (client: OAuthClient, grantType: GrantType) =>
+  grantTypesOf(client).includes(grantType) && !(isPublicClient(client) && grantType === 'client_credentials');
+
+export async function issueToken(request: ApiRequest): Promise<ApiResponse> {
+  const params = readParams(request);
+  const grantType = params.get('grant_type');
+  if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
+  const client = await authenticateClient(request, params);
+  if (!isGrantType(grantType)) {
+    throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
+  }
+  if (!mayUse(client, grantType)) {
+    throw new OAuthError('unauthorized_client', `This client may not use the grant type ${grantType}.`);
+  }
+  const body = await grants[grantType]({ client, params, services: request.services, now: new Date() });
+  return { headers: { pragma: 'no-cache' }, body };
+}

@@ -1,0 +1,137 @@
+// What the token and revocation endpoints share (RFC 6749 sections 2.3 and 3.2, RFC 7009 section 2.1):
+// reading a form or JSON body, authenticating the client, and checking a grant's parameters. Every
+// failure is an RFC 6749 error.
+import type * as z from 'zod';
+import { isPublicClient, type OAuthClient } from '../data/client-repository';
+import { isScope, type Scope } from '../domain/groups';
+import type { ApiRequest } from '../http/api';
+import { OAuthError } from '../http/errors';
+import { bodyText, header } from '../http/request';
+import { verifySecret } from './secret-hash';
+
+/** How clients authenticate: confidential ones with their secret, public ones with their client_id alone. */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+
+export type Params = ReadonlyMap<string, string>;
+
+/**
+ * The request's parameters, from a form or a JSON object. A parameter given more than once is refused;
+ * one given without a value counts as not given (RFC 6749 section 3.2).
+ */
+export function readParams({ event, body }: ApiRequest): Params {
+  const params = new Map<string, string>();
+  const add = (name: string, value: string) => {
+    if (value !== '') params.set(name, value);
+  };
+  if (body !== null && typeof body === 'object') {
+    if (Array.isArray(body)) throw new OAuthError('invalid_request', 'The JSON body must be an object.');
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value !== 'string')
+        throw new OAuthError('invalid_request', `The parameter ${name} must be a string.`);
+      add(name, value);
+    }
+    return params;
+  }
+  const text = bodyText(event);
+  if (text.length === 0) return params;
+  const contentType = header(event, 'content-type') ?? '';
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+    throw new OAuthError(
+      'invalid_request',
+      'Send the request as application/x-www-form-urlencoded or application/json.',
+    );
+  }
+  const seen = new Set<string>();
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (seen.has(name))
+      throw new OAuthError('invalid_request', `The parameter ${name} is given more than once.`);
+    seen.add(name);
+    add(name, value);
+  }
+  return params;
+}
+
+/** Decodes HTTP Basic credentials, whose parts are form-urlencoded first (RFC 6749 section 2.3.1). */
+function basicCredentials(authorization: string): { id: string; secret: string } {
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
+  const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError('invalid_client', 'The Basic credentials are malformed.');
+  const formDecode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      throw new OAuthError('invalid_client', 'The Basic credentials are malformed.');
+    }
+  };
+  return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+}
+
+/** The client id and, unless the client presents itself as public, its secret. */
+function presentedCredentials(request: ApiRequest, params: Params): { id: string; secret?: string } {
+  const authorization = header(request.event, 'authorization');
+  if (authorization !== undefined && params.has('client_secret')) {
+    throw new OAuthError(
+      'invalid_request',
+      'Authenticate the client one way: the Authorization header or the body.',
+    );
+  }
+  if (authorization !== undefined) {
+    const basic = basicCredentials(authorization);
+    const bodyId = params.get('client_id');
+    if (bodyId !== undefined && bodyId !== basic.id) {
+      throw new OAuthError(
+        'invalid_request',
+        'client_id in the body does not match the Authorization header.',
+      );
+    }
+    return basic;
+  }
+  const id = params.get('client_id');
+  if (id === undefined) throw new OAuthError('invalid_client', 'Client authentication is required.');
+  const secret = params.get('client_secret');
+  return secret === undefined ? { id } : { id, secret };
+}
+
+/**
+ * The active client the request comes from. A confidential client proves itself with its secret; a
+ * public one (no secret registered) sends its client_id alone, and is refused if it sends a secret.
+ */
+export async function authenticateClient(request: ApiRequest, params: Params): Promise<OAuthClient> {
+  const credentials = presentedCredentials(request, params);
+  const client = await request.services.clients.get(credentials.id);
+  const authenticated =
+    credentials.secret === undefined
+      ? client !== undefined && isPublicClient(client)
+      : await verifySecret(credentials.secret, client?.secret_hash);
+  if (!client || !authenticated || client.status !== 'active') {
+    throw new OAuthError('invalid_client', 'Client authentication failed.');
+  }
+  return client;
+}
+
+/** The parameters as `schema` takes them; the first thing wrong is named in an invalid_request error. */
+export function parseParams<T extends z.ZodType>(schema: T, params: Params): z.output<T> {
+  const parsed = schema.safeParse(Object.fromEntries(params));
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const name = issue?.path.join('.') ?? '';
+  const given = name !== '' && params.has(name);
+  throw new OAuthError(
+    'invalid_request',
+    given ? `The parameter ${name} is not valid.` : `The parameter ${name} is required.`,
+  );
+}
+
+/**
+ * The scopes a request is granted: all of `allowed` when it names none, else exactly those it names,
+ * each of which must be in `allowed` (invalid_scope otherwise).
+ */
+export function requestedScopes(requested: string | undefined, allowed: readonly Scope[]): Scope[] {
+  if (requested === undefined || requested.trim() === '') return [...allowed];
+  const asked = [...new Set(requested.split(' ').filter(Boolean))];
+  const refused = asked.filter((scope) => !isScope(scope) || !allowed.includes(scope));
+  if (refused.length > 0)
+    throw new OAuthError('invalid_scope', `These scopes cannot be granted: ${refused.join(' ')}.`);
+  return asked as Scope[];
+}

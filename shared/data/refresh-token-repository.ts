@@ -1,0 +1,192 @@
+// Refresh tokens of people's sign-ins, kept by the SHA-256 of the token, and their families: every token
+// rotated from one sign-in belongs to one family, which carries what the sign-in granted and is revoked
+// as a whole. Rotation is one transaction, so a token is exchanged at most once; a used token stays until
+// the family expires, so presenting it again is recognised as reuse (RFC 9700 section 4.14.2).
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Scope } from '../domain/groups';
+import { keys } from './keys';
+
+export interface RefreshFamily {
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  entity_id: string;
+  /** What the sign-in granted; a refresh grants at most these. */
+  scopes: Scope[];
+  status: 'active' | 'revoked';
+  created_at: string;
+  /** ISO timestamp: the end of the sign-in, and of every token of the family. */
+  expires_at: string;
+  revoked_at?: string;
+}
+
+export interface RefreshToken {
+  token_hash: string;
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  issued_at: string;
+  expires_at: string;
+  /** When the token was exchanged for its successor. */
+  used_at?: string;
+}
+
+export type Rotation = 'rotated' | 'reused' | 'revoked';
+
+/** DynamoDB removes an item some time after this epoch second; expiry itself is checked on read. */
+const ttlOf = (expiresAt: string) => Math.ceil(Date.parse(expiresAt) / 1000);
+
+/**
+ * Whether a transaction was cancelled because of this item: its condition failed, or another request was
+ * writing it at that moment. Only exchanges and revocations write tokens and families, so either way the
+ * item is not in the state the transaction needs.
+ */
+const blockedBy = (reason: { Code?: string | undefined } | undefined) =>
+  reason?.Code === 'ConditionalCheckFailed' || reason?.Code === 'TransactionConflict';
+
+/** How often a revocation is tried while a transaction holds the family; each holds it for milliseconds. */
+const REVOKE_ATTEMPTS = 5;
+
+export class RefreshTokenRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /**
+   * Writes a new family with its first token. Returns false, writing nothing, when the family exists
+   * already: a reused authorization code revoked it before the first exchange got this far.
+   */
+  async start(family: RefreshFamily, token: RefreshToken): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.refreshFamily(family.family_id), ...family, ttl: ttlOf(family.expires_at) },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Put: this.putToken(token) },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && blockedBy(error.CancellationReasons?.[0]))
+        return false;
+      throw error;
+    }
+  }
+
+  async get(tokenHash: string): Promise<RefreshToken | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.refreshToken(tokenHash), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const { pk: _pk, sk, ttl: _ttl, ...token } = Item;
+    return { ...token, token_hash: sk } as RefreshToken;
+  }
+
+  /** A family revoked before its sign-in completed holds only its status. */
+  async family(familyId: string): Promise<RefreshFamily | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.refreshFamily(familyId), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, ttl: _ttl, ...family } = Item;
+    return family as RefreshFamily;
+  }
+
+  /**
+   * Marks `used` used and writes `next`, in one transaction that holds only while the family is active
+   * and `used` unused. 'reused': `used` was exchanged already (perhaps a moment ago, by a racing request);
+   * 'revoked': the family is no longer active. Either way nothing is written.
+   */
+  async rotate(used: RefreshToken, next: RefreshToken, now: Date): Promise<Rotation> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.refreshToken(used.token_hash),
+                UpdateExpression: 'SET used_at = :now',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(used_at)',
+                ExpressionAttributeValues: { ':now': now.toISOString() },
+              },
+            },
+            { Put: this.putToken(next) },
+            {
+              ConditionCheck: {
+                TableName: this.tableName,
+                Key: keys.refreshFamily(used.family_id),
+                ConditionExpression: '#status = :active',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':active': 'active' },
+              },
+            },
+          ],
+        }),
+      );
+      return 'rotated';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [usedCheck, , familyCheck] = error.CancellationReasons ?? [];
+      if (blockedBy(usedCheck)) return 'reused';
+      if (blockedBy(familyCheck)) return 'revoked';
+      throw error;
+    }
+  }
+
+  /**
+   * Revokes a family, every token of it with it. A family not written yet is written as revoked, to
+   * expire at `expiresAt`, so that a sign-in still being completed cannot start it afterwards.
+   */
+  async revokeFamily(familyId: string, expiresAt: string, now = new Date()): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.revokeOnce(familyId, expiresAt, now);
+        return;
+      } catch (error) {
+        if (!(error instanceof TransactionConflictException) || attempt === REVOKE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
+      }
+    }
+  }
+
+  private async revokeOnce(familyId: string, expiresAt: string, now: Date) {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.refreshFamily(familyId),
+        UpdateExpression:
+          'SET #status = :revoked, revoked_at = if_not_exists(revoked_at, :now), #ttl = if_not_exists(#ttl, :ttl)',
+        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':revoked': 'revoked',
+          ':now': now.toISOString(),
+          ':ttl': ttlOf(expiresAt),
+        },
+      }),
+    );
+  }
+
+  private putToken(token: RefreshToken) {
+    const { token_hash, ...attributes } = token;
+    return {
+      TableName: this.tableName,
+      Item: { ...keys.refreshToken(token_hash), ...attributes, ttl: ttlOf(token.expires_at) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+  }
+}
