@@ -5,6 +5,7 @@ import { SecretsManagerPrivateKeySource } from './auth/secrets-manager-private-k
 import { type PrivateKeySource, TokenIssuer, TokenVerifier } from './auth/tokens';
 import { type Config, parseConfig } from './config';
 import { AuthorizationCodeRepository } from './data/authorization-code-repository';
+import { AuthorizationRequestRepository } from './data/authorization-request-repository';
 import { ClientRepository } from './data/client-repository';
 import { createDocumentClient } from './data/document-client';
 import { RecordRepository } from './data/record-repository';
@@ -23,6 +24,7 @@ export interface Services {
   users: UserRepository;
   codes: AuthorizationCodeRepository;
   refreshTokens: RefreshTokenRepository;
+  authorizationRequests: AuthorizationRequestRepository;
   tokenIssuer: TokenIssuer;
   tokenVerifier: TokenVerifier;
 }
@@ -40,6 +42,7 @@ export function createServices(config: Config, logger = createLogger(config.logL
     users: new UserRepository(db, config.tableName),
     codes: new AuthorizationCodeRepository(db, config.tableName),
     refreshTokens: new RefreshTokenRepository(db, config.tableName),
+    authorizationRequests: new AuthorizationRequestRepository(db, config.tableName),
     tokenIssuer: new TokenIssuer(privateKeySource(config, signingKeys), config),
     tokenVerifier: new TokenVerifier(signingKeys, config),
   };

@@ -228,7 +228,8 @@ describe('what each route touches', () => {
         (r) =>
           !r.id.match(/-(entities|students|teachers|tutors|staffs)$/) &&
           r.access !== 'sign' &&
-          r.method === 'GET',
+          r.method === 'GET' &&
+          !r.page,
       ),
       fallbackRoute,
     ].map((r) => [r.id, r] as const),
