@@ -130,7 +130,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('keeps the OAuth clients from every function but those that authenticate clients, the signing key from every function but the token function', () => {
+  it('keeps the OAuth clients from every function but those that authenticate clients and the authorization endpoint, the signing key from every function but the token function', () => {
     const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
     expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
     for (const route of allRoutes) {
@@ -140,7 +140,8 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       const env = (resource(s(), functionOf(s(), route)).Properties.Environment as { Variables: object })
         .Variables;
       expect({ readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in env }, route.id).toEqual({
-        readsClients: route.auth.kind === 'client',
+        // The authorization endpoint checks the client and its redirect URIs before the sign-in page.
+        readsClients: route.auth.kind === 'client' || route.id === 'get-authorize',
         readsSecret: route.access === 'sign',
         secretInEnv: route.access === 'sign',
       });

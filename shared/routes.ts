@@ -17,9 +17,18 @@ export type RouteAuth =
 
 /**
  * What a successful response carries: a JSON body of a registered component, no body at all
- * (`NoContent` for a 204, `NotModified` for a 304), or text of the given media types (the docs page).
+ * (`NoContent` for a 204, `NotModified` for a 304, `Redirect` for a 302 or 303 with a Location), or text
+ * of the given media types (the docs page).
  */
-export type ResponseBody = ComponentName | 'NoContent' | 'NotModified' | { mediaTypes: readonly string[] };
+export type ResponseBody =
+  | ComponentName
+  | 'NoContent'
+  | 'NotModified'
+  | 'Redirect'
+  | { mediaTypes: readonly string[] };
+
+/** Error statuses a page answers beyond 400, 413, 415 and 500: a refused form, too many failed sign-ins. */
+export type PageErrorStatus = 403 | 429;
 
 /** A request body: a JSON body of a registered component, or that component in the given media types. */
 export type RequestBody = ComponentName | { schema: ComponentName; mediaTypes: readonly string[] };
@@ -34,13 +43,18 @@ export interface Route {
   summary: string;
   /** Query parameters the operation takes; any other is refused with 400 ('any': not checked). */
   query: readonly string[] | 'any';
+  /** Other query parameters are ignored instead of refused (the authorization endpoint, RFC 6749 section 3.1). */
+  ignoreUnknownQuery?: true;
   /**
    * What the operation does: read the table, write to it, or issue tokens with the private key (and
    * write what it keeps of them, per `writes`).
    */
   access: 'read' | 'write' | 'sign';
-  /** The body the operation takes: JSON only, or a form or JSON (the token endpoint); larger ones get 413. */
-  body?: { type: 'json' | 'form-or-json'; maxBytes: number };
+  /**
+   * The body the operation takes: JSON only, a form or JSON (the token endpoint), or a form only (the
+   * sign-in form); larger ones get 413.
+   */
+  body?: { type: 'json' | 'form-or-json' | 'form'; maxBytes: number };
   /**
    * Table partitions the handler itself reads, and those it writes. A deployed function is granted
    * these and nothing else (plus the public keys when its route checks tokens, see `partitionsRead`).
@@ -49,6 +63,11 @@ export interface Route {
   writes: readonly string[];
   /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
   oauthErrors?: boolean;
+  /**
+   * A page people open in a browser (sign-in): every response, errors included, is an HTML page or a
+   * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
+   */
+  page?: { errors: readonly PageErrorStatus[] };
   /** Success responses by status. Error responses follow from auth, parameters and body (shared/openapi). */
   responses: { readonly [status: number]: ResponseBody };
   requestBody?: RequestBody;
@@ -299,6 +318,55 @@ export const routes: readonly Route[] = [
       schema: 'OAuthRevocationRequest',
       mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
     },
+  },
+  {
+    id: 'get-authorize',
+    method: 'GET',
+    path: '/api/sso/authorize',
+    handler: 'sso/authorize',
+    auth: { kind: 'public' },
+    summary: 'Start signing a person in (authorization code with PKCE): the sign-in page',
+    query: [
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+    ],
+    ignoreUnknownQuery: true,
+    access: 'write',
+    reads: [keys.clientPartition],
+    writes: [keys.authorizationRequestPartition],
+    page: { errors: [] },
+    responses: { 200: { mediaTypes: ['text/html'] }, 302: 'Redirect' },
+  },
+  {
+    id: 'post-authorize',
+    method: 'POST',
+    path: '/api/sso/authorize',
+    handler: 'sso/sign-in',
+    auth: { kind: 'public' },
+    summary: "The sign-in page's form: on success, back to the client with a code",
+    query: [],
+    access: 'write',
+    body: { type: 'form', maxBytes: 8 * 1024 },
+    reads: [
+      keys.authorizationRequestPartition,
+      keys.signInThrottlePartition,
+      keys.loginPartition,
+      keys.userPartition,
+      keys.recordPartition('entities'),
+    ],
+    writes: [
+      keys.authorizationRequestPartition,
+      keys.signInThrottlePartition,
+      keys.authorizationCodePartition,
+    ],
+    page: { errors: [403, 429] },
+    responses: { 303: 'Redirect' },
+    requestBody: { schema: 'SignInForm', mediaTypes: ['application/x-www-form-urlencoded'] },
   },
   {
     id: 'get-me',

@@ -2,13 +2,16 @@
 // client, the repositories and the token issuer and verifier every handler shares.
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerPrivateKeySource } from './auth/secrets-manager-private-key-source';
+import { SignInThrottle } from './auth/sign-in-throttle';
 import { type PrivateKeySource, TokenIssuer, TokenVerifier } from './auth/tokens';
 import { type Config, parseConfig } from './config';
 import { AuthorizationCodeRepository } from './data/authorization-code-repository';
+import { AuthorizationRequestRepository } from './data/authorization-request-repository';
 import { ClientRepository } from './data/client-repository';
 import { createDocumentClient } from './data/document-client';
 import { RecordRepository } from './data/record-repository';
 import { RefreshTokenRepository } from './data/refresh-token-repository';
+import { SignInThrottleRepository } from './data/sign-in-throttle-repository';
 import { SigningKeyRepository } from './data/signing-key-repository';
 import { UserRepository } from './data/user-repository';
 import { createLogger, type Logger } from './log';
@@ -23,6 +26,8 @@ export interface Services {
   users: UserRepository;
   codes: AuthorizationCodeRepository;
   refreshTokens: RefreshTokenRepository;
+  authorizationRequests: AuthorizationRequestRepository;
+  signInThrottle: SignInThrottle;
   tokenIssuer: TokenIssuer;
   tokenVerifier: TokenVerifier;
 }
@@ -40,6 +45,8 @@ export function createServices(config: Config, logger = createLogger(config.logL
     users: new UserRepository(db, config.tableName),
     codes: new AuthorizationCodeRepository(db, config.tableName),
     refreshTokens: new RefreshTokenRepository(db, config.tableName),
+    authorizationRequests: new AuthorizationRequestRepository(db, config.tableName),
+    signInThrottle: new SignInThrottle(new SignInThrottleRepository(db, config.tableName)),
     tokenIssuer: new TokenIssuer(privateKeySource(config, signingKeys), config),
     tokenVerifier: new TokenVerifier(signingKeys, config),
   };

@@ -77,7 +77,10 @@ describe('GET /api/openapi.json', () => {
       absoluteRef: join(root, 'openapi.json'),
       config,
     });
-    const found = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    // .redocly.lint-ignore.yaml marks the few deliberate exceptions, each at its location.
+    const found = problems
+      .filter((p) => !p.ignored)
+      .map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(found).toEqual([]);
   });
 

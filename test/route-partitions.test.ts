@@ -4,8 +4,8 @@
 // token and with people's tokens, which read their own records to learn what they may read.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO_APP_ID, DEMO_CLIENT_ID } from '../infra/local/bootstrap';
-import { type LocalRun, startLocalRun } from '../infra/local/local-run';
+import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from '../infra/local/bootstrap';
+import { DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '../infra/local/local-run';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
 import { RecordRepository } from '../shared/data/record-repository';
@@ -222,13 +222,55 @@ describe('what each route touches', () => {
     db.destroy();
   });
 
+  it('the sign-in page and its form, through a failed and a successful sign-in', async () => {
+    const authorize = routeOf('get-authorize');
+    const signIn = routeOf('post-authorize');
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: DEMO_APP_ID,
+      redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    let page = '';
+    let cookie = '';
+    const pageCalls = await expectWithinGrant(authorize, async () => {
+      const response = await fetch(`${run.url}/api/sso/authorize?${query}`);
+      page = await response.text();
+      expect(response.status, page).toBe(200);
+      cookie = response.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    });
+    expectAllUsed(authorize, pageCalls);
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+    const post = (password: string) =>
+      fetch(`${run.url}/api/sso/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({
+          request: field('request'),
+          csrf: field('csrf'),
+          username: 'guardian',
+          password,
+        }),
+      });
+    const formCalls = [
+      ...(await expectWithinGrant(signIn, async () => expect((await post('wrong')).status).toBe(400))),
+      ...(await expectWithinGrant(signIn, async () =>
+        expect((await post(DEMO_USER_PASSWORD)).status).toBe(303),
+      )),
+    ];
+    expectAllUsed(signIn, formCalls);
+  });
+
   it.each(
     [
       ...routes.filter(
         (r) =>
           !r.id.match(/-(entities|students|teachers|tutors|staffs)$/) &&
           r.access !== 'sign' &&
-          r.method === 'GET',
+          r.method === 'GET' &&
+          !r.page,
       ),
       fallbackRoute,
     ].map((r) => [r.id, r] as const),

@@ -9,7 +9,7 @@ import { type Route, routeById } from '../routes';
 import { type Services, services } from '../services';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError } from './errors';
-import { errorResponse } from './problem';
+import { errorPageResponse, errorResponse } from './problem';
 import { QueryParams } from './request';
 
 export interface ApiRequest {
@@ -32,6 +32,8 @@ export interface ApiResponse {
   rawBody?: string;
   /** `rawBody` is base64 of binary content (a compressed body). */
   isBase64Encoded?: boolean;
+  /** Set-Cookie values. */
+  cookies?: string[];
 }
 
 type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
@@ -72,13 +74,18 @@ function respond(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> 
     after: ({ event, context, response }) => log(event, context, response?.statusCode ?? 200),
     onError: (request) => {
       const { event, context } = request;
-      const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
-      request.response = errorResponse(error, {
+      const errorContext = {
         requestId: requestIdOf(event, context),
         instance: event.rawPath ?? '',
         route: route.id,
         logger: services().logger,
-      });
+      };
+      if (route.page) {
+        request.response = render(errorPageResponse(request.error, errorContext));
+      } else {
+        const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
+        request.response = errorResponse(error, errorContext);
+      }
       log(event, context, request.response.statusCode ?? 500);
     },
   };
@@ -130,7 +137,7 @@ function asOAuthError(error: unknown): unknown {
 function authorize(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> {
   const protectedRoute = route.auth.kind === 'scope' || route.auth.kind === 'token';
   const allowed =
-    route.query === 'any'
+    route.query === 'any' || route.ignoreUnknownQuery
       ? undefined
       : new Set([...route.query, ...(protectedRoute ? ['access_token'] : [])]);
   return {
@@ -166,6 +173,7 @@ function render(response: ApiResponse): Result {
     headers: { ...(body === undefined ? bodilessHeaders : baseHeaders), ...response.headers },
     ...(body === undefined ? {} : { body }),
     ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
+    ...(response.cookies ? { cookies: response.cookies } : {}),
   };
 }
 
@@ -175,14 +183,17 @@ export function api(routeId: string, handle: ApiHandler) {
   const stack = middy<Event, Result, Error, ApiContext>().use(respond(route)).use(authorize(route));
   if (route.body) {
     stack.use(limitBody(route.body));
-    stack.use(
-      httpJsonBodyParser({ disableContentTypeError: route.body.type === 'form-or-json' }) as MiddlewareObj<
-        Event,
-        Result,
-        Error,
-        ApiContext
-      >,
-    );
+    // A form-only body stays text, for the handler to read as a form.
+    if (route.body.type !== 'form') {
+      stack.use(
+        httpJsonBodyParser({ disableContentTypeError: route.body.type === 'form-or-json' }) as MiddlewareObj<
+          Event,
+          Result,
+          Error,
+          ApiContext
+        >,
+      );
+    }
   }
   return stack.handler(async (event, context) =>
     render(

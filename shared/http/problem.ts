@@ -3,7 +3,9 @@
 // that the log line carries too.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../log';
+import type { ApiResponse } from './api';
 import { HttpError, OAuthError } from './errors';
+import { errorPage } from './html-page';
 
 export const problemType = (slug: string) => `urn:problem:school-api:${slug}`;
 
@@ -59,18 +61,38 @@ export function errorResponse(error: unknown, context: ErrorContext): APIGateway
       context,
     });
   }
+  logFailure(error, context);
+  return problem(500, {
+    type: problemType('internal-error'),
+    title: 'Internal Server Error',
+    detail: `The request failed on our side. Quote request id ${context.requestId} when you report it.`,
+    context,
+  });
+}
+
+/** The same outcomes as pages, for the operations people open in a browser (the sign-in page). */
+export function errorPageResponse(error: unknown, context: ErrorContext): ApiResponse {
+  if (error instanceof HttpError) return errorPage(error);
+  if (isExposedHttpError(error)) {
+    const title = titles[error.statusCode] ?? 'Bad Request';
+    return errorPage({ status: error.statusCode, title, message: error.message, headers: {} });
+  }
+  logFailure(error, context);
+  return errorPage({
+    status: 500,
+    title: 'Something went wrong',
+    message: `The request failed on our side. Quote request id ${context.requestId} when you report it.`,
+    headers: {},
+  });
+}
+
+function logFailure(error: unknown, context: ErrorContext) {
   context.logger.error('request failed', {
     request_id: context.requestId,
     route: context.route,
     error_name: error instanceof Error ? error.name : typeof error,
     error_message: error instanceof Error ? error.message : undefined,
     stack: error instanceof Error ? error.stack : undefined,
-  });
-  return problem(500, {
-    type: problemType('internal-error'),
-    title: 'Internal Server Error',
-    detail: `The request failed on our side. Quote request id ${context.requestId} when you report it.`,
-    context,
   });
 }
 

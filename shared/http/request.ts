@@ -16,6 +16,11 @@ export class QueryParams {
     return [...this.values.keys()];
   }
 
+  /** Every value the parameter is given, in order. */
+  all(name: string): string[] {
+    return this.values.get(name) ?? [];
+  }
+
   /** The parameter's one value; a parameter given twice is refused. */
   get(name: string): string | undefined {
     const values = this.values.get(name);

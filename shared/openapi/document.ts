@@ -81,6 +81,52 @@ const queryParameters: Record<string, Record<string, unknown>> = {
       'from the `sync_until` of the last page.',
     schema: { type: 'string', format: 'date-time' },
   },
+  response_type: {
+    name: 'response_type',
+    in: 'query',
+    description: 'The authorization code flow (RFC 6749 section 4.1.1): `code`.',
+    schema: { type: 'string', enum: ['code'] },
+  },
+  client_id: {
+    name: 'client_id',
+    in: 'query',
+    description: 'The client asking; it must be registered for the authorization_code grant.',
+    schema: { type: 'string' },
+  },
+  redirect_uri: {
+    name: 'redirect_uri',
+    in: 'query',
+    description:
+      "Where to send the person back: exactly one of the client's registered redirect URIs. May be left out " +
+      'when the client has only one. An unregistered one gets a page, never a redirect.',
+    schema: { type: 'string' },
+  },
+  scope: {
+    name: 'scope',
+    in: 'query',
+    description:
+      "Space-separated scopes, each one the client's; the person's roles narrow them. None asks for all " +
+      "the client's scopes that the person's roles grant.",
+    schema: { type: 'string' },
+  },
+  state: {
+    name: 'state',
+    in: 'query',
+    description: 'Returned unchanged with the code or the error.',
+    schema: { type: 'string' },
+  },
+  code_challenge: {
+    name: 'code_challenge',
+    in: 'query',
+    description: 'PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{43,128}$' },
+  },
+  code_challenge_method: {
+    name: 'code_challenge_method',
+    in: 'query',
+    description: 'Required, and only `S256`: `plain` is refused.',
+    schema: { type: 'string', enum: ['S256'] },
+  },
   access_token: {
     name: 'access_token',
     in: 'query',

@@ -49,12 +49,74 @@ const location: HeaderSpec = {
   pattern: '^https?://',
 };
 
+const HTML_TYPE = 'text/html';
+
+/** What every response of a page carries, redirects and errors too (shared/http/html-page.ts). */
+const pageHeaders: Record<string, HeaderSpec> = {
+  'Cache-Control': cacheControl('^no-store$'),
+  'Content-Security-Policy': {
+    description: 'What the page may load and where its form may post: its own style sheet, nothing else.',
+    required: true,
+    pattern: "^default-src 'none';.*frame-ancestors 'none'",
+  },
+  'X-Frame-Options': { description: 'Never framed.', required: true, pattern: '^DENY$' },
+  'Referrer-Policy': {
+    description:
+      'No Referer to other origins: same-origin on a page with a form (so its POST has an Origin).',
+    required: true,
+    pattern: '^(no-referrer|same-origin)$',
+  },
+};
+
+const redirectLocation: HeaderSpec = {
+  description: 'Where the browser goes next: the redirect URI registered for the client, with the outcome.',
+  required: true,
+  pattern: '^[A-Za-z][A-Za-z0-9+.-]*:',
+};
+
+const pageErrorDescriptions: Record<number, string> = {
+  400:
+    'A page saying why: the request names no client or redirect URI registered for it (never redirected ' +
+    'to), the sign-in failed (one answer for every reason), or the sign-in form has expired or was used.',
+  403: 'The form failed the cross-site request forgery check (its token or origin): nothing is issued.',
+  413: 'The request body is larger than the operation takes.',
+  415: 'The body is not a form (application/x-www-form-urlencoded).',
+  429: 'Too many failed sign-ins for this account name or from this address: the sign-in page, locked for a while.',
+  500: 'The request failed on the service side; the page quotes the id its logs carry.',
+};
+
+/** A page's errors: HTML pages with the page headers, a 429 saying when to try again. */
+function pageErrors(route: Route, errors: readonly number[]): Record<string, ResponseSpec> {
+  const statuses = [400, ...errors, ...(route.requestBody ? [413, 415] : []), 500].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: pageErrorDescriptions[status] ?? '',
+        content: { [HTML_TYPE]: 'text' },
+        headers: {
+          ...pageHeaders,
+          ...(status === 429
+            ? {
+                'Retry-After': {
+                  description: 'Seconds until the lock ends.',
+                  required: true,
+                  pattern: '^[1-9][0-9]*$',
+                },
+              }
+            : {}),
+        },
+      },
+    ]),
+  );
+}
+
 function success(route: Route): Record<string, ResponseSpec> {
   const responses: Record<string, ResponseSpec> = {};
   for (const [status, body] of Object.entries(route.responses)) {
-    const headers: Record<string, HeaderSpec> = {
-      'Cache-Control': cacheControl(route.auth.kind === 'client' ? '^no-store$' : undefined),
-    };
+    const headers: Record<string, HeaderSpec> = route.page
+      ? { ...pageHeaders }
+      : { 'Cache-Control': cacheControl(route.auth.kind === 'client' ? '^no-store$' : undefined) };
     const oneRecord = isRecordRoute(route) && (route.path.includes('{') || route.access === 'write');
     if (oneRecord && body !== 'NoContent') headers.ETag = etag;
     if (route.access === 'write' && status === '201') headers.Location = location;
@@ -62,10 +124,17 @@ function success(route: Route): Record<string, ResponseSpec> {
       responses[status] = { description: 'Done; no content.', headers };
     } else if (body === 'NotModified') {
       responses[status] = { description: 'The record still has the ETag given in If-None-Match.', headers };
+    } else if (body === 'Redirect') {
+      responses[status] = {
+        description:
+          'A redirect to the Location: after a sign-in, back to the client at its redirect URI with a code ' +
+          'or an error (RFC 6749 section 4.1.2).',
+        headers: { ...headers, Location: redirectLocation },
+      };
     } else if (typeof body === 'string') {
       responses[status] = { description: `The ${body}.`, content: { [JSON_TYPE]: body }, headers };
     } else {
-      if (body.mediaTypes.includes('text/html')) {
+      if (body.mediaTypes.includes(HTML_TYPE) && !route.page) {
         headers['Content-Security-Policy'] = {
           description: 'What the page may load.',
           required: true,
@@ -83,6 +152,7 @@ function success(route: Route): Record<string, ResponseSpec> {
 }
 
 function errors(route: Route): Record<string, ResponseSpec> {
+  if (route.page) return pageErrors(route, route.page.errors);
   const oauth = route.oauthErrors === true;
   const problem = (component: ComponentName) => ({ [PROBLEM_TYPE]: component });
   const responses: Record<string, ResponseSpec> = {

@@ -54,6 +54,7 @@ import {
   OpenApiDocument,
   ProblemDetails,
   PublicJsonWebKey,
+  SignInForm,
   SystemStatus,
 } from './service';
 
@@ -200,6 +201,10 @@ const componentTable = {
   OAuthRevocationRequest: {
     schema: OAuthRevocationRequest,
     description: 'Revokes a refresh token and every token of its sign-in (RFC 7009 section 2.1).',
+  },
+  SignInForm: {
+    schema: SignInForm,
+    description: "The sign-in page's form: the person's credentials, the request id and the CSRF token.",
   },
   OAuthErrorResponse: {
     schema: OAuthErrorResponse,

@@ -83,6 +83,16 @@ export const OAuthTokenRequest = z.discriminatedUnion('grant_type', [
 ]);
 export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequest>;
 
+export const SignInForm = z.object({
+  username: z.string().meta({ description: 'A username or e-mail address.' }),
+  password: z.string(),
+  request: z.string().meta({ description: 'The id of the authorization request the sign-in page shows.' }),
+  csrf: z
+    .string()
+    .meta({ description: 'The token the sign-in page holds, the same as its sso_csrf cookie.' }),
+});
+export type SignInForm = z.infer<typeof SignInForm>;
+
 export const OAuthTokenResponse = z.strictObject({
   access_token: z.string(),
   token_type: z.literal('Bearer'),

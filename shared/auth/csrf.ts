@@ -1,0 +1,47 @@
+// Cross-site request forgery defence of the sign-in form: a random token in an HttpOnly, SameSite=Strict
+// cookie and in a hidden field of the form, which must match each other and the hash stored with the
+// authorization request; and a POST that names another origin is refused outright.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { header } from '../http/request';
+
+export const CSRF_COOKIE = 'sso_csrf';
+/** 32 random bytes, base64url. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export const newCsrfToken = () => randomBytes(32).toString('base64url');
+
+/** The token in the request's cookie, when it holds one of ours. */
+export function csrfCookieOf(event: APIGatewayProxyEventV2): string | undefined {
+  for (const cookie of event.cookies ?? []) {
+    const split = cookie.indexOf('=');
+    if (split < 0 || cookie.slice(0, split).trim() !== CSRF_COOKIE) continue;
+    const value = cookie.slice(split + 1).trim();
+    return TOKEN.test(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+/** The Set-Cookie value: sent back only with the sign-in endpoints' own requests, never to scripts. */
+export function csrfCookie(token: string, maxAgeSeconds: number, secure: boolean): string {
+  return [
+    `${CSRF_COOKIE}=${token}`,
+    'Path=/api/sso',
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+/** Whether two secrets are equal, in a time that does not tell how much of them matched. */
+export function sameSecret(a: string, b: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** Whether the request's Origin, when it names one, is the service's own (publicBaseUrl). */
+export function fromOwnOrigin(event: APIGatewayProxyEventV2, publicBaseUrl: string): boolean {
+  const origin = header(event, 'origin');
+  return origin === undefined || origin === new URL(publicBaseUrl).origin;
+}

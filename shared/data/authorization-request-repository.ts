@@ -1,0 +1,79 @@
+// Checked authorization requests awaiting their sign-in form, by a random id. The form carries only the
+// id, so a posted form cannot change what was checked; a request is used up by deleting it, in one
+// conditional write, so a form (or a double click) cannot be replayed to get a second code.
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Scope } from '../domain/groups';
+import { keys } from './keys';
+
+export interface AuthorizationRequest {
+  request_id: string;
+  client_id: string;
+  /** The client's display name, for the sign-in page. */
+  client_name: string;
+  /** Where the code goes, and whether the request named it (the token request then must too). */
+  redirect_uri: string;
+  redirect_uri_given: boolean;
+  /** The scopes asked for, all of them the client's; the person's roles narrow them at sign-in. */
+  scopes: Scope[];
+  state?: string;
+  /** BASE64URL(SHA-256(code_verifier)). */
+  code_challenge: string;
+  /** SHA-256 hex of the CSRF token the sign-in page was served with. */
+  csrf_hash: string;
+  created_at: string;
+  /** ISO timestamp; the form is refused after it. */
+  expires_at: string;
+}
+
+export class AuthorizationRequestRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async save(request: AuthorizationRequest): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.authorizationRequest(request.request_id),
+          ...request,
+          ttl: Math.ceil(Date.parse(request.expires_at) / 1000),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  /** The request while it has not expired nor been used; TTL deletion lags, so expiry is checked here. */
+  async get(requestId: string, now = new Date()): Promise<AuthorizationRequest | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.authorizationRequest(requestId),
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, ttl: _ttl, ...request } = Item;
+    const stored = request as AuthorizationRequest;
+    return Date.parse(stored.expires_at) > now.getTime() ? stored : undefined;
+  }
+
+  /** Deletes the request; false when it was already gone, so only one of two racing forms goes on. */
+  async consume(requestId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.authorizationRequest(requestId),
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,701 @@
+// The authorization endpoint and its sign-in form over HTTP (RFC 6749 section 4.1, RFC 7636, RFC 9207,
+// RFC 9700): which requests get the page, which a page and which an error redirect; the form's CSRF
+// defence; slowing and locking out guessing; and the single-use code a sign-in ends with.
+import { createHash, randomUUID } from 'node:crypto';
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_APP_ID } from '../infra/local/bootstrap';
+import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
+import { hashSecret } from '../shared/auth/secret-hash';
+import { SignInThrottle } from '../shared/auth/sign-in-throttle';
+import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
+import { AuthorizationRequestRepository } from '../shared/data/authorization-request-repository';
+import { ClientRepository, type OAuthClient } from '../shared/data/client-repository';
+import { keys } from '../shared/data/keys';
+import { accountThrottleSubject, SignInThrottleRepository } from '../shared/data/sign-in-throttle-repository';
+import { scopes } from '../shared/domain/groups';
+import { authorizeUrl, csrfCookieFrom, fieldOf, paramsOf, pkce, REDIRECT_URI } from './support/sign-in';
+import { startTestApi, type TestApi } from './support/test-api';
+
+let api: TestApi;
+let codes: AuthorizationCodeRepository;
+let requests: AuthorizationRequestRepository;
+let throttle: SignInThrottleRepository;
+let clients: ClientRepository;
+beforeAll(async () => {
+  api = await startTestApi();
+  codes = new AuthorizationCodeRepository(api.db, api.tableName);
+  requests = new AuthorizationRequestRepository(api.db, api.tableName);
+  throttle = new SignInThrottleRepository(api.db, api.tableName);
+  clients = new ClientRepository(api.db, api.tableName);
+});
+afterAll(() => api.stop());
+
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const issuer = () => `${api.url}/api/sso`;
+
+/** Each test signs in from its own loopback address, so the per-address counters stay apart. */
+let lastAddress = 10;
+const newAddress = () => `127.0.0.${++lastAddress}`;
+
+async function itemsIn(partition: string): Promise<number> {
+  const { Count } = await api.db.send(
+    new QueryCommand({
+      TableName: api.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return Count ?? 0;
+}
+
+/** Opens the sign-in page as a browser would, keeping what the form needs. */
+async function openSignIn(params: Record<string, string | null> = {}) {
+  const response = await fetch(authorizeUrl(api.url, params), { redirect: 'manual' });
+  const html = await response.text();
+  expect(response.status, html).toBe(200);
+  const cookie = csrfCookieFrom(response.headers.getSetCookie()) as string;
+  const form = {
+    request: fieldOf(html, 'request') as string,
+    csrf: fieldOf(html, 'csrf') as string,
+  };
+  return { response, html, cookie, form };
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  ms: number;
+}
+
+/** Posts the sign-in form from a loopback address, as the page would (its Origin, its cookie). */
+function post(
+  fields: Record<string, string> | string,
+  options: { from: string; cookie?: string; origin?: string | null; contentType?: string },
+): Promise<Answer> {
+  const body = typeof fields === 'string' ? fields : new URLSearchParams(fields).toString();
+  const origin = options.origin === undefined ? new URL(api.url).origin : options.origin;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      `${api.url}/api/sso/authorize`,
+      {
+        method: 'POST',
+        localAddress: options.from,
+        headers: {
+          'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
+          ...(origin === null ? {} : { origin }),
+          ...(options.cookie ? { cookie: options.cookie } : {}),
+        },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: incoming.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** Opens the page and posts its form with these credentials. */
+async function signIn(
+  username: string,
+  password: string,
+  from: string,
+  params: Record<string, string | null> = {},
+) {
+  const page = await openSignIn(params);
+  const answer = await post({ ...page.form, username, password }, { from, cookie: page.cookie });
+  return { page, answer };
+}
+
+function expectPageHeaders(headers: IncomingHttpHeaders | Headers) {
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : headers[name]);
+  const policy = String(get('content-security-policy'));
+  expect(policy).toMatch(
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src data:; form-action /,
+  );
+  expect(policy).toContain("frame-ancestors 'none'");
+  expect(policy).toContain("base-uri 'none'");
+  expect(get('x-frame-options')).toBe('DENY');
+  // A page with a form keeps its Referer (and so its Origin) for itself; nothing else sends one.
+  const hasForm = !policy.includes("form-action 'none'");
+  expect(get('referrer-policy')).toBe(hasForm ? 'same-origin' : 'no-referrer');
+  expect(get('cache-control')).toBe('no-store');
+}
+
+/** A page with its request-specific parts (request id, CSRF token, the name typed) blanked out. */
+const withoutSpecifics = (html: string) =>
+  html
+    .replace(/(name="(?:request|csrf)" value=")[^"]*"/g, '$1"')
+    .replace(/(id="username"[^>]*value=")[^"]*"/, '$1"');
+
+async function registerClient(changes: Partial<OAuthClient>): Promise<OAuthClient> {
+  const client: OAuthClient = {
+    client_id: `test-${randomUUID().slice(0, 8)}`,
+    name: 'Test app',
+    scopes: [...scopes],
+    status: 'active',
+    created_at: new Date().toISOString(),
+    grant_types: ['authorization_code'],
+    redirect_uris: ['https://app.example.org/callback'],
+    ...changes,
+  };
+  await clients.put(client);
+  return client;
+}
+
+describe('GET /api/sso/authorize: a good request (RFC 6749 section 4.1.1)', () => {
+  it('shows the sign-in page: the form contract, the CSRF cookie and the security headers', async () => {
+    const { challenge } = pkce();
+    const { response, html, cookie, form } = await openSignIn({ code_challenge: challenge, state: 'xyz' });
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectPageHeaders(response.headers);
+    expect(response.headers.get('content-security-policy')).toContain(
+      "form-action 'self' http://127.0.0.1:8976;",
+    );
+    const [setCookie] = response.headers.getSetCookie();
+    expect(setCookie).toMatch(
+      /^sso_csrf=[A-Za-z0-9_-]{43}; Path=\/api\/sso; Max-Age=600; HttpOnly; SameSite=Strict$/,
+    );
+    expect(cookie).toBe(`sso_csrf=${form.csrf}`);
+
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toContain('<form method="post" action="/api/sso/authorize">');
+    expect(html).toContain('<label for="username">');
+    expect(html).toContain('<label for="password">');
+    expect(html).toMatch(/<input id="username" name="username" type="text" autocomplete="username"/);
+    expect(html).toMatch(
+      /<input id="password" name="password" type="password" autocomplete="current-password"/,
+    );
+    expect(html).toContain('Demo School (Agrupamento de Escolas Demo)');
+    expect(html).toContain('Demo app, a public client (local run only)');
+    expect(html).not.toMatch(/<script|https?:\/\/|style="/i);
+
+    const stored = await requests.get(form.request);
+    expect(stored).toMatchObject({
+      client_id: DEMO_APP_ID,
+      redirect_uri: REDIRECT_URI,
+      redirect_uri_given: true,
+      scopes: [...scopes],
+      state: 'xyz',
+      code_challenge: challenge,
+      csrf_hash: sha256Hex(form.csrf),
+    });
+    const ttl = Date.parse(stored?.expires_at ?? '') - Date.now();
+    expect(ttl).toBeGreaterThan(590_000);
+    expect(ttl).toBeLessThanOrEqual(600_000);
+  });
+
+  it('keeps the CSRF cookie a second tab already holds, so both forms stay valid', async () => {
+    const first = await openSignIn();
+    const response = await fetch(authorizeUrl(api.url), { headers: { cookie: first.cookie } });
+    const second = await response.text();
+    expect(fieldOf(second, 'csrf')).toBe(first.form.csrf);
+    expect(fieldOf(second, 'request')).not.toBe(first.form.request);
+  });
+
+  it('ignores parameters it does not know (RFC 6749 section 3.1)', async () => {
+    await openSignIn({ nonce: 'n-0S6_WzA2Mj', prompt: 'login' });
+  });
+
+  it("uses the client's only redirect URI when the request names none (RFC 6749 section 3.1.2.3)", async () => {
+    const client = await registerClient({ client_id: `single-${randomUUID().slice(0, 8)}` });
+    const { form } = await openSignIn({ client_id: client.client_id, redirect_uri: null });
+    expect(await requests.get(form.request)).toMatchObject({
+      redirect_uri: 'https://app.example.org/callback',
+      redirect_uri_given: false,
+    });
+  });
+});
+
+describe('GET /api/sso/authorize: never redirected to (RFC 6749 section 4.1.2.1, RFC 9700 section 4.1)', () => {
+  it.each([
+    ['an unknown client', { client_id: 'no-such-client' }],
+    ['no client_id', { client_id: null }],
+    ['client_id twice', 'client_id'],
+    ['no redirect_uri, with two registered', { redirect_uri: null }],
+    ['an unregistered redirect_uri', { redirect_uri: 'https://attacker.example/callback' }],
+    ['a redirect_uri with another path', { redirect_uri: 'http://127.0.0.1:8976/callback/../evil' }],
+    ['a redirect_uri with a trailing slash', { redirect_uri: 'http://127.0.0.1:8976/callback/' }],
+    ['a redirect_uri with another case', { redirect_uri: 'http://127.0.0.1:8976/Callback' }],
+    ['a redirect_uri with a query added', { redirect_uri: 'http://127.0.0.1:8976/callback?next=x' }],
+    ['redirect_uri twice', 'redirect_uri'],
+  ] as const)('%s: a 400 page, no Location, nothing stored', async (_, params) => {
+    const before = await itemsIn(keys.authorizationRequestPartition);
+    const url =
+      typeof params === 'string'
+        ? `${authorizeUrl(api.url)}&${params}=${encodeURIComponent(params === 'client_id' ? DEMO_APP_ID : REDIRECT_URI)}`
+        : authorizeUrl(api.url, params);
+    const response = await fetch(url, { redirect: 'manual' });
+    const html = await response.text();
+    expect(response.status, html).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectPageHeaders(response.headers);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(html).toContain('This sign-in link does not work');
+    expect(html).not.toContain('attacker.example');
+    expect(await itemsIn(keys.authorizationRequestPartition)).toBe(before);
+  });
+
+  it('refuses a client with no redirect URI registered', async () => {
+    const client = await registerClient({ redirect_uris: [] });
+    const response = await fetch(authorizeUrl(api.url, { client_id: client.client_id, redirect_uri: null }), {
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    await response.body?.cancel();
+  });
+
+  it('refuses a revoked client and a client without the authorization_code grant the same way', async () => {
+    const revoked = await registerClient({ status: 'revoked' });
+    const machine = await registerClient({ grant_types: ['client_credentials'] });
+    for (const client of [revoked, machine]) {
+      const url = authorizeUrl(api.url, {
+        client_id: client.client_id,
+        redirect_uri: 'https://app.example.org/callback',
+      });
+      const response = await fetch(url, { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      await response.body?.cancel();
+    }
+  });
+});
+
+describe('GET /api/sso/authorize: errors sent back to the client (RFC 6749 section 4.1.2.1, RFC 7636 section 4.4.1)', () => {
+  it.each([
+    ['no response_type', { response_type: null }, 'invalid_request'],
+    ['response_type=token (the implicit grant)', { response_type: 'token' }, 'unsupported_response_type'],
+    ['no code_challenge', { code_challenge: null }, 'invalid_request'],
+    ['code_challenge_method=plain (a PKCE downgrade)', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['no code_challenge_method (plain by default)', { code_challenge_method: null }, 'invalid_request'],
+    ['a code_challenge too short', { code_challenge: 'abc' }, 'invalid_request'],
+    [
+      'a code_challenge with a character out of range',
+      { code_challenge: `${'a'.repeat(42)}+` },
+      'invalid_request',
+    ],
+    ['an unknown scope', { scope: 'students:read grades:read' }, 'invalid_scope'],
+  ] as const)('%s: 302 with %s, state and iss', async (_, params, error) => {
+    const before = await itemsIn(keys.authorizationRequestPartition);
+    const response = await fetch(authorizeUrl(api.url, { ...params, state: 'af0ifjsldkj' }), {
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(302);
+    expectPageHeaders(response.headers);
+    const location = response.headers.get('location') as string;
+    expect(location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    const sent = paramsOf(location);
+    expect(sent).toEqual({
+      error,
+      error_description: expect.any(String),
+      state: 'af0ifjsldkj',
+      iss: issuer(),
+    });
+    // RFC 6749 section 4.1.2.1: the description is printable ASCII without " and \.
+    expect(sent.error_description).toMatch(/^[\x20\x21\x23-\x5B\x5D-\x7E]+$/);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(await response.text()).toBe('');
+    expect(await itemsIn(keys.authorizationRequestPartition)).toBe(before);
+  });
+
+  it('refuses a scope the client is not registered for (invalid_scope)', async () => {
+    const client = await registerClient({ scopes: ['students:read'] });
+    const url = authorizeUrl(api.url, {
+      client_id: client.client_id,
+      redirect_uri: 'https://app.example.org/callback',
+      scope: 'students:read teachers:read',
+    });
+    const response = await fetch(url, { redirect: 'manual' });
+    expect(paramsOf(response.headers.get('location') as string).error).toBe('invalid_scope');
+  });
+
+  it("returns no state when state is given twice, and keeps the redirect URI's own query (RFC 6749 section 3.1.2)", async () => {
+    const client = await registerClient({ redirect_uris: ['https://app.example.org/cb?tenant=a%20b'] });
+    const url = `${authorizeUrl(api.url, { client_id: client.client_id, redirect_uri: 'https://app.example.org/cb?tenant=a%20b' })}&state=again`;
+    const response = await fetch(url, { redirect: 'manual' });
+    const location = response.headers.get('location') as string;
+    expect(location.startsWith('https://app.example.org/cb?tenant=a%20b&error=invalid_request&')).toBe(true);
+    expect(paramsOf(location)).toEqual({
+      tenant: 'a b',
+      error: 'invalid_request',
+      error_description: 'state is given more than once.',
+      iss: issuer(),
+    });
+  });
+});
+
+describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
+  it('sends the guardian back with a code, the same state and iss; the code is single-use and lasts 60 s', async () => {
+    const { challenge } = pkce();
+    const before = Date.now();
+    const { page, answer } = await signIn('guardian', DEMO_USER_PASSWORD, newAddress(), {
+      code_challenge: challenge,
+      state: 'S8NJ7uqk5fY4EjNvP_G_FtyJu6pUsvH9jsYni9dMAJw',
+    });
+    expect(answer.status, answer.body).toBe(303);
+    expectPageHeaders(answer.headers);
+    expect(answer.body).toBe('');
+    const location = String(answer.headers.location);
+    expect(location.startsWith(`${REDIRECT_URI}?code=`)).toBe(true);
+    const { code, ...rest } = paramsOf(location);
+    expect(rest).toEqual({ state: 'S8NJ7uqk5fY4EjNvP_G_FtyJu6pUsvH9jsYni9dMAJw', iss: issuer() });
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const guardian = await api.users.byLogin('guardian');
+    const first = await codes.redeem(sha256Hex(code as string));
+    expect(first.outcome).toBe('redeemed');
+    if (first.outcome !== 'redeemed') return;
+    expect(first.code).toMatchObject({
+      client_id: DEMO_APP_ID,
+      redirect_uri: REDIRECT_URI,
+      redirect_uri_given: true,
+      code_challenge: challenge,
+      user_id: guardian?.user_id,
+      entity_id: guardian?.entity_id,
+      roles: ['tutor'],
+      scopes: ['students:read', 'tutors:read'],
+    });
+    expect(first.code.family_id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    const expires = Date.parse(first.code.expires_at);
+    expect(expires).toBeGreaterThan(before);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect((await codes.redeem(sha256Hex(code as string))).outcome).toBe('reused');
+    expect(await requests.get(page.form.request)).toBeUndefined();
+  });
+
+  it('gives each sign-in its own refresh family', async () => {
+    const families = [];
+    for (let i = 0; i < 2; i++) {
+      const { answer } = await signIn('guardian', DEMO_USER_PASSWORD, newAddress());
+      const redemption = await codes.redeem(
+        sha256Hex(paramsOf(String(answer.headers.location)).code as string),
+      );
+      families.push(redemption.outcome === 'redeemed' ? redemption.code.family_id : undefined);
+    }
+    expect(new Set(families).size).toBe(2);
+  });
+
+  it("narrows the scopes asked for to those the person's roles grant", async () => {
+    const { answer } = await signIn('guardian', DEMO_USER_PASSWORD, newAddress(), {
+      scope: 'students:read teachers:read',
+    });
+    const redemption = await codes.redeem(
+      sha256Hex(paramsOf(String(answer.headers.location)).code as string),
+    );
+    expect(redemption.outcome === 'redeemed' && redemption.code.scopes).toEqual(['students:read']);
+  });
+
+  it('answers access_denied when the roles grant none of the scopes asked for (RFC 6749 section 4.1.2.1)', async () => {
+    const before = await itemsIn(keys.authorizationCodePartition);
+    const { answer } = await signIn('guardian', DEMO_USER_PASSWORD, newAddress(), {
+      scope: 'teachers:read',
+      state: 'st',
+    });
+    expect(answer.status).toBe(303);
+    expect(paramsOf(String(answer.headers.location))).toEqual({
+      error: 'access_denied',
+      error_description: expect.any(String),
+      state: 'st',
+      iss: issuer(),
+    });
+    expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
+  });
+
+  it('refuses a replayed form once it has signed in, and issues nothing more', async () => {
+    const from = newAddress();
+    const { page, answer } = await signIn('guardian', DEMO_USER_PASSWORD, from);
+    expect(answer.status).toBe(303);
+    const before = await itemsIn(keys.authorizationCodePartition);
+    const replay = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from, cookie: page.cookie },
+    );
+    expect(replay.status).toBe(400);
+    expect(replay.headers.location).toBeUndefined();
+    expect(replay.body).toContain('This sign-in has ended');
+    expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
+  });
+
+  it('shows the form again after a wrong password, and the same form then signs in', async () => {
+    const from = newAddress();
+    const page = await openSignIn();
+    const wrong = await post(
+      { ...page.form, username: 'teacher', password: 'not-it' },
+      { from, cookie: page.cookie },
+    );
+    expect(wrong.status).toBe(400);
+    expectPageHeaders(wrong.headers);
+    expect(wrong.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(wrong.body).toContain('role="alert"');
+    expect(fieldOf(wrong.body, 'username')).toBe('teacher');
+    expect(fieldOf(wrong.body, 'password')).toBeUndefined();
+    expect(fieldOf(wrong.body, 'request')).toBe(page.form.request);
+    const right = await post(
+      { ...page.form, username: 'teacher', password: DEMO_USER_PASSWORD },
+      { from, cookie: page.cookie },
+    );
+    expect(right.status).toBe(303);
+    expect(paramsOf(String(right.headers.location)).code).toBeDefined();
+  });
+
+  it('escapes what it shows: a name with markup in it comes back as text', async () => {
+    const page = await openSignIn();
+    const name = '"><script>alert(1)</script>';
+    const answer = await post(
+      { ...page.form, username: name, password: 'x' },
+      { from: newAddress(), cookie: page.cookie },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body).not.toContain('<script>');
+    expect(answer.body).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+  });
+});
+
+describe('POST /api/sso/authorize: cross-site request forgery (RFC 6749 section 10.12, RFC 9700 section 4.7)', () => {
+  it.each([
+    ['no cookie', (p: Page) => ({ fields: p.form, cookie: undefined })],
+    ['no csrf field', (p: Page) => ({ fields: { request: p.form.request }, cookie: p.cookie })],
+    [
+      'a csrf field that is not the cookie',
+      (p: Page) => ({ fields: { ...p.form, csrf: 'A'.repeat(43) }, cookie: p.cookie }),
+    ],
+    [
+      'a cookie that is not the csrf field',
+      (p: Page) => ({ fields: p.form, cookie: `sso_csrf=${'A'.repeat(43)}` }),
+    ],
+    [
+      "an attacker's own matching pair with the victim's request",
+      (p: Page, other: Page) => ({
+        fields: { ...other.form, request: p.form.request },
+        cookie: other.cookie,
+      }),
+    ],
+  ] as const)('%s: 403, nothing issued, the form still good', async (_, forge) => {
+    const from = newAddress();
+    const page = await openSignIn();
+    const attacker = await openSignIn();
+    const { fields, cookie } = forge(page, attacker);
+    const before = await itemsIn(keys.authorizationCodePartition);
+    const answer = await post(
+      { ...fields, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from, ...(cookie ? { cookie } : {}) },
+    );
+    expect(answer.status, answer.body).toBe(403);
+    expect(answer.headers.location).toBeUndefined();
+    expectPageHeaders(answer.headers);
+    expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
+    expect(await requests.get(page.form.request)).toBeDefined();
+  });
+
+  it.each([
+    ['another origin', 'https://attacker.example'],
+    ['an opaque origin', 'null'],
+  ])('refuses a form posted from %s (403)', async (_, origin) => {
+    const page = await openSignIn();
+    const before = await itemsIn(keys.authorizationCodePartition);
+    const answer = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie, origin },
+    );
+    expect(answer.status).toBe(403);
+    expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
+  });
+
+  it('takes a form without an Origin header (older browsers), when its tokens match', async () => {
+    const page = await openSignIn();
+    const answer = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie, origin: null },
+    );
+    expect(answer.status).toBe(303);
+  });
+
+  it('never answers bad input with a 500: no form, too large, a field twice, a bad request id, odd names', async () => {
+    const page = await openSignIn();
+    const from = newAddress();
+    const fields = { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD };
+    const json = await post(JSON.stringify(fields), {
+      from,
+      cookie: page.cookie,
+      contentType: 'application/json',
+    });
+    expect(json.status).toBe(415);
+    const large = await post({ ...fields, username: 'x'.repeat(9000) }, { from, cookie: page.cookie });
+    expect(large.status).toBe(413);
+    const twice = await post(`${new URLSearchParams(fields)}&password=other`, { from, cookie: page.cookie });
+    expect(twice.status).toBe(400);
+    const badId = await post({ ...fields, request: 'x'.repeat(2000) }, { from, cookie: page.cookie });
+    expect(badId.status).toBe(400);
+    const longName = await post({ ...fields, username: 'ﷺ'.repeat(300) }, { from, cookie: page.cookie });
+    expect(longName.status).toBe(400);
+    const blankName = await post({ ...fields, username: ' \u3000 ' }, { from, cookie: page.cookie });
+    expect(blankName.status).toBe(400);
+    for (const answer of [json, large, twice, badId, longName, blankName]) {
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expectPageHeaders(answer.headers);
+    }
+    expect(await requests.get(page.form.request)).toBeDefined();
+  });
+});
+
+type Page = Awaited<ReturnType<typeof openSignIn>>;
+
+describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.16, issue 3 item 8)', () => {
+  /** Fails `times` times in a row with one name from one address, on one page. */
+  async function failRepeatedly(username: string, times: number, from: string) {
+    const page = await openSignIn();
+    const answers: Answer[] = [];
+    for (let i = 0; i < times; i++) {
+      answers.push(
+        await post({ ...page.form, username, password: `wrong-${i}` }, { from, cookie: page.cookie }),
+      );
+    }
+    return { page, answers };
+  }
+
+  it('slows each failure, locks the name after 5 (429, Retry-After), and answers an unknown name identically', async () => {
+    const unknown = `nobody-${randomUUID().slice(0, 8)}`;
+    const [known, stranger] = await Promise.all([
+      failRepeatedly('staff', 5, newAddress()),
+      failRepeatedly(unknown, 5, newAddress()),
+    ]);
+    for (const { answers } of [known, stranger]) {
+      expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 400, 400]);
+      // The k-th attempt waits 250 ms for each failure before it.
+      for (const [k, answer] of answers.entries()) expect(answer.ms).toBeGreaterThanOrEqual(250 * k - 10);
+    }
+    expect(withoutSpecifics((known.answers[4] as Answer).body)).toBe(
+      withoutSpecifics((stranger.answers[4] as Answer).body),
+    );
+
+    // Locked now, even with the right password; the same page for a name no account has.
+    const from = newAddress();
+    const lockedKnown = await post(
+      { ...known.page.form, username: 'staff', password: DEMO_USER_PASSWORD },
+      { from, cookie: known.page.cookie },
+    );
+    const lockedStranger = await post(
+      { ...stranger.page.form, username: unknown, password: DEMO_USER_PASSWORD },
+      { from, cookie: stranger.page.cookie },
+    );
+    for (const locked of [lockedKnown, lockedStranger]) {
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(890);
+      expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
+      expectPageHeaders(locked.headers);
+      expect(locked.body).toContain('Too many failed sign-ins. Try again in 15 minutes.');
+    }
+    expect(withoutSpecifics(lockedKnown.body)).toBe(withoutSpecifics(lockedStranger.body));
+    // The name is locked however it is written (loginName).
+    const shouting = await post(
+      { ...known.page.form, username: ' STAFF ', password: DEMO_USER_PASSWORD },
+      { from, cookie: known.page.cookie },
+    );
+    expect(shouting.status).toBe(429);
+  });
+
+  it('answers a disabled and an admin-locked account as it answers a wrong password', async () => {
+    const guardian = await api.users.byLogin('guardian');
+    const passwordHash = await hashSecret(DEMO_USER_PASSWORD);
+    const bodies: string[] = [];
+    for (const status of ['disabled', 'locked'] as const) {
+      const username = `${status}-${randomUUID().slice(0, 8)}`;
+      await api.users.create({
+        user_id: randomUUID(),
+        username,
+        password_hash: passwordHash,
+        status,
+        entity_id: guardian?.entity_id as string,
+        admin: false,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      });
+      const { answer } = await signIn(username, DEMO_USER_PASSWORD, newAddress());
+      expect(answer.status).toBe(400);
+      bodies.push(withoutSpecifics(answer.body));
+    }
+    const { answer: wrong } = await signIn('guardian', 'wrong-password', newAddress());
+    expect(bodies).toEqual([withoutSpecifics(wrong.body), withoutSpecifics(wrong.body)]);
+  });
+
+  it('locks an address after 20 failures, whatever the names; other addresses still sign in', async () => {
+    const from = newAddress();
+    const page = await openSignIn();
+    // All at once: the counter counts concurrent failures too.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(
+          { ...page.form, username: `spray-${i}`, password: 'Summer2026!' },
+          { from, cookie: page.cookie },
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(400));
+    const locked = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from, cookie: page.cookie },
+    );
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(890);
+    const elsewhere = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie },
+    );
+    expect(elsewhere.status).toBe(303);
+  });
+
+  it('forgets failures once their 15-minute window is over, and unlocks 15 minutes after locking (clock given)', async () => {
+    const clock = new SignInThrottle(throttle);
+    const name = `clock-${randomUUID().slice(0, 8)}`;
+    const address = '192.0.2.1';
+    const start = Date.parse('2030-01-01T00:00:00Z');
+    const at = (minutes: number) => new Date(start + minutes * 60_000);
+    for (let minute = 0; minute < 4; minute++) await clock.failed(name, address, at(minute));
+    expect(await clock.gate(name, address, at(4))).toEqual({ locked: false, delayMs: 1000 });
+    expect(await clock.gate(name, address, at(15.1))).toEqual({ locked: false, delayMs: 0 });
+    await clock.failed(name, address, at(16));
+    expect(await throttle.get(accountThrottleSubject(name))).toEqual({
+      failures: 1,
+      window_started: at(16).toISOString(),
+    });
+    for (let i = 0; i < 4; i++) await clock.failed(name, address, at(17));
+    expect(await clock.gate(name, address, at(17))).toEqual({ locked: true, retryAfterSeconds: 900 });
+    expect(await clock.gate(name, address, at(31.9))).toMatchObject({ locked: true });
+    expect(await clock.gate(name, address, at(32.1))).toEqual({ locked: false, delayMs: 0 });
+  });
+
+  it("clears the name's failures on a successful sign-in", async () => {
+    const from = newAddress();
+    const { page } = await failRepeatedly('student', 2, from);
+    expect(await throttle.get(accountThrottleSubject('student'))).toMatchObject({ failures: 2 });
+    const success = await post(
+      { ...page.form, username: 'student', password: DEMO_USER_PASSWORD },
+      { from, cookie: page.cookie },
+    );
+    expect(success.status).toBe(303);
+    expect(await throttle.get(accountThrottleSubject('student'))).toBeUndefined();
+    const next = await failRepeatedly('student', 1, from);
+    expect(next.answers[0]?.ms).toBeLessThan(250);
+    expect(await throttle.get(accountThrottleSubject('student'))).toMatchObject({ failures: 1 });
+  });
+});
