@@ -280,20 +280,21 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('alarms on 5xx rate and on every function’s errors and throttles', () => {
+  it('alarms on 5xx rate, on every function’s errors and on throttles of the shared concurrency pool', () => {
     const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
     const [topicId] = ofType(s(), 'AWS::SNS::Topic')[0] as [string, Resource];
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
     expect(alarms.some((a) => JSON.stringify(a.Metrics).includes('"MetricName":"5xx"'))).toBe(true);
     for (const route of allRoutes) {
       const fn = functionOf(s(), route);
-      for (const metric of ['Errors', 'Throttles']) {
-        const watching = alarms.filter(
-          (a) => a.MetricName === metric && JSON.stringify(a.Dimensions).includes(`"Ref":"${fn}"`),
-        );
-        expect(watching, `${route.id} ${metric}`).toHaveLength(1);
-      }
+      const watching = alarms.filter(
+        (a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"Ref":"${fn}"`),
+      );
+      expect(watching, `${route.id} Errors`).toHaveLength(1);
     }
+    const throttles = alarms.filter((a) => a.MetricName === 'Throttles');
+    expect(throttles).toHaveLength(1);
+    expect(throttles[0]?.Dimensions).toBeUndefined();
   });
 
   it('keeps exports in a private, versioned, TLS-only bucket under the tenant key, kept for its retention', () => {

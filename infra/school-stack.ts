@@ -22,6 +22,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -438,24 +439,27 @@ export class SchoolStack extends Stack {
     serverErrors.addAlarmAction(notify);
 
     for (const [routeId, fn] of this.functions) {
-      const alarms = [
-        fn.metricErrors(window).createAlarm(this, `${constructId(routeId)}ErrorsAlarm`, {
+      fn.metricErrors(window)
+        .createAlarm(this, `${constructId(routeId)}ErrorsAlarm`, {
           alarmDescription: `${routeId} of tenant ${tenant.id} failed outside its error handling`,
           threshold: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
-        fn.metricThrottles(window).createAlarm(this, `${constructId(routeId)}ThrottlesAlarm`, {
-          alarmDescription: `Lambda throttled ${routeId} of tenant ${tenant.id}`,
-          threshold: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
-      ];
-      for (const alarm of alarms) alarm.addAlarmAction(notify);
+        })
+        .addAlarmAction(notify);
     }
+    // Throttling comes from the concurrency pool every function of the account and region shares, so one
+    // alarm on the pool's throttles covers this tenant's functions (and says when another tenant starves it).
+    lambda.Function.metricAllThrottles(window)
+      .createAlarm(this, 'LambdaThrottlesAlarm', {
+        alarmDescription: `Lambda throttled functions in this account and region, which tenant ${tenant.id} shares`,
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(notify);
 
     // A scheduled export that failed (an error, or Lambda's time limit), or that could not be started.
     const exportAlarms = [
