@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
 import { hashSecret } from '../shared/auth/secret-hash';
-import { SignInThrottle } from '../shared/auth/sign-in-throttle';
+import { SIGN_IN_LIMITS, SignInThrottle } from '../shared/auth/sign-in-throttle';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
 import { AuthorizationRequestRepository } from '../shared/data/authorization-request-repository';
 import { ClientRepository, type OAuthClient } from '../shared/data/client-repository';
@@ -638,19 +638,19 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
     expect(bodies).toEqual([withoutSpecifics(wrong.body), withoutSpecifics(wrong.body)]);
   });
 
-  it('locks an address after 20 failures, whatever the names; other addresses still sign in', async () => {
+  it('locks an address after 100 failures, whatever the names; other addresses still sign in', async () => {
     const from = newAddress();
     const page = await openSignIn();
     // All at once: the counter counts concurrent failures too.
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
+      Array.from({ length: SIGN_IN_LIMITS.addressFailures }, (_, i) =>
         post(
           { ...page.form, username: `spray-${i}`, password: 'Summer2026!' },
           { from, cookie: page.cookie },
         ),
       ),
     );
-    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(400));
+    expect(answers.map((a) => a.status)).toEqual(Array(SIGN_IN_LIMITS.addressFailures).fill(400));
     const locked = await post(
       { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
       { from, cookie: page.cookie },

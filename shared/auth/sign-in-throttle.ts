@@ -1,7 +1,9 @@
 // Slows down and then locks out guessing at the sign-in form, per account name and per client address.
 // A name is counted whether or not an account has it, so the answers say nothing about which exist:
 // each failure slows the name's next attempt (250 ms a failure, at most 2 s), 5 failures within 15
-// minutes lock the name for 15 minutes, and 20 failures from one address lock the address.
+// minutes lock the name for 15 minutes, and 100 failures from one address lock the address. The address
+// limit is high because a school's pupils and staff often share one public address: a few pupils
+// mistyping must not lock the whole school out, while spraying one password across many names still is.
 import {
   accountThrottleSubject,
   addressThrottleSubject,
@@ -13,7 +15,7 @@ export const SIGN_IN_LIMITS = {
   windowMs: 15 * 60_000,
   lockMs: 15 * 60_000,
   accountFailures: 5,
-  addressFailures: 20,
+  addressFailures: 100,
   delayPerFailureMs: 250,
   maxDelayMs: 2_000,
 } as const;
