@@ -75,7 +75,7 @@ interface Answer {
 /** Posts the sign-in form from a loopback address, as the page would (its Origin, its cookie). */
 function post(
   fields: Record<string, string> | string,
-  options: { from: string; cookie?: string; origin?: string | null; contentType?: string },
+  options: { from: string; cookie?: string; origin?: string | null; contentType?: string; host?: string },
 ): Promise<Answer> {
   const body = typeof fields === 'string' ? fields : new URLSearchParams(fields).toString();
   const origin = options.origin === undefined ? new URL(api.url).origin : options.origin;
@@ -90,6 +90,7 @@ function post(
           'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
           ...(origin === null ? {} : { origin }),
           ...(options.cookie ? { cookie: options.cookie } : {}),
+          ...(options.host ? { host: options.host } : {}),
         },
       },
       (incoming) => {
@@ -519,6 +520,21 @@ describe('POST /api/sso/authorize: cross-site request forgery (RFC 6749 section 
     );
     expect(answer.status).toBe(403);
     expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
+  });
+
+  it('takes a form from the host the browser reached, when that is not the base address (localhost)', async () => {
+    const page = await openSignIn();
+    const host = `localhost:${new URL(api.url).port}`;
+    const answer = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie, origin: `http://${host}`, host },
+    );
+    expect(answer.status).toBe(303);
+    const elsewhere = await post(
+      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie, origin: 'http://attacker.example', host },
+    );
+    expect(elsewhere.status).toBe(403);
   });
 
   it('takes a form without an Origin header (older browsers), when its tokens match', async () => {

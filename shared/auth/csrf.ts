@@ -40,8 +40,12 @@ export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** Whether the request's Origin, when it names one, is the service's own (publicBaseUrl). */
+/**
+ * Whether the request's Origin, when it names one, is the service's own: its public base address, or
+ * the host the browser sent this very request to (a local run reached as localhost rather than 127.0.0.1).
+ */
 export function fromOwnOrigin(event: APIGatewayProxyEventV2, publicBaseUrl: string): boolean {
   const origin = header(event, 'origin');
-  return origin === undefined || origin === new URL(publicBaseUrl).origin;
+  if (origin === undefined || origin === new URL(publicBaseUrl).origin) return true;
+  return URL.canParse(origin) && new URL(origin).host === header(event, 'host');
 }
