@@ -384,6 +384,16 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
     expect(await requests.get(page.form.request)).toBeUndefined();
   });
 
+  it('signs in with the e-mail address as well as the username, in any case', async () => {
+    const guardian = api.demoUsers.find((u) => u.username === 'guardian');
+    const { answer } = await signIn(String(guardian?.email).toUpperCase(), DEMO_USER_PASSWORD, newAddress());
+    expect(answer.status, answer.body).toBe(303);
+    const redemption = await codes.redeem(
+      sha256Hex(paramsOf(String(answer.headers.location)).code as string),
+    );
+    expect(redemption.outcome === 'redeemed' && redemption.code.entity_id).toBe(guardian?.entity_id);
+  });
+
   it('gives each sign-in its own refresh family', async () => {
     const families = [];
     for (let i = 0; i < 2; i++) {

@@ -101,6 +101,7 @@ export async function registerDemoUsers(
     await users.create({
       user_id: randomUUID(),
       username: loginName(account.username),
+      email: loginName(account.email),
       password_hash: passwordHash,
       status: 'active',
       entity_id: account.entity_id,

@@ -6,6 +6,8 @@ import type { Entity, Tutor } from '../../../shared/schemas/records';
 
 export interface DemoUser {
   username: string;
+  /** The person's own address, which signs in as well as the username. */
+  email: string;
   entity_id: string;
   admin: boolean;
   /** What the account shows, for the README and the start banner. */
@@ -39,6 +41,7 @@ export function demoUsers(records: NewRecord[]): DemoUser[] {
   ];
   return picked.map(([username, source, admin, description]) => {
     if (!source) throw new Error(`The demo tenant has no record for the ${username} account.`);
-    return { username, entity_id: source.entity_id, admin, description };
+    const entity = byId.get(source.entity_id) as Entity;
+    return { username, email: entity.email.toLowerCase(), entity_id: source.entity_id, admin, description };
   });
 }
