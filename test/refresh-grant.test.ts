@@ -4,6 +4,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPassword } from '../infra/cli/admin/users';
 import { DEMO_APP_ID, DEMO_CLIENT_ID } from '../infra/local/bootstrap';
 import { opaqueTokenHash } from '../shared/auth/opaque-token';
 import { keys } from '../shared/data/keys';
@@ -112,6 +113,14 @@ describe('refresh tokens that are refused (invalid_grant)', () => {
       });
     }
     await refreshed(session.refreshToken);
+  });
+
+  it('one of a sign-in from before the password changed; a sign-in after it refreshes', async () => {
+    const before = await signIn(api, { username: 'staff' });
+    await setPassword(api.users, 'staff', 'a new password for staff');
+    await expectOAuthError(await refresh(api, before.refreshToken), 400, 'invalid_grant');
+    const after = await signIn(api, { username: 'staff' });
+    await refreshed(after.refreshToken);
   });
 
   it("another client's, which stays usable by its own client", async () => {

@@ -27,6 +27,8 @@ export interface User {
   entity_id: string;
   /** Admin rights; they take effect only for a person who has a staff record. */
   admin: boolean;
+  /** Sign-ins before this time no longer refresh: set when the password changes. */
+  signed_out_at?: string;
   created_at: string;
   updated_at: string;
 }
@@ -114,7 +116,7 @@ export class UserRepository {
   /** Changes an existing account's status, password hash or admin rights. */
   async update(
     userId: string,
-    changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin'>>,
+    changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin' | 'signed_out_at'>>,
   ): Promise<User> {
     const entries = Object.entries({ ...changes, updated_at: new Date().toISOString() });
     const { Attributes } = await this.db.send(

@@ -91,7 +91,13 @@ export async function setPassword(
   password: string,
 ): Promise<UserSummary> {
   const user = await accountNamed(users, name);
-  return summarise(await users.update(user.user_id, { password_hash: await hashSecret(password) }));
+  // A new password ends the sessions the old one opened: their refresh tokens stop working.
+  return summarise(
+    await users.update(user.user_id, {
+      password_hash: await hashSecret(password),
+      signed_out_at: new Date().toISOString(),
+    }),
+  );
 }
 
 async function accountNamed(users: UserRepository, name: string): Promise<User> {

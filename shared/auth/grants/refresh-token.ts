@@ -1,7 +1,7 @@
 // The refresh_token grant (RFC 6749 section 6) with rotation (RFC 9700 section 4.14.2): each refresh
 // answers a new refresh token and uses up the one presented; presenting a used one again revokes the
 // whole family, the newest token included. The account is read again and its roles recomputed, so a
-// disabled account or a lost role takes effect at the next refresh.
+// disabled account, a changed password or a lost role takes effect at the next refresh.
 import type { RefreshToken } from '../../data/refresh-token-repository';
 import { OAuthRefreshTokenRequest } from '../../schemas/service';
 import type { Services } from '../../services';
@@ -29,6 +29,10 @@ export const refreshTokenGrant: Grant = async ({ client, params, services, now }
 
   const user = await services.users.get(family.user_id);
   if (user?.status !== 'active') throw invalidGrant('The account may not sign in.');
+  if (user.signed_out_at !== undefined && family.created_at < user.signed_out_at) {
+    await services.refreshTokens.revokeFamily(family.family_id, family.expires_at, now);
+    throw invalidGrant('The password of the account changed after this sign-in; sign in again.');
+  }
   const entity = await services.records.get('entities', user.entity_id);
   const roles = rolesOf(user, entity?.record);
   const current = scopesOfRoles(roles).filter((s) => family.scopes.includes(s) && client.scopes.includes(s));
