@@ -74,6 +74,14 @@ export interface Route {
 }
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
+
+/** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
+const oauthEndpoint = (schema: ComponentName) =>
+  ({
+    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
+    oauthErrors: true,
+    requestBody: { schema, mediaTypes: ['application/x-www-form-urlencoded', 'application/json'] },
+  }) as const;
 const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
@@ -292,13 +300,8 @@ export const routes: readonly Route[] = [
       keys.recordPartition('entities'),
     ],
     writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, keys.refreshFamilyPartition],
-    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
-    oauthErrors: true,
+    ...oauthEndpoint('OAuthTokenRequest'),
     responses: { 200: 'OAuthTokenResponse' },
-    requestBody: {
-      schema: 'OAuthTokenRequest',
-      mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
-    },
   },
   {
     id: 'revoke-token',
@@ -311,13 +314,8 @@ export const routes: readonly Route[] = [
     access: 'write',
     reads: [keys.clientPartition, keys.refreshTokenPartition],
     writes: [keys.refreshFamilyPartition],
-    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
-    oauthErrors: true,
+    ...oauthEndpoint('OAuthRevocationRequest'),
     responses: { 200: 'NoContent' },
-    requestBody: {
-      schema: 'OAuthRevocationRequest',
-      mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
-    },
   },
   {
     id: 'get-authorize',
