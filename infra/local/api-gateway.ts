@@ -19,7 +19,11 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const FUNCTION_TIMEOUT_MS = 29_000;
 const functionsDir = fileURLToPath(new URL('../../functions/', import.meta.url));
-const TEXT_TYPES = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
+/**
+ * The bodies API Gateway (HTTP API, payload 2.0) hands over as text; it base64-encodes every other body,
+ * forms (application/x-www-form-urlencoded) and bodies without a content type included.
+ */
+const TEXT_TYPES = /^(text\/[^;\s]+|application\/(json|xml|javascript))\s*(;|$)/i;
 
 const handlers = new Map<string, Promise<Handler>>();
 
