@@ -1,17 +1,22 @@
 // `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
-// no personal data, and the local S3 and export schedule beside the API.
+// no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_APP_ID, DEMO_REDIRECT_URIS } from '../infra/local/bootstrap';
+import { completeSignIn } from './support/sign-in-form';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 const dataDir = mkdtempSync(join(tmpdir(), 'school-data-'));
 const SECRET = 'local-run-secret';
+const PASSWORD = 'local-run-password';
+const WRONG_PASSWORD = 'not-the-password-9f3b';
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -30,6 +35,7 @@ function start(env: Record<string, string> = {}): Promise<Started> {
       PORT: '0',
       DATA_DIR: dataDir,
       DEMO_CLIENT_SECRET: SECRET,
+      DEMO_USER_PASSWORD: PASSWORD,
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -96,6 +102,46 @@ async function token(url: string) {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
+/**
+ * A failed sign-in, then the code flow for the demo guardian with a refresh: the secrets each step handled,
+ * which must not reach the log.
+ */
+async function signInOnce(url: string): Promise<string[]> {
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL(`${url}/api/sso/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: DEMO_APP_ID,
+    redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+    state: 'log-check',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  await expect(completeSignIn(authorize, { username: 'guardian', password: WRONG_PASSWORD })).rejects.toThrow(
+    /answered 400/,
+  );
+  const back = await completeSignIn(authorize, { username: 'guardian', password: PASSWORD });
+  const code = back.searchParams.get('code') as string;
+  const tokenRequest = (params: Record<string, string>) =>
+    fetch(`${url}/api/sso/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ client_id: DEMO_APP_ID, ...params }),
+    });
+  const first = (await (
+    await tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+    })
+  ).json()) as { access_token: string; refresh_token: string };
+  const second = (await (
+    await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token })
+  ).json()) as { access_token: string; refresh_token: string };
+  expect(second.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  return [code, first.access_token, first.refresh_token, second.access_token, second.refresh_token];
+}
+
 describe('npm start', () => {
   it('serves the seeded demo tenant, logs no personal data, and stops DynamoDB Local on SIGTERM', async () => {
     const run = await start();
@@ -116,8 +162,8 @@ describe('npm start', () => {
     const signInLine = run.output.find((line) => line.startsWith('Sign-in:'));
     expect(signInLine).toContain(`${run.url}/api/sso/authorize`);
     expect(signInLine).toContain('http://127.0.0.1:8976/callback');
-    expect(signInLine).toMatch(
-      /accounts admin, teacher, guardian, guardian2, student, staff, password demo-password/,
+    expect(signInLine).toContain(
+      `accounts admin, teacher, guardian, guardian2, student, staff, password ${PASSWORD}`,
     );
     expect((await fetch(local.s3Endpoint as string)).status).toBe(200);
 
@@ -130,6 +176,7 @@ describe('npm start', () => {
     expect(students.total_items).toBeGreaterThanOrEqual(120);
     await fetch(`${run.url}/api/students/00000000-0000-4000-8000-000000000000?access_token=${bearer}`);
     await fetch(`${run.url}/api/nowhere`);
+    const session = await signInOnce(run.url);
 
     run.child.kill('SIGTERM');
     expect(await exited(run.child)).toBe(0);
@@ -145,6 +192,9 @@ describe('npm start', () => {
     const logs = run.output.join('\n');
     expect(logs).not.toContain(bearer);
     expect(logs.split(SECRET).length).toBe(2);
+    // The demo password is in the banner and nowhere else; no other password, code or token is logged.
+    expect(logs.split(PASSWORD).length).toBe(2);
+    for (const secret of [WRONG_PASSWORD, ...session]) expect(logs).not.toContain(secret);
     for (const student of students.students.slice(0, 40)) {
       for (const value of [student.name, student.email, student.birth_date])
         expect(logs).not.toContain(value as string);
