@@ -26,12 +26,11 @@ describe('request bodies as API Gateway hands them over', () => {
     },
   );
 
-  it.each([
-    'application/x-www-form-urlencoded',
-    'application/octet-stream',
-    undefined,
-  ])('base64-encodes %s', (contentType) => {
-    const event = toEvent(request(contentType), body, undefined, {});
-    expect(event).toMatchObject({ isBase64Encoded: true, body: body.toString('base64') });
-  });
+  it.each(['application/x-www-form-urlencoded', 'application/octet-stream', undefined])(
+    'base64-encodes %s',
+    (contentType) => {
+      const event = toEvent(request(contentType), body, undefined, {});
+      expect(event).toMatchObject({ isBase64Encoded: true, body: body.toString('base64') });
+    },
+  );
 });
