@@ -2,13 +2,13 @@
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_APP_ID, DEMO_REDIRECT_URIS } from '../infra/local/bootstrap';
+import { DEMO_APP_ID } from '../infra/local/bootstrap';
+import { pkce, REDIRECT_URI } from './support/sign-in';
 import { completeSignIn } from './support/sign-in-form';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -107,14 +107,14 @@ async function token(url: string) {
  * which must not reach the log.
  */
 async function signInOnce(url: string): Promise<string[]> {
-  const verifier = randomBytes(32).toString('base64url');
+  const { verifier, challenge } = pkce();
   const authorize = new URL(`${url}/api/sso/authorize`);
   authorize.search = new URLSearchParams({
     response_type: 'code',
     client_id: DEMO_APP_ID,
-    redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+    redirect_uri: REDIRECT_URI,
     state: 'log-check',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge: challenge,
     code_challenge_method: 'S256',
   }).toString();
   await expect(completeSignIn(authorize, { username: 'guardian', password: WRONG_PASSWORD })).rejects.toThrow(
@@ -132,7 +132,7 @@ async function signInOnce(url: string): Promise<string[]> {
       grant_type: 'authorization_code',
       code,
       code_verifier: verifier,
-      redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+      redirect_uri: REDIRECT_URI,
     })
   ).json()) as { access_token: string; refresh_token: string };
   const second = (await (

@@ -8,6 +8,7 @@ import { type Browser, type BrowserContextOptions, chromium } from 'playwright-c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
+import { opaqueTokenHash } from '../shared/auth/opaque-token';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
 import { authorizeUrl, paramsOf, pkce, REDIRECT_URI } from './support/sign-in';
 import { startTestApi, type TestApi } from './support/test-api';
@@ -90,11 +91,7 @@ describe.skipIf(!hasChromium)('the sign-in page in Chromium (RFC 6749 section 4.
     const { code, ...rest } = paramsOf(url);
     expect(rest).toEqual({ state, iss: `${api.url}/api/sso` });
     const codes = new AuthorizationCodeRepository(api.db, api.tableName);
-    const redemption = await codes.redeem(
-      createHash('sha256')
-        .update(code as string)
-        .digest('hex'),
-    );
+    const redemption = await codes.redeem(opaqueTokenHash(code as string));
     expect(redemption.outcome).toBe('redeemed');
     if (redemption.outcome !== 'redeemed') return;
     const guardian = await api.users.byLogin('guardian');

@@ -1,12 +1,13 @@
 // The authorization endpoint and its sign-in form over HTTP (RFC 6749 section 4.1, RFC 7636, RFC 9207,
 // RFC 9700): which requests get the page, which a page and which an error redirect; the form's CSRF
 // defence; slowing and locking out guessing; and the single-use code a sign-in ends with.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
+import { opaqueTokenHash } from '../shared/auth/opaque-token';
 import { hashSecret } from '../shared/auth/secret-hash';
 import { SIGN_IN_LIMITS, SignInThrottle } from '../shared/auth/sign-in-throttle';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
@@ -32,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const issuer = () => `${api.url}/api/sso`;
 
 /** Each test signs in from its own loopback address, so the per-address counters stay apart. */
@@ -195,7 +195,7 @@ describe('GET /api/sso/authorize: a good request (RFC 6749 section 4.1.1)', () =
       scopes: [...scopes],
       state: 'xyz',
       code_challenge: challenge,
-      csrf_hash: sha256Hex(form.csrf),
+      csrf_hash: opaqueTokenHash(form.csrf),
     });
     const ttl = Date.parse(stored?.expires_at ?? '') - Date.now();
     expect(ttl).toBeGreaterThan(590_000);
@@ -361,7 +361,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const guardian = await api.users.byLogin('guardian');
-    const first = await codes.redeem(sha256Hex(code as string));
+    const first = await codes.redeem(opaqueTokenHash(code as string));
     expect(first.outcome).toBe('redeemed');
     if (first.outcome !== 'redeemed') return;
     expect(first.code).toMatchObject({
@@ -380,7 +380,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
     const expires = Date.parse(first.code.expires_at);
     expect(expires).toBeGreaterThan(before);
     expect(expires).toBeLessThanOrEqual(Date.now() + 60_000);
-    expect((await codes.redeem(sha256Hex(code as string))).outcome).toBe('reused');
+    expect((await codes.redeem(opaqueTokenHash(code as string))).outcome).toBe('reused');
     expect(await requests.get(page.form.request)).toBeUndefined();
   });
 
@@ -389,7 +389,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
     const { answer } = await signIn(String(guardian?.email).toUpperCase(), DEMO_USER_PASSWORD, newAddress());
     expect(answer.status, answer.body).toBe(303);
     const redemption = await codes.redeem(
-      sha256Hex(paramsOf(String(answer.headers.location)).code as string),
+      opaqueTokenHash(paramsOf(String(answer.headers.location)).code as string),
     );
     expect(redemption.outcome === 'redeemed' && redemption.code.entity_id).toBe(guardian?.entity_id);
   });
@@ -399,7 +399,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
     for (let i = 0; i < 2; i++) {
       const { answer } = await signIn('guardian', DEMO_USER_PASSWORD, newAddress());
       const redemption = await codes.redeem(
-        sha256Hex(paramsOf(String(answer.headers.location)).code as string),
+        opaqueTokenHash(paramsOf(String(answer.headers.location)).code as string),
       );
       families.push(redemption.outcome === 'redeemed' ? redemption.code.family_id : undefined);
     }
@@ -411,7 +411,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
       scope: 'students:read teachers:read',
     });
     const redemption = await codes.redeem(
-      sha256Hex(paramsOf(String(answer.headers.location)).code as string),
+      opaqueTokenHash(paramsOf(String(answer.headers.location)).code as string),
     );
     expect(redemption.outcome === 'redeemed' && redemption.code.scopes).toEqual(['students:read']);
   });

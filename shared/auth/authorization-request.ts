@@ -14,8 +14,8 @@ import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/api';
 import { PageError, redirectTo } from '../http/html-page';
 import type { QueryParams } from '../http/request';
-import { csrfCookie, csrfCookieOf, newCsrfToken } from './csrf';
-import { sha256Hex } from './digest';
+import { csrfCookie, csrfCookieOf } from './csrf';
+import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { signInPage } from './sign-in-page';
 
 /** How long a sign-in page stays usable, and its CSRF cookie with it. */
@@ -141,7 +141,7 @@ export async function startSignIn({ query, event, services }: ApiRequest): Promi
     return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
   }
   // A second tab's sign-in keeps the cookie the first one set, so both forms stay valid.
-  const csrf = csrfCookieOf(event) ?? newCsrfToken();
+  const csrf = csrfCookieOf(event) ?? newOpaqueToken();
   const now = new Date();
   const request: AuthorizationRequest = {
     request_id: randomUUID(),
@@ -152,7 +152,7 @@ export async function startSignIn({ query, event, services }: ApiRequest): Promi
     scopes: checked.scopes,
     ...(state === undefined ? {} : { state }),
     code_challenge: checked.codeChallenge,
-    csrf_hash: sha256Hex(csrf),
+    csrf_hash: opaqueTokenHash(csrf),
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + AUTHORIZATION_REQUEST_TTL_SECONDS * 1000).toISOString(),
   };

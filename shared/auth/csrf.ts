@@ -1,15 +1,13 @@
 // Cross-site request forgery defence of the sign-in form: a random token in an HttpOnly, SameSite=Strict
 // cookie and in a hidden field of the form, which must match each other and the hash stored with the
 // authorization request; and a POST that names another origin is refused outright.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { header } from '../http/request';
 
 export const CSRF_COOKIE = 'sso_csrf';
-/** 32 random bytes, base64url. */
+/** An opaque token (opaque-token.ts): 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-export const newCsrfToken = () => randomBytes(32).toString('base64url');
 
 /** The token in the request's cookie, when it holds one of ours. */
 export function csrfCookieOf(event: APIGatewayProxyEventV2): string | undefined {

@@ -2,7 +2,7 @@
 // cookie and field, the hash stored with the request), lets the throttle slow or lock guessing, checks
 // the password with one answer and the same work for every kind of failure, and sends the person back
 // to the client with a single-use code (RFC 6749 section 4.1.2). The password goes nowhere but scrypt.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthorizationRequest } from '../data/authorization-request-repository';
 import { loginName, type User, type UserRepository } from '../data/user-repository';
@@ -12,7 +12,7 @@ import { bodyText, header } from '../http/request';
 import type { Services } from '../services';
 import { type AuthorizationError, backToClient } from './authorization-request';
 import { csrfCookieOf, fromOwnOrigin, sameSecret } from './csrf';
-import { sha256Hex } from './digest';
+import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { rolesOf } from './person';
 import { scopesOfRoles } from './roles';
 import { verifySecret } from './secret-hash';
@@ -106,9 +106,9 @@ async function outcome(
       ...(request.state === undefined ? {} : { state: request.state }),
     };
   }
-  const code = randomBytes(32).toString('base64url');
+  const code = newOpaqueToken();
   await services.codes.save({
-    code_hash: sha256Hex(code),
+    code_hash: opaqueTokenHash(code),
     client_id: request.client_id,
     redirect_uri: request.redirect_uri,
     redirect_uri_given: request.redirect_uri_given,
@@ -135,7 +135,7 @@ export async function signIn({ event, services }: ApiRequest): Promise<ApiRespon
       ? await services.authorizationRequests.get(form.request)
       : undefined;
   if (!request) throw ended();
-  if (!sameSecret(sha256Hex(form.csrf), request.csrf_hash)) throw refused();
+  if (!sameSecret(opaqueTokenHash(form.csrf), request.csrf_hash)) throw refused();
 
   const again = (status: number, error: string, headers?: Record<string, string>) =>
     signInPage(
