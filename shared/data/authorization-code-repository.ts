@@ -6,6 +6,7 @@ import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PersonRole } from '../auth/roles';
 import { keys } from './keys';
+import { timeToLive } from './table';
 
 export interface AuthorizationCode {
   code_hash: string;
@@ -38,7 +39,7 @@ export class AuthorizationCodeRepository {
   ) {}
 
   async save(code: AuthorizationCode): Promise<void> {
-    const ttl = Math.ceil(Date.parse(code.expires_at) / 1000) + 3600;
+    const ttl = timeToLive(code.expires_at) + 3600;
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,

@@ -4,6 +4,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
+import { timeToLive } from './table';
 
 export interface AuthorizationRequest {
   request_id: string;
@@ -38,7 +39,7 @@ export class AuthorizationRequestRepository {
         Item: {
           ...keys.authorizationRequest(request.request_id),
           ...request,
-          ttl: Math.ceil(Date.parse(request.expires_at) / 1000),
+          ttl: timeToLive(request.expires_at),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),

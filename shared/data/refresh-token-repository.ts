@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
+import { timeToLive } from './table';
 
 export interface RefreshFamily {
   family_id: string;
@@ -38,9 +39,6 @@ export interface RefreshToken {
 }
 
 export type Rotation = 'rotated' | 'reused' | 'revoked';
-
-/** DynamoDB removes an item some time after this epoch second; expiry itself is checked on read. */
-const ttlOf = (expiresAt: string) => Math.ceil(Date.parse(expiresAt) / 1000);
 
 /**
  * Whether a transaction was cancelled because of this item: its condition failed, or another request was
@@ -71,7 +69,11 @@ export class RefreshTokenRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.refreshFamily(family.family_id), ...family, ttl: ttlOf(family.expires_at) },
+                Item: {
+                  ...keys.refreshFamily(family.family_id),
+                  ...family,
+                  ttl: timeToLive(family.expires_at),
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -175,7 +177,7 @@ export class RefreshTokenRepository {
         ExpressionAttributeValues: {
           ':revoked': 'revoked',
           ':now': now.toISOString(),
-          ':ttl': ttlOf(expiresAt),
+          ':ttl': timeToLive(expiresAt),
         },
       }),
     );
@@ -185,7 +187,7 @@ export class RefreshTokenRepository {
     const { token_hash, ...attributes } = token;
     return {
       TableName: this.tableName,
-      Item: { ...keys.refreshToken(token_hash), ...attributes, ttl: ttlOf(token.expires_at) },
+      Item: { ...keys.refreshToken(token_hash), ...attributes, ttl: timeToLive(token.expires_at) },
       ConditionExpression: 'attribute_not_exists(pk)',
     };
   }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
+import { timeToLive } from './table';
 import { loginName } from './user-repository';
 
 /** The throttle subject of a username or e-mail address: `account#<sha256 hex of its login name>`. */
@@ -23,8 +24,6 @@ export interface ThrottleState {
   /** ISO timestamp; absent when the subject was never locked. */
   locked_until?: string;
 }
-
-const epochSeconds = (at: Date) => Math.ceil(at.getTime() / 1000);
 
 export class SignInThrottleRepository {
   constructor(
@@ -48,7 +47,7 @@ export class SignInThrottleRepository {
       ':one': 1,
       ':now': now.toISOString(),
       ':window_start': windowStart.toISOString(),
-      ':ttl': epochSeconds(expiresAt),
+      ':ttl': timeToLive(expiresAt),
     };
     // Two tries each way: a concurrent failure may have started the new window in between.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -77,7 +76,7 @@ export class SignInThrottleRepository {
         Key: keys.signInThrottle(subject),
         UpdateExpression: 'SET locked_until = :until, #ttl = :ttl',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':until': until.toISOString(), ':ttl': epochSeconds(expiresAt) },
+        ExpressionAttributeValues: { ':until': until.toISOString(), ':ttl': timeToLive(expiresAt) },
       }),
     );
   }

@@ -16,6 +16,12 @@ export const tableDesign = {
   timeToLiveAttribute: 'ttl',
 } as const;
 
+/**
+ * The time-to-live attribute's value for an item that may go once `at` has passed: epoch seconds.
+ * DynamoDB removes the item some time after it, so readers check expiry themselves.
+ */
+export const timeToLive = (at: Date | string) => Math.ceil(new Date(at).getTime() / 1000);
+
 export function createTableInput(tableName: string): CreateTableCommandInput {
   const { partitionKey, sortKey, keysIndex, changesIndex } = tableDesign;
   return {
