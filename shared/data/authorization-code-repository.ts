@@ -1,7 +1,7 @@
 // Authorization codes of the code flow, kept by the SHA-256 of the code. Redeeming marks a code used
 // in one conditional write, so two racing redemptions cannot both succeed; a used code stays until it
 // expires, so a second redemption is recognised as reuse and the tokens of the first can be revoked.
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { PersonRole } from '../auth/roles';
@@ -65,9 +65,10 @@ export class AuthorizationCodeRepository {
       );
       return { outcome: 'redeemed', code: toCode(Attributes ?? {}) };
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-      return old ? { outcome: 'reused', code: toCode(unmarshall(old)) } : { outcome: 'unknown' };
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return error.Item
+        ? { outcome: 'reused', code: toCode(unmarshall(error.Item)) }
+        : { outcome: 'unknown' };
     }
   }
 }

@@ -1,6 +1,7 @@
 // Checked authorization requests awaiting their sign-in form, by a random id. The form carries only the
 // id, so a posted form cannot change what was checked; a request is used up by deleting it, in one
 // conditional write, so a form (or a double click) cannot be replayed to get a second code.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
@@ -73,7 +74,7 @@ export class AuthorizationRequestRepository {
       );
       return true;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
   }

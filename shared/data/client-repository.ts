@@ -1,5 +1,6 @@
 // OAuth clients of the tenant: id, display name, hashed secret (none for a public client), the scopes
 // it may ask for, the grants it may use and the redirect URIs registered for the code flow.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -80,7 +81,7 @@ export class ClientRepository {
       );
       return true;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
   }

@@ -4,7 +4,9 @@
 // in again at once. Counting is one conditional update, so concurrent failures are all counted. An
 // account's counter is named by the SHA-256 of its login name, so the table never holds a name someone
 // merely tried.
+
 import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
 import { timeToLive } from './table';
@@ -111,7 +113,7 @@ export class SignInThrottleRepository {
       );
       return toState(Attributes ?? {});
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+      if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
   }
