@@ -1,10 +1,11 @@
-// Every operation of the API, one row each: the local server, the CDK stack and the API docs all
-// read this table. Adding an operation is one row here plus one handler file under functions/.
+// Every operation of the API, one row each, with what it needs at run time: method, path, handler,
+// authentication, parameters, body limits and the table partitions it may touch. The handlers, the local
+// server and the CDK stack read this table; the API docs add each row's documentation
+// (shared/openapi/route-docs.ts). Adding an operation is one row here, one there, and one handler file.
 import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
 import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
-import type { ComponentName } from './schemas/components';
-import { LIMITS } from './schemas/requests';
+import { LIMITS } from './domain/limits';
 
 export type RouteAuth =
   /** A bearer token carrying this scope. */
@@ -15,23 +16,8 @@ export type RouteAuth =
   | { kind: 'client' }
   | { kind: 'public' };
 
-/**
- * What a successful response carries: a JSON body of a registered component, no body at all
- * (`NoContent` for a 204, `NotModified` for a 304, `Redirect` for a 302 or 303 with a Location), or text
- * of the given media types (the docs page).
- */
-export type ResponseBody =
-  | ComponentName
-  | 'NoContent'
-  | 'NotModified'
-  | 'Redirect'
-  | { mediaTypes: readonly string[] };
-
 /** Error statuses a page answers beyond 400, 413, 415 and 500: a refused form, too many failed sign-ins. */
 export type PageErrorStatus = 403 | 429;
-
-/** A request body: a JSON body of a registered component, or that component in the given media types. */
-export type RequestBody = ComponentName | { schema: ComponentName; mediaTypes: readonly string[] };
 
 export interface Route {
   id: string;
@@ -40,7 +26,6 @@ export interface Route {
   /** Module under functions/ that exports `handler`. */
   handler: string;
   auth: RouteAuth;
-  summary: string;
   /** Query parameters the operation takes; any other is refused with 400 ('any': not checked). */
   query: readonly string[] | 'any';
   /** Other query parameters are ignored instead of refused (the authorization endpoint, RFC 6749 section 3.1). */
@@ -68,20 +53,12 @@ export interface Route {
    * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
    */
   page?: { errors: readonly PageErrorStatus[] };
-  /** Success responses by status. Error responses follow from auth, parameters and body (shared/openapi). */
-  responses: { readonly [status: number]: ResponseBody };
-  requestBody?: RequestBody;
 }
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
 
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
-const oauthEndpoint = (schema: ComponentName) =>
-  ({
-    body: { type: 'form-or-json', maxBytes: 16 * 1024 },
-    oauthErrors: true,
-    requestBody: { schema, mediaTypes: ['application/x-www-form-urlencoded', 'application/json'] },
-  }) as const;
+const oauthEndpoint = { body: { type: 'form-or-json', maxBytes: 16 * 1024 }, oauthErrors: true } as const;
 const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
@@ -116,21 +93,7 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
-/** The components a group's operations take and give. */
-interface GroupComponents {
-  page: ComponentName;
-  item: ComponentName;
-  deletions: ComponentName;
-  insert: ComponentName;
-  document: ComponentName;
-}
-
-const groupRoutes = (
-  group: RecordGroup,
-  idParam: string,
-  noun: string,
-  components: GroupComponents,
-): Route[] => {
+const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
@@ -142,12 +105,10 @@ const groupRoutes = (
       path: `/api/${group}`,
       handler: `${group}/list`,
       auth: read,
-      summary: `List ${group} in id order, or those changed since a time`,
       query: [...paging, 'updated_since'],
       access: 'read',
       reads: partitions.list,
       writes: [],
-      responses: { 200: components.page },
     },
     {
       id: `get-${group}`,
@@ -155,12 +116,10 @@ const groupRoutes = (
       path: one,
       handler: `${group}/get`,
       auth: read,
-      summary: `Get one ${noun} by id`,
       query: [],
       access: 'read',
       reads: partitions.get,
       writes: [],
-      responses: { 200: components.item, 304: 'NotModified' },
     },
     {
       id: `list-deleted-${group}`,
@@ -168,12 +127,10 @@ const groupRoutes = (
       path: `/api/${group}/deleted`,
       handler: `${group}/list-deleted`,
       auth: read,
-      summary: `List ${group} deleted since a time`,
       query: ['since', 'items_per_page', 'cursor'],
       access: 'read',
       reads: partitions.deleted,
       writes: [],
-      responses: { 200: components.deletions },
     },
     {
       id: `create-${group}`,
@@ -181,13 +138,10 @@ const groupRoutes = (
       path: `/api/${group}`,
       handler: `${group}/create`,
       auth: write,
-      summary: `Create a ${noun}`,
       query: [],
       access: 'write',
       body: jsonBody,
       ...partitions.create,
-      responses: { 201: components.item },
-      requestBody: components.insert,
     },
     {
       id: `replace-${group}`,
@@ -195,13 +149,10 @@ const groupRoutes = (
       path: one,
       handler: `${group}/replace`,
       auth: write,
-      summary: `Replace a ${noun}`,
       query: [],
       access: 'write',
       body: jsonBody,
       ...partitions.replace,
-      responses: { 200: components.item },
-      requestBody: components.insert,
     },
     {
       id: `delete-${group}`,
@@ -209,11 +160,9 @@ const groupRoutes = (
       path: one,
       handler: `${group}/delete`,
       auth: write,
-      summary: `Delete a ${noun}`,
       query: [],
       access: 'write',
       ...partitions.remove,
-      responses: { 204: 'NoContent' },
     },
     {
       id: `add-document-${group}`,
@@ -221,65 +170,30 @@ const groupRoutes = (
       path: `${one}/documents`,
       handler: `${group}/add-document`,
       auth: write,
-      summary: `Add an identification document to a ${noun}`,
       query: [],
       access: 'write',
       body: jsonBody,
       ...partitions.addDocument,
-      responses: { 201: components.item },
-      requestBody: components.document,
     },
   ];
 };
 
 export const routes: readonly Route[] = [
-  ...groupRoutes('entities', 'entity_id', 'entity', {
-    page: 'EntitiesPage',
-    item: 'Entity',
-    deletions: 'EntitiesDeletions',
-    insert: 'EntityInsertRequest',
-    document: 'EntityIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('students', 'student_id', 'student', {
-    page: 'StudentsPage',
-    item: 'Student',
-    deletions: 'StudentsDeletions',
-    insert: 'StudentInsertRequest',
-    document: 'StudentIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('tutors', 'tutor_id', 'tutor', {
-    page: 'TutorsPage',
-    item: 'Tutor',
-    deletions: 'TutorsDeletions',
-    insert: 'TutorInsertRequest',
-    document: 'TutorIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('staffs', 'staff_id', 'staff member', {
-    page: 'StaffsPage',
-    item: 'Staff',
-    deletions: 'StaffsDeletions',
-    insert: 'StaffInsertRequest',
-    document: 'StaffIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('teachers', 'teacher_id', 'teacher', {
-    page: 'TeachersPage',
-    item: 'Teacher',
-    deletions: 'TeachersDeletions',
-    insert: 'TeacherInsertRequest',
-    document: 'TeacherIdentificationDocumentInsertRequest',
-  }),
+  ...groupRoutes('entities', 'entity_id'),
+  ...groupRoutes('students', 'student_id'),
+  ...groupRoutes('tutors', 'tutor_id'),
+  ...groupRoutes('staffs', 'staff_id'),
+  ...groupRoutes('teachers', 'teacher_id'),
   {
     id: 'get-system',
     method: 'GET',
     path: '/api/system',
     handler: 'system/get',
     auth: { kind: 'scope', scope: 'system:read' },
-    summary: 'Tenant information, service version and record counts',
     query: [],
     access: 'read',
     reads: [keys.counterPartition],
     writes: [],
-    responses: { 200: 'SystemStatus' },
   },
   {
     id: 'create-token',
@@ -287,7 +201,6 @@ export const routes: readonly Route[] = [
     path: '/api/sso/token',
     handler: 'sso/token',
     auth: { kind: 'client' },
-    summary: 'Issue OAuth 2.0 tokens (client_credentials, authorization_code and refresh_token grants)',
     query: [],
     access: 'sign',
     // A refresh reads its token, family, account and entity; a code exchange redeems the code (an
@@ -300,8 +213,7 @@ export const routes: readonly Route[] = [
       keys.recordPartition('entities'),
     ],
     writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, keys.refreshFamilyPartition],
-    ...oauthEndpoint('OAuthTokenRequest'),
-    responses: { 200: 'OAuthTokenResponse' },
+    ...oauthEndpoint,
   },
   {
     id: 'revoke-token',
@@ -309,13 +221,11 @@ export const routes: readonly Route[] = [
     path: '/api/sso/revoke',
     handler: 'sso/revoke',
     auth: { kind: 'client' },
-    summary: 'Revoke a refresh token and every token of its sign-in (RFC 7009)',
     query: [],
     access: 'write',
     reads: [keys.clientPartition, keys.refreshTokenPartition],
     writes: [keys.refreshFamilyPartition],
-    ...oauthEndpoint('OAuthRevocationRequest'),
-    responses: { 200: 'NoContent' },
+    ...oauthEndpoint,
   },
   {
     id: 'get-authorize',
@@ -323,7 +233,6 @@ export const routes: readonly Route[] = [
     path: '/api/sso/authorize',
     handler: 'sso/authorize',
     auth: { kind: 'public' },
-    summary: 'Start signing a person in (authorization code with PKCE): the sign-in page',
     query: [
       'response_type',
       'client_id',
@@ -338,7 +247,6 @@ export const routes: readonly Route[] = [
     reads: [keys.clientPartition],
     writes: [keys.authorizationRequestPartition],
     page: { errors: [] },
-    responses: { 200: { mediaTypes: ['text/html'] }, 302: 'Redirect' },
   },
   {
     id: 'post-authorize',
@@ -346,7 +254,6 @@ export const routes: readonly Route[] = [
     path: '/api/sso/authorize',
     handler: 'sso/sign-in',
     auth: { kind: 'public' },
-    summary: "The sign-in page's form: on success, back to the client with a code",
     query: [],
     access: 'write',
     body: { type: 'form', maxBytes: 8 * 1024 },
@@ -363,8 +270,6 @@ export const routes: readonly Route[] = [
       keys.authorizationCodePartition,
     ],
     page: { errors: [403, 429] },
-    responses: { 303: 'Redirect' },
-    requestBody: { schema: 'SignInForm', mediaTypes: ['application/x-www-form-urlencoded'] },
   },
   {
     id: 'get-me',
@@ -372,13 +277,11 @@ export const routes: readonly Route[] = [
     path: '/api/sso/me',
     handler: 'sso/me',
     auth: { kind: 'token' },
-    summary: 'Who the calling token belongs to',
     query: [],
     access: 'read',
     // A person's account and entity.
     reads: [keys.userPartition, keys.recordPartition('entities')],
     writes: [],
-    responses: { 200: 'OAuthMeResponse' },
   },
   {
     id: 'get-jwks',
@@ -386,12 +289,10 @@ export const routes: readonly Route[] = [
     path: '/api/sso/jwks',
     handler: 'sso/jwks',
     auth: { kind: 'public' },
-    summary: 'Public signing keys (JWKS)',
     query: [],
     access: 'read',
     reads: [keys.publicKeyPartition],
     writes: [],
-    responses: { 200: 'Jwks' },
   },
   {
     id: 'get-openid-configuration',
@@ -399,12 +300,10 @@ export const routes: readonly Route[] = [
     path: '/api/sso/.well-known/openid-configuration',
     handler: 'sso/openid-configuration',
     auth: { kind: 'public' },
-    summary: 'Authorization server metadata',
     query: [],
     access: 'read',
     reads: [],
     writes: [],
-    responses: { 200: 'AuthorizationServerMetadata' },
   },
   {
     id: 'get-openapi',
@@ -412,12 +311,10 @@ export const routes: readonly Route[] = [
     path: '/api/openapi.json',
     handler: 'docs/openapi',
     auth: { kind: 'public' },
-    summary: 'This API description (OpenAPI 3.1)',
     query: [],
     access: 'read',
     reads: [],
     writes: [],
-    responses: { 200: 'OpenApiDocument' },
   },
   {
     id: 'get-docs',
@@ -425,12 +322,10 @@ export const routes: readonly Route[] = [
     path: '/api/docs',
     handler: 'docs/page',
     auth: { kind: 'public' },
-    summary: 'The API docs page',
     query: [],
     access: 'read',
     reads: [],
     writes: [],
-    responses: { 200: { mediaTypes: ['text/html'] } },
   },
   {
     id: 'get-docs-asset',
@@ -438,12 +333,10 @@ export const routes: readonly Route[] = [
     path: '/api/docs/{asset}',
     handler: 'docs/asset',
     auth: { kind: 'public' },
-    summary: 'A script, style sheet or licence file of the docs page',
     query: [],
     access: 'read',
     reads: [],
     writes: [],
-    responses: { 200: { mediaTypes: ['text/javascript', 'text/css', 'text/plain'] } },
   },
 ];
 
@@ -454,12 +347,10 @@ export const fallbackRoute: Route = {
   path: '$default',
   handler: 'fallback/not-found',
   auth: { kind: 'public' },
-  summary: 'Unknown paths and methods',
   query: 'any',
   access: 'read',
   reads: [],
   writes: [],
-  responses: {},
 };
 
 /** Every partition a route's function reads: its own, and the public keys wherever it checks a token. */

@@ -3,9 +3,9 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { recordGroups, type Scope } from '../domain/groups';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
-import { type Route, routes } from '../routes';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
+import { type DocumentedRoute, documentedRoutes } from './route-docs';
 
 const scopeDescriptions: Record<Scope, string> = {
   'entities:read': 'Read entities',
@@ -35,7 +35,7 @@ const tagDescriptions: Record<string, string> = {
 };
 
 /** The tag of an operation: the first path segment after /api, the description itself under docs. */
-function tagOf(route: Route): string {
+function tagOf(route: DocumentedRoute): string {
   const segment = route.path.split('/')[2] ?? '';
   const tag = segment === 'openapi.json' ? 'docs' : segment;
   if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);
@@ -135,7 +135,7 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   },
 };
 
-function parameters(route: Route) {
+function parameters(route: DocumentedRoute) {
   const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => ({
     name,
     in: 'path',
@@ -152,7 +152,7 @@ function parameters(route: Route) {
   return [...path, ...query.map((name) => ref('parameters', name))];
 }
 
-function security(route: Route) {
+function security(route: DocumentedRoute) {
   switch (route.auth.kind) {
     case 'scope':
       return [{ oauth2: [route.auth.scope] }];
@@ -166,7 +166,7 @@ function security(route: Route) {
   }
 }
 
-function requestBody(route: Route) {
+function requestBody(route: DocumentedRoute) {
   if (!route.requestBody) return undefined;
   const { schema, mediaTypes } =
     typeof route.requestBody === 'string'
@@ -208,7 +208,7 @@ function response(spec: ResponseSpec) {
   };
 }
 
-function operation(route: Route) {
+function operation(route: DocumentedRoute) {
   const body = requestBody(route);
   return {
     operationId: route.id,
@@ -227,10 +227,10 @@ export type OpenApiDocument = ReturnType<typeof describe>;
 
 function describe(baseUrl: string) {
   const paths: Record<string, Record<string, ReturnType<typeof operation>>> = {};
-  for (const route of routes) {
+  for (const route of documentedRoutes) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   }
-  const usedTags = new Set(routes.map(tagOf));
+  const usedTags = new Set(documentedRoutes.map(tagOf));
   return {
     openapi: '3.1.0',
     info: {

@@ -1,8 +1,8 @@
 // The responses each operation can give, derived in this one place: success bodies from the route row,
 // errors from its authentication, parameters and body. The API description is written from these.
 import { recordGroups } from '../domain/groups';
-import type { Route } from '../routes';
 import type { ComponentName } from '../schemas/components';
+import type { DocumentedRoute } from './route-docs';
 
 export const JSON_TYPE = 'application/json';
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -34,7 +34,7 @@ const bearerChallenge = (pattern: string): HeaderSpec => ({
 });
 
 /** Whether a route serves records of a group (and so versions and deletions), not the docs or sso. */
-const isRecordRoute = (route: Route) =>
+const isRecordRoute = (route: DocumentedRoute) =>
   (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
 
 const etag: HeaderSpec = {
@@ -86,7 +86,7 @@ const pageErrorDescriptions: Record<number, string> = {
 };
 
 /** A page's errors: HTML pages with the page headers, a 429 saying when to try again. */
-function pageErrors(route: Route, errors: readonly number[]): Record<string, ResponseSpec> {
+function pageErrors(route: DocumentedRoute, errors: readonly number[]): Record<string, ResponseSpec> {
   const statuses = [400, ...errors, ...(route.requestBody ? [413, 415] : []), 500].sort((a, b) => a - b);
   return Object.fromEntries(
     statuses.map((status) => [
@@ -111,7 +111,7 @@ function pageErrors(route: Route, errors: readonly number[]): Record<string, Res
   );
 }
 
-function success(route: Route): Record<string, ResponseSpec> {
+function success(route: DocumentedRoute): Record<string, ResponseSpec> {
   const responses: Record<string, ResponseSpec> = {};
   for (const [status, body] of Object.entries(route.responses)) {
     const headers: Record<string, HeaderSpec> = route.page
@@ -151,7 +151,7 @@ function success(route: Route): Record<string, ResponseSpec> {
   return responses;
 }
 
-function errors(route: Route): Record<string, ResponseSpec> {
+function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
   if (route.page) return pageErrors(route, route.page.errors);
   const oauth = route.oauthErrors === true;
   const problem = (component: ComponentName) => ({ [PROBLEM_TYPE]: component });
@@ -236,6 +236,6 @@ function errors(route: Route): Record<string, ResponseSpec> {
 }
 
 /** Every response the operation can give, by status. */
-export function operationResponses(route: Route): Record<string, ResponseSpec> {
+export function operationResponses(route: DocumentedRoute): Record<string, ResponseSpec> {
   return { ...success(route), ...errors(route) };
 }

@@ -1,18 +1,8 @@
 // What clients send to create or replace records (the specification's insert requests): one schema
-// per request, used to validate bodies here and by the bulk import. Limits keep every record well
-// inside DynamoDB's 400 KB item and every page of a list inside Lambda's response limit.
+// per request, used to validate bodies here and by the bulk import, within the limits of domain/limits.ts.
 import * as z from 'zod';
 import { isValidIban } from '../domain/identifiers';
-
-export const LIMITS = {
-  /** A request body; larger ones get 413. */
-  bodyBytes: 384 * 1024,
-  /** A photo's Base64 text (about 190 KB of image). */
-  photoBase64Chars: 256 * 1024,
-  text: 500,
-  listItems: 20,
-  tutorStudents: 20,
-} as const;
+import { LIMITS } from '../domain/limits';
 
 const text = (max: number = LIMITS.text) => z.string().max(max, `at most ${max} characters`);
 const optionalText = (max?: number) => text(max).default('');

@@ -1,0 +1,165 @@
+// What the API description says of each operation beyond its run-time facts (shared/routes.ts): a
+// summary, the bodies it answers with by status, and the body it takes. Only the description and the
+// tools that write it read this; no handler does.
+import type { RecordGroup } from '../domain/groups';
+import { fallbackRoute, type Route, routes } from '../routes';
+import type { ComponentName } from '../schemas/components';
+
+/**
+ * What a successful response carries: a JSON body of a registered component, no body at all
+ * (`NoContent` for a 204, `NotModified` for a 304, `Redirect` for a 302 or 303 with a Location), or text
+ * of the given media types (the docs page).
+ */
+export type ResponseBody =
+  | ComponentName
+  | 'NoContent'
+  | 'NotModified'
+  | 'Redirect'
+  | { mediaTypes: readonly string[] };
+
+/** A request body: a JSON body of a registered component, or that component in the given media types. */
+export type RequestBody = ComponentName | { schema: ComponentName; mediaTypes: readonly string[] };
+
+export interface RouteDocs {
+  summary: string;
+  /** Success responses by status. Error responses follow from auth, parameters and body (responses.ts). */
+  responses: { readonly [status: number]: ResponseBody };
+  requestBody?: RequestBody;
+}
+
+export type DocumentedRoute = Route & RouteDocs;
+
+/** The components a group's operations take and give. */
+interface GroupComponents {
+  page: ComponentName;
+  item: ComponentName;
+  deletions: ComponentName;
+  insert: ComponentName;
+  document: ComponentName;
+}
+
+const groupDocs = (
+  group: RecordGroup,
+  noun: string,
+  components: GroupComponents,
+): Record<string, RouteDocs> => ({
+  [`list-${group}`]: {
+    summary: `List ${group} in id order, or those changed since a time`,
+    responses: { 200: components.page },
+  },
+  [`get-${group}`]: {
+    summary: `Get one ${noun} by id`,
+    responses: { 200: components.item, 304: 'NotModified' },
+  },
+  [`list-deleted-${group}`]: {
+    summary: `List ${group} deleted since a time`,
+    responses: { 200: components.deletions },
+  },
+  [`create-${group}`]: {
+    summary: `Create a ${noun}`,
+    responses: { 201: components.item },
+    requestBody: components.insert,
+  },
+  [`replace-${group}`]: {
+    summary: `Replace a ${noun}`,
+    responses: { 200: components.item },
+    requestBody: components.insert,
+  },
+  [`delete-${group}`]: { summary: `Delete a ${noun}`, responses: { 204: 'NoContent' } },
+  [`add-document-${group}`]: {
+    summary: `Add an identification document to a ${noun}`,
+    responses: { 201: components.item },
+    requestBody: components.document,
+  },
+});
+
+/** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON. */
+const oauthRequest = (schema: ComponentName): RequestBody => ({
+  schema,
+  mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
+});
+
+const docs: Record<string, RouteDocs> = {
+  ...groupDocs('entities', 'entity', {
+    page: 'EntitiesPage',
+    item: 'Entity',
+    deletions: 'EntitiesDeletions',
+    insert: 'EntityInsertRequest',
+    document: 'EntityIdentificationDocumentInsertRequest',
+  }),
+  ...groupDocs('students', 'student', {
+    page: 'StudentsPage',
+    item: 'Student',
+    deletions: 'StudentsDeletions',
+    insert: 'StudentInsertRequest',
+    document: 'StudentIdentificationDocumentInsertRequest',
+  }),
+  ...groupDocs('tutors', 'tutor', {
+    page: 'TutorsPage',
+    item: 'Tutor',
+    deletions: 'TutorsDeletions',
+    insert: 'TutorInsertRequest',
+    document: 'TutorIdentificationDocumentInsertRequest',
+  }),
+  ...groupDocs('staffs', 'staff member', {
+    page: 'StaffsPage',
+    item: 'Staff',
+    deletions: 'StaffsDeletions',
+    insert: 'StaffInsertRequest',
+    document: 'StaffIdentificationDocumentInsertRequest',
+  }),
+  ...groupDocs('teachers', 'teacher', {
+    page: 'TeachersPage',
+    item: 'Teacher',
+    deletions: 'TeachersDeletions',
+    insert: 'TeacherInsertRequest',
+    document: 'TeacherIdentificationDocumentInsertRequest',
+  }),
+  'get-system': {
+    summary: 'Tenant information, service version and record counts',
+    responses: { 200: 'SystemStatus' },
+  },
+  'create-token': {
+    summary: 'Issue OAuth 2.0 tokens (client_credentials, authorization_code and refresh_token grants)',
+    responses: { 200: 'OAuthTokenResponse' },
+    requestBody: oauthRequest('OAuthTokenRequest'),
+  },
+  'revoke-token': {
+    summary: 'Revoke a refresh token and every token of its sign-in (RFC 7009)',
+    responses: { 200: 'NoContent' },
+    requestBody: oauthRequest('OAuthRevocationRequest'),
+  },
+  'get-authorize': {
+    summary: 'Start signing a person in (authorization code with PKCE): the sign-in page',
+    responses: { 200: { mediaTypes: ['text/html'] }, 302: 'Redirect' },
+  },
+  'post-authorize': {
+    summary: "The sign-in page's form: on success, back to the client with a code",
+    responses: { 303: 'Redirect' },
+    requestBody: { schema: 'SignInForm', mediaTypes: ['application/x-www-form-urlencoded'] },
+  },
+  'get-me': { summary: 'Who the calling token belongs to', responses: { 200: 'OAuthMeResponse' } },
+  'get-jwks': { summary: 'Public signing keys (JWKS)', responses: { 200: 'Jwks' } },
+  'get-openid-configuration': {
+    summary: 'Authorization server metadata',
+    responses: { 200: 'AuthorizationServerMetadata' },
+  },
+  'get-openapi': { summary: 'This API description (OpenAPI 3.1)', responses: { 200: 'OpenApiDocument' } },
+  'get-docs': { summary: 'The API docs page', responses: { 200: { mediaTypes: ['text/html'] } } },
+  'get-docs-asset': {
+    summary: 'A script, style sheet or licence file of the docs page',
+    responses: { 200: { mediaTypes: ['text/javascript', 'text/css', 'text/plain'] } },
+  },
+  [fallbackRoute.id]: { summary: 'Unknown paths and methods', responses: {} },
+};
+
+function documented(route: Route): DocumentedRoute {
+  const routeDocs = docs[route.id];
+  if (!routeDocs) throw new Error(`Route ${route.id} has no documentation in shared/openapi/route-docs.ts`);
+  return { ...route, ...routeDocs };
+}
+
+/** Every operation with its documentation; a route without any fails here, when the description is built. */
+export const documentedRoutes: readonly DocumentedRoute[] = routes.map(documented);
+
+export const documentedFallback: DocumentedRoute = documented(fallbackRoute);
