@@ -1,34 +1,50 @@
 // Opaque list cursors: base64url JSON naming the tenant, the group, the kind of list and where the next
 // page starts. A cursor is checked on the way back in; one this tenant did not issue for this list is
 // refused with 400.
-import * as z from 'zod';
 import type { RecordGroup } from '../domain/groups';
 import { BadRequestError } from '../http/errors';
 
-const position = z.string().min(1).max(120);
-const timestamp = z.iso.datetime();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An ISO 8601 UTC timestamp as the service writes them (Date.toISOString). */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
-const CursorSchema = z.discriminatedUnion('k', [
-  /** A page of a list: the page number it opens and the id it starts after. */
-  z.strictObject({
-    v: z.literal(1),
-    t: z.string(),
-    g: z.string(),
-    k: z.literal('list'),
-    p: z.int().min(2),
-    a: z.uuid(),
-  }),
-  /** A page of changes or deletions: the window (since, until] and the position it starts after. */
-  z.strictObject({
-    v: z.literal(1),
-    t: z.string(),
-    g: z.string(),
-    k: z.enum(['changes', 'deleted']),
-    s: timestamp,
-    u: timestamp,
-    a: position,
-  }),
-]);
+/** A cursor's wire form: a list page (`p`, the page it opens; `a`, the id it starts after) or a window of changes or deletions (`s`, `u`: since and until; `a`, the position it starts after). */
+type WireCursor =
+  | { v: 1; t: string; g: string; k: 'list'; p: number; a: string }
+  | { v: 1; t: string; g: string; k: 'changes' | 'deleted'; s: string; u: string; a: string };
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const hasExactly = (value: object, fields: readonly string[]) =>
+  Object.keys(value).length === fields.length && fields.every((field) => field in value);
+const isTimestamp = (value: unknown) =>
+  isString(value) && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+
+/** Checks a decoded cursor's shape, field by field: anything else is not one this service wrote. */
+function asWireCursor(value: unknown): WireCursor | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const c = value as Record<string, unknown>;
+  if (c.v !== 1 || !isString(c.t) || !isString(c.g)) return undefined;
+  if (c.k === 'list') {
+    const ok =
+      hasExactly(c, ['v', 't', 'g', 'k', 'p', 'a']) &&
+      Number.isSafeInteger(c.p) &&
+      (c.p as number) >= 2 &&
+      isString(c.a) &&
+      UUID.test(c.a);
+    return ok ? (c as WireCursor) : undefined;
+  }
+  if (c.k === 'changes' || c.k === 'deleted') {
+    const ok =
+      hasExactly(c, ['v', 't', 'g', 'k', 's', 'u', 'a']) &&
+      isTimestamp(c.s) &&
+      isTimestamp(c.u) &&
+      isString(c.a) &&
+      c.a.length >= 1 &&
+      c.a.length <= 120;
+    return ok ? (c as WireCursor) : undefined;
+  }
+  return undefined;
+}
 
 export type ListCursor = { kind: 'list'; page: number; after: string };
 export type WindowCursor = { kind: 'changes' | 'deleted'; since: string; until: string; after: string };
@@ -62,9 +78,8 @@ export function decodeCursor<K extends Cursor['kind']>(
   } catch {
     throw refuse('not a cursor issued by this service');
   }
-  const parsed = CursorSchema.safeParse(decoded);
-  if (!parsed.success) throw refuse('not a cursor issued by this service');
-  const c = parsed.data;
+  const c = asWireCursor(decoded);
+  if (!c) throw refuse('not a cursor issued by this service');
   if (c.t !== tenantId) throw refuse('issued for another tenant');
   if (c.g !== group || !(kinds as readonly string[]).includes(c.k))
     throw refuse(`issued for another list, not this ${group} list`);

@@ -1,8 +1,9 @@
 // How a record is stored: its fields as the API returns them, plus the table keys and internal
 // attributes (version, change-index keys, a student's tutors) that never leave the service.
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
-import { type GroupRecords, recordSchemas } from '../schemas/records';
+import { idFields, type RecordGroup } from '../domain/groups';
+import { recordFields } from '../domain/record-fields';
+import type { GroupRecords } from '../schemas/records';
 import { keys } from './keys';
 import { tableDesign } from './table';
 
@@ -45,15 +46,10 @@ export function recordItem<G extends RecordGroup>(group: G, record: GroupRecords
   };
 }
 
-/** Field order of each group's records, as the specification lists them. */
-const fieldOrder = Object.fromEntries(
-  recordGroups.map((group) => [group, Object.keys(recordSchemas[group].shape)]),
-) as Record<RecordGroup, string[]>;
-
 /** The record an item holds, its fields in the specification's order (DynamoDB keeps none). */
 export function toRecord<G extends RecordGroup>(group: G, item: Item): GroupRecords[G] {
   const record: Item = {};
-  for (const field of fieldOrder[group]) if (field in item) record[field] = item[field];
+  for (const field of recordFields[group]) if (field in item) record[field] = item[field];
   for (const field of Object.keys(item))
     if (!(field in record) && !storageAttributes.has(field)) record[field] = item[field];
   return record as GroupRecords[G];
