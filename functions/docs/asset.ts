@@ -1,10 +1,10 @@
 // GET /api/docs/{asset}: a script or style sheet of the docs page.
 import { docsAsset } from '../../shared/docs/swagger-ui';
-import { api } from '../../shared/http/api';
 import { NotFoundError } from '../../shared/http/errors';
 import { header } from '../../shared/http/request';
+import { publicApi } from '../../shared/wiring/public-api';
 
-export const handler = api('get-docs-asset', async ({ event, path }) => {
+export const handler = publicApi('get-docs-asset', async ({ event, path }) => {
   const asset = docsAsset(path.asset ?? '', header(event, 'accept-encoding'));
   if (!asset) throw new NotFoundError(`The docs page has no asset ${path.asset}.`);
   return asset;

@@ -1,8 +1,9 @@
 // GET /api/openapi.json: the API description, for this deployment's base address.
-import { api } from '../../shared/http/api';
-import { openApiDocument } from '../../shared/openapi/document';
 
-export const handler = api('get-openapi', async ({ services }) => ({
+import { openApiDocument } from '../../shared/openapi/document';
+import { publicApi } from '../../shared/wiring/public-api';
+
+export const handler = publicApi('get-openapi', async ({ config }) => ({
   headers: { 'cache-control': 'public, max-age=300' },
-  body: openApiDocument(services.config.publicBaseUrl),
+  body: openApiDocument(config.publicBaseUrl),
 }));

@@ -1,5 +1,5 @@
 // GET /api/docs: the docs page (Swagger UI over /api/openapi.json).
 import { docsPage } from '../../shared/docs/swagger-ui';
-import { api } from '../../shared/http/api';
+import { publicApi } from '../../shared/wiring/public-api';
 
-export const handler = api('get-docs', async () => docsPage());
+export const handler = publicApi('get-docs', async () => docsPage());

@@ -1,5 +1,6 @@
 // GET /api/entities/{entity_id}
-import { api } from '../../shared/http/api';
 import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-entities', (request) => getRecord('entities', request));
+export const handler = api('get-entities', (request) => getRecord('entities', request, recordRepository()));

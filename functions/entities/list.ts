@@ -1,5 +1,8 @@
 // GET /api/entities
-import { api } from '../../shared/http/api';
 import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-entities', (request) => listRecords('entities', request));
+export const handler = api('list-entities', (request) =>
+  listRecords('entities', request, recordRepository()),
+);

@@ -1,7 +1,8 @@
 // GET /api/sso/jwks: the tenant's public signing keys.
-import { api } from '../../shared/http/api';
+import { publicApi } from '../../shared/wiring/public-api';
+import { tokenVerifier } from '../../shared/wiring/token-verifier';
 
-export const handler = api('get-jwks', async ({ services }) => ({
+export const handler = publicApi('get-jwks', async () => ({
   headers: { 'cache-control': 'public, max-age=300' },
-  body: await services.tokenVerifier.jwks(),
+  body: await tokenVerifier().jwks(),
 }));

@@ -1,8 +1,10 @@
 // GET /api/sso/me: who the calling token belongs to.
 import { me } from '../../shared/auth/me';
-import { api } from '../../shared/http/api';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+import { userRepository } from '../../shared/wiring/user-repository';
 
-export const handler = api('get-me', async ({ auth, services }) => {
+export const handler = api('get-me', async ({ auth, config }) => {
   if (!auth) throw new Error('get-me runs only behind token authentication');
-  return { body: await me(auth, services) };
+  return { body: await me(auth, { config, users: userRepository(), records: recordRepository() }) };
 });

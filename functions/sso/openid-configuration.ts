@@ -1,9 +1,8 @@
 // GET /api/sso/.well-known/openid-configuration: authorization server metadata (RFC 8414).
-
 import { authorizationServerMetadata } from '../../shared/auth/metadata';
-import { api } from '../../shared/http/api';
+import { publicApi } from '../../shared/wiring/public-api';
 
-export const handler = api('get-openid-configuration', async ({ services }) => ({
+export const handler = publicApi('get-openid-configuration', async ({ config }) => ({
   headers: { 'cache-control': 'public, max-age=300' },
-  body: authorizationServerMetadata(services.config),
+  body: authorizationServerMetadata(config),
 }));

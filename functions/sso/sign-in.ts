@@ -1,5 +1,18 @@
 // POST /api/sso/authorize: the sign-in form; on success, back to the client with a code.
 import { signIn } from '../../shared/auth/sign-in';
-import { api } from '../../shared/http/api';
+import { authorizationCodeRepository } from '../../shared/wiring/authorization-code-repository';
+import { authorizationRequestRepository } from '../../shared/wiring/authorization-request-repository';
+import { publicApi } from '../../shared/wiring/public-api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+import { signInThrottle } from '../../shared/wiring/sign-in-throttle';
+import { userRepository } from '../../shared/wiring/user-repository';
 
-export const handler = api('post-authorize', signIn);
+export const handler = publicApi('post-authorize', (request) =>
+  signIn(request, {
+    authorizationRequests: authorizationRequestRepository(),
+    signInThrottle: signInThrottle(),
+    users: userRepository(),
+    records: recordRepository(),
+    codes: authorizationCodeRepository(),
+  }),
+);

@@ -1,5 +1,6 @@
 // GET /api/staffs/{staff_id}
-import { api } from '../../shared/http/api';
 import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-staffs', (request) => getRecord('staffs', request));
+export const handler = api('get-staffs', (request) => getRecord('staffs', request, recordRepository()));

@@ -1,5 +1,6 @@
 // PUT /api/staffs/{staff_id}
-import { api } from '../../shared/http/api';
 import { replaceRecord } from '../../shared/records/write-records';
+import { api } from '../../shared/wiring/api';
+import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = api('replace-staffs', (request) => replaceRecord('staffs', request));
+export const handler = api('replace-staffs', (request) => replaceRecord('staffs', request, recordWriter()));

@@ -1,5 +1,6 @@
 // POST /api/students
-import { api } from '../../shared/http/api';
 import { createRecord } from '../../shared/records/write-records';
+import { api } from '../../shared/wiring/api';
+import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = api('create-students', (request) => createRecord('students', request));
+export const handler = api('create-students', (request) => createRecord('students', request, recordWriter()));

@@ -1,5 +1,8 @@
 // GET /api/students
-import { api } from '../../shared/http/api';
 import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-students', (request) => listRecords('students', request));
+export const handler = api('list-students', (request) =>
+  listRecords('students', request, recordRepository()),
+);

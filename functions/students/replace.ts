@@ -1,5 +1,8 @@
 // PUT /api/students/{student_id}
-import { api } from '../../shared/http/api';
 import { replaceRecord } from '../../shared/records/write-records';
+import { api } from '../../shared/wiring/api';
+import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = api('replace-students', (request) => replaceRecord('students', request));
+export const handler = api('replace-students', (request) =>
+  replaceRecord('students', request, recordWriter()),
+);

@@ -1,15 +1,16 @@
 // GET /api/system: the tenant, the service's version and health, and the count of each group.
 import packageJson from '../../package.json' with { type: 'json' };
-import { api } from '../../shared/http/api';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-system', async ({ services }) => ({
+export const handler = api('get-system', async ({ config }) => ({
   body: {
-    tenant_id: services.config.tenantId,
-    tenant_name: services.config.tenantName,
+    tenant_id: config.tenantId,
+    tenant_name: config.tenantName,
     service: packageJson.name,
     version: packageJson.version,
     status: 'ok',
     server_time: new Date().toISOString(),
-    counts: await services.records.counts(),
+    counts: await recordRepository().counts(),
   },
 }));

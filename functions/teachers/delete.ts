@@ -1,5 +1,6 @@
 // DELETE /api/teachers/{teacher_id}
-import { api } from '../../shared/http/api';
 import { deleteRecord } from '../../shared/records/write-records';
+import { api } from '../../shared/wiring/api';
+import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = api('delete-teachers', (request) => deleteRecord('teachers', request));
+export const handler = api('delete-teachers', (request) => deleteRecord('teachers', request, recordWriter()));

@@ -1,5 +1,6 @@
 // GET /api/teachers/{teacher_id}
-import { api } from '../../shared/http/api';
 import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-teachers', (request) => getRecord('teachers', request));
+export const handler = api('get-teachers', (request) => getRecord('teachers', request, recordRepository()));

@@ -1,5 +1,8 @@
 // GET /api/teachers/deleted
-import { api } from '../../shared/http/api';
 import { listDeleted } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-deleted-teachers', (request) => listDeleted('teachers', request));
+export const handler = api('list-deleted-teachers', (request) =>
+  listDeleted('teachers', request, recordRepository()),
+);

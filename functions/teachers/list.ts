@@ -1,5 +1,8 @@
 // GET /api/teachers
-import { api } from '../../shared/http/api';
 import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-teachers', (request) => listRecords('teachers', request));
+export const handler = api('list-teachers', (request) =>
+  listRecords('teachers', request, recordRepository()),
+);

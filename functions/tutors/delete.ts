@@ -1,5 +1,6 @@
 // DELETE /api/tutors/{tutor_id}
-import { api } from '../../shared/http/api';
 import { deleteRecord } from '../../shared/records/write-records';
+import { api } from '../../shared/wiring/api';
+import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = api('delete-tutors', (request) => deleteRecord('tutors', request));
+export const handler = api('delete-tutors', (request) => deleteRecord('tutors', request, recordWriter()));

@@ -1,5 +1,6 @@
 // GET /api/tutors/{tutor_id}
-import { api } from '../../shared/http/api';
 import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-tutors', (request) => getRecord('tutors', request));
+export const handler = api('get-tutors', (request) => getRecord('tutors', request, recordRepository()));

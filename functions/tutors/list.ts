@@ -1,5 +1,6 @@
 // GET /api/tutors
-import { api } from '../../shared/http/api';
 import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-tutors', (request) => listRecords('tutors', request));
+export const handler = api('list-tutors', (request) => listRecords('tutors', request, recordRepository()));

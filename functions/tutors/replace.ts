@@ -1,5 +1,6 @@
 // PUT /api/tutors/{tutor_id}
-import { api } from '../../shared/http/api';
 import { replaceRecord } from '../../shared/records/write-records';
+import { api } from '../../shared/wiring/api';
+import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = api('replace-tutors', (request) => replaceRecord('tutors', request));
+export const handler = api('replace-tutors', (request) => replaceRecord('tutors', request, recordWriter()));

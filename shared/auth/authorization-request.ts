@@ -3,7 +3,10 @@
 // section 4.1.2.1): an unregistered URI is never sent anywhere. Any other fault goes back to the checked
 // redirect URI as an error with state and iss. A good request is stored and the sign-in page shown.
 import { randomUUID } from 'node:crypto';
-import type { AuthorizationRequest } from '../data/authorization-request-repository';
+import type {
+  AuthorizationRequest,
+  AuthorizationRequestRepository,
+} from '../data/authorization-request-repository';
 import {
   type ClientRepository,
   type GrantType,
@@ -11,7 +14,7 @@ import {
   type OAuthClient,
 } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
-import type { ApiRequest, ApiResponse } from '../http/api';
+import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
 import type { QueryParams } from '../http/request';
 import { csrfCookie, csrfCookieOf } from './csrf';
@@ -128,8 +131,10 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
 }
 
 /** GET /api/sso/authorize: the sign-in page for a good request, an error otherwise. */
-export async function startSignIn({ query, event, services }: ApiRequest): Promise<ApiResponse> {
-  const { config } = services;
+export async function startSignIn(
+  { query, event, config }: ApiRequest,
+  services: { clients: ClientRepository; authorizationRequests: AuthorizationRequestRepository },
+): Promise<ApiResponse> {
   const client = await clientOf(query, services.clients);
   const redirect = redirectUriOf(query, client);
   const checked = checkRequest(query, client);

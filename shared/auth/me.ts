@@ -1,14 +1,17 @@
 // What `GET /api/sso/me` tells about the calling token: its client, scopes and expiry, and for a person's
 // token the person it stands for, read fresh from their account and their entity.
+
+import type { Config } from '../config';
+import type { RecordRepository } from '../data/record-repository';
+import type { UserRepository } from '../data/user-repository';
 import { UnauthorizedError } from '../http/errors';
 import type { OAuthMeResponse } from '../schemas/service';
-import type { Services } from '../services';
 import { idsOfRole } from './reach';
 import type { AccessToken } from './tokens';
 
 export async function me(
   auth: AccessToken,
-  { config, users, records }: Pick<Services, 'config' | 'users' | 'records'>,
+  { config, users, records }: { config: Config; users: UserRepository; records: RecordRepository },
 ): Promise<OAuthMeResponse> {
   const token = {
     sub: auth.sub,

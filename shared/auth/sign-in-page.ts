@@ -2,7 +2,7 @@
 // password managers can fill, and the hidden request id and CSRF token the POST checks. The form may
 // post only here, and the redirect that follows a sign-in may go only to the client's redirect URI.
 import type { AuthorizationRequest } from '../data/authorization-request-repository';
-import type { ApiResponse } from '../http/api';
+import type { ApiResponse } from '../http/exchange';
 import { html, htmlPage } from '../http/html-page';
 
 /** Where the form posts: the contract other clients and the browser tests rely on. */

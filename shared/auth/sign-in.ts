@@ -4,12 +4,16 @@
 // to the client with a single-use code (RFC 6749 section 4.1.2). The password goes nowhere but scrypt.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AuthorizationRequest } from '../data/authorization-request-repository';
+import type { AuthorizationCodeRepository } from '../data/authorization-code-repository';
+import type {
+  AuthorizationRequest,
+  AuthorizationRequestRepository,
+} from '../data/authorization-request-repository';
+import type { RecordRepository } from '../data/record-repository';
 import { loginName, type User, type UserRepository } from '../data/user-repository';
-import type { ApiRequest, ApiResponse } from '../http/api';
+import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
-import type { Services } from '../services';
 import { type AuthorizationError, backToClient } from './authorization-request';
 import { csrfCookieOf, fromOwnOrigin, sameSecret } from './csrf';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
@@ -17,6 +21,7 @@ import { rolesOf } from './person';
 import { scopesOfRoles } from './roles';
 import { verifySecret } from './secret-hash';
 import { signInPage } from './sign-in-page';
+import type { SignInThrottle } from './sign-in-throttle';
 
 /** A code is exchanged at once by the client; a minute covers a slow network (RFC 6749 section 4.1.2). */
 export const CODE_TTL_SECONDS = 60;
@@ -89,7 +94,7 @@ async function accountFor(users: UserRepository, name: string, password: string)
  * (RFC 6749 section 4.1.2.1), not invalid_scope.
  */
 async function outcome(
-  services: Services,
+  services: Pick<SignInServices, 'records' | 'codes'>,
   request: AuthorizationRequest,
   user: User,
 ): Promise<
@@ -123,9 +128,17 @@ async function outcome(
   return { code, ...(request.state === undefined ? {} : { state: request.state }) };
 }
 
+/** What the sign-in form uses: the stored request, the throttle, the accounts, their entities and the codes. */
+export interface SignInServices {
+  authorizationRequests: AuthorizationRequestRepository;
+  signInThrottle: SignInThrottle;
+  users: UserRepository;
+  records: RecordRepository;
+  codes: AuthorizationCodeRepository;
+}
+
 /** POST /api/sso/authorize. */
-export async function signIn({ event, services }: ApiRequest): Promise<ApiResponse> {
-  const { config } = services;
+export async function signIn({ event, config }: ApiRequest, services: SignInServices): Promise<ApiResponse> {
   if (!fromOwnOrigin(event, config.publicBaseUrl)) throw refused();
   const form = readForm(event);
   const cookie = csrfCookieOf(event);

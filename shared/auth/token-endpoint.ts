@@ -2,17 +2,18 @@
 // the grant it asks for, and hands the request to that grant. Public clients may use only the grants
 // of a person's sign-in, never client_credentials.
 import {
+  type ClientRepository,
   type GrantType,
   grantTypes,
   grantTypesOf,
   isPublicClient,
   type OAuthClient,
 } from '../data/client-repository';
-import type { ApiRequest, ApiResponse } from '../http/api';
 import { OAuthError } from '../http/errors';
+import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';
-import type { Grant } from './grants/grant';
+import type { Grant, TokenServices } from './grants/grant';
 import { refreshTokenGrant } from './grants/refresh-token';
 import { authenticateClient, readParams } from './token-request';
 
@@ -27,17 +28,25 @@ const isGrantType = (value: string): value is GrantType => (grantTypes as readon
 const mayUse = (client: OAuthClient, grantType: GrantType) =>
   grantTypesOf(client).includes(grantType) && !(isPublicClient(client) && grantType === 'client_credentials');
 
-export async function issueToken(request: ApiRequest): Promise<ApiResponse> {
+export async function issueToken(
+  request: ApiRequest,
+  services: Omit<TokenServices, 'config'> & { clients: ClientRepository },
+): Promise<ApiResponse> {
   const params = readParams(request);
   const grantType = params.get('grant_type');
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
-  const client = await authenticateClient(request, params);
+  const client = await authenticateClient(request, params, services.clients);
   if (!isGrantType(grantType)) {
     throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
   }
   if (!mayUse(client, grantType)) {
     throw new OAuthError('unauthorized_client', `This client may not use the grant type ${grantType}.`);
   }
-  const body = await grants[grantType]({ client, params, services: request.services, now: new Date() });
+  const body = await grants[grantType]({
+    client,
+    params,
+    services: { ...services, config: request.config },
+    now: new Date(),
+  });
   return { headers: { pragma: 'no-cache' }, body };
 }

@@ -2,10 +2,10 @@
 // reading a form or JSON body, authenticating the client, and checking a grant's parameters. Every
 // failure is an RFC 6749 error.
 import type * as z from 'zod';
-import { isPublicClient, type OAuthClient } from '../data/client-repository';
+import { type ClientRepository, isPublicClient, type OAuthClient } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
-import type { ApiRequest } from '../http/api';
 import { OAuthError } from '../http/errors';
+import type { ApiRequest } from '../http/exchange';
 import { bodyText, header } from '../http/request';
 import { verifySecret } from './secret-hash';
 
@@ -97,9 +97,13 @@ function presentedCredentials(request: ApiRequest, params: Params): { id: string
  * The active client the request comes from. A confidential client proves itself with its secret; a
  * public one (no secret registered) sends its client_id alone, and is refused if it sends a secret.
  */
-export async function authenticateClient(request: ApiRequest, params: Params): Promise<OAuthClient> {
+export async function authenticateClient(
+  request: ApiRequest,
+  params: Params,
+  clients: ClientRepository,
+): Promise<OAuthClient> {
   const credentials = presentedCredentials(request, params);
-  const client = await request.services.clients.get(credentials.id);
+  const client = await clients.get(credentials.id);
   const authenticated =
     credentials.secret === undefined
       ? client !== undefined && isPublicClient(client)

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import swaggerUiStyles from 'swagger-ui-dist/swagger-ui.css' with { type: 'text' };
 import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'text' };
 import swaggerUiLicenses from 'swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt' with { type: 'text' };
-import type { ApiResponse } from '../http/api';
+import type { ApiResponse } from '../http/exchange';
 
 /** Scripts and styles of this origin only; Swagger UI styles some elements inline. */
 export const DOCS_CONTENT_SECURITY_POLICY = [

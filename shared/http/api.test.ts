@@ -30,13 +30,13 @@ const context = { awsRequestId: 'lambda-id' } as Context;
 
 describe('an unexpected failure (contract section 5)', () => {
   it('answers 500 with only a request id, which the error log line carries too', async () => {
-    const { api } = await import('./api');
+    const { publicApi } = await import('../wiring/public-api');
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
       lines.push(String(chunk));
       return true;
     });
-    const handler = api('get-jwks', async () => {
+    const handler = publicApi('get-jwks', async () => {
       throw new Error('ValidationException: One or more parameter values were invalid: secret-table-detail');
     });
     const response = (await handler(event('req-123'), context)) as APIGatewayProxyStructuredResultV2;

@@ -1,42 +1,27 @@
 // The one factory every handler goes through: a middy stack that checks query parameters,
 // authenticates, calls the handler and turns whatever it returns or throws into the response,
-// with one structured access-log line per request.
+// with one structured access-log line per request. What it needs of the process (configuration,
+// logger, token verifier) it is given by the wiring (shared/wiring/api.ts), built on first use.
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { AccessToken } from '../auth/tokens';
-import { type Route, routeById } from '../routes';
-import { type Services, services } from '../services';
+import type { AccessToken, TokenVerifier } from '../auth/tokens';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { Route } from '../routes';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError } from './errors';
+import type { ApiHandler, ApiResponse } from './exchange';
 import { errorPageResponse, errorResponse } from './problem';
 import { QueryParams } from './request';
 
-export interface ApiRequest {
-  event: APIGatewayProxyEventV2;
-  /** The body as the JSON body parser left it: an object for JSON, the raw text otherwise. */
-  body: unknown;
-  query: QueryParams;
-  path: Record<string, string | undefined>;
-  auth: AccessToken | undefined;
-  requestId: string;
-  services: Services;
+/** The process's parts the factory uses, each built on first use. */
+export interface ApiRuntime {
+  config: () => Config;
+  logger: () => Logger;
+  /** Routes that take a bearer token only; public and client routes carry no verifier. */
+  verifier?: () => TokenVerifier;
 }
-
-export interface ApiResponse {
-  status?: number;
-  headers?: Record<string, string>;
-  /** Serialised as JSON. */
-  body?: unknown;
-  /** Sent as is (already serialised JSON, or other text). */
-  rawBody?: string;
-  /** `rawBody` is base64 of binary content (a compressed body). */
-  isBase64Encoded?: boolean;
-  /** Set-Cookie values. */
-  cookies?: string[];
-}
-
-type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
 
 interface ApiContext extends Context {
   auth?: AccessToken;
@@ -56,10 +41,10 @@ const requestIdOf = (event: Event, context: Context) =>
   event.requestContext?.requestId ?? context.awsRequestId;
 
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
-function respond(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> {
+function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result, Error, ApiContext> {
   const started = new WeakMap<object, number>();
   const log = (event: Event, context: ApiContext, status: number) =>
-    services().logger.info('request', {
+    runtime.logger().info('request', {
       request_id: requestIdOf(event, context),
       route: route.id,
       method: event.requestContext?.http?.method,
@@ -78,7 +63,7 @@ function respond(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> 
         requestId: requestIdOf(event, context),
         instance: event.rawPath ?? '',
         route: route.id,
-        logger: services().logger,
+        logger: runtime.logger(),
       };
       if (route.page) {
         request.response = render(errorPageResponse(request.error, errorContext));
@@ -134,8 +119,13 @@ function asOAuthError(error: unknown): unknown {
 }
 
 /** Refuses unknown query parameters, then authenticates the caller as the route requires. */
-function authorize(route: Route): MiddlewareObj<Event, Result, Error, ApiContext> {
+function authorize(
+  route: Route,
+  verifier: ApiRuntime['verifier'],
+): MiddlewareObj<Event, Result, Error, ApiContext> {
   const protectedRoute = route.auth.kind === 'scope' || route.auth.kind === 'token';
+  if (protectedRoute && !verifier)
+    throw new Error(`Route ${route.id} takes a bearer token: give it a verifier`);
   const allowed =
     route.query === 'any' || route.ignoreUnknownQuery
       ? undefined
@@ -158,7 +148,7 @@ function authorize(route: Route): MiddlewareObj<Event, Result, Error, ApiContext
       }
       context.query = query;
       const token = protectedRoute ? bearerToken(event, query) : undefined;
-      context.auth = await authenticate(route.auth, token, services().tokenVerifier);
+      context.auth = verifier ? await authenticate(route.auth, token, verifier()) : undefined;
     },
   };
 }
@@ -177,10 +167,12 @@ function render(response: ApiResponse): Result {
   };
 }
 
-export function api(routeId: string, handle: ApiHandler) {
-  const route = routeById(routeId);
+/** The Lambda handler of a route: `handle` wrapped in the route's checks, error mapping and access log. */
+export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime) {
   // Authentication comes before the body is read: nobody unauthenticated gets a body parsed.
-  const stack = middy<Event, Result, Error, ApiContext>().use(respond(route)).use(authorize(route));
+  const stack = middy<Event, Result, Error, ApiContext>()
+    .use(respond(route, runtime))
+    .use(authorize(route, runtime.verifier));
   if (route.body) {
     stack.use(limitBody(route.body));
     // A form-only body stays text, for the handler to read as a form.
@@ -204,7 +196,7 @@ export function api(routeId: string, handle: ApiHandler) {
         path: event.pathParameters ?? {},
         auth: context.auth,
         requestId: requestIdOf(event, context),
-        services: services(),
+        config: runtime.config(),
       }),
     ),
   );

@@ -3,8 +3,8 @@
 // nothing from elsewhere; and the headers that keep every page and redirect from being framed, cached
 // or leaking its address. Text reaches the markup only through `html`, which escapes it.
 import { createHash } from 'node:crypto';
-import type { ApiResponse } from './api';
 import { HttpError } from './errors';
+import type { ApiResponse } from './exchange';
 
 /** Markup that is already safe to send. */
 export class Html {

@@ -3,8 +3,8 @@
 // that the log line carries too.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../log';
-import type { ApiResponse } from './api';
 import { HttpError, OAuthError } from './errors';
+import type { ApiResponse } from './exchange';
 import { errorPage } from './html-page';
 
 export const problemType = (slug: string) => `urn:problem:school-api:${slug}`;

@@ -4,32 +4,24 @@
 import { type Readable, readable } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import { etag } from '../data/record-items';
-import type { Deletion, TimedPage } from '../data/record-repository';
+import type { Deletion, RecordRepository, TimedPage } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
-import type { ApiRequest, ApiResponse } from '../http/api';
 import { BadRequestError, GoneError } from '../http/errors';
+import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
+import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { missingRecord, notFound } from './missing-record';
-import { DELETION_RETENTION_DAYS } from './record-writer';
+import { recordId } from './record-id';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function recordId(group: RecordGroup, { path }: ApiRequest): string {
-  const idField = idFields[group];
-  const id = path[idField] ?? '';
-  if (!UUID.test(id)) {
-    throw new BadRequestError(`${idField} must be a UUID.`, [
-      { name: idField, in: 'path', reason: 'not a UUID' },
-    ]);
-  }
-  return id.toLowerCase();
-}
-
-export async function listRecords(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
-  const { query, services } = request;
-  const { tenantId } = services.config;
+export async function listRecords(
+  group: RecordGroup,
+  request: ApiRequest,
+  records: RecordRepository,
+): Promise<ApiResponse> {
+  const { query, config } = request;
+  const { tenantId } = config;
   const { page, itemsPerPage, cursor } = parsePaging(query);
   const decoded =
     cursor === undefined
@@ -38,17 +30,17 @@ export async function listRecords(group: RecordGroup, request: ApiRequest): Prom
   const updatedSince = query.get('updated_since');
   // A changes cursor continues the changes feed on its own, as a list cursor continues the list.
   if (updatedSince !== undefined || decoded?.kind === 'changes')
-    return listChanges(group, request, updatedSince);
+    return listChanges(group, request, records, updatedSince);
   const position = decoded?.kind === 'list' ? decoded : undefined;
   const pageQuery = {
     itemsPerPage,
     after: position?.after,
     skip: position ? undefined : (page - 1) * itemsPerPage,
   };
-  const reach = await readable(request.auth, group, services.records);
+  const reach = await readable(request.auth, group, records);
   const [result, totalItems] = reach.all
-    ? await Promise.all([services.records.listPage(group, pageQuery), services.records.count(group)])
-    : [await services.records.pageAmong(group, reach.ids, pageQuery), reach.ids.length];
+    ? await Promise.all([records.listPage(group, pageQuery), records.count(group)])
+    : [await records.pageAmong(group, reach.ids, pageQuery), reach.ids.length];
   return {
     rawBody: listBody({
       tenantId,
@@ -63,9 +55,12 @@ export async function listRecords(group: RecordGroup, request: ApiRequest): Prom
   };
 }
 
-export async function getRecord(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function getRecord(
+  group: RecordGroup,
+  request: ApiRequest,
+  records: RecordRepository,
+): Promise<ApiResponse> {
   const id = recordId(group, request);
-  const { records } = request.services;
   // Outside the caller's reach a record is not there for them: the same 404 as an id nobody has.
   const reach = await readable(request.auth, group, records);
   if (!reach.all && !reach.ids.includes(id)) throw notFound(group, id);
@@ -99,7 +94,7 @@ function parseTime(name: string, value: string): string {
 function window(
   kind: WindowCursor['kind'],
   group: RecordGroup,
-  { query, services }: ApiRequest,
+  { query, config }: ApiRequest,
   sinceName: string,
   sinceValue: string | undefined,
 ) {
@@ -109,10 +104,9 @@ function window(
       { name: 'page', in: 'query', reason: `not taken with ${sinceName}; follow next_cursor` },
     ]);
   }
-  if (cursor !== undefined)
-    return { itemsPerPage, ...decodeCursor(cursor, services.config.tenantId, group, [kind]) };
+  if (cursor !== undefined) return { itemsPerPage, ...decodeCursor(cursor, config.tenantId, group, [kind]) };
   const since = sinceValue === undefined ? new Date(0).toISOString() : parseTime(sinceName, sinceValue);
-  const until = new Date(Math.max(Date.parse(since), Date.now() - services.config.syncLagMs)).toISOString();
+  const until = new Date(Math.max(Date.parse(since), Date.now() - config.syncLagMs)).toISOString();
   return { itemsPerPage, since, until, after: undefined };
 }
 
@@ -152,19 +146,23 @@ function feedBody<T>(
 async function listChanges(
   group: RecordGroup,
   request: ApiRequest,
+  records: RecordRepository,
   updatedSince: string | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
-  const { records } = request.services;
   const reach = await readable(request.auth, group, records);
   const page = reach.all
     ? await records.changesPage(group, w)
     : await records.changesAmong(group, reach.ids, w, reach.changedAt);
-  const feed = { kind: 'changes' as const, group, tenantId: request.services.config.tenantId, ...w };
+  const feed = { kind: 'changes' as const, group, tenantId: request.config.tenantId, ...w };
   return { rawBody: feedBody(group, page, feed, 'updated_since') };
 }
 
-export async function listDeleted(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function listDeleted(
+  group: RecordGroup,
+  request: ApiRequest,
+  records: RecordRepository,
+): Promise<ApiResponse> {
   const w = window('deleted', group, request, 'since', request.query.get('since'));
   const retainedFrom = new Date(Date.now() - DELETION_RETENTION_DAYS * 86_400_000).toISOString();
   if (request.query.get('since') !== undefined && w.since < retainedFrom) {
@@ -172,9 +170,9 @@ export async function listDeleted(group: RecordGroup, request: ApiRequest): Prom
       `Deletions are kept for ${DELETION_RETENTION_DAYS} days; since is older. List the group again from the start.`,
     );
   }
-  const reach = await readable(request.auth, group, request.services.records);
+  const reach = await readable(request.auth, group, records);
   const page = reach.all
-    ? await request.services.records.deletionsPage(group, w)
+    ? await records.deletionsPage(group, w)
     : deletionsWithin(reach, group, request, w.since);
   const idField = idFields[group];
   const deletions = {
@@ -184,7 +182,7 @@ export async function listDeleted(group: RecordGroup, request: ApiRequest): Prom
       position,
     })),
   };
-  const feed = { kind: 'deleted' as const, group, tenantId: request.services.config.tenantId, ...w };
+  const feed = { kind: 'deleted' as const, group, tenantId: request.config.tenantId, ...w };
   return { rawBody: feedBody('deleted', deletions, feed, 'since') };
 }
 

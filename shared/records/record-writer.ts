@@ -19,14 +19,14 @@ import {
 import type { RecordRepository } from '../data/record-repository';
 import { tableDesign } from '../data/table';
 import { idFields, isRoleGroup, type RecordGroup, type RoleGroup, roleNames } from '../domain/groups';
+import { LIMITS } from '../domain/limits';
 import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { Entity, GroupRecords } from '../schemas/records';
-import { type IdentificationDocumentInsertRequest, type InsertRequest, LIMITS } from '../schemas/requests';
+import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
+import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { missingRecord } from './missing-record';
 
-/** How long deletions stay listed at /deleted and a deleted id answers 410. */
-export const DELETION_RETENTION_DAYS = 90;
 const MAX_ATTEMPTS = 12;
 
 type TransactItem = NonNullable<

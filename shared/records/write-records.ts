@@ -2,13 +2,14 @@
 // document. Bodies are validated against the group's insert request before anything is written.
 import { etag } from '../data/record-items';
 import { idFields, type RecordGroup } from '../domain/groups';
-import type { ApiRequest, ApiResponse } from '../http/api';
+import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
 import { recordSchemas } from '../schemas/records';
 import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
-import { recordId } from './read-records';
+import { recordId } from './record-id';
+import type { RecordWriter } from './record-writer';
 
 /** Every field name a client may send, to suggest the right one for a misspelt field. */
 export const knownFields = [
@@ -29,11 +30,15 @@ export const knownFields = [
 const ifMatch = (request: ApiRequest) => parseEntityTags('if-match', header(request.event, 'if-match'));
 
 const locationOf = (request: ApiRequest, group: RecordGroup, id: string) =>
-  `${request.services.config.publicBaseUrl}/api/${group}/${id}`;
+  `${request.config.publicBaseUrl}/api/${group}/${id}`;
 
-export async function createRecord(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function createRecord(
+  group: RecordGroup,
+  request: ApiRequest,
+  writer: RecordWriter,
+): Promise<ApiResponse> {
   const input = validateBody(insertRequests[group], request.body, knownFields);
-  const { record, version } = await request.services.writer.create(group, input);
+  const { record, version } = await writer.create(group, input);
   const id = (record as Record<string, unknown>)[idFields[group]] as string;
   return {
     status: 201,
@@ -42,25 +47,37 @@ export async function createRecord(group: RecordGroup, request: ApiRequest): Pro
   };
 }
 
-export async function replaceRecord(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function replaceRecord(
+  group: RecordGroup,
+  request: ApiRequest,
+  writer: RecordWriter,
+): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
   const input = validateBody(insertRequests[group], request.body, knownFields);
-  const { record, version } = await request.services.writer.replace(group, id, input, condition);
+  const { record, version } = await writer.replace(group, id, input, condition);
   return { headers: { etag: etag(version) }, body: record };
 }
 
-export async function deleteRecord(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function deleteRecord(
+  group: RecordGroup,
+  request: ApiRequest,
+  writer: RecordWriter,
+): Promise<ApiResponse> {
   const id = recordId(group, request);
-  await request.services.writer.remove(group, id, ifMatch(request));
+  await writer.remove(group, id, ifMatch(request));
   return { status: 204 };
 }
 
-export async function addDocument(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function addDocument(
+  group: RecordGroup,
+  request: ApiRequest,
+  writer: RecordWriter,
+): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
   const document = validateBody(IdentificationDocumentInsertRequest, request.body, knownFields);
-  const { record, version } = await request.services.writer.addDocument(group, id, document, condition);
+  const { record, version } = await writer.addDocument(group, id, document, condition);
   return {
     status: 201,
     headers: { location: locationOf(request, group, id), etag: etag(version) },

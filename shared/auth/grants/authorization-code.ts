@@ -8,10 +8,16 @@ import { grantTypesOf, type OAuthClient } from '../../data/client-repository';
 import type { RefreshFamily } from '../../data/refresh-token-repository';
 import { isScope } from '../../domain/groups';
 import { OAuthAuthorizationCodeRequest } from '../../schemas/service';
-import type { Services } from '../../services';
 import { opaqueTokenHash } from '../opaque-token';
 import { parseParams } from '../token-request';
-import { type Grant, hasExpired, invalidGrant, newRefreshToken, tokenResponse } from './grant';
+import {
+  type Grant,
+  hasExpired,
+  invalidGrant,
+  newRefreshToken,
+  type TokenServices,
+  tokenResponse,
+} from './grant';
 
 /** BASE64URL(SHA256(ASCII(code_verifier))) against the stored challenge, compared in constant time. */
 function verifierMatches(verifier: string, challenge: string): boolean {
@@ -41,7 +47,7 @@ function refusal(
   return undefined;
 }
 
-const familyExpiry = (services: Services, now: Date) =>
+const familyExpiry = (services: TokenServices, now: Date) =>
   new Date(now.getTime() + services.config.refreshTokenTtlSeconds * 1000).toISOString();
 
 const reuseRefused = () =>

@@ -1,19 +1,37 @@
 // What every grant of the token endpoint shares: its inputs, its answer (RFC 6749 section 5.1), and the
 // refresh tokens that the code and refresh grants hand out for a person.
+import type { Config } from '../../config';
+import type { AuthorizationCodeRepository } from '../../data/authorization-code-repository';
 import type { OAuthClient } from '../../data/client-repository';
-import type { RefreshFamily, RefreshToken } from '../../data/refresh-token-repository';
+import type { RecordRepository } from '../../data/record-repository';
+import type {
+  RefreshFamily,
+  RefreshToken,
+  RefreshTokenRepository,
+} from '../../data/refresh-token-repository';
+import type { UserRepository } from '../../data/user-repository';
 import { OAuthError } from '../../http/errors';
 import type { OAuthTokenResponse } from '../../schemas/service';
-import type { Services } from '../../services';
 import { newOpaqueToken, opaqueTokenHash } from '../opaque-token';
 import type { Person } from '../person';
 import type { Params } from '../token-request';
+import type { TokenIssuer } from '../tokens';
+
+/** What the grants use: the codes they redeem, the refresh tokens they keep, the people they sign in, the issuer. */
+export interface TokenServices {
+  config: Config;
+  codes: AuthorizationCodeRepository;
+  refreshTokens: RefreshTokenRepository;
+  users: UserRepository;
+  records: RecordRepository;
+  tokenIssuer: TokenIssuer;
+}
 
 export interface GrantRequest {
   /** The authenticated client, allowed to use the grant. */
   client: OAuthClient;
   params: Params;
-  services: Services;
+  services: TokenServices;
   now: Date;
 }
 
@@ -25,7 +43,7 @@ export const hasExpired = (expiresAt: string, now: Date) => Date.parse(expiresAt
 
 /** An access token for the client itself, or for a person signed in to it, as the token endpoint answers. */
 export async function tokenResponse(
-  services: Services,
+  services: Pick<TokenServices, 'tokenIssuer'>,
   grant: { client: OAuthClient; scopes: string[]; person?: Person; refreshToken?: string },
 ): Promise<OAuthTokenResponse> {
   const { token, expiresIn } = await services.tokenIssuer.issue({

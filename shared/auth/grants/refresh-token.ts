@@ -4,14 +4,20 @@
 // disabled account, a changed password or a lost role takes effect at the next refresh.
 import type { RefreshToken } from '../../data/refresh-token-repository';
 import { OAuthRefreshTokenRequest } from '../../schemas/service';
-import type { Services } from '../../services';
 import { opaqueTokenHash } from '../opaque-token';
 import { rolesOf } from '../person';
 import { scopesOfRoles } from '../roles';
 import { parseParams, requestedScopes } from '../token-request';
-import { type Grant, hasExpired, invalidGrant, newRefreshToken, tokenResponse } from './grant';
+import {
+  type Grant,
+  hasExpired,
+  invalidGrant,
+  newRefreshToken,
+  type TokenServices,
+  tokenResponse,
+} from './grant';
 
-async function refuseReuse(services: Services, token: RefreshToken, now: Date): Promise<never> {
+async function refuseReuse(services: TokenServices, token: RefreshToken, now: Date): Promise<never> {
   await services.refreshTokens.revokeFamily(token.family_id, token.expires_at, now);
   throw invalidGrant('The refresh token was used already; every token of its sign-in is revoked.');
 }

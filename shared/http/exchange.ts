@@ -1,0 +1,32 @@
+// What a handler is given and what it returns: the request as the API factory (api.ts) hands it over,
+// and the response it turns into API Gateway's result.
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { AccessToken } from '../auth/tokens';
+import type { Config } from '../config';
+import type { QueryParams } from './request';
+
+export interface ApiRequest {
+  event: APIGatewayProxyEventV2;
+  /** The body as the JSON body parser left it: an object for JSON, the raw text otherwise. */
+  body: unknown;
+  query: QueryParams;
+  path: Record<string, string | undefined>;
+  auth: AccessToken | undefined;
+  requestId: string;
+  config: Config;
+}
+
+export interface ApiResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Sent as is (already serialised JSON, or other text). */
+  rawBody?: string;
+  /** `rawBody` is base64 of binary content (a compressed body). */
+  isBase64Encoded?: boolean;
+  /** Set-Cookie values. */
+  cookies?: string[];
+}
+
+export type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;

@@ -1,0 +1,11 @@
+// The factory the handlers of routes that take a bearer token use: the route's middy stack
+// (shared/http/api.ts) with the process's configuration, logger and token verifier.
+
+import { createApi } from '../http/api';
+import type { ApiHandler } from '../http/exchange';
+import { routeById } from '../routes';
+import { config, logger } from './context';
+import { tokenVerifier } from './token-verifier';
+
+export const api = (routeId: string, handle: ApiHandler) =>
+  createApi(routeById(routeId), handle, { config, logger, verifier: tokenVerifier });

@@ -1,0 +1,9 @@
+// The factory of routes anyone may call, or that authenticate the client themselves (the token,
+// revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
+import { createApi } from '../http/api';
+import type { ApiHandler } from '../http/exchange';
+import { routeById } from '../routes';
+import { config, logger } from './context';
+
+export const publicApi = (routeId: string, handle: ApiHandler) =>
+  createApi(routeById(routeId), handle, { config, logger });

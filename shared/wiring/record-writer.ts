@@ -1,0 +1,8 @@
+// The transactional writer of records, for the write routes only.
+import { RecordWriter } from '../records/record-writer';
+import { config, documentClient, once } from './context';
+import { recordRepository } from './record-repository';
+
+export const recordWriter = once(
+  () => new RecordWriter(documentClient(), config().tableName, recordRepository()),
+);
