@@ -5,7 +5,7 @@ import type { ClientRepository } from '../data/client-repository';
 import type { RefreshTokenRepository } from '../data/refresh-token-repository';
 import { OAuthError } from '../http/errors';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
-import { OAuthRevocationRequest } from '../schemas/service';
+import { OAuthRevocationRequest } from '../schemas/oauth-requests';
 import { opaqueTokenHash } from './opaque-token';
 import { authenticateClient, parseParams, readParams } from './token-request';
 

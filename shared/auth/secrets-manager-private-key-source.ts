@@ -2,14 +2,16 @@
 // and `npm run admin -- keys rotate` replaces. The token issuer asks once per cold start and again every
 // SIGNING_KEY_REFRESH_SECONDS, keeping the imported key in between.
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { StoredKey } from '../data/signing-key-repository';
 import type { PrivateKeySource } from './tokens';
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+
 const StoredPrivateKey = z.object({
-  kid: z.string().min(1),
+  kid: nonEmpty(),
   created_at: z.iso.datetime(),
-  jwk: z.looseObject({ kty: z.literal('EC'), crv: z.literal('P-256'), d: z.string().min(1) }),
+  jwk: z.looseObject({ kty: z.literal('EC'), crv: z.literal('P-256'), d: nonEmpty() }),
 });
 
 /** Reads the secret's value as a private StoredKey; the message never repeats the value. */

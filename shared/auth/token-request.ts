@@ -1,7 +1,7 @@
 // What the token and revocation endpoints share (RFC 6749 sections 2.3 and 3.2, RFC 7009 section 2.1):
 // reading a form or JSON body, authenticating the client, and checking a grant's parameters. Every
 // failure is an RFC 6749 error.
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { type ClientRepository, isPublicClient, type OAuthClient } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
 import { OAuthError } from '../http/errors';
@@ -115,7 +115,7 @@ export async function authenticateClient(
 }
 
 /** The parameters as `schema` takes them; the first thing wrong is named in an invalid_request error. */
-export function parseParams<T extends z.ZodType>(schema: T, params: Params): z.output<T> {
+export function parseParams<T extends z.ZodMiniType>(schema: T, params: Params): z.output<T> {
   const parsed = schema.safeParse(Object.fromEntries(params));
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;

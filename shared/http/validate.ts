@@ -1,6 +1,6 @@
 // Validates a request body against its schema and turns every issue into an entry of a 400 problem:
 // the field's path and why, with a hint where an unknown field is close to a known one.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { BadRequestError, type InvalidParam } from './errors';
 
 /** Edit distance, to suggest `ative` for `active` and `bankAccounts` for `bankaccounts`. */
@@ -45,7 +45,7 @@ function reason(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-export function validateBody<S extends z.ZodType>(
+export function validateBody<S extends z.ZodMiniType>(
   schema: S,
   body: unknown,
   knownFields: readonly string[],

@@ -2,11 +2,11 @@
 // document. Bodies are validated against the group's insert request before anything is written.
 import { etag } from '../data/record-items';
 import { idFields, type RecordGroup } from '../domain/groups';
+import { recordFields } from '../domain/record-fields';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
-import { recordSchemas } from '../schemas/records';
 import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
@@ -14,7 +14,7 @@ import type { RecordWriter } from './record-writer';
 /** Every field name a client may send, to suggest the right one for a misspelt field. */
 export const knownFields = [
   ...new Set([
-    ...Object.values(recordSchemas).flatMap((schema) => Object.keys(schema.shape)),
+    ...Object.values(recordFields).flat(),
     ...Object.keys(IdentificationDocumentInsertRequest.shape),
     'bank_accounts',
     'back_account_number',

@@ -3,6 +3,14 @@
 // refer to these names; a new request or response shape is one schema plus one line here.
 import * as z from 'zod';
 import {
+  OAuthAuthorizationCodeRequest,
+  OAuthClientCredentialsRequest,
+  OAuthRefreshTokenRequest,
+  OAuthRevocationRequest,
+  OAuthTokenRequest,
+  SignInForm,
+} from './oauth-requests';
+import {
   Address,
   BankAccount,
   Contact,
@@ -43,23 +51,17 @@ import {
   InternalServerErrorHttpException,
   Jwks,
   NotFoundHttpException,
-  OAuthAuthorizationCodeRequest,
-  OAuthClientCredentialsRequest,
   OAuthErrorResponse,
   OAuthMeResponse,
-  OAuthRefreshTokenRequest,
-  OAuthRevocationRequest,
-  OAuthTokenRequest,
   OAuthTokenResponse,
   OpenApiDocument,
   ProblemDetails,
   PublicJsonWebKey,
-  SignInForm,
   SystemStatus,
 } from './service';
 
 interface Component {
-  schema: z.ZodType;
+  schema: z.core.$ZodType;
   description: string;
 }
 
@@ -233,8 +235,6 @@ const componentTable = {
 export type ComponentName = keyof typeof componentTable;
 
 export const componentNames = Object.keys(componentTable) as ComponentName[];
-
-export const componentSchema = (name: ComponentName): z.ZodType => componentTable[name].schema;
 
 /** JSON Schema formats that OpenAPI tools and validators know; zod's others are kept as patterns only. */
 const knownFormats = new Set(['uuid', 'email', 'date', 'date-time', 'uri']);

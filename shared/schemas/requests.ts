@@ -1,17 +1,23 @@
 // What clients send to create or replace records (the specification's insert requests): one schema
 // per request, used to validate bodies here and by the bulk import, within the limits of domain/limits.ts.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isValidIban } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
 
-const text = (max: number = LIMITS.text) => z.string().max(max, `at most ${max} characters`);
-const optionalText = (max?: number) => text(max).default('');
-const list = <T extends z.ZodType>(item: T) =>
-  z.array(item).max(LIMITS.listItems, `at most ${LIMITS.listItems} entries`);
+const atMost = (max: number, unit = 'characters') => `at most ${max} ${unit}`;
+const text = (max: number = LIMITS.text) => z.string().check(z.maxLength(max, atMost(max)));
+const requiredText = (max: number) => text(max).check(z.minLength(1, 'must not be empty'));
+const optionalText = (max?: number) => z._default(text(max), '');
+const list = <T extends z.ZodMiniType>(item: T) =>
+  z.array(item).check(z.maxLength(LIMITS.listItems, atMost(LIMITS.listItems, 'entries')));
 
 const date = z.iso.date('must be a date that exists, written YYYY-MM-DD');
 /** Ids are stored in lower case, as the service writes them; a client may send either. */
-const id = () => z.uuid('must be a UUID').transform((value) => value.toLowerCase());
+const id = () =>
+  z.pipe(
+    z.uuid('must be a UUID'),
+    z.transform((value: string) => value.toLowerCase()),
+  );
 
 export const AddressInput = z.strictObject({
   address: text(),
@@ -23,8 +29,8 @@ export const AddressInput = z.strictObject({
 });
 
 export const ContactInput = z.strictObject({
-  contact: text(200).min(1, 'must not be empty'),
-  contact_type_name: text(50).min(1, 'must not be empty'),
+  contact: requiredText(200),
+  contact_type_name: requiredText(50),
 });
 
 /** An identification document to add; each group's API component is its own instance of this schema. */
@@ -33,58 +39,66 @@ export const identificationDocumentInsertRequest = () =>
     .strictObject({
       init_date: date,
       end_date: date,
-      identification_document_value: text(100).min(1, 'must not be empty'),
-      identification_document_type_name: text(50).min(1, 'must not be empty'),
+      identification_document_value: requiredText(100),
+      identification_document_type_name: requiredText(50),
     })
-    .refine((d) => d.init_date <= d.end_date, { message: 'must not be after end_date', path: ['init_date'] });
+    .check(
+      z.refine((d) => d.init_date <= d.end_date, {
+        message: 'must not be after end_date',
+        path: ['init_date'],
+      }),
+    );
 
 export const IdentificationDocumentInsertRequest = identificationDocumentInsertRequest();
 
 export const BankAccountInput = z.strictObject({
-  back_account_number: z
-    .string()
-    .max(34)
-    .refine(isValidIban, 'must be an IBAN with valid check digits')
-    .transform((iban) => iban.replace(/\s+/g, '').toUpperCase()),
+  back_account_number: z.pipe(
+    z
+      .string()
+      .check(z.maxLength(34, atMost(34)), z.refine(isValidIban, 'must be an IBAN with valid check digits')),
+    z.transform((iban: string) => iban.replace(/\s+/g, '').toUpperCase()),
+  ),
   country_name: optionalText(100),
-  entity_bank_account_type: text(20).default('IBAN'),
+  entity_bank_account_type: z._default(text(20), 'IBAN'),
 });
 
 const contactFields = {
-  email: z.email('must be an e-mail address').max(254),
-  addresses: list(AddressInput).default([]),
-  contacts: list(ContactInput).default([]),
-  documents: list(IdentificationDocumentInsertRequest).default([]),
-  bankAccounts: list(BankAccountInput).default([]),
+  email: z.email('must be an e-mail address').check(z.maxLength(254, atMost(254))),
+  addresses: z._default(list(AddressInput), []),
+  contacts: z._default(list(ContactInput), []),
+  documents: z._default(list(IdentificationDocumentInsertRequest), []),
+  bankAccounts: z._default(list(BankAccountInput), []),
 };
 
 const personFields = {
-  processnumber: text(50).min(1, 'must not be empty'),
+  processnumber: requiredText(50),
   ative: z.boolean(),
-  name: text(200).min(1, 'must not be empty'),
+  name: requiredText(200),
   gender: optionalText(50),
-  photobase64: z
-    .string()
-    .max(LIMITS.photoBase64Chars, `at most ${LIMITS.photoBase64Chars} characters of Base64`)
-    .refine((s) => s === '' || /^[A-Za-z0-9+/]+={0,2}$/.test(s), 'must be Base64 or empty')
-    .default(''),
+  photobase64: z._default(
+    z.string().check(
+      z.maxLength(LIMITS.photoBase64Chars, atMost(LIMITS.photoBase64Chars, 'characters of Base64')),
+      z.refine((s) => s === '' || /^[A-Za-z0-9+/]+={0,2}$/.test(s), 'must be Base64 or empty'),
+    ),
+    '',
+  ),
   birth_date: date,
   naturality: optionalText(100),
   nationality: optionalText(100),
   marital_status: optionalText(50),
-  deceased: z.boolean().default(false),
+  deceased: z._default(z.boolean(), false),
   ...contactFields,
   /** The person entity this record belongs to; without it, a new entity is created. */
-  entity_id: id().optional(),
+  entity_id: z.optional(id()),
 };
 
-const bankAccountsAlias = { bank_accounts: list(BankAccountInput).optional() };
+const bankAccountsAlias = { bank_accounts: z.optional(list(BankAccountInput)) };
+
+type BankAccountInput = z.output<typeof BankAccountInput>;
+type WithBankAccounts = { bank_accounts?: BankAccountInput[] | undefined; bankAccounts: BankAccountInput[] };
 
 /** The specification uses two keys for the bank-account array: a body may use either, not both. */
-function oneBankAccountKey(
-  body: { bank_accounts?: unknown[] | undefined; bankAccounts: unknown[] },
-  context: z.RefinementCtx,
-) {
+const oneBankAccountKey = z.superRefine((body: WithBankAccounts, context) => {
   if (body.bank_accounts !== undefined && body.bankAccounts.length > 0) {
     context.addIssue({
       code: 'custom',
@@ -92,41 +106,42 @@ function oneBankAccountKey(
       message: 'send bankAccounts or bank_accounts, not both',
     });
   }
-}
+});
 
 /** Keeps the bank-account array as bankAccounts. A trailing transform, not a preprocess, so the body stays describable as JSON Schema. */
-function keepBankAccounts<
-  B extends { bank_accounts?: BankAccountInput[] | undefined; bankAccounts: BankAccountInput[] },
->({ bank_accounts, ...body }: B) {
+function keepBankAccounts<B extends WithBankAccounts>({ bank_accounts, ...body }: B) {
   return { ...body, bankAccounts: bank_accounts ?? body.bankAccounts };
 }
 
-type BankAccountInput = z.output<typeof BankAccountInput>;
+/** A body with both bank-account keys checked, read as one bankAccounts array. */
+const insertRequest = <S extends z.ZodMiniObject>(object: S) =>
+  z.pipe(
+    object.check(oneBankAccountKey as z.core.$ZodCheck<z.output<S>>),
+    z.transform((body: z.output<S>) => keepBankAccounts(body as z.output<S> & WithBankAccounts)),
+  );
 
 const personObject = z.strictObject({ ...personFields, ...bankAccountsAlias });
 
-export const StudentInsertRequest = personObject.superRefine(oneBankAccountKey).transform(keepBankAccounts);
-export const TeacherInsertRequest = personObject.superRefine(oneBankAccountKey).transform(keepBankAccounts);
-export const StaffInsertRequest = personObject.superRefine(oneBankAccountKey).transform(keepBankAccounts);
-export const TutorInsertRequest = personObject
-  .extend({
-    student_ids: z
-      .array(id())
-      .min(1, 'a tutor is in charge of at least one student')
-      .max(LIMITS.tutorStudents, `at most ${LIMITS.tutorStudents} students`)
-      .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
-  })
-  .superRefine(oneBankAccountKey)
-  .transform(keepBankAccounts);
-export const EntityInsertRequest = z
-  .strictObject({
+export const StudentInsertRequest = insertRequest(personObject);
+export const TeacherInsertRequest = insertRequest(personObject);
+export const StaffInsertRequest = insertRequest(personObject);
+export const TutorInsertRequest = insertRequest(
+  z.extend(personObject, {
+    student_ids: z.array(id()).check(
+      z.minLength(1, 'a tutor is in charge of at least one student'),
+      z.maxLength(LIMITS.tutorStudents, atMost(LIMITS.tutorStudents, 'students')),
+      z.refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
+    ),
+  }),
+);
+export const EntityInsertRequest = insertRequest(
+  z.strictObject({
     entity_type: z.enum(['person', 'organisation'], 'must be person or organisation'),
-    name: text(200).min(1, 'must not be empty'),
+    name: requiredText(200),
     ...contactFields,
     ...bankAccountsAlias,
-  })
-  .superRefine(oneBankAccountKey)
-  .transform(keepBankAccounts);
+  }),
+);
 
 export const insertRequests = {
   entities: EntityInsertRequest,

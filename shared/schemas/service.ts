@@ -21,78 +21,6 @@ export const SystemStatus = z.strictObject({
 });
 export type SystemStatus = z.infer<typeof SystemStatus>;
 
-/** Client authentication in the body (RFC 6749 section 2.3.1), which every grant and revocation takes. */
-const clientInBody = {
-  client_id: z
-    .string()
-    .meta({
-      description:
-        'The client id: with client_secret when the client does not authenticate by HTTP Basic, alone for ' +
-        'a public client.',
-    })
-    .optional(),
-  client_secret: z.string().optional(),
-};
-
-/** RFC 7636 section 4.1: 43 to 128 unreserved characters. */
-export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
-
-export const OAuthClientCredentialsRequest = z.object({
-  grant_type: z.literal('client_credentials'),
-  scope: z
-    .string()
-    .meta({ description: "Space-separated scopes, a subset of the client's; none asks for all of them." })
-    .optional(),
-  ...clientInBody,
-});
-export type OAuthClientCredentialsRequest = z.infer<typeof OAuthClientCredentialsRequest>;
-
-export const OAuthAuthorizationCodeRequest = z.object({
-  grant_type: z.literal('authorization_code'),
-  code: z.string().min(1).max(512).meta({ description: 'The code the authorization response carried.' }),
-  code_verifier: z.string().regex(CODE_VERIFIER_PATTERN).meta({
-    description: 'The PKCE verifier (RFC 7636): its S256 hash must be the code_challenge of the request.',
-  }),
-  redirect_uri: z
-    .string()
-    .min(1)
-    .max(2048)
-    .meta({
-      description: 'Required, and identical, when the authorization request named a redirect_uri.',
-    })
-    .optional(),
-  ...clientInBody,
-});
-export type OAuthAuthorizationCodeRequest = z.infer<typeof OAuthAuthorizationCodeRequest>;
-
-export const OAuthRefreshTokenRequest = z.object({
-  grant_type: z.literal('refresh_token'),
-  refresh_token: z.string().min(1).max(512),
-  scope: z
-    .string()
-    .meta({ description: 'Space-separated scopes, a subset of those first granted; none asks for all.' })
-    .optional(),
-  ...clientInBody,
-});
-export type OAuthRefreshTokenRequest = z.infer<typeof OAuthRefreshTokenRequest>;
-
-export const OAuthTokenRequest = z.discriminatedUnion('grant_type', [
-  OAuthClientCredentialsRequest,
-  OAuthAuthorizationCodeRequest,
-  OAuthRefreshTokenRequest,
-]);
-export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequest>;
-
-export const SignInForm = z.object({
-  username: z.string().meta({ description: 'A username or e-mail address.' }),
-  password: z.string(),
-  request: z.string().meta({ description: 'The id of the authorization request the sign-in page shows.' }),
-  csrf: z
-    .string()
-    .meta({ description: 'The token the sign-in page holds, the same as its sso_csrf cookie.' }),
-});
-export type SignInForm = z.infer<typeof SignInForm>;
-
 export const OAuthTokenResponse = z.strictObject({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
@@ -104,16 +32,6 @@ export const OAuthTokenResponse = z.strictObject({
     .optional(),
 });
 export type OAuthTokenResponse = z.infer<typeof OAuthTokenResponse>;
-
-export const OAuthRevocationRequest = z.object({
-  token: z.string().min(1).max(8192).meta({ description: 'The refresh token to revoke.' }),
-  token_type_hint: z
-    .string()
-    .meta({ description: 'Optional (RFC 7009 section 2.1); the service tells token types apart itself.' })
-    .optional(),
-  ...clientInBody,
-});
-export type OAuthRevocationRequest = z.infer<typeof OAuthRevocationRequest>;
 
 export const oauthErrorCodes = [
   'invalid_request',

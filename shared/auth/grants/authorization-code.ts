@@ -7,7 +7,7 @@ import type { AuthorizationCode } from '../../data/authorization-code-repository
 import { grantTypesOf, type OAuthClient } from '../../data/client-repository';
 import type { RefreshFamily } from '../../data/refresh-token-repository';
 import { isScope } from '../../domain/groups';
-import { OAuthAuthorizationCodeRequest } from '../../schemas/service';
+import { OAuthAuthorizationCodeRequest } from '../../schemas/oauth-requests';
 import { opaqueTokenHash } from '../opaque-token';
 import { parseParams } from '../token-request';
 import {

@@ -3,7 +3,7 @@
 // whole family, the newest token included. The account is read again and its roles recomputed, so a
 // disabled account, a changed password or a lost role takes effect at the next refresh.
 import type { RefreshToken } from '../../data/refresh-token-repository';
-import { OAuthRefreshTokenRequest } from '../../schemas/service';
+import { OAuthRefreshTokenRequest } from '../../schemas/oauth-requests';
 import { opaqueTokenHash } from '../opaque-token';
 import { rolesOf } from '../person';
 import { scopesOfRoles } from '../roles';
