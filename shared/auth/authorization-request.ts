@@ -2,17 +2,14 @@
 // client and its redirect URI are checked first, and a bad one gets a page, never a redirect (RFC 6749
 // section 4.1.2.1): an unregistered URI is never sent anywhere. Any other fault goes back to the checked
 // redirect URI as an error with state and iss. A good request is stored and the sign-in page shown.
+
 import { randomUUID } from 'node:crypto';
+import type { GrantType } from '../auth/oauth-terms';
 import type {
   AuthorizationRequest,
   AuthorizationRequestRepository,
 } from '../data/authorization-request-repository';
-import {
-  type ClientRepository,
-  type GrantType,
-  grantTypesOf,
-  type OAuthClient,
-} from '../data/client-repository';
+import { type ClientRepository, grantTypesOf, type OAuthClient } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';

@@ -1,9 +1,8 @@
 // The authorization server metadata the discovery document publishes (RFC 8414, RFC 9207).
 import type { Config } from '../config';
-import { grantTypes } from '../data/client-repository';
 import { scopes } from '../domain/groups';
 import type { AuthorizationServerMetadata } from '../schemas/service';
-import { CLIENT_AUTH_METHODS } from './token-request';
+import { CLIENT_AUTH_METHODS, grantTypes } from './oauth-terms';
 
 export function authorizationServerMetadata(config: Pick<Config, 'issuer'>): AuthorizationServerMetadata {
   return {

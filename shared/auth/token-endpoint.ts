@@ -3,8 +3,6 @@
 // of a person's sign-in, never client_credentials.
 import {
   type ClientRepository,
-  type GrantType,
-  grantTypes,
   grantTypesOf,
   isPublicClient,
   type OAuthClient,
@@ -15,6 +13,7 @@ import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';
 import type { Grant, TokenServices } from './grants/grant';
 import { refreshTokenGrant } from './grants/refresh-token';
+import { type GrantType, grantTypes } from './oauth-terms';
 import { authenticateClient, readParams } from './token-request';
 
 const grants: Record<GrantType, Grant> = {

@@ -9,9 +9,6 @@ import type { ApiRequest } from '../http/exchange';
 import { bodyText, header } from '../http/request';
 import { verifySecret } from './secret-hash';
 
-/** How clients authenticate: confidential ones with their secret, public ones with their client_id alone. */
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
-
 export type Params = ReadonlyMap<string, string>;
 
 /**

@@ -8,11 +8,9 @@ import {
   paginateQuery,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { GrantType } from '../auth/oauth-terms';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
-
-export const grantTypes = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
-export type GrantType = (typeof grantTypes)[number];
 
 export interface OAuthClient {
   client_id: string;

@@ -1,8 +1,7 @@
 // What every function of the service shares, built once per cold start on first use: its configuration
-// (parsed from the environment), its logger and its DynamoDB document client. Each operation's other parts
-// are built by the modules beside this one, so a function holds only the parts its operation uses.
+// (parsed from the environment) and its logger. Each operation's other parts are built by the modules
+// beside this one, so a function holds only the parts its operation uses.
 import { type Config, parseConfig } from '../config';
-import { createDocumentClient } from '../data/document-client';
 import { createLogger, type Logger } from '../log';
 
 /** A value built on first use and kept for the life of the process (a Lambda execution environment). */
@@ -17,7 +16,3 @@ export function once<T>(build: () => T): () => T {
 export const config = once((): Config => parseConfig(process.env));
 
 export const logger = once((): Logger => createLogger(config().logLevel));
-
-export const documentClient = once(() =>
-  createDocumentClient({ region: config().region, endpoint: config().dynamodbEndpoint }),
-);

@@ -4,7 +4,8 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerPrivateKeySource } from '../auth/secrets-manager-private-key-source';
 import { type PrivateKeySource, TokenIssuer } from '../auth/tokens';
 import { SigningKeyRepository } from '../data/signing-key-repository';
-import { config, documentClient, once } from './context';
+import { config, once } from './context';
+import { documentClient } from './document-client';
 
 function privateKeySource(): PrivateKeySource {
   const { region, signingKeySecretArn, tableName } = config();

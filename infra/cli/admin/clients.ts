@@ -1,10 +1,11 @@
 // OAuth clients as an administrator manages them: registered with a generated id and secret (the
 // secret is returned once and only its scrypt hash is stored), listed without secrets, and revoked.
+
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { GrantType } from '../../../shared/auth/oauth-terms';
 import { hashSecret } from '../../../shared/auth/secret-hash';
 import {
   type ClientRepository,
-  type GrantType,
   grantTypesOf,
   isPublicClient,
   type OAuthClient,

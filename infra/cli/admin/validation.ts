@@ -1,7 +1,7 @@
 // Checks of what an operator types into the admin CLI: scopes, grant types, redirect URIs, usernames,
 // e-mail addresses, ids and passwords. Each returns the value as it is stored or throws a UsageError.
 import * as z from 'zod';
-import { type GrantType, grantTypes } from '../../../shared/data/client-repository';
+import { type GrantType, grantTypes } from '../../../shared/auth/oauth-terms';
 import { loginName } from '../../../shared/data/user-repository';
 import { isScope, type Scope, scopes } from '../../../shared/domain/groups';
 import { UsageError } from './usage-error';

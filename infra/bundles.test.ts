@@ -1,0 +1,79 @@
+// Each function's bundle holds what its operation uses and nothing else (esbuild's metafile of the
+// bundles the stack ships): a read holds no writer, sign-in, Secrets Manager, OpenAPI or schema library
+// beyond zod/mini; only the token endpoint reads the private key; no route function loads zod's classic API.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildFunctionBundles, type FunctionBundle } from './bundles';
+
+let bundles: FunctionBundle[];
+beforeAll(async () => {
+  bundles = await buildFunctionBundles();
+}, 120_000);
+
+const holds = (bundle: FunctionBundle, pattern: RegExp) =>
+  [...bundle.inputs.keys()].filter((input) => pattern.test(input));
+const routeBundles = () => bundles.filter((bundle) => bundle.route);
+
+const WRITER = /shared\/records\/(record-writer|write-records)\.ts$/;
+const SIGN_IN = /shared\/auth\/(sign-in|sign-in-throttle|authorization-request|csrf)\.ts$/;
+const SECRETS_MANAGER = /@aws-sdk\/client-secrets-manager\//;
+const OPENAPI = /shared\/(openapi|docs)\//;
+const ZOD_CLASSIC = /node_modules\/zod\/v4\/classic\//;
+const ANY_ZOD = /node_modules\/zod\//;
+const DYNAMODB = /@aws-sdk\/client-dynamodb\//;
+
+describe('function bundles', () => {
+  it('were built for every route and the two other functions', () => {
+    expect(routeBundles().length).toBeGreaterThan(40);
+    expect(bundles.map((b) => b.name)).toEqual(
+      expect.arrayContaining(['scheduled-export', 'signing-key-resource']),
+    );
+  });
+
+  it('of reads hold no writer, sign-in, Secrets Manager, OpenAPI or schema library', () => {
+    for (const bundle of routeBundles().filter(
+      (b) => b.route?.access === 'read' && !b.route.handler.startsWith('docs/'),
+    )) {
+      for (const pattern of [WRITER, SIGN_IN, SECRETS_MANAGER, OPENAPI, ANY_ZOD]) {
+        expect(holds(bundle, pattern), `${bundle.name} holds ${pattern}`).toEqual([]);
+      }
+    }
+  });
+
+  it('of writes hold no sign-in, Secrets Manager or OpenAPI, and only zod/mini', () => {
+    for (const bundle of routeBundles().filter((b) =>
+      b.route?.handler.match(/\/(create|replace|delete|add-document)$/),
+    )) {
+      for (const pattern of [SIGN_IN, SECRETS_MANAGER, OPENAPI, ZOD_CLASSIC]) {
+        expect(holds(bundle, pattern), `${bundle.name} holds ${pattern}`).toEqual([]);
+      }
+      expect(holds(bundle, WRITER).length, bundle.name).toBeGreaterThan(0);
+    }
+  });
+
+  it('hold the Secrets Manager client only where the private key is read', () => {
+    const readers = routeBundles().filter((bundle) => holds(bundle, SECRETS_MANAGER).length > 0);
+    expect(readers.map((b) => b.name)).toEqual(['create-token']);
+  });
+
+  it("of routes load no zod classic API; only the API description's function holds the schemas", () => {
+    for (const bundle of routeBundles().filter((b) => b.name !== 'get-openapi')) {
+      expect(holds(bundle, ZOD_CLASSIC), bundle.name).toEqual([]);
+      expect(holds(bundle, /shared\/(schemas\/(records|service|components)|openapi\/)/), bundle.name).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('of functions that never touch the table hold no DynamoDB client', () => {
+    for (const name of [
+      'fallback',
+      'get-openid-configuration',
+      'get-docs',
+      'get-docs-asset',
+      'get-openapi',
+    ]) {
+      const bundle = bundles.find((b) => b.name === name);
+      expect(bundle && holds(bundle, DYNAMODB), name).toEqual([]);
+    }
+  });
+});
