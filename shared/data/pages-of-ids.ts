@@ -1,7 +1,7 @@
 // Pages of a known, small set of records, cut the way the Queries cut a group's list and changes feed:
 // for readers who may read only some records, whose pages are read by id instead of from the partition.
 import { afterTime } from './keys';
-import type { PageQuery, TimedPage, TimeWindowQuery } from './record-repository';
+import type { PageQuery, TimedPage, TimeWindowQuery } from './pages';
 
 /** One page of ids sorted in id order, and whether ids follow it. */
 export function pageOfIds(ids: readonly string[], query: PageQuery): { ids: string[]; hasMore: boolean } {

@@ -11,6 +11,7 @@ import {
 import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
 import { afterTime, type Key, keys } from './keys';
+import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import {
   countChange,
@@ -23,39 +24,6 @@ import {
   toStoredRecord,
 } from './record-items';
 import { tableDesign } from './table';
-
-export interface PageQuery {
-  itemsPerPage: number;
-  /** Start after this id (a cursor). */
-  after?: string | undefined;
-  /** Or skip this many records first (a `page=N` jump). */
-  skip?: number | undefined;
-}
-
-export interface RecordPage<T> {
-  items: T[];
-  /** Whether records follow the last one returned. */
-  hasMore: boolean;
-}
-
-/** A window of time-ordered entries: strictly after `since`, up to and including `until`. */
-export interface TimeWindowQuery {
-  since: string;
-  until: string;
-  itemsPerPage: number;
-  /** Continue after this time-ordered key (`<timestamp>#<id>`). */
-  after?: string | undefined;
-}
-
-export interface TimedPage<T> {
-  items: { value: T; position: string }[];
-  hasMore: boolean;
-}
-
-export interface Deletion {
-  id: string;
-  deleted_at: string;
-}
 
 export interface NewRecord<G extends RecordGroup = RecordGroup> {
   group: G;

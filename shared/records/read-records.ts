@@ -3,8 +3,9 @@
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
 import { type Readable, readable } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
+import type { Deletion, TimedPage } from '../data/pages';
 import { etag } from '../data/record-items';
-import type { Deletion, RecordRepository, TimedPage } from '../data/record-repository';
+import type { RecordRepository } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
 import { BadRequestError, GoneError } from '../http/errors';
 import type { ApiRequest, ApiResponse } from '../http/exchange';

@@ -1,0 +1,35 @@
+// The shapes of what the repository reads a page at a time: a list page by id, and a window of
+// time-ordered entries (changes and deletions), with the queries that ask for them.
+
+export interface PageQuery {
+  itemsPerPage: number;
+  /** Start after this id (a cursor). */
+  after?: string | undefined;
+  /** Or skip this many records first (a `page=N` jump). */
+  skip?: number | undefined;
+}
+
+export interface RecordPage<T> {
+  items: T[];
+  /** Whether records follow the last one returned. */
+  hasMore: boolean;
+}
+
+/** A window of time-ordered entries: strictly after `since`, up to and including `until`. */
+export interface TimeWindowQuery {
+  since: string;
+  until: string;
+  itemsPerPage: number;
+  /** Continue after this time-ordered key (`<timestamp>#<id>`). */
+  after?: string | undefined;
+}
+
+export interface TimedPage<T> {
+  items: { value: T; position: string }[];
+  hasMore: boolean;
+}
+
+export interface Deletion {
+  id: string;
+  deleted_at: string;
+}
