@@ -3,25 +3,12 @@
 // their records of the group, named by their entity's roles; `in-care`, the students of their tutor
 // records. The set is read fresh on every request, since a person's records and the students in their
 // care change while a token lives.
+import type { ReadScope } from '../data/read-scope';
 import type { RecordRepository } from '../data/record-repository';
 import { isRoleGroup, type RecordGroup, roleNames } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
 import type { AccessToken } from './tokens';
-
-export type Readable =
-  | { all: true }
-  | {
-      all: false;
-      /** The ids the caller may read, in id order (the order of a list). */
-      ids: string[];
-      /**
-       * When the set last changed, as far as can be known: the newest `updated_at` of the records it is
-       * read from. Whatever adds an id to the set or takes one out changes one of those records in the
-       * same transaction. None when the caller's roles reach nothing of the group.
-       */
-      changedAt: string | undefined;
-    };
 
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
@@ -54,11 +41,11 @@ export function idsInReach(
 }
 
 /** What the request's token may read of a group; for a person who may read only some, read from their records. */
-export async function readable(
+export async function readScope(
   auth: AccessToken | undefined,
   group: RecordGroup,
   records: RecordRepository,
-): Promise<Readable> {
+): Promise<ReadScope> {
   const person = auth?.person;
   if (!person) return { all: true };
   const reaches = reachOf(person.roles, group);

@@ -13,6 +13,7 @@ import type { GroupRecords } from '../schemas/records';
 import { afterTime, type Key, keys } from './keys';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
+import type { ReadScope } from './read-scope';
 import {
   countChange,
   type Item,
@@ -183,6 +184,32 @@ export class RecordRepository {
       }),
       hasMore: positions.length > query.itemsPerPage,
     };
+  }
+
+  /**
+   * A page of the group's list as a reader of `scope` sees it, with the number of records in that list: the
+   * whole group's from its partition and counter, or the page of the ids in scope, read by id.
+   */
+  async listWithin<G extends RecordGroup>(
+    group: G,
+    scope: ReadScope,
+    query: PageQuery,
+  ): Promise<RecordPage<GroupRecords[G]> & { totalItems: number }> {
+    if (!scope.all)
+      return { ...(await this.pageAmong(group, scope.ids, query)), totalItems: scope.ids.length };
+    const [page, totalItems] = await Promise.all([this.listPage(group, query), this.count(group)]);
+    return { ...page, totalItems };
+  }
+
+  /** A page of the changes feed as a reader of `scope` sees it. */
+  changesWithin<G extends RecordGroup>(
+    group: G,
+    scope: ReadScope,
+    query: TimeWindowQuery,
+  ): Promise<TimedPage<GroupRecords[G]>> {
+    return scope.all
+      ? this.changesPage(group, query)
+      : this.changesAmong(group, scope.ids, query, scope.changedAt);
   }
 
   /** A page of the list of a reader who may read only these ids (in id order): read by id, never by Query. */

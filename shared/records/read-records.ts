@@ -1,9 +1,10 @@
 // The read operations every record group shares: a page of the list (or of its changes since a time),
 // one record by id, and the deletions since a time. Each serves what the caller's token may read
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
-import { type Readable, readable } from '../auth/reach';
+import { readScope } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import type { Deletion, TimedPage } from '../data/pages';
+import { inScope, type ReadScope } from '../data/read-scope';
 import { etag } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
@@ -38,10 +39,8 @@ export async function listRecords(
     after: position?.after,
     skip: position ? undefined : (page - 1) * itemsPerPage,
   };
-  const reach = await readable(request.auth, group, records);
-  const [result, totalItems] = reach.all
-    ? await Promise.all([records.listPage(group, pageQuery), records.count(group)])
-    : [await records.pageAmong(group, reach.ids, pageQuery), reach.ids.length];
+  const scope = await readScope(request.auth, group, records);
+  const { totalItems, ...result } = await records.listWithin(group, scope, pageQuery);
   return {
     rawBody: listBody({
       tenantId,
@@ -63,8 +62,7 @@ export async function getRecord(
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
   // Outside the caller's reach a record is not there for them: the same 404 as an id nobody has.
-  const reach = await readable(request.auth, group, records);
-  if (!reach.all && !reach.ids.includes(id)) throw notFound(group, id);
+  if (!inScope(await readScope(request.auth, group, records), id)) throw notFound(group, id);
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
@@ -151,10 +149,7 @@ async function listChanges(
   updatedSince: string | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
-  const reach = await readable(request.auth, group, records);
-  const page = reach.all
-    ? await records.changesPage(group, w)
-    : await records.changesAmong(group, reach.ids, w, reach.changedAt);
+  const page = await records.changesWithin(group, await readScope(request.auth, group, records), w);
   const feed = { kind: 'changes' as const, group, tenantId: request.config.tenantId, ...w };
   return { rawBody: feedBody(group, page, feed, 'updated_since') };
 }
@@ -171,10 +166,10 @@ export async function listDeleted(
       `Deletions are kept for ${DELETION_RETENTION_DAYS} days; since is older. List the group again from the start.`,
     );
   }
-  const reach = await readable(request.auth, group, records);
-  const page = reach.all
+  const scope = await readScope(request.auth, group, records);
+  const page = scope.all
     ? await records.deletionsPage(group, w)
-    : deletionsWithin(reach, group, request, w.since);
+    : deletionsWithin(scope, group, request, w.since);
   const idField = idFields[group];
   const deletions = {
     ...page,
@@ -196,13 +191,13 @@ export async function listDeleted(
  * `since` is older than deletions are kept. A first load (no `since`) has nothing to delete.
  */
 function deletionsWithin(
-  reach: Readable & { all: false },
+  scope: ReadScope & { all: false },
   group: RecordGroup,
   { query }: ApiRequest,
   since: string,
 ): TimedPage<Deletion> {
   const firstLoad = query.get('since') === undefined && query.get('cursor') === undefined;
-  if (!firstLoad && reach.changedAt !== undefined && reach.changedAt > since) {
+  if (!firstLoad && scope.changedAt !== undefined && scope.changedAt > since) {
     throw new GoneError(
       `What this token may read of ${group} changed after ${since}, and which records left it is not kept. List the group again from the start.`,
     );
