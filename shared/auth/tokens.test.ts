@@ -215,6 +215,19 @@ describe('the token verifier', () => {
     await expect(verifier.verify(token)).rejects.toThrow(/expired/);
   });
 
+  it('checks a token it verified before by its whole text: a copy with another signature is refused', async () => {
+    const keys = store();
+    const time = clock();
+    keys.publish(first);
+    const { token } = await new TokenIssuer(keys, settings, time.now).issue(grant);
+    const verifier = new TokenVerifier(keys, settings, time.now);
+    expect((await verifier.verify(token)).sub).toBe('client-a');
+    const [header, payload, signature = ''] = token.split('.');
+    const forged = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+    await expect(verifier.verify(forged)).rejects.toThrow(/signature does not verify|malformed/);
+    expect((await verifier.verify(token)).sub).toBe('client-a');
+  });
+
   it('keeps the key set in hand when a periodic re-read fails', async () => {
     const keys = store();
     const time = clock();

@@ -106,10 +106,18 @@ export const UNKNOWN_KID_REFRESH_MS = 30_000;
 /** The leeway on `exp`, `iat` and `nbf` for clocks that differ a little. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
 const MAX_TOKEN_LENGTH = 4096;
+/** How many verified tokens a verifier keeps, the oldest dropped first: a few hundred bytes each. */
+const VERIFIED_TOKENS_KEPT = 1000;
 
 interface KeySet {
   getKey: JWTVerifyGetKey;
   jwks: JSONWebKeySet;
+  /**
+   * Tokens this key set verified, by their text: a client sends the same token with every request until
+   * it expires, and its signature and claims need checking only once. They go with the key set, so a key
+   * retired or rotated away stops verifying when the set is read again, cached tokens included.
+   */
+  verified: Map<string, AccessToken>;
 }
 
 export class TokenVerifier {
@@ -123,7 +131,7 @@ export class TokenVerifier {
     this.keySet = new RefreshingValue(
       async () => {
         const jwks = { keys: (await keys.publicKeys()).map((k) => k.jwk) };
-        return { jwks, getKey: createLocalJWKSet(jwks) };
+        return { jwks, getKey: createLocalJWKSet(jwks), verified: new Map() };
       },
       settings.signingKeyRefreshSeconds * 1000,
       now,
@@ -137,12 +145,19 @@ export class TokenVerifier {
 
   async verify(token: string): Promise<AccessToken> {
     if (token.length > MAX_TOKEN_LENGTH) throw invalid('the token is too long');
+    const keySet = await this.keySet.get();
+    const known = keySet.verified.get(token);
+    if (known) {
+      // Checked as jose checks `exp`, with the same tolerance.
+      if (known.expiresAt > Math.floor(this.now() / 1000) - CLOCK_TOLERANCE_SECONDS) return known;
+      keySet.verified.delete(token);
+    }
     try {
-      return await this.verifyWith((await this.keySet.get()).getKey, token);
+      return await this.verifyWith(keySet, token);
     } catch (error) {
       // A key published since the last read: read the set again, at most once per guard period.
       if (error instanceof errors.JWKSNoMatchingKey && this.keySet.age() > UNKNOWN_KID_REFRESH_MS) {
-        return this.verifyWith((await this.keySet.refresh()).getKey, token).catch((retryError) => {
+        return this.verifyWith(await this.keySet.refresh(), token).catch((retryError) => {
           throw describe(retryError);
         });
       }
@@ -150,7 +165,17 @@ export class TokenVerifier {
     }
   }
 
-  private async verifyWith(getKey: JWTVerifyGetKey, token: string): Promise<AccessToken> {
+  private async verifyWith(keySet: KeySet, token: string): Promise<AccessToken> {
+    const verified = await this.verifyClaims(keySet.getKey, token);
+    if (keySet.verified.size >= VERIFIED_TOKENS_KEPT) {
+      const oldest = keySet.verified.keys().next();
+      if (!oldest.done) keySet.verified.delete(oldest.value);
+    }
+    keySet.verified.set(token, verified);
+    return verified;
+  }
+
+  private async verifyClaims(getKey: JWTVerifyGetKey, token: string): Promise<AccessToken> {
     const { payload } = await jwtVerify(token, getKey, {
       issuer: this.settings.issuer,
       audience: this.settings.audience,
