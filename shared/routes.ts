@@ -257,9 +257,9 @@ export const routes: readonly Route[] = [
     query: [],
     access: 'write',
     body: { type: 'form', maxBytes: 8 * 1024 },
+    // The throttle's counters are counted by conditional updates (writes) that return what they hold.
     reads: [
       keys.authorizationRequestPartition,
-      keys.signInThrottlePartition,
       keys.loginPartition,
       keys.userPartition,
       keys.recordPartition('entities'),

@@ -16,7 +16,11 @@ import { demoTenant } from '../infra/local/seed/demo-tenant';
 import { verifySecret } from '../shared/auth/secret-hash';
 import { ClientRepository } from '../shared/data/client-repository';
 import { keys } from '../shared/data/keys';
-import { accountThrottleSubject, SignInThrottleRepository } from '../shared/data/sign-in-throttle-repository';
+import {
+  accountThrottleSubject,
+  nameThrottleSubject,
+  SignInThrottleRepository,
+} from '../shared/data/sign-in-throttle-repository';
 import type { Entity } from '../shared/schemas/records';
 import { json } from './support/contract';
 import { DEMO_SECRET, startTestApi, type TestApi } from './support/test-api';
@@ -283,18 +287,27 @@ describe('users', () => {
     expect(run.stdout).not.toContain('scrypt');
   });
 
-  it('disable, then unlock: active again with the failed sign-ins of its username and e-mail forgotten', async () => {
+  it('disable, then unlock: active again with the failed sign-ins against it, its username and e-mail forgotten', async () => {
     const run = await admin(['users', 'disable', 'rita.admin']);
     expect(run.code, run.stderr).toBe(0);
     expect((await api.users.byLogin('rita.admin'))?.status).toBe('disabled');
 
-    const counters = ['Rita.Admin', 'rita@escola.example', 'someone-else'].map(accountThrottleSubject);
+    const rita = await api.users.byLogin('rita.admin');
+    const counters = [
+      accountThrottleSubject(rita?.user_id as string),
+      ...['Rita.Admin', 'rita@escola.example', 'someone-else'].map(nameThrottleSubject),
+    ];
     const address = 'address#203.0.113.7';
     for (const subject of [...counters, address]) {
       await api.db.send(
         new PutCommand({
           TableName: api.tableName,
-          Item: { ...keys.signInThrottle(subject), failures: 5, window_started: new Date().toISOString() },
+          Item: {
+            ...keys.signInThrottle(subject),
+            attempts: 5,
+            allowed: 5,
+            window_started: new Date().toISOString(),
+          },
         }),
       );
     }
@@ -309,7 +322,7 @@ describe('users', () => {
         return Item !== undefined;
       }),
     );
-    expect(remaining).toEqual([false, false, true, true]);
+    expect(remaining).toEqual([false, false, false, true, true]);
   });
 
   it('enable makes a disabled account active', async () => {

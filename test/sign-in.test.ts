@@ -9,12 +9,23 @@ import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
 import { opaqueTokenHash } from '../shared/auth/opaque-token';
 import { hashSecret } from '../shared/auth/secret-hash';
-import { SIGN_IN_LIMITS, SignInThrottle } from '../shared/auth/sign-in-throttle';
+import {
+  countedAttempts,
+  SIGN_IN_LIMITS,
+  SignInThrottle,
+  type Ticket,
+} from '../shared/auth/sign-in-throttle';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
 import { AuthorizationRequestRepository } from '../shared/data/authorization-request-repository';
 import { ClientRepository, type OAuthClient } from '../shared/data/client-repository';
 import { keys } from '../shared/data/keys';
-import { accountThrottleSubject, SignInThrottleRepository } from '../shared/data/sign-in-throttle-repository';
+import {
+  accountThrottleSubject,
+  addressThrottleSubject,
+  nameThrottleSubject,
+  SignInThrottleRepository,
+} from '../shared/data/sign-in-throttle-repository';
+import type { User } from '../shared/data/user-repository';
 import { scopes } from '../shared/domain/groups';
 import { authorizeUrl, csrfCookieFrom, fieldOf, paramsOf, pkce, REDIRECT_URI } from './support/sign-in';
 import { startTestApi, type TestApi } from './support/test-api';
@@ -586,7 +597,7 @@ describe('POST /api/sso/authorize: cross-site request forgery (RFC 6749 section 
 
 type Page = Awaited<ReturnType<typeof openSignIn>>;
 
-describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.16, issue 3 item 8)', () => {
+describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.16, issues 3 and 16)', () => {
   /** Fails `times` times in a row with one name from one address, on one page. */
   async function failRepeatedly(username: string, times: number, from: string) {
     const page = await openSignIn();
@@ -599,7 +610,42 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
     return { page, answers };
   }
 
-  it('slows each failure, locks the name after 5 (429, Retry-After), and answers an unknown name identically', async () => {
+  /** A new account with a username and an e-mail address, signing in with the demo password. */
+  async function newAccount(): Promise<User & { email: string }> {
+    const guardian = await api.users.byLogin('guardian');
+    const username = `burst-${randomUUID().slice(0, 8)}`;
+    const now = new Date().toISOString();
+    const user = {
+      user_id: randomUUID(),
+      username,
+      email: `${username}@escola.example`,
+      password_hash: await hashSecret(DEMO_USER_PASSWORD),
+      status: 'active' as const,
+      entity_id: guardian?.entity_id as string,
+      admin: false,
+      created_at: now,
+      updated_at: now,
+    };
+    await api.users.create(user);
+    return user;
+  }
+
+  /** The attempts a subject's counter holds against it now. */
+  async function countedFor(subject: string, limit: number = SIGN_IN_LIMITS.accountFailures) {
+    const state = await throttle.get(subject);
+    return state ? countedAttempts(state, limit) : 0;
+  }
+
+  function expectLocked(answer: Answer) {
+    expect(answer.status).toBe(429);
+    const retryAfter = Number(answer.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expectPageHeaders(answer.headers);
+    expect(answer.body).toContain('Too many failed sign-ins.');
+  }
+
+  it('slows each failure, locks the account after 5 (429, Retry-After) by any of its names, and answers an unknown name identically', async () => {
     const unknown = `nobody-${randomUUID().slice(0, 8)}`;
     const [known, stranger] = await Promise.all([
       failRepeatedly('staff', 5, newAddress()),
@@ -625,19 +671,66 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
       { from, cookie: stranger.page.cookie },
     );
     for (const locked of [lockedKnown, lockedStranger]) {
-      expect(locked.status).toBe(429);
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(890);
-      expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
-      expectPageHeaders(locked.headers);
-      expect(locked.body).toContain('Too many failed sign-ins. Try again in 15 minutes.');
+      expectLocked(locked);
+      // Locked for 15 minutes from the fifth failure, a few seconds ago.
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(840);
+      expect(locked.body).toContain('Try again in 15 minutes.');
     }
     expect(withoutSpecifics(lockedKnown.body)).toBe(withoutSpecifics(lockedStranger.body));
-    // The name is locked however it is written (loginName).
-    const shouting = await post(
-      { ...known.page.form, username: ' STAFF ', password: DEMO_USER_PASSWORD },
-      { from, cookie: known.page.cookie },
+    // The account is locked however its name is written (loginName), and by its e-mail address too.
+    const email = api.demoUsers.find((u) => u.username === 'staff')?.email as string;
+    for (const username of [' STAFF ', email, email.toUpperCase()]) {
+      const answer = await post(
+        { ...known.page.form, username, password: DEMO_USER_PASSWORD },
+        { from, cookie: known.page.cookie },
+      );
+      expectLocked(answer);
+    }
+  });
+
+  it('checks at most 5 passwords of 50 guesses sent at once by username and by e-mail, then refuses the right one by either', async () => {
+    const account = await newAccount();
+    const from = newAddress();
+    const page = await openSignIn();
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post(
+          { ...page.form, username: i % 2 === 0 ? account.username : account.email, password: `guess-${i}` },
+          { from, cookie: page.cookie },
+        ),
+      ),
     );
-    expect(shouting.status).toBe(429);
+    const statuses = guesses.map((a) => a.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(SIGN_IN_LIMITS.accountFailures);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - SIGN_IN_LIMITS.accountFailures);
+    const right = [];
+    for (const username of [account.username, account.email]) {
+      right.push(
+        await post({ ...page.form, username, password: DEMO_USER_PASSWORD }, { from, cookie: page.cookie }),
+      );
+    }
+    for (const answer of [...guesses, ...right].filter((a) => a.status !== 400)) expectLocked(answer);
+    expect(await countedFor(accountThrottleSubject(account.user_id))).toBe(SIGN_IN_LIMITS.accountFailures);
+    // Only the checked guesses count against the address; nothing signed in.
+    expect(await countedFor(addressThrottleSubject(from), SIGN_IN_LIMITS.addressFailures)).toBe(
+      SIGN_IN_LIMITS.accountFailures,
+    );
+    expect(await requests.get(page.form.request)).toBeDefined();
+  });
+
+  it('checks at most 5 passwords of 50 guesses sent at once for a name no account has', async () => {
+    const name = `nobody-${randomUUID().slice(0, 8)}`;
+    const page = await openSignIn();
+    const from = newAddress();
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post({ ...page.form, username: name, password: `guess-${i}` }, { from, cookie: page.cookie }),
+      ),
+    );
+    const statuses = guesses.map((a) => a.status);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(SIGN_IN_LIMITS.accountFailures);
+    for (const answer of guesses.filter((a) => a.status !== 400)) expectLocked(answer);
+    expect(await countedFor(nameThrottleSubject(name))).toBe(SIGN_IN_LIMITS.accountFailures);
   });
 
   it('answers a disabled and an admin-locked account as it answers a wrong password', async () => {
@@ -664,64 +757,109 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
     expect(bodies).toEqual([withoutSpecifics(wrong.body), withoutSpecifics(wrong.body)]);
   });
 
-  it('locks an address after 100 failures, whatever the names; other addresses still sign in', async () => {
+  it('locks an address after 100 failures counted at once, whatever the names; other addresses still sign in', async () => {
     const from = newAddress();
-    const page = await openSignIn();
-    // All at once: the counter counts concurrent failures too.
-    const answers = await Promise.all(
-      Array.from({ length: SIGN_IN_LIMITS.addressFailures }, (_, i) =>
-        post(
-          { ...page.form, username: `spray-${i}`, password: 'Summer2026!' },
-          { from, cookie: page.cookie },
-        ),
+    const clock = new SignInThrottle(throttle);
+    const spray = `spray-${randomUUID().slice(0, 8)}`;
+    // 99 wrong guesses at once, each for another name, counted as the form counts them; the passwords
+    // are left out, since checking 99 of them at once is all CPU and proves nothing about counting.
+    const gates = await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.addressFailures - 1 }, (_, i) =>
+        clock.admit(nameThrottleSubject(`${spray}-${i}`), from),
       ),
     );
-    expect(answers.map((a) => a.status)).toEqual(Array(SIGN_IN_LIMITS.addressFailures).fill(400));
+    expect(gates.filter((gate) => gate.admitted)).toHaveLength(SIGN_IN_LIMITS.addressFailures - 1);
+    const page = await openSignIn();
+    const hundredth = await post(
+      { ...page.form, username: spray, password: 'Summer2026!' },
+      { from, cookie: page.cookie },
+    );
+    expect(hundredth.status).toBe(400);
+    expect(await countedFor(addressThrottleSubject(from), SIGN_IN_LIMITS.addressFailures)).toBe(
+      SIGN_IN_LIMITS.addressFailures,
+    );
     const locked = await post(
       { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
       { from, cookie: page.cookie },
     );
-    expect(locked.status).toBe(429);
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(890);
+    expectLocked(locked);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(840);
     const elsewhere = await post(
       { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
       { from: newAddress(), cookie: page.cookie },
     );
     expect(elsewhere.status).toBe(303);
-  });
+  }, 120_000);
 
-  it('forgets failures once their 15-minute window is over, and unlocks 15 minutes after locking (clock given)', async () => {
+  it('forgets attempts once their 15-minute window is over, and unlocks 15 minutes after locking (clock given)', async () => {
     const clock = new SignInThrottle(throttle);
-    const name = `clock-${randomUUID().slice(0, 8)}`;
+    const subject = nameThrottleSubject(`clock-${randomUUID().slice(0, 8)}`);
     const address = '192.0.2.1';
     const start = Date.parse('2030-01-01T00:00:00Z');
     const at = (minutes: number) => new Date(start + minutes * 60_000);
-    for (let minute = 0; minute < 4; minute++) await clock.failed(name, address, at(minute));
-    expect(await clock.gate(name, address, at(4))).toEqual({ locked: false, delayMs: 1000 });
-    expect(await clock.gate(name, address, at(15.1))).toEqual({ locked: false, delayMs: 0 });
-    await clock.failed(name, address, at(16));
-    expect(await throttle.get(accountThrottleSubject(name))).toEqual({
-      failures: 1,
-      window_started: at(16).toISOString(),
+    for (let minute = 0; minute < 4; minute++) {
+      expect(await clock.admit(subject, address, at(minute))).toMatchObject({
+        admitted: true,
+        delayMs: 250 * minute,
+      });
+    }
+    expect(await clock.admit(subject, address, at(15.1))).toMatchObject({ admitted: true, delayMs: 0 });
+    expect(await throttle.get(subject)).toEqual({
+      attempts: 1,
+      allowed: 5,
+      window_started: at(15.1).toISOString(),
     });
-    for (let i = 0; i < 4; i++) await clock.failed(name, address, at(17));
-    expect(await clock.gate(name, address, at(17))).toEqual({ locked: true, retryAfterSeconds: 900 });
-    expect(await clock.gate(name, address, at(31.9))).toMatchObject({ locked: true });
-    expect(await clock.gate(name, address, at(32.1))).toEqual({ locked: false, delayMs: 0 });
+    for (let i = 0; i < 4; i++) await clock.admit(subject, address, at(16));
+    expect(await throttle.get(subject)).toMatchObject({ attempts: 5, locked_until: at(31).toISOString() });
+    expect(await clock.admit(subject, address, at(17))).toEqual({ admitted: false, retryAfterSeconds: 840 });
+    expect(await clock.admit(subject, address, at(30.9))).toMatchObject({ admitted: false });
+    expect(await clock.admit(subject, address, at(31.1))).toMatchObject({ admitted: true, delayMs: 0 });
   });
 
-  it("clears the name's failures on a successful sign-in", async () => {
+  it('forgives on a success only the attempts counted up to it, in whatever order the answers come (clock given)', async () => {
+    const clock = new SignInThrottle(throttle);
+    const subject = nameThrottleSubject(`forgive-${randomUUID().slice(0, 8)}`);
+    const now = new Date('2030-02-01T00:00:00Z');
+    const counted = () => countedFor(subject);
+    const admit = async () => {
+      const gate = await clock.admit(subject, '192.0.2.2', now);
+      if (!gate.admitted) throw new Error('the attempt was refused');
+      return gate.ticket;
+    };
+    const first = await admit();
+    const second = await admit();
+    await admit();
+    await clock.succeeded(second);
+    expect(await counted()).toBe(1);
+    // The first attempt's success answers late: the second's has forgiven it already, and no more.
+    await clock.succeeded(first);
+    expect(await counted()).toBe(1);
+    const later = [await admit(), await admit(), await admit(), await admit()];
+    expect(await counted()).toBe(5);
+    expect(await clock.admit(subject, '192.0.2.2', now)).toMatchObject({ admitted: false });
+    // The fifth attempt succeeds: the two counted after it still count, and the lock is lifted.
+    await clock.succeeded(later[1] as Ticket);
+    expect(await counted()).toBe(2);
+    expect((await throttle.get(subject))?.locked_until).toBeUndefined();
+    expect(await clock.admit(subject, '192.0.2.2', now)).toMatchObject({ admitted: true, delayMs: 500 });
+  });
+
+  it("forgives the account's failures on a successful sign-in; the address keeps its own", async () => {
     const from = newAddress();
+    const student = await api.users.byLogin('student');
+    const subject = accountThrottleSubject(student?.user_id as string);
     const { page } = await failRepeatedly('student', 2, from);
-    expect(await throttle.get(accountThrottleSubject('student'))).toMatchObject({ failures: 2 });
+    expect(await countedFor(subject)).toBe(2);
     const success = await post(
       { ...page.form, username: 'student', password: DEMO_USER_PASSWORD },
       { from, cookie: page.cookie },
     );
     expect(success.status).toBe(303);
-    expect(await throttle.get(accountThrottleSubject('student'))).toBeUndefined();
+    expect(await countedFor(subject)).toBe(0);
+    expect(await countedFor(addressThrottleSubject(from), SIGN_IN_LIMITS.addressFailures)).toBe(2);
+    // The next failure starts from nothing: it is the only one that counts, so nothing waits for it.
     const next = await failRepeatedly('student', 1, from);
-    expect(next.answers[0]?.ms).toBeLessThan(250);
-    expect(await throttle.get(accountThrottleSubject('student'))).toMatchObject({ failures: 1 });
+    expect(next.answers[0]?.status).toBe(400);
+    expect(await countedFor(subject)).toBe(1);
   });
 });

@@ -1,11 +1,13 @@
-// Slows down and then locks out guessing at the sign-in form, per account name and per client address.
-// A name is counted whether or not an account has it, so the answers say nothing about which exist:
-// each failure slows the name's next attempt (250 ms a failure, at most 2 s), 5 failures within 15
-// minutes lock the name for 15 minutes, and 100 failures from one address lock the address. The address
-// limit is high because a school's pupils and staff often share one public address: a few pupils
-// mistyping must not lock the whole school out, while spraying one password across many names still is.
+// Slows down and then locks out guessing at the sign-in form, per account and per client address. Every
+// attempt is counted before its password is checked, and one the counters do not admit is refused
+// without checking it, so guesses sent all at once get no more checks than guesses sent one by one.
+// An account is counted whichever of its names was typed; a name no account has is counted by itself,
+// so the answers say nothing about which names exist. Each failure slows the account's next attempt
+// (250 ms a failure); 5 attempts within 15 minutes lock the account for 15 minutes from the fifth, unless
+// one of them succeeds; 100 failures from one address lock the address. The address limit is high
+// because a school's pupils and staff often share one public address: a few pupils mistyping must not
+// lock the whole school out, while spraying one password across many names still is.
 import {
-  accountThrottleSubject,
   addressThrottleSubject,
   type SignInThrottleRepository,
   type ThrottleState,
@@ -17,55 +19,90 @@ export const SIGN_IN_LIMITS = {
   accountFailures: 5,
   addressFailures: 100,
   delayPerFailureMs: 250,
-  maxDelayMs: 2_000,
 } as const;
 
-export type Gate = { locked: true; retryAfterSeconds: number } | { locked: false; delayMs: number };
+/** An admitted attempt's place in its counters, which its success forgives. */
+export interface Ticket {
+  account: { subject: string; state: ThrottleState };
+  address: { subject: string; state: ThrottleState };
+}
 
-/** A counter's failures that still count at `now`. */
-const failuresIn = (state: ThrottleState | undefined, now: number) =>
-  state && Date.parse(state.window_started) > now - SIGN_IN_LIMITS.windowMs ? state.failures : 0;
+export type Gate =
+  | { admitted: false; retryAfterSeconds: number }
+  | { admitted: true; delayMs: number; ticket: Ticket };
+
+/** The attempts a window counts against its subject: those it holds beyond what was forgiven. */
+export const countedAttempts = (state: ThrottleState, limit: number) =>
+  Math.max(0, state.attempts - (state.allowed - limit));
+
+/** When a refusing state admits again: the end of its lock, or of its full window. */
+const reopensAt = (state: ThrottleState) =>
+  Math.max(
+    state.locked_until ? Date.parse(state.locked_until) : 0,
+    Date.parse(state.window_started) + SIGN_IN_LIMITS.windowMs,
+  );
 
 export class SignInThrottle {
   constructor(private readonly counters: SignInThrottleRepository) {}
 
-  /** Whether the name or the address is locked, and if not, how long to wait before checking the password. */
-  async gate(name: string, sourceIp: string, now = new Date()): Promise<Gate> {
-    const [account, address] = await Promise.all([
-      this.counters.get(accountThrottleSubject(name)),
-      this.counters.get(addressThrottleSubject(sourceIp)),
-    ]);
-    const lockedUntil = Math.max(
-      ...[account, address].map((state) => (state?.locked_until ? Date.parse(state.locked_until) : 0)),
-    );
-    if (lockedUntil > now.getTime()) {
-      return { locked: true, retryAfterSeconds: Math.ceil((lockedUntil - now.getTime()) / 1000) };
-    }
-    const failures = failuresIn(account, now.getTime());
-    return {
-      locked: false,
-      delayMs: Math.min(failures * SIGN_IN_LIMITS.delayPerFailureMs, SIGN_IN_LIMITS.maxDelayMs),
-    };
-  }
-
-  /** Counts a failed sign-in against the name and the address, locking either once it has too many. */
-  async failed(name: string, sourceIp: string, now = new Date()): Promise<void> {
+  /**
+   * Counts an attempt against its account (or unknown name) and its address, and says whether its
+   * password may be checked, and after how long. `accountSubject` is the account's subject when the
+   * name belongs to one, else the name's.
+   */
+  async admit(accountSubject: string, sourceIp: string, now = new Date()): Promise<Gate> {
     const windowStart = new Date(now.getTime() - SIGN_IN_LIMITS.windowMs);
-    const lockedUntil = new Date(now.getTime() + SIGN_IN_LIMITS.lockMs);
     // Kept until both a window that starts now and a lock that starts now are over.
-    const expiresAt = new Date(lockedUntil.getTime() + SIGN_IN_LIMITS.windowMs);
-    const count = async (subject: string, limit: number) => {
-      const state = await this.counters.addFailure(subject, now, windowStart, expiresAt);
-      if (state.failures >= limit) await this.counters.lock(subject, lockedUntil, expiresAt);
-    };
-    await Promise.all([
-      count(accountThrottleSubject(name), SIGN_IN_LIMITS.accountFailures),
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LIMITS.lockMs + SIGN_IN_LIMITS.windowMs);
+    const count = async (subject: string, limit: number) => ({
+      subject,
+      ...(await this.counters.admit(subject, { now, windowStart, limit, expiresAt })),
+    });
+    const [account, address] = await Promise.all([
+      count(accountSubject, SIGN_IN_LIMITS.accountFailures),
       count(addressThrottleSubject(sourceIp), SIGN_IN_LIMITS.addressFailures),
     ]);
+    if (!account.admitted || !address.admitted) {
+      // The other counter may have admitted an attempt whose password will not be checked: give it back.
+      const admitted = [account, address].filter((a) => a.admitted);
+      await Promise.all(admitted.map((a) => this.counters.release(a.subject, a.state.window_started)));
+      const reopens = Math.max(
+        ...[account, address].filter((a) => !a.admitted).map((a) => reopensAt(a.state)),
+      );
+      return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)) };
+    }
+    // The attempt that fills a window locks its subject; its own password is still checked.
+    const lockedUntil = new Date(now.getTime() + SIGN_IN_LIMITS.lockMs);
+    await Promise.all(
+      [account, address]
+        .filter((a) => a.state.attempts >= a.state.allowed)
+        .map((a) => this.counters.lock(a.subject, a.state.window_started, lockedUntil, expiresAt)),
+    );
+    // At most 4 failures come before an admitted attempt: it waits at most a second.
+    const failuresBefore = Math.max(0, countedAttempts(account.state, SIGN_IN_LIMITS.accountFailures) - 1);
+    return {
+      admitted: true,
+      delayMs: failuresBefore * SIGN_IN_LIMITS.delayPerFailureMs,
+      ticket: {
+        account: { subject: account.subject, state: account.state },
+        address: { subject: address.subject, state: address.state },
+      },
+    };
   }
 
-  /** A successful sign-in clears the name's failures; the address keeps its count. */
-  async succeeded(name: string): Promise<void> {
-    await this.counters.clear(accountThrottleSubject(name));
+  /**
+   * A successful sign-in forgives the account's attempts up to its own (those counted after it still
+   * count) and gives its own attempt back to the address, which keeps its failures.
+   */
+  async succeeded({ account, address }: Ticket): Promise<void> {
+    await Promise.all([
+      this.counters.forgiveUpTo(
+        account.subject,
+        account.state.window_started,
+        account.state.attempts,
+        SIGN_IN_LIMITS.accountFailures,
+      ),
+      this.counters.release(address.subject, address.state.window_started),
+    ]);
   }
 }

@@ -1,5 +1,6 @@
 // The sign-in form's POST: refuses a form from anywhere but the sign-in page (its Origin, the CSRF
-// cookie and field, the hash stored with the request), lets the throttle slow or lock guessing, checks
+// cookie and field, the hash stored with the request), has the throttle count the attempt before any
+// password is checked (refusing it, unchecked, once the account or address has had its guesses), checks
 // the password with one answer and the same work for every kind of failure, and sends the person back
 // to the client with a single-use code (RFC 6749 section 4.1.2). The password goes nowhere but scrypt.
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import type {
   AuthorizationRequestRepository,
 } from '../data/authorization-request-repository';
 import type { RecordRepository } from '../data/record-repository';
+import { accountThrottleSubject, nameThrottleSubject } from '../data/sign-in-throttle-repository';
 import { loginName, type User, type UserRepository } from '../data/user-repository';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
@@ -76,15 +78,22 @@ function readForm(event: ApiRequest['event']): SignInForm {
 }
 
 /**
- * The active account these credentials open, or nothing. Every attempt reads a login claim and an
- * account and runs one scrypt check (against a decoy hash when there is no account), so no failure
- * is quicker than another.
+ * The account a name signs in to, if any. Every attempt reads a login claim and an account (an id no
+ * account has when the name is unknown), so no name is quicker to look up than another.
  */
-async function accountFor(users: UserRepository, name: string, password: string): Promise<User | undefined> {
+async function accountNamed(users: UserRepository, name: string): Promise<User | undefined> {
   const known = Buffer.byteLength(loginName(name)) <= MAX_NAME_BYTES ? await users.byLogin(name) : undefined;
   if (!known) await users.get(NO_ACCOUNT);
-  const verified = await verifySecret(password, known?.password_hash);
-  return verified && known?.status === 'active' ? known : undefined;
+  return known;
+}
+
+/**
+ * The account, if the password opens it and it may sign in. One scrypt check every time (against a
+ * decoy hash when there is no account), so no failure is quicker than another.
+ */
+async function signedIn(account: User | undefined, password: string): Promise<User | undefined> {
+  const verified = await verifySecret(password, account?.password_hash);
+  return verified && account?.status === 'active' ? account : undefined;
 }
 
 /**
@@ -159,19 +168,21 @@ export async function signIn({ event, config }: ApiRequest, services: SignInServ
   if (!username || loginName(username) === '' || !password) {
     return again(400, 'Enter your username and your password.');
   }
-  const sourceIp = event.requestContext.http.sourceIp;
-  const gate = await services.signInThrottle.gate(username, sourceIp);
-  if (gate.locked) {
+  // Counted against the account whichever of its names was typed, or against the name when no account
+  // has it, before the password is checked: an attempt the throttle does not admit is never checked.
+  const account = await accountNamed(services.users, username);
+  const gate = await services.signInThrottle.admit(
+    account ? accountThrottleSubject(account.user_id) : nameThrottleSubject(username),
+    event.requestContext.http.sourceIp,
+  );
+  if (!gate.admitted) {
     const retryAfter = String(gate.retryAfterSeconds);
     return again(429, lockedMessage(gate.retryAfterSeconds), { 'retry-after': retryAfter });
   }
   await sleep(gate.delayMs);
-  const user = await accountFor(services.users, username, password);
-  if (!user) {
-    await services.signInThrottle.failed(username, sourceIp);
-    return again(400, FAILED);
-  }
-  await services.signInThrottle.succeeded(username);
+  const user = await signedIn(account, password);
+  if (!user) return again(400, FAILED);
+  await services.signInThrottle.succeeded(gate.ticket);
   if (!(await services.authorizationRequests.consume(request.request_id))) throw ended();
   return redirectTo(
     303,

@@ -78,10 +78,10 @@ export async function setStatus(
   return summarise(await users.update(user.user_id, { status }));
 }
 
-/** Ends a lockout: the account becomes active and the failed sign-ins of its username and e-mail are forgotten. */
+/** Ends a lockout: the account becomes active and the failed sign-ins against it and its names are forgotten. */
 export async function unlockUser({ users, throttles }: AccountStores, name: string): Promise<UserSummary> {
   const user = await accountNamed(users, name);
-  await throttles.clearAccounts([user.username, ...(user.email ? [user.email] : [])]);
+  await throttles.clearAccount(user.user_id, [user.username, ...(user.email ? [user.email] : [])]);
   return summarise(await users.update(user.user_id, { status: 'active' }));
 }
 
