@@ -543,6 +543,29 @@ describe('POST /api/sso/authorize: cross-site request forgery (RFC 6749 section 
     expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
   });
 
+  it('refuses an origin with the right host and port but another scheme, or more than an origin (403)', async () => {
+    const { host, port } = new URL(api.url);
+    const local = `localhost:${port}`;
+    const cases = [
+      { origin: `https://${host}` },
+      { origin: `https://${local}`, host: local },
+      { origin: `ws://${host}` },
+      { origin: `${api.url}/` },
+      { origin: `http://user@${host}` },
+    ];
+    const page = await openSignIn();
+    const before = await itemsIn(keys.authorizationCodePartition);
+    for (const { origin, host: sentHost } of cases) {
+      const answer = await post(
+        { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
+        { from: newAddress(), cookie: page.cookie, origin, ...(sentHost ? { host: sentHost } : {}) },
+      );
+      expect(answer.status, origin).toBe(403);
+    }
+    expect(await itemsIn(keys.authorizationCodePartition)).toBe(before);
+    expect(await requests.get(page.form.request)).toBeDefined();
+  });
+
   it('takes a form from the host the browser reached, when that is not the base address (localhost)', async () => {
     const page = await openSignIn();
     const host = `localhost:${new URL(api.url).port}`;

@@ -40,10 +40,15 @@ export function sameSecret(a: string, b: string): boolean {
 
 /**
  * Whether the request's Origin, when it names one, is the service's own: its public base address, or
- * the host the browser sent this very request to (a local run reached as localhost rather than 127.0.0.1).
+ * the host the browser sent this very request to (a local run reached as localhost rather than 127.0.0.1)
+ * with the base address's scheme. An Origin is a bare scheme, host and port (RFC 6454 section 6.1): one
+ * with anything more, or with another scheme, names another origin.
  */
 export function fromOwnOrigin(event: APIGatewayProxyEventV2, publicBaseUrl: string): boolean {
   const origin = header(event, 'origin');
-  if (origin === undefined || origin === new URL(publicBaseUrl).origin) return true;
-  return URL.canParse(origin) && new URL(origin).host === header(event, 'host');
+  const own = new URL(publicBaseUrl);
+  if (origin === undefined || origin === own.origin) return true;
+  if (!URL.canParse(origin)) return false;
+  const named = new URL(origin);
+  return named.origin === origin && named.protocol === own.protocol && named.host === header(event, 'host');
 }
