@@ -68,6 +68,7 @@ describe('function bundles', () => {
     for (const name of [
       'fallback',
       'get-openid-configuration',
+      'get-oauth-authorization-server',
       'get-docs',
       'get-docs-asset',
       'get-openapi',

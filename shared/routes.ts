@@ -306,6 +306,19 @@ export const routes: readonly Route[] = [
     writes: [],
   },
   {
+    // The same metadata where RFC 8414 section 3.1 puts it for an issuer with a path: the well-known
+    // segment first, then the issuer's path.
+    id: 'get-oauth-authorization-server',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server/api/sso',
+    handler: 'sso/authorization-server-metadata',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    reads: [],
+    writes: [],
+  },
+  {
     id: 'get-openapi',
     method: 'GET',
     path: '/api/openapi.json',

@@ -227,32 +227,39 @@ describe('the published keys and metadata', () => {
     }
   });
 
-  it('publish the discovery document (RFC 8414, RFC 9207) with the issuer at the base address plus /api/sso', async () => {
-    const metadata = await json(await api.get('/api/sso/.well-known/openid-configuration', { token: null }));
-    const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
-    expect(metadata).toEqual({
-      issuer: `${api.url}/api/sso`,
-      authorization_endpoint: `${api.url}/api/sso/authorize`,
-      token_endpoint: `${api.url}/api/sso/token`,
-      revocation_endpoint: `${api.url}/api/sso/revoke`,
-      jwks_uri: `${api.url}/api/sso/jwks`,
-      grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
-      response_types_supported: ['code'],
-      code_challenge_methods_supported: ['S256'],
-      scopes_supported: expect.any(Array),
-      token_endpoint_auth_methods_supported: authMethods,
-      revocation_endpoint_auth_methods_supported: authMethods,
-      authorization_response_iss_parameter_supported: true,
-    });
-    expect(metadata.scopes_supported).toEqual(
-      expect.arrayContaining([
-        'students:read',
-        'teachers:read',
-        'entities:read',
-        'tutors:read',
-        'staffs:read',
-        'system:read',
-      ]),
-    );
-  });
+  it.each([
+    ['/api/sso/.well-known/openid-configuration'],
+    // RFC 8414 section 3.1: the well-known segment goes between the host and the issuer's path.
+    ['/.well-known/oauth-authorization-server/api/sso'],
+  ])(
+    'publish the discovery document (RFC 8414, RFC 9207) at %s, the issuer at the base address plus /api/sso',
+    async (path) => {
+      const metadata = await json(await api.get(path, { token: null }));
+      const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
+      expect(metadata).toEqual({
+        issuer: `${api.url}/api/sso`,
+        authorization_endpoint: `${api.url}/api/sso/authorize`,
+        token_endpoint: `${api.url}/api/sso/token`,
+        revocation_endpoint: `${api.url}/api/sso/revoke`,
+        jwks_uri: `${api.url}/api/sso/jwks`,
+        grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+        scopes_supported: expect.any(Array),
+        token_endpoint_auth_methods_supported: authMethods,
+        revocation_endpoint_auth_methods_supported: authMethods,
+        authorization_response_iss_parameter_supported: true,
+      });
+      expect(metadata.scopes_supported).toEqual(
+        expect.arrayContaining([
+          'students:read',
+          'teachers:read',
+          'entities:read',
+          'tutors:read',
+          'staffs:read',
+          'system:read',
+        ]),
+      );
+    },
+  );
 });

@@ -34,9 +34,12 @@ const tagDescriptions: Record<string, string> = {
   docs: 'This description and the page that shows it.',
 };
 
-/** The tag of an operation: the first path segment after /api, the description itself under docs. */
+/**
+ * The tag of an operation: the first path segment after /api (RFC 8414's metadata path ends in the
+ * issuer's, /api/sso), the description itself under docs.
+ */
 function tagOf(route: DocumentedRoute): string {
-  const segment = route.path.split('/')[2] ?? '';
+  const segment = route.path.split('/api/')[1]?.split('/')[0] ?? '';
   const tag = segment === 'openapi.json' ? 'docs' : segment;
   if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);
   return tag;

@@ -144,6 +144,10 @@ const docs: Record<string, RouteDocs> = {
     summary: 'Authorization server metadata',
     responses: { 200: 'AuthorizationServerMetadata' },
   },
+  'get-oauth-authorization-server': {
+    summary: 'Authorization server metadata at the address RFC 8414 derives from the issuer',
+    responses: { 200: 'AuthorizationServerMetadata' },
+  },
   'get-openapi': { summary: 'This API description (OpenAPI 3.1)', responses: { 200: 'OpenApiDocument' } },
   'get-docs': { summary: 'The API docs page', responses: { 200: { mediaTypes: ['text/html'] } } },
   'get-docs-asset': {
