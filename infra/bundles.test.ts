@@ -20,6 +20,8 @@ const OPENAPI = /shared\/(openapi|docs)\//;
 const ZOD_CLASSIC = /node_modules\/zod\/v4\/classic\//;
 const ANY_ZOD = /node_modules\/zod\//;
 const DYNAMODB = /@aws-sdk\/client-dynamodb\//;
+/** The sign-in check of writes and /me, which reads do without. */
+const SIGN_IN_CHECK = /shared\/wiring\/revocable-api\.ts$/;
 
 describe('function bundles', () => {
   it('were built for every route and the two other functions', () => {
@@ -29,17 +31,18 @@ describe('function bundles', () => {
     );
   });
 
-  it('of reads hold no writer, sign-in, Secrets Manager, OpenAPI or schema library', () => {
+  it('of reads hold no writer, sign-in, Secrets Manager, OpenAPI or schema library, nor the sign-in check', () => {
     for (const bundle of routeBundles().filter(
       (b) => b.route?.access === 'read' && !b.route.handler.startsWith('docs/'),
     )) {
-      for (const pattern of [WRITER, SIGN_IN, SECRETS_MANAGER, OPENAPI, ANY_ZOD]) {
+      const forbidden = [WRITER, SIGN_IN, SECRETS_MANAGER, OPENAPI, ANY_ZOD];
+      for (const pattern of bundle.route?.checksSignIn ? forbidden : [...forbidden, SIGN_IN_CHECK]) {
         expect(holds(bundle, pattern), `${bundle.name} holds ${pattern}`).toEqual([]);
       }
     }
   });
 
-  it('of writes hold no sign-in, Secrets Manager or OpenAPI, and only zod/mini', () => {
+  it('of writes hold the sign-in check but no sign-in, Secrets Manager or OpenAPI, and only zod/mini', () => {
     for (const bundle of routeBundles().filter((b) =>
       b.route?.handler.match(/\/(create|replace|delete|add-document)$/),
     )) {
@@ -47,6 +50,7 @@ describe('function bundles', () => {
         expect(holds(bundle, pattern), `${bundle.name} holds ${pattern}`).toEqual([]);
       }
       expect(holds(bundle, WRITER).length, bundle.name).toBeGreaterThan(0);
+      expect(holds(bundle, SIGN_IN_CHECK).length, bundle.name).toBeGreaterThan(0);
     }
   });
 

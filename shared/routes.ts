@@ -49,6 +49,12 @@ export interface Route {
   /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
   oauthErrors?: boolean;
   /**
+   * A person's token is refused once the sign-in it comes from is revoked (its code or a refresh token
+   * reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request: set
+   * on record writes and /me, where that read is small beside the route's own work. Reads do without it.
+   */
+  checksSignIn?: true;
+  /**
    * A page people open in a browser (sign-in): every response, errors included, is an HTML page or a
    * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
    */
@@ -138,6 +144,7 @@ const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
       path: `/api/${group}`,
       handler: `${group}/create`,
       auth: write,
+      checksSignIn: true,
       query: [],
       access: 'write',
       body: jsonBody,
@@ -149,6 +156,7 @@ const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
       path: one,
       handler: `${group}/replace`,
       auth: write,
+      checksSignIn: true,
       query: [],
       access: 'write',
       body: jsonBody,
@@ -160,6 +168,7 @@ const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
       path: one,
       handler: `${group}/delete`,
       auth: write,
+      checksSignIn: true,
       query: [],
       access: 'write',
       ...partitions.remove,
@@ -170,6 +179,7 @@ const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
       path: `${one}/documents`,
       handler: `${group}/add-document`,
       auth: write,
+      checksSignIn: true,
       query: [],
       access: 'write',
       body: jsonBody,
@@ -277,6 +287,7 @@ export const routes: readonly Route[] = [
     path: '/api/sso/me',
     handler: 'sso/me',
     auth: { kind: 'token' },
+    checksSignIn: true,
     query: [],
     access: 'read',
     // A person's account and entity.
@@ -366,10 +377,19 @@ export const fallbackRoute: Route = {
   writes: [],
 };
 
-/** Every partition a route's function reads: its own, and the public keys wherever it checks a token. */
+/**
+ * Every partition a route's function reads: its own, the public keys wherever it checks a token, and
+ * the sign-in families wherever it checks a person's sign-in.
+ */
 export function partitionsRead(route: Route): string[] {
   const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
-  return [...new Set([...route.reads, ...(checksTokens ? [keys.publicKeyPartition] : [])])];
+  return [
+    ...new Set([
+      ...route.reads,
+      ...(checksTokens ? [keys.publicKeyPartition] : []),
+      ...(route.checksSignIn ? [keys.refreshFamilyPartition] : []),
+    ]),
+  ];
 }
 
 export function routeById(id: string): Route {

@@ -8,7 +8,8 @@ import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from '../infra/local/
 import { hashSecret } from '../shared/auth/secret-hash';
 import { ClientRepository, type OAuthClient } from '../shared/data/client-repository';
 import { arrangeCode, exchangeCode, refresh, signIn } from './support/authorization-codes';
-import { json } from './support/contract';
+import { expectProblem, json } from './support/contract';
+import { organisationBody } from './support/fixtures';
 import { basic, expectOAuthError, expectTokens, postForm, tokenState } from './support/oauth';
 import { DEMO_SECRET, startTestApi, type TestApi } from './support/test-api';
 
@@ -204,6 +205,35 @@ describe('a code is single use (RFC 6749 section 4.1.2)', () => {
     const first = await signIn(api);
     await expectOAuthError(await exchangeCode(api, first), 400, 'invalid_grant');
     await expectOAuthError(await refresh(api, first.refreshToken), 400, 'invalid_grant');
+  });
+
+  it("refuses the first exchange's access token for writes and at /me once the code is reused; reads go on until it expires", async () => {
+    const first = await signIn(api, { username: 'admin' });
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${api.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${first.tokens.access_token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    expect((await send('GET', '/api/sso/me')).status).toBe(200);
+    const created = await send('POST', '/api/entities', organisationBody());
+    expect(created.status, await created.text()).toBe(201);
+
+    const reuse = await expectOAuthError(await exchangeCode(api, first), 400, 'invalid_grant');
+    expect(reuse.error_description).toContain('refused for writes and at /api/sso/me');
+    for (const [method, path, body] of [
+      ['GET', '/api/sso/me', undefined],
+      ['POST', '/api/entities', organisationBody()],
+    ] as const) {
+      const refused = await send(method, path, body);
+      const problem = await expectProblem(refused, 401);
+      expect(problem.detail).toBe('The access token is not valid: its sign-in has been revoked.');
+      expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    }
+    expect((await send('GET', '/api/entities?items_per_page=1')).status).toBe(200);
   });
 
   it('refuses a second exchange even after a failed first one', async () => {

@@ -222,6 +222,32 @@ describe('what each route touches', () => {
     db.destroy();
   });
 
+  it("the routes that check a person's sign-in read its family, within their grant", async () => {
+    const arranging = {
+      db: direct,
+      tableName: run.tableName,
+      users: new UserRepository(direct, run.tableName),
+      records: new RecordRepository(direct, run.tableName),
+    };
+    const code = await arrangeCode(arranging, { username: 'admin', clientId: DEMO_APP_ID });
+    const signedIn = await expectTokens(await exchangeCode(run, code));
+    const checks = [
+      ['get-me', 'GET', '/api/sso/me', undefined, 200],
+      ['create-entities', 'POST', '/api/entities', organisationBody(), 201],
+    ] as const;
+    for (const [id, method, path, body, status] of checks) {
+      const route = routeOf(id);
+      expect(route.checksSignIn, id).toBe(true);
+      const calls = await expectWithinGrant(route, async () =>
+        json(await send(method, path, body, signedIn.access_token), status),
+      );
+      const familyRead = calls.filter(
+        (c) => READS.includes(c.operation) && c.partitions.includes(keys.refreshFamilyPartition),
+      );
+      expect(familyRead, id).toHaveLength(1);
+    }
+  });
+
   it('the sign-in page and its form, through a failed and a successful sign-in', async () => {
     const authorize = routeOf('get-authorize');
     const signIn = routeOf('post-authorize');

@@ -1,6 +1,8 @@
 // POST /api/entities
 import { createRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('create-entities', (request) => createRecord('entities', request, recordWriter()));
+export const handler = revocableApi('create-entities', (request) =>
+  createRecord('entities', request, recordWriter()),
+);

@@ -1,6 +1,8 @@
 // DELETE /api/entities/{entity_id}
 import { deleteRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('delete-entities', (request) => deleteRecord('entities', request, recordWriter()));
+export const handler = revocableApi('delete-entities', (request) =>
+  deleteRecord('entities', request, recordWriter()),
+);

@@ -1,8 +1,8 @@
 // PUT /api/entities/{entity_id}
 import { replaceRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('replace-entities', (request) =>
+export const handler = revocableApi('replace-entities', (request) =>
   replaceRecord('entities', request, recordWriter()),
 );

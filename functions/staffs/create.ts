@@ -1,6 +1,8 @@
 // POST /api/staffs
 import { createRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('create-staffs', (request) => createRecord('staffs', request, recordWriter()));
+export const handler = revocableApi('create-staffs', (request) =>
+  createRecord('staffs', request, recordWriter()),
+);

@@ -1,6 +1,8 @@
 // DELETE /api/staffs/{staff_id}
 import { deleteRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('delete-staffs', (request) => deleteRecord('staffs', request, recordWriter()));
+export const handler = revocableApi('delete-staffs', (request) =>
+  deleteRecord('staffs', request, recordWriter()),
+);

@@ -1,6 +1,8 @@
 // PUT /api/staffs/{staff_id}
 import { replaceRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('replace-staffs', (request) => replaceRecord('staffs', request, recordWriter()));
+export const handler = revocableApi('replace-staffs', (request) =>
+  replaceRecord('staffs', request, recordWriter()),
+);

@@ -1,8 +1,8 @@
 // POST /api/students/{student_id}/documents
 import { addDocument } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('add-document-students', (request) =>
+export const handler = revocableApi('add-document-students', (request) =>
   addDocument('students', request, recordWriter()),
 );

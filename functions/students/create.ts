@@ -1,6 +1,8 @@
 // POST /api/students
 import { createRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('create-students', (request) => createRecord('students', request, recordWriter()));
+export const handler = revocableApi('create-students', (request) =>
+  createRecord('students', request, recordWriter()),
+);

@@ -1,8 +1,8 @@
 // PUT /api/students/{student_id}
 import { replaceRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('replace-students', (request) =>
+export const handler = revocableApi('replace-students', (request) =>
   replaceRecord('students', request, recordWriter()),
 );

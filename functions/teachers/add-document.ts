@@ -1,8 +1,8 @@
 // POST /api/teachers/{teacher_id}/documents
 import { addDocument } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('add-document-teachers', (request) =>
+export const handler = revocableApi('add-document-teachers', (request) =>
   addDocument('teachers', request, recordWriter()),
 );

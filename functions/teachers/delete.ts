@@ -1,6 +1,8 @@
 // DELETE /api/teachers/{teacher_id}
 import { deleteRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('delete-teachers', (request) => deleteRecord('teachers', request, recordWriter()));
+export const handler = revocableApi('delete-teachers', (request) =>
+  deleteRecord('teachers', request, recordWriter()),
+);

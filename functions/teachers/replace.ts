@@ -1,8 +1,8 @@
 // PUT /api/teachers/{teacher_id}
 import { replaceRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('replace-teachers', (request) =>
+export const handler = revocableApi('replace-teachers', (request) =>
   replaceRecord('teachers', request, recordWriter()),
 );

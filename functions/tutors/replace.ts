@@ -1,6 +1,8 @@
 // PUT /api/tutors/{tutor_id}
 import { replaceRecord } from '../../shared/records/write-records';
-import { api } from '../../shared/wiring/api';
 import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = api('replace-tutors', (request) => replaceRecord('tutors', request, recordWriter()));
+export const handler = revocableApi('replace-tutors', (request) =>
+  replaceRecord('tutors', request, recordWriter()),
+);

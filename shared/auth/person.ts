@@ -7,6 +7,11 @@ export interface Person {
   userId: string;
   entityId: string;
   roles: PersonRole[];
+  /**
+   * The sign-in the token comes from (its refresh-token family, the `sid` claim): revoking it refuses
+   * the token where sign-ins are checked.
+   */
+  signIn?: string;
 }
 
 /** The roles of an account: one per kind of record its entity has, and admin for staff with admin rights. */

@@ -84,6 +84,7 @@ export class TokenIssuer {
       client_id: grant.clientId,
       tenant_id: this.settings.tenantId,
       ...(grant.person ? { entity_id: grant.person.entityId, roles: grant.person.roles } : {}),
+      ...(grant.person?.signIn ? { sid: grant.person.signIn } : {}),
     })
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(this.settings.issuer)
@@ -185,7 +186,7 @@ export class TokenVerifier {
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       currentDate: new Date(this.now()),
     });
-    const { sub, jti, iat, exp, scope, client_id, tenant_id, entity_id, roles } = payload;
+    const { sub, jti, iat, exp, scope, client_id, tenant_id, entity_id, roles, sid } = payload;
     if (tenant_id !== this.settings.tenantId) throw invalid('the token was issued for another tenant');
     if (
       typeof scope !== 'string' ||
@@ -200,7 +201,10 @@ export class TokenVerifier {
     const personal = entity_id !== undefined || roles !== undefined;
     if (
       personal &&
-      (typeof entity_id !== 'string' || !Array.isArray(roles) || !roles.every((role) => isPersonRole(role)))
+      (typeof entity_id !== 'string' ||
+        !Array.isArray(roles) ||
+        !roles.every((role) => isPersonRole(role)) ||
+        (sid !== undefined && typeof sid !== 'string'))
     ) {
       throw invalid('the token claims are malformed');
     }
@@ -213,7 +217,14 @@ export class TokenVerifier {
       expiresAt: exp,
       jti,
       ...(personal
-        ? { person: { userId: sub, entityId: entity_id as string, roles: roles as Person['roles'] } }
+        ? {
+            person: {
+              userId: sub,
+              entityId: entity_id as string,
+              roles: roles as Person['roles'],
+              ...(typeof sid === 'string' ? { signIn: sid } : {}),
+            },
+          }
         : {}),
     };
   }

@@ -109,6 +109,23 @@ export class RefreshTokenRepository {
   }
 
   /**
+   * Whether a sign-in (a family) has been revoked: one strongly consistent read of its status. A family
+   * never written (a client without refresh tokens) and not revoked is not.
+   */
+  async isRevoked(familyId: string): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.refreshFamily(familyId),
+        ProjectionExpression: '#status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ConsistentRead: true,
+      }),
+    );
+    return Item?.status === 'revoked';
+  }
+
+  /**
    * Marks `used` used and writes `next`, in one transaction that holds only while the family is active
    * and `used` unused. 'reused': `used` was exchanged already (perhaps a moment ago, by a racing request);
    * 'revoked': the family is no longer active. Either way nothing is written.

@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Route } from '../routes';
 import { authenticate, bearerToken } from './authenticate';
-import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError } from './errors';
+import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import type { ApiHandler, ApiResponse } from './exchange';
 import { errorPageResponse, errorResponse } from './problem';
 import { QueryParams } from './request';
@@ -21,6 +21,8 @@ export interface ApiRuntime {
   logger: () => Logger;
   /** Routes that take a bearer token only; public and client routes carry no verifier. */
   verifier?: () => TokenVerifier;
+  /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
+  signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
 }
 
 interface ApiContext extends Context {
@@ -118,14 +120,19 @@ function asOAuthError(error: unknown): unknown {
   return error;
 }
 
-/** Refuses unknown query parameters, then authenticates the caller as the route requires. */
+/**
+ * Refuses unknown query parameters, then authenticates the caller as the route requires, and where the
+ * route says so refuses a person's token whose sign-in has been revoked.
+ */
 function authorize(
   route: Route,
-  verifier: ApiRuntime['verifier'],
+  { verifier, signIns }: Pick<ApiRuntime, 'verifier' | 'signIns'>,
 ): MiddlewareObj<Event, Result, Error, ApiContext> {
   const protectedRoute = route.auth.kind === 'scope' || route.auth.kind === 'token';
   if (protectedRoute && !verifier)
     throw new Error(`Route ${route.id} takes a bearer token: give it a verifier`);
+  if (route.checksSignIn && !signIns)
+    throw new Error(`Route ${route.id} checks sign-ins: give it the sign-in families`);
   const allowed =
     route.query === 'any' || route.ignoreUnknownQuery
       ? undefined
@@ -149,6 +156,10 @@ function authorize(
       context.query = query;
       const token = protectedRoute ? bearerToken(event, query) : undefined;
       context.auth = verifier ? await authenticate(route.auth, token, verifier()) : undefined;
+      const signIn = route.checksSignIn ? context.auth?.person?.signIn : undefined;
+      if (signIn !== undefined && signIns && (await signIns().isRevoked(signIn))) {
+        throw new UnauthorizedError('The access token is not valid: its sign-in has been revoked.', true);
+      }
     },
   };
 }
@@ -172,7 +183,7 @@ export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime)
   // Authentication comes before the body is read: nobody unauthenticated gets a body parsed.
   const stack = middy<Event, Result, Error, ApiContext>()
     .use(respond(route, runtime))
-    .use(authorize(route, runtime.verifier));
+    .use(authorize(route, runtime));
   if (route.body) {
     stack.use(limitBody(route.body));
     // A form-only body stays text, for the handler to read as a form.

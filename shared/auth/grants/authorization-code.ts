@@ -1,7 +1,8 @@
 // The authorization_code grant (RFC 6749 section 4.1.3, RFC 7636 section 4.6): exchanges a code and its
 // PKCE verifier for a person's access token and the first refresh token of a new family. The code is
 // redeemed before anything else is checked, so it can never be exchanged twice, whatever the outcome;
-// a second exchange is refused and revokes the family the first one started (RFC 6749 section 4.1.2).
+// a second exchange is refused and revokes the family the first one started (RFC 6749 section 4.1.2),
+// which the first exchange's access token names (`sid`) for the routes that check sign-ins.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCode } from '../../data/authorization-code-repository';
 import { grantTypesOf, type OAuthClient } from '../../data/client-repository';
@@ -50,8 +51,12 @@ function refusal(
 const familyExpiry = (services: TokenServices, now: Date) =>
   new Date(now.getTime() + services.config.refreshTokenTtlSeconds * 1000).toISOString();
 
+/** Says exactly what the reuse revoked: access tokens are checked against their sign-in only in places. */
 const reuseRefused = () =>
-  invalidGrant('The authorization code was used already; the tokens issued for it are revoked.');
+  invalidGrant(
+    'The authorization code was used already, so its sign-in is revoked: its refresh tokens stop working, ' +
+      'and its access token is refused for writes and at /api/sso/me; reads accept it until it expires.',
+  );
 
 export const authorizationCodeGrant: Grant = async ({ client, params, services, now }) => {
   const request = parseParams(OAuthAuthorizationCodeRequest, params);
@@ -86,7 +91,7 @@ export const authorizationCodeGrant: Grant = async ({ client, params, services, 
   return tokenResponse(services, {
     client,
     scopes,
-    person: { userId: code.user_id, entityId: code.entity_id, roles: code.roles },
+    person: { userId: code.user_id, entityId: code.entity_id, roles: code.roles, signIn: code.family_id },
     ...(refreshToken ? { refreshToken } : {}),
   });
 };

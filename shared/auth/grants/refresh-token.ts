@@ -52,7 +52,7 @@ export const refreshTokenGrant: Grant = async ({ client, params, services, now }
   return tokenResponse(services, {
     client,
     scopes,
-    person: { userId: user.user_id, entityId: user.entity_id, roles },
+    person: { userId: user.user_id, entityId: user.entity_id, roles, signIn: family.family_id },
     refreshToken: next.token,
   });
 };

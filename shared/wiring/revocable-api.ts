@@ -1,0 +1,18 @@
+// The factory of routes that refuse a person's token once its sign-in is revoked (record writes and
+// /me, `checksSignIn` in the route table): the bearer-token factory, plus the sign-in families it reads.
+// Kept apart from api.ts so that reads, which do without the check, hold nothing of it.
+
+import { createApi } from '../http/api';
+import type { ApiHandler } from '../http/exchange';
+import { routeById } from '../routes';
+import { config, logger } from './context';
+import { refreshTokenRepository } from './refresh-token-repository';
+import { tokenVerifier } from './token-verifier';
+
+export const revocableApi = (routeId: string, handle: ApiHandler) =>
+  createApi(routeById(routeId), handle, {
+    config,
+    logger,
+    verifier: tokenVerifier,
+    signIns: refreshTokenRepository,
+  });
