@@ -2,7 +2,15 @@
 // read this table. Adding an operation is one row here plus one handler file under functions/.
 import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
-import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
+import {
+  type DocumentGroup,
+  groups,
+  isRoleGroup,
+  type RecordGroup,
+  readScope,
+  type Scope,
+  writeScope,
+} from './domain/groups';
 import type { ComponentName } from './schemas/components';
 import { LIMITS } from './schemas/requests';
 
@@ -86,12 +94,12 @@ const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
+  const { processnumber, links: linked } = groups[group];
   const record = keys.recordPartition(group);
-  const entities = keys.recordPartition('entities');
-  const students = keys.recordPartition('students');
-  const claims = group === 'entities' ? [] : [keys.processnumberPartition(group)];
-  const links = group === 'tutors' ? [students] : [];
-  const owner = group === 'entities' ? [] : [entities];
+  const claims = processnumber ? [keys.processnumberPartition(group)] : [];
+  const links = linked ? [keys.recordPartition(linked.group)] : [];
+  // A person's role joins and leaves its entity.
+  const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
   const reach = reachSources(group).map(keys.recordPartition);
   return {
@@ -116,21 +124,16 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
-/** The components a group's operations take and give. */
-interface GroupComponents {
+/** The components a group's operations take and give: a document only where records hold documents. */
+type GroupComponents<G extends RecordGroup> = {
   page: ComponentName;
   item: ComponentName;
   deletions: ComponentName;
   insert: ComponentName;
-  document: ComponentName;
-}
+} & (G extends DocumentGroup ? { document: ComponentName } : { document?: undefined });
 
-const groupRoutes = (
-  group: RecordGroup,
-  idParam: string,
-  noun: string,
-  components: GroupComponents,
-): Route[] => {
+const groupRoutes = <G extends RecordGroup>(group: G, components: GroupComponents<G>): Route[] => {
+  const { idField: idParam, noun } = groups[group];
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
@@ -215,59 +218,70 @@ const groupRoutes = (
       ...partitions.remove,
       responses: { 204: 'NoContent' },
     },
-    {
-      id: `add-document-${group}`,
-      method: 'POST',
-      path: `${one}/documents`,
-      handler: `${group}/add-document`,
-      auth: write,
-      summary: `Add an identification document to a ${noun}`,
-      query: [],
-      access: 'write',
-      body: jsonBody,
-      ...partitions.addDocument,
-      responses: { 201: components.item },
-      requestBody: components.document,
-    },
+    ...(components.document === undefined
+      ? []
+      : [
+          {
+            id: `add-document-${group}`,
+            method: 'POST',
+            path: `${one}/documents`,
+            handler: `${group}/add-document`,
+            auth: write,
+            summary: `Add an identification document to a ${noun}`,
+            query: [],
+            access: 'write',
+            body: jsonBody,
+            ...partitions.addDocument,
+            responses: { 201: components.item },
+            requestBody: components.document,
+          } satisfies Route,
+        ]),
   ];
 };
 
-export const routes: readonly Route[] = [
-  ...groupRoutes('entities', 'entity_id', 'entity', {
+/** Every group's components, in the order its routes are listed: each group has its routes. */
+const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
+  entities: {
     page: 'EntitiesPage',
     item: 'Entity',
     deletions: 'EntitiesDeletions',
     insert: 'EntityInsertRequest',
     document: 'EntityIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('students', 'student_id', 'student', {
+  },
+  students: {
     page: 'StudentsPage',
     item: 'Student',
     deletions: 'StudentsDeletions',
     insert: 'StudentInsertRequest',
     document: 'StudentIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('tutors', 'tutor_id', 'tutor', {
+  },
+  tutors: {
     page: 'TutorsPage',
     item: 'Tutor',
     deletions: 'TutorsDeletions',
     insert: 'TutorInsertRequest',
     document: 'TutorIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('staffs', 'staff_id', 'staff member', {
+  },
+  staffs: {
     page: 'StaffsPage',
     item: 'Staff',
     deletions: 'StaffsDeletions',
     insert: 'StaffInsertRequest',
     document: 'StaffIdentificationDocumentInsertRequest',
-  }),
-  ...groupRoutes('teachers', 'teacher_id', 'teacher', {
+  },
+  teachers: {
     page: 'TeachersPage',
     item: 'Teacher',
     deletions: 'TeachersDeletions',
     insert: 'TeacherInsertRequest',
     document: 'TeacherIdentificationDocumentInsertRequest',
-  }),
+  },
+};
+
+export const routes: readonly Route[] = [
+  ...(Object.keys(groupComponents) as RecordGroup[]).flatMap((group) =>
+    groupRoutes(group, groupComponents[group]),
+  ),
   {
     id: 'get-system',
     method: 'GET',

@@ -18,7 +18,7 @@ import {
 } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { tableDesign } from '../data/table';
-import { idFields, isRoleGroup, type RecordGroup, type RoleGroup, roleNames } from '../domain/groups';
+import { idFields, isRoleGroup, type RecordGroup, type RoleGroup, roleName } from '../domain/groups';
 import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { Entity, GroupRecords } from '../schemas/records';
@@ -83,7 +83,7 @@ export class RecordWriter {
         updated_at: now,
       } as unknown as GroupRecords[G];
       const item = recordItem(group, record, 1);
-      const role = { role: roleNames[group], id };
+      const role = { role: roleName(group), id };
       const steps: Step[] = [
         this.putNew(item),
         this.claimProcessnumber(group, fields.processnumber, id),

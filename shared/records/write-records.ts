@@ -1,7 +1,7 @@
 // The write operations every record group shares: create, replace, delete, and add an identification
 // document. Bodies are validated against the group's insert request before anything is written.
 import { etag } from '../data/record-items';
-import { idFields, type RecordGroup } from '../domain/groups';
+import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/api';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
@@ -56,7 +56,7 @@ export async function deleteRecord(group: RecordGroup, request: ApiRequest): Pro
   return { status: 204 };
 }
 
-export async function addDocument(group: RecordGroup, request: ApiRequest): Promise<ApiResponse> {
+export async function addDocument(group: DocumentGroup, request: ApiRequest): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
   const document = validateBody(IdentificationDocumentInsertRequest, request.body, knownFields);
