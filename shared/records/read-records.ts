@@ -11,8 +11,7 @@ import { BadRequestError, GoneError } from '../http/errors';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
-import { missingRecord, notFound } from './missing-record';
-import { DELETION_RETENTION_DAYS } from './record-writer';
+import { DELETION_RETENTION_DAYS, missingRecord, notFound } from './missing-record';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
