@@ -1,12 +1,13 @@
 // `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
+// And Ctrl-C while the first start seeds, after which the next start seeds again.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { pkce, REDIRECT_URI } from './support/sign-in';
 import { completeSignIn } from './support/sign-in-form';
@@ -17,8 +18,29 @@ const dataDir = mkdtempSync(join(tmpdir(), 'school-data-'));
 const SECRET = 'local-run-secret';
 const PASSWORD = 'local-run-password';
 const WRONG_PASSWORD = 'not-the-password-9f3b';
+/** The process groups of the starts a test made; whatever a failed test left running is killed after it. */
+let groups: number[] = [];
+const otherDirs: string[] = [];
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(() => {
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // The group has already gone, as it should.
+    }
+  }
+  groups = [];
+});
+afterAll(() => {
+  for (const dir of [dataDir, ...otherDirs]) rmSync(dir, { recursive: true, force: true });
+});
+
+const freshDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'school-data-'));
+  otherDirs.push(dir);
+  return dir;
+};
 
 interface Started {
   child: ChildProcess;
@@ -27,7 +49,15 @@ interface Started {
   output: string[];
 }
 
-function start(env: Record<string, string> = {}): Promise<Started> {
+interface StartOptions {
+  env?: Record<string, string>;
+}
+
+/** Starts in a process group of its own, as a terminal runs a job: a signal to the group reaches them all. */
+function spawnStart({ env = {} }: StartOptions = {}): {
+  child: ChildProcess;
+  output: string[];
+} {
   const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
     cwd: root,
     env: {
@@ -40,11 +70,19 @@ function start(env: Record<string, string> = {}): Promise<Started> {
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  groups.push(child.pid as number);
   const output: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output };
+}
+
+function start(options: StartOptions = {}): Promise<Started> {
+  const { child, output } = spawnStart(options);
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`not ready: ${output.join('\n')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`not ready: ${output.join('\n')}`)), 120_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
@@ -60,7 +98,6 @@ function start(env: Record<string, string> = {}): Promise<Started> {
         }
       }
     });
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code}: ${output.join('\n')}`));
@@ -68,15 +105,15 @@ function start(env: Record<string, string> = {}): Promise<Started> {
   });
 }
 
-const javaProcesses = () => {
+const javaProcesses = (dir = dataDir) => {
   try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`], { encoding: 'utf8' }).trim();
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dir}`], { encoding: 'utf8' }).trim();
   } catch {
     return '';
   }
 };
 
-async function until(check: () => boolean, timeoutMs = 10_000) {
+async function until(check: () => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) return false;
@@ -142,7 +179,8 @@ async function signInOnce(url: string): Promise<string[]> {
   return [code, first.access_token, first.refresh_token, second.access_token, second.refresh_token];
 }
 
-describe('npm start', () => {
+// Each test starts the server at least once (tsx, DynamoDB Local, often seeding): slow on a busy machine.
+describe('npm start', { timeout: 180_000 }, () => {
   it('serves the seeded demo tenant, logs no personal data, and stops DynamoDB Local on SIGTERM', async () => {
     const run = await start();
     expect(run.readyLine).toContain('demo-client');
@@ -223,6 +261,33 @@ describe('npm start', () => {
     process.kill(Number(owner), 'SIGKILL');
     expect(await until(() => javaProcesses() === '')).toBe(true);
     run.child.kill('SIGKILL');
+  });
+
+  it('seeds the demo tenant again on the next start after Ctrl-C during the first seeding', async () => {
+    const dir = freshDataDir();
+    const first = spawnStart({ env: { DATA_DIR: dir } });
+    expect(await until(() => first.output.join('').includes('Seeding the demo tenant'), 120_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Ctrl-C: the terminal signals the whole job, DynamoDB Local included.
+    process.kill(-(first.child.pid as number), 'SIGINT');
+    await exited(first.child);
+    expect(await until(() => javaProcesses(dir) === '')).toBe(true);
+    expect(first.output.join('')).not.toContain('ready');
+
+    const next = await start({ env: { DATA_DIR: dir } });
+    expect(next.output.join('\n')).toContain("The demo tenant's seeding did not finish last time");
+    expect(next.readyLine).toContain('demo data seeded');
+    const bearer = await token(next.url);
+    const status = (await (
+      await fetch(`${next.url}/api/system`, { headers: { authorization: `Bearer ${bearer}` } })
+    ).json()) as { counts: Record<string, number> };
+    expect(status.counts.students).toBeGreaterThanOrEqual(120);
+    expect(status.counts.teachers).toBeGreaterThanOrEqual(25);
+    expect(status.counts.tutors).toBeGreaterThanOrEqual(60);
+    expect(status.counts.staffs).toBeGreaterThanOrEqual(15);
+    next.child.kill('SIGTERM');
+    expect(await exited(next.child)).toBe(0);
+    expect(await until(() => javaProcesses(dir) === '')).toBe(true);
   });
 
   it('says in one line what to install when Java is missing', async () => {
