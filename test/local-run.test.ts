@@ -1,9 +1,10 @@
 // `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
-// And Ctrl-C while the first start seeds, after which the next start seeds again.
+// And as a supervisor would find it: it stops with the `npm start` that started it, and survives Ctrl-C
+// while the first start seeds.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,14 +52,16 @@ interface Started {
 
 interface StartOptions {
   env?: Record<string, string>;
+  /** `npm start` itself (npm, its shell and tsx above the server), rather than tsx alone. */
+  npm?: boolean;
 }
 
 /** Starts in a process group of its own, as a terminal runs a job: a signal to the group reaches them all. */
-function spawnStart({ env = {} }: StartOptions = {}): {
+function spawnStart({ env = {}, npm = false }: StartOptions = {}): {
   child: ChildProcess;
   output: string[];
 } {
-  const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+  const child = spawn(npm ? 'npm' : process.execPath, npm ? ['start'] : [tsx, 'infra/local/start.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -112,6 +115,24 @@ const javaProcesses = (dir = dataDir) => {
     return '';
   }
 };
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The server's own node process: the one that started DynamoDB Local. */
+const serverPid = () => {
+  const java = javaProcesses().split('\n')[0] ?? '';
+  return Number(execFileSync('ps', ['-o', 'ppid=', '-p', java], { encoding: 'utf8' }).trim());
+};
+
+/** Whether any process of a process group still runs. */
+const groupRunning = (group: number) => running(-group);
 
 async function until(check: () => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -252,6 +273,26 @@ describe('npm start', { timeout: 180_000 }, () => {
     run.child.kill('SIGINT');
     expect(await exited(run.child)).toBe(0);
     expect(await until(() => javaProcesses() === '')).toBe(true);
+  });
+
+  it('stops the API, the local S3 and DynamoDB Local when only npm start is sent SIGTERM', async () => {
+    // npm 11 exits on SIGTERM without passing it on: the server has to notice its starter has gone.
+    const run = await start({ npm: true });
+    const npm = run.child.pid as number;
+    const server = serverPid();
+    const local = JSON.parse(readFileSync(join(dataDir, 'local-run.json'), 'utf8')) as Record<string, string>;
+    expect(server).not.toBe(npm);
+    expect(javaProcesses()).not.toBe('');
+
+    process.kill(npm, 'SIGTERM');
+    expect(await until(() => !running(server))).toBe(true);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+    // Nothing `npm start` started is left: not the shell, tsx, the server, Java or its watchdog.
+    expect(await until(() => !groupRunning(npm))).toBe(true);
+    await expect(fetch(run.url)).rejects.toThrow();
+    await expect(fetch(local.s3Endpoint as string)).rejects.toThrow();
+    expect(existsSync(join(dataDir, 'local-run.json'))).toBe(false);
+    expect(run.output.join('\n')).toContain(`The process that started this run (pid ${npm}) has gone`);
   });
 
   it('leaves no Java process even when killed outright', async () => {

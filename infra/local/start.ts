@@ -1,5 +1,6 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1), and
-// runs the tenant's export schedule into a local S3 beside it.
+// runs the tenant's export schedule into a local S3 beside it. It stops with whatever started it, however
+// that one ends.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -11,6 +12,7 @@ import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from './dyna
 import { type ExportSchedule, startExportSchedule } from './export-schedule';
 import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from './local-run';
 import { type S3Local, startS3Local } from './s3-local';
+import { watchStarter } from './starter-watch';
 
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -44,6 +46,8 @@ if (!parsed.success) {
 const settings = parsed.data;
 
 const EXPORT_BUCKET = `school-${DEMO_TENANT.id}-exports`;
+/** The launchers between the starter and this process (tsx, npm's shell) name this file. */
+const ENTRY = 'infra/local/start.ts';
 
 /** What has started so far: whenever the run ends, these stop, the API first and DynamoDB Local last. */
 const started: {
@@ -71,6 +75,7 @@ function stop(reason: string) {
 async function main() {
   process.env.LOG_LEVEL ??= 'info';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  watchStarter(ENTRY, (pid) => stop(`The process that started this run (pid ${pid}) has gone`));
   mkdirSync(settings.DATA_DIR, { recursive: true });
   // The command-line tools (import, export, verify-export) find the running tenant here.
   const runFile = localRunFile(settings.DATA_DIR);
