@@ -2,7 +2,6 @@
 // teachers, tutors or staffs) from CSV, JSON or NDJSON into a tenant, upserting by processnumber. Bad rows
 // are reported by line and skipped; the good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../../shared/domain/groups';
 import { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
+import { progressBar } from './progress-bar';
 import { type Format, formatOf, type Row, readRows } from './read-rows';
 import { resolveTarget } from './target';
 import { createUpserter, type Outcome } from './upsert';
@@ -83,12 +83,10 @@ async function main() {
   const tally = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   const refused: { line: number; reasons: string[] }[] = [];
   const started = Date.now();
-  const bar = new SingleBar({
-    format: 'importing {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
-    stream: process.stderr,
-    noTTYOutput: true,
-    notTTYSchedule: 2000,
-  });
+  const bar = progressBar(
+    'importing',
+    '{percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
+  );
   bar.start(rows.length, 0, { rate: '0' });
 
   let next = 0;
