@@ -92,9 +92,9 @@ function summary(r: Results): string {
       verdict(rate(op).met, rate(op).ratio, THROUGHPUT_TARGET),
     ]),
     [
-      '5. Token verification per request (p50)',
+      '5. Token verification (p50)',
       'keys imported once',
-      `${round(r.tokens.verify.p50 * 1000)} µs (${round(r.tokens.verifyImportingKey.p50 * 1000)} µs importing per request)`,
+      `${round(r.tokens.verifyFirst.p50 * 1000)} µs first, ${round(r.tokens.verify.p50 * 1000)} µs again (${round(r.tokens.verifyImportingKey.p50 * 1000)} µs importing per request)`,
       'reported',
     ],
   ];
@@ -467,7 +467,12 @@ function tokensSection(r: Results): string {
         ['client secret check alone (scrypt, N=2^15, r=8)', k.secretCheck.n, ...ms(k.secretCheck)],
         ['signing a token alone (ES256, key imported once)', k.sign.n, ...ms(k.sign)],
         [
-          'verifying a token alone (ES256, keys imported once): the cost per request',
+          'verifying a token the first time a function sees it (ES256, keys imported once)',
+          k.verifyFirst.n,
+          ...ms(k.verifyFirst),
+        ],
+        [
+          'verifying it again, while the key set that verified it is in hand: every later request',
           k.verify.n,
           ...ms(k.verify),
         ],
@@ -481,9 +486,10 @@ function tokensSection(r: Results): string {
     '',
     `The token endpoint's latency is the scrypt check of the client secret (${k.secretCheck.p50} of ${k.endpoint.p50} ms at p50),`,
     'as designed: client secrets are stored only as slow hashes, and unknown clients are checked against a',
-    `decoy hash so they cost the same. Signing is ${k.sign.p50} ms. Every protected request verifies its token in`,
-    `${round(k.verify.p50 * 1000)} µs at p50 with the keys imported once per cold start; importing the key per request would cost`,
-    `${round(k.verifyImportingKey.p50 * 1000)} µs.`,
+    `decoy hash so they cost the same. Signing is ${k.sign.p50} ms. A function checks a token's signature and`,
+    `claims the first time it sees it, in ${round(k.verifyFirst.p50 * 1000)} µs at p50 with the keys imported once per cold start`,
+    `(importing the key per request would cost ${round(k.verifyImportingKey.p50 * 1000)} µs), and keeps the result with the key set`,
+    `that verified it, so the client's later requests with the same token cost ${round(k.verify.p50 * 1000)} µs until the key set is read again.`,
     '',
   ].join('\n');
 }
