@@ -1,12 +1,16 @@
 // Checks the synthesized tenant stacks against what the deployment promises: the route table served
-// exactly, least privilege per function, table settings per production flag, tenants sharing nothing,
-// and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers the bundles.
+// exactly, least privilege per function, the table the local run makes, table settings per production
+// flag, tenants sharing nothing, and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle
+// report covers the bundles.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../shared/data/keys';
-import { tableDesign } from '../shared/data/table';
+import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
 import { eventBridgeCron } from '../shared/exports/schedule';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
@@ -195,17 +199,31 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       DeletionProtectionEnabled: tenant.production,
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
-      KeySchema: [
-        { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },
-        { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: [
-        { IndexName: tableDesign.keysIndex.name, Projection: { ProjectionType: 'KEYS_ONLY' } },
-      ],
     });
     for (const type of ['AWS::KMS::Key', 'AWS::SecretsManager::Secret']) {
       expect(ofType(s(), type)[0]?.[1], type).toMatchObject({ DeletionPolicy: keep });
     }
+  });
+
+  it('builds the table the local run creates: the same keys, every index and projection, the time to live', () => {
+    const local = createTableInput('local');
+    const [, table] = ofType(s(), 'AWS::DynamoDB::Table')[0] as [string, Resource];
+    const byName = <T extends { AttributeName?: string; IndexName?: string }>(list: T[] = []) =>
+      [...list].sort((a, b) =>
+        String(a.IndexName ?? a.AttributeName).localeCompare(String(b.IndexName ?? b.AttributeName)),
+      );
+    expect(table.Properties.KeySchema).toEqual(local.KeySchema);
+    expect(byName(table.Properties.AttributeDefinitions as [])).toEqual(byName(local.AttributeDefinitions));
+    expect(byName(table.Properties.GlobalSecondaryIndexes as [])).toEqual(
+      byName(local.GlobalSecondaryIndexes),
+    );
+    expect(table.Properties.BillingMode).toBe(local.BillingMode);
+    expect(table.Properties.StreamSpecification).toEqual(local.StreamSpecification);
+    // The local bootstrap enables the same attribute right after creating the table.
+    expect(table.Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: tableDesign.timeToLiveAttribute,
+      Enabled: true,
+    });
   });
 
   it("applies the tenant's throttling, CORS, log retention and address", () => {
@@ -405,6 +423,47 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources[0]?.constructPath}`)).toEqual(
       [],
     );
+  });
+});
+
+describe('the table design', () => {
+  const sourceDirs = ['shared', 'functions', 'infra'].map((dir) =>
+    fileURLToPath(new URL(`../${dir}/`, import.meta.url)),
+  );
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? sources(join(dir, entry.name))
+        : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+          ? [join(dir, entry.name)]
+          : [],
+    );
+  /** The two modules that define the table rather than query it. */
+  const definitions = ['../shared/data/table.ts', './tenant-table.ts'].map((path) =>
+    fileURLToPath(new URL(path, import.meta.url)),
+  );
+
+  it('is where every query finds its index, and every index a query names is in each tenant template', () => {
+    const named = new Set<string>();
+    for (const file of sourceDirs.flatMap(sources).filter((f) => !definitions.includes(f))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bIndexName\b[^,\n}]*/g)) {
+        const where = `${relative(fileURLToPath(new URL('..', import.meta.url)), file)}: ${match[0]}`;
+        // A literal or a variable here could name an index no table has.
+        const index = /^IndexName:\s*tableDesign\.(\w+)\.name$/.exec(match[0].trim())?.[1];
+        expect(index, `${where} should read IndexName: tableDesign.<index>.name`).toBeDefined();
+        const design = tableDesign[index as keyof typeof tableDesign] as { name?: string };
+        expect(design?.name, where).toBeTypeOf('string');
+        named.add(design.name as string);
+      }
+    }
+    expect(named.size).toBeGreaterThan(0);
+    for (const s of synthesized) {
+      const [, table] = ofType(s, 'AWS::DynamoDB::Table')[0] as [string, Resource];
+      const indexes = (table.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map(
+        (i) => i.IndexName,
+      );
+      for (const name of named) expect(indexes, `${s.tenant.id}: ${name}`).toContain(name);
+    }
   });
 });
 

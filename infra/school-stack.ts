@@ -17,7 +17,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -38,6 +38,7 @@ import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/rou
 import { exportEntry, handlerEntry, signingKeyEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';
 import { acknowledge } from './nag-acknowledgements';
+import { tenantTable } from './tenant-table';
 import type { Tenant } from './tenants';
 
 export interface SchoolStackProps extends StackProps {
@@ -96,21 +97,10 @@ export class SchoolStack extends Stack {
       pendingWindow: Duration.days(tenant.production ? 30 : 7),
     });
 
-    this.table = new dynamodb.Table(this, 'Table', {
-      partitionKey: { name: tableDesign.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: tableDesign.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+    this.table = tenantTable(this, 'Table', {
       encryptionKey: key,
       deletionProtection: tenant.production,
       removalPolicy,
-    });
-    this.table.addGlobalSecondaryIndex({
-      indexName: tableDesign.keysIndex.name,
-      partitionKey: { name: tableDesign.keysIndex.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: tableDesign.keysIndex.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
 
     // Created with a random placeholder; the signing-key resource below replaces it with the key.
@@ -361,7 +351,7 @@ export class SchoolStack extends Stack {
         this.tableStatement(
           ['dynamodb:Query'],
           partitions,
-          [tableDesign.keysIndex.name, tableDesign.changesIndex.name].map((index) => `/index/${index}`),
+          tableDesign.indexes.map((index) => `/index/${index.name}`),
         ),
       );
     }
