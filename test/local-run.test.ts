@@ -1,8 +1,8 @@
 // `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
-// And as a supervisor would find it: it stops with the `npm start` that started it, and survives Ctrl-C
-// while the first start seeds.
+// And as a supervisor or a second user would find it: it stops with the `npm start` that started it,
+// holds DATA_DIR against a second start, and survives Ctrl-C while seeding.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,6 +133,9 @@ const serverPid = () => {
 
 /** Whether any process of a process group still runs. */
 const groupRunning = (group: number) => running(-group);
+
+/** The pid in DATA_DIR's lock: the server's own node process. */
+const lockHolder = (dir = dataDir) => Number(readFileSync(join(dir, 'local-run.lock'), 'utf8'));
 
 async function until(check: () => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -292,16 +295,47 @@ describe('npm start', { timeout: 180_000 }, () => {
     await expect(fetch(run.url)).rejects.toThrow();
     await expect(fetch(local.s3Endpoint as string)).rejects.toThrow();
     expect(existsSync(join(dataDir, 'local-run.json'))).toBe(false);
+    expect(existsSync(join(dataDir, 'local-run.lock'))).toBe(false);
     expect(run.output.join('\n')).toContain(`The process that started this run (pid ${npm}) has gone`);
   });
 
-  it('leaves no Java process even when killed outright', async () => {
+  it('refuses a second start on the same DATA_DIR at once, leaving the first one as it was', async () => {
+    const first = await start();
+    const runFile = readFileSync(join(dataDir, 'local-run.json'), 'utf8');
+    const second = spawnStart();
+    let javas = 1;
+    const count = setInterval(() => {
+      javas = Math.max(javas, javaProcesses().split('\n').filter(Boolean).length);
+    }, 50);
+    const code = await exited(second.child);
+    clearInterval(count);
+    expect(code).toBe(1);
+    expect(second.output.join('').trim()).toBe(
+      `DATA_DIR ${dataDir} is in use by another npm start (pid ${lockHolder()}): stop that one first, or set DATA_DIR to another folder.`,
+    );
+    // It never started a DynamoDB Local of its own, and the first run's file is still there.
+    expect(javas).toBe(1);
+    expect(readFileSync(join(dataDir, 'local-run.json'), 'utf8')).toBe(runFile);
+    expect((await token(first.url)).length).toBeGreaterThan(0);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+  });
+
+  it('leaves no Java process even when killed outright, and the next start takes over its lock', async () => {
     const run = await start();
-    const javaPid = javaProcesses().split('\n')[0] ?? '';
-    const owner = execFileSync('ps', ['-o', 'ppid=', '-p', javaPid], { encoding: 'utf8' }).trim();
-    process.kill(Number(owner), 'SIGKILL');
+    const owner = serverPid();
+    expect(lockHolder()).toBe(owner);
+    process.kill(owner, 'SIGKILL');
     expect(await until(() => javaProcesses() === '')).toBe(true);
     run.child.kill('SIGKILL');
+    // The killed run could not remove its lock; the pid in it no longer runs, so the lock is stale.
+    expect(lockHolder()).toBe(owner);
+    const next = await start();
+    expect(lockHolder()).not.toBe(owner);
+    next.child.kill('SIGTERM');
+    expect(await exited(next.child)).toBe(0);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
   });
 
   it('seeds the demo tenant again on the next start after Ctrl-C during the first seeding', async () => {

@@ -1,6 +1,6 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1), and
-// runs the tenant's export schedule into a local S3 beside it. It stops with whatever started it, however
-// that one ends.
+// runs the tenant's export schedule into a local S3 beside it. It has DATA_DIR to itself, and stops with
+// whatever started it, however that one ends.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -8,6 +8,7 @@ import { EXPORTS_PREFIX } from '../../shared/exports/manifest';
 import { scheduleProblem } from '../../shared/exports/schedule';
 import { DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
 import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from './bootstrap';
+import { DataDirInUseError, lockDataDir } from './data-dir-lock';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { type ExportSchedule, startExportSchedule } from './export-schedule';
 import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from './local-run';
@@ -75,12 +76,18 @@ function stop(reason: string) {
 async function main() {
   process.env.LOG_LEVEL ??= 'info';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  watchStarter(ENTRY, (pid) => stop(`The process that started this run (pid ${pid}) has gone`));
+  const starter = watchStarter(ENTRY, (pid) =>
+    stop(`The process that started this run (pid ${pid}) has gone`),
+  );
   mkdirSync(settings.DATA_DIR, { recursive: true });
+  const lock = lockDataDir(settings.DATA_DIR, starter.pids);
   // The command-line tools (import, export, verify-export) find the running tenant here.
   const runFile = localRunFile(settings.DATA_DIR);
   // On every way out, a failed start included; DynamoDB Local has stopped by then, or its watchdog stops it.
-  process.on('exit', () => rmSync(runFile, { force: true }));
+  process.on('exit', () => {
+    rmSync(runFile, { force: true });
+    lock.release();
+  });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
@@ -131,7 +138,7 @@ main().catch((error: unknown) => {
   // A stop on a signal fails whatever was still starting; the stop has said what happened.
   if (stopping) return;
   stopping = true;
-  if (error instanceof JavaMissingError) {
+  if (error instanceof JavaMissingError || error instanceof DataDirInUseError) {
     console.error(error.message);
   } else {
     const message = error instanceof Error ? error.message : String(error);

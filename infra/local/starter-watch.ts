@@ -11,6 +11,11 @@ interface Link {
   ppid: number;
 }
 
+export interface StarterWatch {
+  /** This process, its launchers and its starter: no lock left by an earlier run can belong to these. */
+  pids: number[];
+}
+
 const POLL_MS = 1000;
 const procfs = existsSync('/proc/self/stat');
 
@@ -66,7 +71,7 @@ function linksToStarter(entry: string): Link[] {
 }
 
 /** Calls `onGone` once when the starter or a launcher between it and this process has gone. */
-export function watchStarter(entry: string, onGone: (starter: number) => void): void {
+export function watchStarter(entry: string, onGone: (starter: number) => void): StarterWatch {
   const links = linksToStarter(entry);
   const starter = (links[links.length - 1] as Link).ppid;
   // A process that goes leaves its children to init or a subreaper, so a changed parent anywhere in the
@@ -80,4 +85,5 @@ export function watchStarter(entry: string, onGone: (starter: number) => void): 
     onGone(starter);
   }, POLL_MS);
   timer.unref();
+  return { pids: [...links.map((link) => link.pid), starter] };
 }
