@@ -2,9 +2,10 @@
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
 // And as a supervisor or a second user would find it: it stops with the `npm start` that started it,
-// holds DATA_DIR against a second start, and survives Ctrl-C while seeding.
+// holds DATA_DIR against a second start, survives Ctrl-C while seeding, and reports a busy port at once.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -363,6 +364,29 @@ describe('npm start', { timeout: 180_000 }, () => {
     next.child.kill('SIGTERM');
     expect(await exited(next.child)).toBe(0);
     expect(await until(() => javaProcesses(dir) === '')).toBe(true);
+  });
+
+  it('reports a port in use before starting DynamoDB Local, suggesting PORT=0', async () => {
+    const dir = freshDataDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const run = spawnStart({ env: { DATA_DIR: dir, PORT: String(port) } });
+    let java = false;
+    const watch = setInterval(() => {
+      java ||= javaProcesses(dir) !== '';
+    }, 50);
+    const code = await exited(run.child);
+    clearInterval(watch);
+    blocker.close();
+    expect(code).toBe(1);
+    const stderr = run.output.join('').trim();
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    expect(stderr).toContain('PORT=0');
+    expect(java).toBe(false);
+    expect(existsSync(join(dir, 'shared-local-instance.db'))).toBe(false);
+    expect(existsSync(join(dir, 'local-run.lock'))).toBe(false);
   });
 
   it('says in one line what to install when Java is missing', async () => {

@@ -1,6 +1,6 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1), and
-// runs the tenant's export schedule into a local S3 beside it. It has DATA_DIR to itself, and stops with
-// whatever started it, however that one ends.
+// runs the tenant's export schedule into a local S3 beside it. It has DATA_DIR to itself, reports a busy
+// port before anything slow starts, and stops with whatever started it, however that one ends.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -12,6 +12,7 @@ import { DataDirInUseError, lockDataDir } from './data-dir-lock';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { type ExportSchedule, startExportSchedule } from './export-schedule';
 import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from './local-run';
+import { checkPortFree, PortInUseError } from './port-check';
 import { type S3Local, startS3Local } from './s3-local';
 import { watchStarter } from './starter-watch';
 
@@ -90,6 +91,7 @@ async function main() {
   });
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  await checkPortFree(settings.HOST, settings.PORT);
 
   if (!settings.DYNAMODB_ENDPOINT) {
     started.database = await startDynamoDbLocal({ dataDir: settings.DATA_DIR });
@@ -138,7 +140,11 @@ main().catch((error: unknown) => {
   // A stop on a signal fails whatever was still starting; the stop has said what happened.
   if (stopping) return;
   stopping = true;
-  if (error instanceof JavaMissingError || error instanceof DataDirInUseError) {
+  if (
+    error instanceof JavaMissingError ||
+    error instanceof DataDirInUseError ||
+    error instanceof PortInUseError
+  ) {
     console.error(error.message);
   } else {
     const message = error instanceof Error ? error.message : String(error);
