@@ -280,7 +280,7 @@ describe('npm start', { timeout: 180_000 }, () => {
   });
 
   it('stops the API, the local S3 and DynamoDB Local when only npm start is sent SIGTERM', async () => {
-    // npm 11 exits on SIGTERM without passing it on: the server has to notice its starter has gone.
+    // npm 11 exits on SIGTERM and its shell goes without passing it on: the server has to notice.
     const run = await start({ npm: true });
     const npm = run.child.pid as number;
     const server = serverPid();
@@ -297,7 +297,7 @@ describe('npm start', { timeout: 180_000 }, () => {
     await expect(fetch(local.s3Endpoint as string)).rejects.toThrow();
     expect(existsSync(join(dataDir, 'local-run.json'))).toBe(false);
     expect(existsSync(join(dataDir, 'local-run.lock'))).toBe(false);
-    expect(run.output.join('\n')).toContain(`The process that started this run (pid ${npm}) has gone`);
+    expect(run.output.join('\n')).toContain(`The process that started this run has gone (pid ${npm}`);
   });
 
   it('refuses a second start on the same DATA_DIR at once, leaving the first one as it was', async () => {

@@ -78,7 +78,7 @@ async function main() {
   process.env.LOG_LEVEL ??= 'info';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const starter = watchStarter(ENTRY, (pid) =>
-    stop(`The process that started this run (pid ${pid}) has gone`),
+    stop(`The process that started this run has gone (pid ${pid}, or one between it and the server)`),
   );
   mkdirSync(settings.DATA_DIR, { recursive: true });
   const lock = lockDataDir(settings.DATA_DIR, starter.pids);
