@@ -18,7 +18,7 @@ export interface DataDirLock {
   release(): void;
 }
 
-export const lockFile = (dataDir: string) => join(dataDir, LOCK_FILE);
+const lockFile = (dataDir: string) => join(dataDir, LOCK_FILE);
 
 function running(pid: number): boolean {
   try {
