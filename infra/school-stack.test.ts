@@ -1,17 +1,24 @@
 // Checks the synthesized tenant stacks against what the deployment promises: the route table served
-// exactly, least privilege per function, table settings per production flag, tenants sharing nothing,
-// and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers the bundles.
-import { App } from 'aws-cdk-lib';
+// exactly, each area in its nested stack, least privilege per function, the table the local run makes,
+// table settings per production flag, the tenant's alarms, tenants sharing nothing, room for three times
+// today's routes, and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers
+// the bundles.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../shared/data/keys';
-import { tableDesign } from '../shared/data/table';
+import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
 import { eventBridgeCron } from '../shared/exports/schedule';
 import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
 import { acceptedFindings } from './nag-acknowledgements';
+import { areaOf, type RouteTable } from './route-area-stack';
 import { addTenantStacks, type SchoolStack, stackName } from './school-stack';
+import { failedInvocationPattern, failureMetricNamespace } from './tenant-alarms';
 import { type Tenant, tenants } from './tenants';
 
 type Resource = { Type: string; Properties: Record<string, unknown> } & Record<string, unknown>;
@@ -21,12 +28,30 @@ type Statement = {
   Condition?: Record<string, Record<string, unknown>>;
 };
 
-interface Synthesized {
-  tenant: Tenant;
-  stack: SchoolStack;
+/** One synthesized template of a tenant: the root stack's, or a nested stack's. */
+interface Part {
+  stack: Stack;
   template: Template;
   resources: Record<string, Resource>;
 }
+
+/** A resource and the template it is in (logical ids are unique per template only). */
+interface Located {
+  part: Part;
+  id: string;
+  resource: Resource;
+}
+
+interface Synthesized {
+  tenant: Tenant;
+  stack: SchoolStack;
+  root: Part;
+  /** The root first, then the nested stack of every area. */
+  parts: Part[];
+}
+
+/** CloudFormation's limit is 500 resources a template; the stacks keep a margin under it. */
+const RESOURCE_BUDGET = 400;
 
 const allRoutes = [...routes, fallbackRoute];
 const routeKey = (route: Route) => (route.path === '$default' ? '$default' : `${route.method} ${route.path}`);
@@ -34,43 +59,80 @@ const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [val
 const writeActions =
   /^dynamodb:(Put|Update|Delete|ConditionCheck|BatchWrite|TransactWrite)|^secretsmanager:(Put|Update|Delete)/;
 
+function partOf(stack: Stack): Part {
+  const template = Template.fromStack(stack);
+  return { stack, template, resources: template.toJSON().Resources };
+}
+
+function synthesize(tenantList: readonly Tenant[], routeTable?: RouteTable): Synthesized[] {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return addTenantStacks(app, tenantList, routeTable).map((stack, i) => {
+    const root = partOf(stack);
+    return {
+      tenant: tenantList[i] as Tenant,
+      stack,
+      root,
+      parts: [root, ...[...stack.areas.values()].map(partOf)],
+    };
+  });
+}
+
 let synthesized: Synthesized[];
 
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stacks = addTenantStacks(app, tenants);
-  synthesized = stacks.map((stack, i) => {
-    const template = Template.fromStack(stack);
-    return { tenant: tenants[i] as Tenant, stack, template, resources: template.toJSON().Resources };
-  });
-});
+  synthesized = synthesize(tenants);
+}, 120_000);
 
-function resource(s: Synthesized, id: string): Resource {
-  const found = s.resources[id];
+function resource(part: Part, id: string): Resource {
+  const found = part.resources[id];
   if (!found) throw new Error(`no resource ${id}`);
   return found;
 }
 
-function ofType({ resources }: Synthesized, type: string): [string, Resource][] {
-  return Object.entries(resources).filter(([, r]) => r.Type === type);
+function ofType(s: Synthesized, type: string): Located[] {
+  return s.parts.flatMap((part) =>
+    Object.entries(part.resources)
+      .filter(([, r]) => r.Type === type)
+      .map(([id, r]) => ({ part, id, resource: r })),
+  );
 }
 
-/** The logical id of the function serving a route, found by the route id its description starts with. */
-function functionOf(s: Synthesized, route: Route): string {
-  const found = ofType(s, 'AWS::Lambda::Function').filter(([, r]) =>
+/** The resource of a type the stack has exactly one of. */
+function theOne(s: Synthesized, type: string): Located {
+  const found = ofType(s, type);
+  expect(found, type).toHaveLength(1);
+  return found[0] as Located;
+}
+
+/** The function serving a route, found by the route id its description starts with. */
+function functionOf(s: Synthesized, route: Route): Located {
+  const found = ofType(s, 'AWS::Lambda::Function').filter(({ resource: r }) =>
     String(r.Properties.Description).startsWith(`${route.id}: `),
   );
   expect(found, route.id).toHaveLength(1);
-  return (found[0] as [string, Resource])[0];
+  return found[0] as Located;
 }
 
-/** Every statement of every policy attached to a function's role. */
-function statementsOf(s: Synthesized, functionId: string): Statement[] {
-  const role = (resource(s, functionId).Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
-  expect(resource(s, role as string).Properties.ManagedPolicyArns).toBeUndefined();
-  return ofType(s, 'AWS::IAM::Policy')
-    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === role))
-    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+/** A value as the root stack sees it: a nested stack's parameter becomes what the root passes it. */
+function inRoot(s: Synthesized, part: Part, value: unknown): unknown {
+  const ref = (value as { Ref?: string } | undefined)?.Ref;
+  if (part === s.root || ref === undefined) return value;
+  const nested = part.stack.nestedStackResource as CfnElement;
+  const parameters = resource(s.root, s.stack.getLogicalId(nested)).Properties.Parameters as Record<
+    string,
+    unknown
+  >;
+  return ref in parameters ? parameters[ref] : value;
+}
+
+/** Every statement of a function's role: its inline policy is its whole grant. */
+function statementsOf({ part, resource: fn }: Located): Statement[] {
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] as string;
+  const role = resource(part, roleId);
+  expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  return (role.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+    (policy) => policy.PolicyDocument.Statement,
+  );
 }
 
 const actionsOf = (statements: Statement[]) => new Set(statements.flatMap((st) => asArray(st.Action)));
@@ -81,22 +143,51 @@ function leadingKeysOf(statements: Statement[]): string[][] {
     .map((st) => asArray(st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] as string[]));
 }
 
+const variablesOf = ({ resource: fn }: Located) =>
+  (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+/** How many metrics CloudWatch bills an alarm for: its metric, or each metric its math reads. */
+const alarmMetrics = (alarm: Resource) =>
+  alarm.Properties.Metrics
+    ? (alarm.Properties.Metrics as { MetricStat?: unknown }[]).filter((m) => m.MetricStat).length
+    : 1;
+
 describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => {
   const s = () => synthesized.find((x) => x.tenant.id === tenantId) as Synthesized;
 
   it('serves every route of the route table exactly once, and $default, each by its own function', () => {
     const httpRoutes = ofType(s(), 'AWS::ApiGatewayV2::Route');
-    expect(httpRoutes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(allRoutes.map(routeKey).sort());
+    expect(httpRoutes.map(({ resource: r }) => r.Properties.RouteKey).sort()).toEqual(
+      allRoutes.map(routeKey).sort(),
+    );
     for (const route of allRoutes) {
-      const [, httpRoute] = httpRoutes.find(([, r]) => r.Properties.RouteKey === routeKey(route)) as [
-        string,
-        Resource,
-      ];
+      const { part, resource: httpRoute } = httpRoutes.find(
+        ({ resource: r }) => r.Properties.RouteKey === routeKey(route),
+      ) as Located;
+      const fn = functionOf(s(), route);
+      expect(fn.part, route.id).toBe(part);
       const target = JSON.stringify(httpRoute.Properties.Target);
       const integrationId = /"Ref":"(\w+)"/.exec(target)?.[1] as string;
-      const uri = JSON.stringify(s().resources[integrationId]?.Properties.IntegrationUri);
-      expect(uri, route.id).toContain(`"${functionOf(s(), route)}"`);
+      const uri = JSON.stringify(resource(part, integrationId).Properties.IntegrationUri);
+      expect(uri, route.id).toContain(`"${fn.id}"`);
+      // Each on the tenant's one API.
+      expect(inRoot(s(), part, httpRoute.Properties.ApiId)).toEqual({
+        Ref: theOne(s(), 'AWS::ApiGatewayV2::Api').id,
+      });
     }
+  });
+
+  it("puts each area's routes in a nested stack of their own, and no route in the root stack", () => {
+    const { stack, root } = s();
+    const areas = [...new Set(allRoutes.map(areaOf))];
+    expect([...stack.areas.keys()].sort()).toEqual(areas.sort());
+    for (const route of allRoutes) {
+      expect(functionOf(s(), route).part.stack, route.id).toBe(stack.areas.get(areaOf(route)));
+    }
+    expect(Object.values(root.resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')).toEqual([]);
+    expect(Object.values(root.resources).filter((r) => r.Type === 'AWS::CloudFormation::Stack')).toHaveLength(
+      areas.length,
+    );
   });
 
   it("grants each route's function only its partitions, writes only to write routes, and no wildcard", () => {
@@ -108,7 +199,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       'dynamodb:ConditionCheckItem',
     ];
     for (const route of allRoutes) {
-      const statements = statementsOf(s(), functionOf(s(), route));
+      const statements = statementsOf(functionOf(s(), route));
       const partitions = partitionsRead(route);
       const expected = ['logs:CreateLogStream', 'logs:PutLogEvents'];
       if (partitions.length > 0) expected.push(...readActions, 'kms:Decrypt');
@@ -130,16 +221,36 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
+  it('queries the indexes with the same partitions as the table, and every index of the design', () => {
+    const { id: tableId } = theOne(s(), 'AWS::DynamoDB::Table');
+    for (const route of allRoutes.filter((r) => partitionsRead(r).length > 0)) {
+      const fn = functionOf(s(), route);
+      const onIndexes = statementsOf(fn).filter((st) => JSON.stringify(st.Resource).includes('/index/'));
+      expect(onIndexes, route.id).toHaveLength(1);
+      const [statement] = onIndexes as [Statement];
+      expect(statement.Action, route.id).toBe('dynamodb:Query');
+      expect(
+        asArray(statement.Resource as object).map((r) => {
+          const [arn, suffix] = (r as { 'Fn::Join': [string, [unknown, string]] })['Fn::Join'][1];
+          expect(inRoot(s(), fn.part, arn)).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+          return suffix;
+        }),
+      ).toEqual(tableDesign.indexes.map((index) => `/index/${index.name}`));
+    }
+  });
+
   it('keeps the OAuth clients from every function but those that authenticate clients and the authorization endpoint, the signing key from every function but the token function', () => {
     const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
     expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
     for (const route of allRoutes) {
-      const statements = statementsOf(s(), functionOf(s(), route));
+      const fn = functionOf(s(), route);
+      const statements = statementsOf(fn);
       const readsClients = leadingKeysOf(statements).some((k) => k.includes(keys.clientPartition));
       const readsSecret = actionsOf(statements).has('secretsmanager:GetSecretValue');
-      const env = (resource(s(), functionOf(s(), route)).Properties.Environment as { Variables: object })
-        .Variables;
-      expect({ readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in env }, route.id).toEqual({
+      expect(
+        { readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in variablesOf(fn) },
+        route.id,
+      ).toEqual({
         // The authorization endpoint checks the client and its redirect URIs before the sign-in page.
         readsClients: route.auth.kind === 'client' || route.id === 'get-authorize',
         readsSecret: route.access === 'sign',
@@ -147,47 +258,57 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       });
     }
     // The table's private-key partition is for the local run only: no deployed function may read it.
-    for (const [id] of ofType(s(), 'AWS::Lambda::Function')) {
-      expect(leadingKeysOf(statementsOf(s(), id)).flat(), id).not.toContain(keys.privateKeyPartition);
+    for (const fn of ofType(s(), 'AWS::Lambda::Function')) {
+      expect(leadingKeysOf(statementsOf(fn)).flat(), fn.id).not.toContain(keys.privateKeyPartition);
     }
   });
 
   it('lets only write and token routes and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
-    const writeRouteFunctions = new Set(
-      allRoutes.filter((r) => r.access !== 'read').map((r) => functionOf(s(), r)),
-    );
+    const writeRouteFunctions = allRoutes.filter((r) => r.access !== 'read').map((r) => functionOf(s(), r));
     const writers = ofType(s(), 'AWS::Lambda::Function').filter(
-      ([id]) =>
-        !writeRouteFunctions.has(id) &&
-        [...actionsOf(statementsOf(s(), id))].some((a) => writeActions.test(a)),
+      (fn) =>
+        !writeRouteFunctions.some((w) => w.part === fn.part && w.id === fn.id) &&
+        [...actionsOf(statementsOf(fn))].some((a) => writeActions.test(a)),
     );
-    expect(writers.map(([id]) => id)).toHaveLength(1);
-    const [writerId, writer] = writers[0] as [string, Resource];
-    expect(writer.Properties.Description).toMatch(/signing key/);
-    const statements = statementsOf(s(), writerId);
+    expect(writers.map(({ id }) => id)).toHaveLength(1);
+    const writer = writers[0] as Located;
+    expect(writer.part).toBe(s().root);
+    expect(writer.resource.Properties.Description).toMatch(/signing key/);
+    const statements = statementsOf(writer);
     expect([...actionsOf(statements)].filter((a) => writeActions.test(a)).sort()).toEqual([
       'dynamodb:PutItem',
       'secretsmanager:PutSecretValue',
     ]);
     expect(leadingKeysOf(statements)).toEqual([[keys.publicKeyPartition]]);
-    const [secretId] = ofType(s(), 'AWS::SecretsManager::Secret')[0] as [string, Resource];
-    const [, custom] = ofType(s(), 'Custom::SigningKey')[0] as [string, Resource];
-    expect(custom.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [writerId, 'Arn'] });
-    expect(custom.Properties.SecretArn).toEqual({ Ref: secretId });
+    const secret = theOne(s(), 'AWS::SecretsManager::Secret');
+    const { resource: custom } = theOne(s(), 'Custom::SigningKey');
+    expect(custom.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [writer.id, 'Arn'] });
+    expect(custom.Properties.SecretArn).toEqual({ Ref: secret.id });
+  });
+
+  it('writes every grant inline on its own role: no managed or separate policy anywhere', () => {
+    expect(ofType(s(), 'AWS::IAM::Policy')).toEqual([]);
+    expect(ofType(s(), 'AWS::IAM::ManagedPolicy')).toEqual([]);
+    const roles = ofType(s(), 'AWS::Lambda::Function').map(
+      ({ part, resource: fn }) =>
+        `${part.stack.node.path}/${(fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}`,
+    );
+    expect(new Set(roles).size).toBe(roles.length);
   });
 
   it('never puts a key value in the template: the secret is created with a placeholder', () => {
-    const [, secret] = ofType(s(), 'AWS::SecretsManager::Secret')[0] as [string, Resource];
+    const { resource: secret } = theOne(s(), 'AWS::SecretsManager::Secret');
     expect(secret.Properties.SecretString).toBeUndefined();
     expect(secret.Properties.GenerateSecretString).toBeDefined();
     expect(secret.Properties.KmsKeyId).toBeDefined();
-    const text = JSON.stringify(s().template.toJSON());
-    expect(text).not.toMatch(/"(d|x|y)":"[A-Za-z0-9_-]{40,}"|PRIVATE KEY/);
+    for (const { template } of s().parts) {
+      expect(JSON.stringify(template.toJSON())).not.toMatch(/"(d|x|y)":"[A-Za-z0-9_-]{40,}"|PRIVATE KEY/);
+    }
   });
 
   it('sets the table as the tenant is production or not', () => {
     const { tenant } = s();
-    const [, table] = ofType(s(), 'AWS::DynamoDB::Table')[0] as [string, Resource];
+    const { resource: table } = theOne(s(), 'AWS::DynamoDB::Table');
     const keep = tenant.production ? 'Retain' : 'Delete';
     expect(table).toMatchObject({ DeletionPolicy: keep, UpdateReplacePolicy: keep });
     expect(table.Properties).toMatchObject({
@@ -195,22 +316,36 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       DeletionProtectionEnabled: tenant.production,
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
-      KeySchema: [
-        { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },
-        { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: [
-        { IndexName: tableDesign.keysIndex.name, Projection: { ProjectionType: 'KEYS_ONLY' } },
-      ],
     });
     for (const type of ['AWS::KMS::Key', 'AWS::SecretsManager::Secret']) {
-      expect(ofType(s(), type)[0]?.[1], type).toMatchObject({ DeletionPolicy: keep });
+      expect(theOne(s(), type).resource, type).toMatchObject({ DeletionPolicy: keep });
     }
+  });
+
+  it('builds the table the local run creates: the same keys, every index and projection, the time to live', () => {
+    const local = createTableInput('local');
+    const { resource: table } = theOne(s(), 'AWS::DynamoDB::Table');
+    const byName = <T extends { AttributeName?: string; IndexName?: string }>(list: T[] = []) =>
+      [...list].sort((a, b) =>
+        String(a.IndexName ?? a.AttributeName).localeCompare(String(b.IndexName ?? b.AttributeName)),
+      );
+    expect(table.Properties.KeySchema).toEqual(local.KeySchema);
+    expect(byName(table.Properties.AttributeDefinitions as [])).toEqual(byName(local.AttributeDefinitions));
+    expect(byName(table.Properties.GlobalSecondaryIndexes as [])).toEqual(
+      byName(local.GlobalSecondaryIndexes),
+    );
+    expect(table.Properties.BillingMode).toBe(local.BillingMode);
+    expect(table.Properties.StreamSpecification).toEqual(local.StreamSpecification);
+    // The local bootstrap enables the same attribute right after creating the table.
+    expect(table.Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: tableDesign.timeToLiveAttribute,
+      Enabled: true,
+    });
   });
 
   it("applies the tenant's throttling, CORS, log retention and address", () => {
     const { tenant } = s();
-    const [, stage] = ofType(s(), 'AWS::ApiGatewayV2::Stage')[0] as [string, Resource];
+    const { resource: stage } = theOne(s(), 'AWS::ApiGatewayV2::Stage');
     expect(stage.Properties).toMatchObject({
       StageName: '$default',
       DefaultRouteSettings: {
@@ -219,22 +354,21 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       },
     });
     const accessLogs = stage.Properties.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': string[] } };
-    expect(s().resources[accessLogs.DestinationArn['Fn::GetAtt'][0] as string]?.Type).toBe(
+    expect(resource(s().root, accessLogs.DestinationArn['Fn::GetAtt'][0] as string).Type).toBe(
       'AWS::Logs::LogGroup',
     );
-    const [, api] = ofType(s(), 'AWS::ApiGatewayV2::Api')[0] as [string, Resource];
+    const { id: apiId, resource: api } = theOne(s(), 'AWS::ApiGatewayV2::Api');
     if (tenant.corsOrigins.length === 0) expect(api.Properties.CorsConfiguration).toBeUndefined();
     else expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: tenant.corsOrigins });
-    for (const [, group] of ofType(s(), 'AWS::Logs::LogGroup')) {
+    for (const { resource: group } of ofType(s(), 'AWS::Logs::LogGroup')) {
       expect(group.Properties.RetentionInDays).toBe(tenant.logRetentionDays);
     }
-    const fn = s().resources[functionOf(s(), routes[0] as Route)] as Resource;
-    const baseUrl = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables
-      .PUBLIC_BASE_URL;
+    const fn = functionOf(s(), routes[0] as Route);
+    const baseUrl = inRoot(s(), fn.part, variablesOf(fn).PUBLIC_BASE_URL);
     if (tenant.domain) {
       expect(baseUrl).toBe(`https://${tenant.domain.name}`);
       expect(api.Properties.DisableExecuteApiEndpoint).toBe(true);
-      s().template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      s().root.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
         DomainName: tenant.domain.name,
         DomainNameConfigurations: [
           {
@@ -245,16 +379,18 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         ],
       });
     } else {
-      const [apiId] = ofType(s(), 'AWS::ApiGatewayV2::Api')[0] as [string, Resource];
       expect(baseUrl).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     }
   });
 
-  it("hands every route function the tenant's token timings, the signing-key refresh only when set", () => {
+  it("hands every route function the tenant's table and token timings, the signing-key refresh only when set", () => {
     const { tenant } = s();
+    const { id: tableId } = theOne(s(), 'AWS::DynamoDB::Table');
     for (const route of allRoutes) {
-      const fn = s().resources[functionOf(s(), route)] as Resource;
-      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const fn = functionOf(s(), route);
+      const variables = variablesOf(fn);
+      expect(inRoot(s(), fn.part, variables.TABLE_NAME), route.id).toEqual({ Ref: tableId });
+      expect(variables.TENANT_ID, route.id).toBe(tenant.id);
       expect(variables.ACCESS_TOKEN_TTL_SECONDS, route.id).toBe(String(tenant.tokens.accessTtlSeconds));
       expect(variables.SIGNING_KEY_REFRESH_SECONDS, route.id).toBe(
         tenant.tokens.signingKeyRefreshSeconds === undefined
@@ -264,44 +400,86 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('names the signing-key secret in an output, for the admin CLI to rotate keys with', () => {
-    const [secretId] = ofType(s(), 'AWS::SecretsManager::Secret')[0] as [string, Resource];
-    s().template.hasOutput('SigningKeySecretArn', { Value: { Ref: secretId } });
+  it('keeps on the root stack the outputs the admin CLI and the docs name', () => {
+    const { tenant, root, parts } = s();
+    const secret = theOne(s(), 'AWS::SecretsManager::Secret');
+    root.template.hasOutput('SigningKeySecretArn', { Value: { Ref: secret.id } });
+    root.template.hasOutput('TableName', { Value: { Ref: theOne(s(), 'AWS::DynamoDB::Table').id } });
+    root.template.hasOutput('ExportBucketName', { Value: { Ref: theOne(s(), 'AWS::S3::Bucket').id } });
+    const outputs = Object.keys(root.template.toJSON().Outputs);
+    expect(outputs).toEqual(
+      expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeySecretArn', 'ExportBucketName']),
+    );
+    expect(outputs.includes('DomainTarget')).toBe(tenant.domain !== undefined);
+    for (const nested of parts.slice(1)) expect(nested.template.toJSON().Outputs).toBeUndefined();
   });
 
-  it('runs every function on nodejs22.x, arm64, with source maps and its own log group', () => {
-    for (const [id, fn] of ofType(s(), 'AWS::Lambda::Function')) {
-      expect(fn.Properties, id).toMatchObject({
+  it('runs every function on nodejs22.x, arm64, with source maps, logging JSON to the tenant’s one log group', () => {
+    const { id: logsId, resource: group } = functionLogGroup(s());
+    expect(group).toMatchObject({
+      DeletionPolicy: s().tenant.production ? 'Retain' : 'Delete',
+    });
+    const functions = ofType(s(), 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(allRoutes.length + 2);
+    for (const fn of functions) {
+      const { part, id, resource: r } = fn;
+      expect(r.Properties, id).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
-        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        // platform.report lines are INFO: the failure metric needs them.
+        LoggingConfig: { LogFormat: 'JSON', SystemLogLevel: 'INFO' },
       });
+      const logging = r.Properties.LoggingConfig as { LogGroup: unknown };
+      expect(inRoot(s(), part, logging.LogGroup), id).toEqual({ Ref: logsId });
+      const logStatement = statementsOf(fn).find((st) => asArray(st.Action).includes('logs:PutLogEvents'));
+      expect(inRoot(s(), part, logStatement?.Resource), id).toEqual({ 'Fn::GetAtt': [logsId, 'Arn'] });
     }
   });
 
-  it('alarms on 5xx rate, on every function’s errors and on throttles of the shared concurrency pool', () => {
-    const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
-    const [topicId] = ofType(s(), 'AWS::SNS::Topic')[0] as [string, Resource];
-    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-    expect(alarms.some((a) => JSON.stringify(a.Metrics).includes('"MetricName":"5xx"'))).toBe(true);
-    for (const route of allRoutes) {
-      const fn = functionOf(s(), route);
-      const watching = alarms.filter(
-        (a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"Ref":"${fn}"`),
-      );
-      expect(watching, `${route.id} Errors`).toHaveLength(1);
-    }
-    const throttles = alarms.filter((a) => a.MetricName === 'Throttles');
+  it('alarms on any failed function, the 5xx rate, throttles of the shared concurrency pool and an export that could not start, with five alarm metrics in all', () => {
+    const { tenant } = s();
+    const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(({ resource: a }) => a);
+    const { id: topicId } = theOne(s(), 'AWS::SNS::Topic');
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    const by = (metricName: string) => alarms.filter((a) => a.Properties.MetricName === metricName);
+
+    // Every function logs to the one group, so one filter and one alarm watch them all.
+    const { resource: filter } = theOne(s(), 'AWS::Logs::MetricFilter');
+    expect(filter.Properties).toEqual({
+      LogGroupName: { Ref: functionLogGroup(s()).id },
+      FilterPattern: failedInvocationPattern.logPatternString,
+      MetricTransformations: [
+        {
+          MetricName: 'FunctionFailures',
+          MetricNamespace: failureMetricNamespace(tenant.id),
+          MetricValue: '1',
+        },
+      ],
+    });
+    expect(by('FunctionFailures')).toHaveLength(1);
+    expect(by('FunctionFailures')[0]?.Properties).toMatchObject({
+      Namespace: failureMetricNamespace(tenant.id),
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+
+    expect(
+      alarms.filter((a) => String(JSON.stringify(a.Properties.Metrics)).includes('"MetricName":"5xx"')),
+    ).toHaveLength(1);
+    const throttles = by('Throttles');
     expect(throttles).toHaveLength(1);
-    expect(throttles[0]?.Dimensions).toBeUndefined();
+    expect(throttles[0]?.Properties.Dimensions).toBeUndefined();
+    expect(by('FailedInvocations')).toHaveLength(1);
+    // No alarm per function: what a tenant pays for alarms does not grow with its routes.
+    expect(alarms).toHaveLength(4);
+    expect(alarms.reduce((sum, alarm) => sum + alarmMetrics(alarm), 0)).toBe(5);
   });
 
   it('keeps exports in a private, versioned, TLS-only bucket under the tenant key, kept for its retention', () => {
     const { tenant } = s();
-    const [, bucket] = ofType(s(), 'AWS::S3::Bucket')[0] as [string, Resource];
-    const [keyId] = ofType(s(), 'AWS::KMS::Key')[0] as [string, Resource];
-    expect(ofType(s(), 'AWS::S3::Bucket')).toHaveLength(1);
+    const { resource: bucket } = theOne(s(), 'AWS::S3::Bucket');
+    const { id: keyId } = theOne(s(), 'AWS::KMS::Key');
     expect(bucket).toMatchObject({ DeletionPolicy: 'Retain' });
     expect(bucket.Properties).toMatchObject({
       BucketEncryption: {
@@ -331,7 +509,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         ],
       },
     });
-    const [, policy] = ofType(s(), 'AWS::S3::BucketPolicy')[0] as [string, Resource];
+    const { resource: policy } = theOne(s(), 'AWS::S3::BucketPolicy');
     expect(policy.Properties.PolicyDocument).toMatchObject({
       Statement: [
         {
@@ -346,11 +524,12 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
 
   it('runs the export on the tenant schedule, reading its partitions only and writing under exports/ only', () => {
     const { tenant } = s();
-    const [fnId, fn] = ofType(s(), 'AWS::Lambda::Function').find(([, r]) =>
+    const exportFunction = ofType(s(), 'AWS::Lambda::Function').find(({ resource: r }) =>
       String(r.Properties.Description).startsWith('scheduled-export: '),
-    ) as [string, Resource];
-    expect(fn.Properties).toMatchObject({ Timeout: 900 });
-    const statements = statementsOf(s(), fnId);
+    ) as Located;
+    expect(exportFunction.part).toBe(s().root);
+    expect(exportFunction.resource.Properties).toMatchObject({ Timeout: 900 });
+    const statements = statementsOf(exportFunction);
     expect([...actionsOf(statements)].sort()).toEqual([
       'dynamodb:GetItem',
       'dynamodb:Query',
@@ -370,7 +549,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         ...recordGroups.map(keys.deletionPartition),
       ].sort(),
     ]);
-    const [bucketId] = ofType(s(), 'AWS::S3::Bucket')[0] as [string, Resource];
+    const { id: bucketId } = theOne(s(), 'AWS::S3::Bucket');
     for (const statement of statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')))) {
       const objects = asArray(statement.Action).some((a) => a !== 's3:ListBucket');
       expect(statement.Resource).toEqual(
@@ -382,29 +561,79 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
     const cron = eventBridgeCron(tenant.exports.schedule);
     const day = cron.day ?? (cron.weekDay ? '?' : '*');
-    const [, rule] = ofType(s(), 'AWS::Events::Rule')[0] as [string, Resource];
+    const { id: ruleId, resource: rule } = theOne(s(), 'AWS::Events::Rule');
     expect(rule.Properties).toMatchObject({
       ScheduleExpression: `cron(${cron.minute} ${cron.hour} ${day} ${cron.month} ${cron.weekDay ?? '?'} *)`,
       State: 'ENABLED',
-      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })],
+      Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [exportFunction.id, 'Arn'] } })],
     });
-    const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    const failed = alarms.filter(
-      (a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(`"Ref":"${fnId}"`),
+    const notStarted = ofType(s(), 'AWS::CloudWatch::Alarm').filter(
+      ({ resource: a }) => a.Properties.MetricName === 'FailedInvocations',
     );
-    expect(failed).toHaveLength(1);
-    expect(alarms.filter((a) => a.MetricName === 'FailedInvocations')).toHaveLength(1);
+    expect(notStarted.map(({ resource: a }) => a.Properties.Dimensions)).toEqual([
+      [{ Name: 'RuleName', Value: { Ref: ruleId } }],
+    ]);
   });
 
-  it('stays well under the CloudFormation limit of 500 resources', () => {
-    expect(Object.keys(s().resources).length).toBeLessThan(450);
+  it(`keeps every template, root and nested, under ${RESOURCE_BUDGET} resources`, () => {
+    for (const { stack, resources } of s().parts) {
+      expect(Object.keys(resources).length, stack.node.path).toBeLessThanOrEqual(RESOURCE_BUDGET);
+    }
   });
 
-  it('has no unacknowledged AwsSolutions finding', () => {
+  it('has no unacknowledged AwsSolutions finding, in the root or a nested stack', () => {
     const report = new AwsSolutionsChecks().validateScope(s().stack);
     expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources[0]?.constructPath}`)).toEqual(
       [],
     );
+  });
+});
+
+/** The log group the tenant's functions write to: the one the failure metric filter reads. */
+function functionLogGroup(s: Synthesized): Located {
+  const { resource: filter } = theOne(s, 'AWS::Logs::MetricFilter');
+  const id = (filter.Properties.LogGroupName as { Ref: string }).Ref;
+  return { part: s.root, id, resource: resource(s.root, id) };
+}
+
+describe('the table design', () => {
+  const sourceDirs = ['shared', 'functions', 'infra'].map((dir) =>
+    fileURLToPath(new URL(`../${dir}/`, import.meta.url)),
+  );
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? sources(join(dir, entry.name))
+        : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+          ? [join(dir, entry.name)]
+          : [],
+    );
+  /** The two modules that define the table rather than query it. */
+  const definitions = ['../shared/data/table.ts', './tenant-table.ts'].map((path) =>
+    fileURLToPath(new URL(path, import.meta.url)),
+  );
+
+  it('is where every query finds its index, and every index a query names is in each tenant template', () => {
+    const named = new Set<string>();
+    for (const file of sourceDirs.flatMap(sources).filter((f) => !definitions.includes(f))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bIndexName\b[^,\n}]*/g)) {
+        const where = `${relative(fileURLToPath(new URL('..', import.meta.url)), file)}: ${match[0]}`;
+        // A literal or a variable here could name an index no table has.
+        const index = /^IndexName:\s*tableDesign\.(\w+)\.name$/.exec(match[0].trim())?.[1];
+        expect(index, `${where} should read IndexName: tableDesign.<index>.name`).toBeDefined();
+        const design = tableDesign[index as keyof typeof tableDesign] as { name?: string };
+        expect(design?.name, where).toBeTypeOf('string');
+        named.add(design.name as string);
+      }
+    }
+    expect(named.size).toBeGreaterThan(0);
+    for (const s of synthesized) {
+      const { resource: table } = theOne(s, 'AWS::DynamoDB::Table');
+      const indexes = (table.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map(
+        (i) => i.IndexName,
+      );
+      for (const name of named) expect(indexes, `${s.tenant.id}: ${name}`).toContain(name);
+    }
   });
 });
 
@@ -426,7 +655,9 @@ describe('two tenants', () => {
       }
     };
     // Code is the exception: every tenant runs the same bundles, each from its own account's assets.
-    for (const r of Object.values(s.resources)) walk({ ...r.Properties, Code: undefined }, '');
+    for (const r of s.parts.flatMap((part) => Object.values(part.resources))) {
+      walk({ ...r.Properties, Code: undefined }, '');
+    }
     return found;
   }
 
@@ -435,14 +666,17 @@ describe('two tenants', () => {
     const shared = [...physicalIdentifiers(a)].filter((id) => physicalIdentifiers(b).has(id));
     expect(shared).toEqual([]);
     for (const s of [a, b]) {
-      const text = JSON.stringify(s.template.toJSON());
-      expect(text).not.toContain('Fn::ImportValue');
       const other = s === a ? b : a;
-      expect(text).not.toContain(stackName(other.tenant.id));
-      expect(text).not.toContain(`"TENANT_ID":"${other.tenant.id}"`);
-      expect(ofType(s, 'AWS::DynamoDB::Table')).toHaveLength(1);
-      expect(ofType(s, 'AWS::SecretsManager::Secret')).toHaveLength(1);
-      expect(ofType(s, 'AWS::KMS::Key')).toHaveLength(1);
+      for (const { template } of s.parts) {
+        const text = JSON.stringify(template.toJSON());
+        expect(text).not.toContain('Fn::ImportValue');
+        expect(text).not.toContain(stackName(other.tenant.id));
+        expect(text).not.toContain(`"TENANT_ID":"${other.tenant.id}"`);
+        expect(text).not.toContain(failureMetricNamespace(other.tenant.id));
+      }
+      for (const type of ['AWS::DynamoDB::Table', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key']) {
+        expect(ofType(s, type), type).toHaveLength(1);
+      }
     }
   });
 
@@ -454,6 +688,41 @@ describe('two tenants', () => {
 
   it('include a production tenant and one that is not, so both table settings are checked', () => {
     expect(new Set(tenants.map((t) => t.production))).toEqual(new Set([true, false]));
+  });
+});
+
+describe('room to grow', () => {
+  /** Today's routes three times over: each row again under /v2 and /v3, served by the same handlers. */
+  const tripled: RouteTable = {
+    routes: [1, 2, 3].flatMap((copy) =>
+      routes.map((route) =>
+        copy === 1 ? route : { ...route, id: `${route.id}-v${copy}`, path: `/v${copy}${route.path}` },
+      ),
+    ),
+    fallbackRoute,
+  };
+  let grown: Synthesized;
+
+  beforeAll(() => {
+    // The tenant with the most root resources (a custom domain and an alarm subscription).
+    const largest = tenants.find((t) => t.domain && t.alarmEmail) as Tenant;
+    [grown] = synthesize([largest], tripled) as [Synthesized];
+  }, 120_000);
+
+  it(`holds three times today's routes with every template under ${RESOURCE_BUDGET} resources`, () => {
+    expect(tripled.routes).toHaveLength(3 * routes.length);
+    expect(ofType(grown, 'AWS::ApiGatewayV2::Route')).toHaveLength(tripled.routes.length + 1);
+    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 3);
+    const counts = grown.parts.map(({ stack, resources }) => ({
+      template: stack.node.path,
+      resources: Object.keys(resources).length,
+    }));
+    for (const { template, resources } of counts) {
+      expect(resources, template).toBeLessThanOrEqual(RESOURCE_BUDGET);
+    }
+    // The root does not grow with routes at all: same areas, same resources.
+    const today = synthesized.find((s) => s.tenant.id === grown.tenant.id) as Synthesized;
+    expect(Object.keys(grown.root.resources).length).toBe(Object.keys(today.root.resources).length);
   });
 });
 

@@ -1,6 +1,9 @@
-// One tenant's whole deployment (`School-<id>`): its key, table, signing-key secret, one function per
-// route of the route table behind an HTTP API, the scheduled export and its bucket, logs and alarms. Nothing here is shared with another
-// tenant's stack: every name is generated per stack and nothing is imported from elsewhere.
+// One tenant's whole deployment (`School-<id>`). The root stack holds what the tenant has once: its key,
+// table, signing-key secret, HTTP API and stage, the log group all its functions share, the scheduled
+// export and its bucket, alarms and outputs. Its routes live in nested stacks, one per area of the route
+// table (infra/route-area-stack.ts), so the root grows by one resource per area and each area by five
+// per route. Nothing here is shared with another tenant's stack: every name is generated per stack and
+// nothing is imported from elsewhere.
 import {
   type App,
   CfnOutput,
@@ -13,76 +16,75 @@ import {
 } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { keys } from '../shared/data/keys';
-import { tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
 import { EXPORTS_PREFIX } from '../shared/exports/manifest';
 import { eventBridgeCron } from '../shared/exports/schedule';
-import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/routes';
-import { exportEntry, handlerEntry, signingKeyEntry } from './bundling';
+import { fallbackRoute, routes } from '../shared/routes';
+import { keyStatement, type TenantData, tableStatement } from './access';
+import { exportEntry, signingKeyEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';
 import { acknowledge } from './nag-acknowledgements';
+import { areasOf, constructId, RouteAreaStack, type RouteTable } from './route-area-stack';
+import { addTenantAlarms } from './tenant-alarms';
+import { tenantTable } from './tenant-table';
 import type { Tenant } from './tenants';
 
 export interface SchoolStackProps extends StackProps {
   tenant: Tenant;
+  /** The routes to serve; the route table of shared/routes.ts unless a test passes another. */
+  routeTable?: RouteTable;
 }
 
 /** The name of a tenant's stack, as operators type it in `cdk deploy`. */
 export const stackName = (tenantId: string) => `School-${tenantId}`;
 
 /** Adds one stack per tenant to the app, as `cdk synth` and the tests build them. */
-export function addTenantStacks(app: App, tenants: readonly Tenant[]): SchoolStack[] {
+export function addTenantStacks(
+  app: App,
+  tenants: readonly Tenant[],
+  routeTable: RouteTable = { routes, fallbackRoute },
+): SchoolStack[] {
   return tenants.map(
     (tenant) =>
       new SchoolStack(app, stackName(tenant.id), {
         tenant,
+        routeTable,
         env: { account: tenant.account, region: tenant.region },
         description: `School API of tenant ${tenant.id} (${tenant.name})`,
       }),
   );
 }
 
-/** Alarm when more than this share of a 5-minute window's requests end in a 5xx. */
-const SERVER_ERROR_PERCENT = 5;
-
 /** Lambda's longest run; the export stops cleanly 30 s before it (functions/exports/run.ts). */
 const EXPORT_TIMEOUT = Duration.minutes(15);
 /** How long an export object replaced by a retried run, or expired, can still be recovered. */
 const EXPORT_NONCURRENT_DAYS = 30;
 
-/** Construct ids from route ids: `list-students` becomes `ListStudents`. */
-const constructId = (routeId: string) =>
-  routeId.replace(/(^|-)([a-z])/g, (_match: string, _dash: string, letter: string) => letter.toUpperCase());
-
 export class SchoolStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
-  /** The route functions, by route id. */
-  readonly functions = new Map<string, ServiceFunction>();
+  /** The log group every function of the tenant writes to. */
+  readonly functionLogs: logs.LogGroup;
+  /** The nested stack of each area of the route table, by area. */
+  readonly areas = new Map<string, RouteAreaStack>();
   readonly exportBucket: s3.Bucket;
   readonly exportFunction: ServiceFunction;
   readonly exportSchedule: events.Rule;
 
   constructor(scope: Construct, id: string, props: SchoolStackProps) {
     super(scope, id, props);
-    const { tenant } = props;
+    const { tenant, routeTable = { routes, fallbackRoute } } = props;
     const removalPolicy = tenant.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logRetention = tenant.logRetentionDays as logs.RetentionDays;
     Tags.of(this).add('tenant', tenant.id);
@@ -96,21 +98,10 @@ export class SchoolStack extends Stack {
       pendingWindow: Duration.days(tenant.production ? 30 : 7),
     });
 
-    this.table = new dynamodb.Table(this, 'Table', {
-      partitionKey: { name: tableDesign.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: tableDesign.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+    this.table = tenantTable(this, 'Table', {
       encryptionKey: key,
       deletionProtection: tenant.production,
       removalPolicy,
-    });
-    this.table.addGlobalSecondaryIndex({
-      indexName: tableDesign.keysIndex.name,
-      partitionKey: { name: tableDesign.keysIndex.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: tableDesign.keysIndex.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
     });
 
     // Created with a random placeholder; the signing-key resource below replaces it with the key.
@@ -121,27 +112,24 @@ export class SchoolStack extends Stack {
     });
     acknowledge(signingKeySecret, 'signingKeyRotation');
 
-    const functionDefaults = { logRetention, logRemovalPolicy: removalPolicy };
+    this.functionLogs = new logs.LogGroup(this, 'FunctionLogs', { retention: logRetention, removalPolicy });
+
     const signingKeyFunction = new ServiceFunction(this, 'SigningKeyFunction', {
-      ...functionDefaults,
       entry: signingKeyEntry,
       description: `signing-key: creates the token signing key of tenant ${tenant.id} at deploy time`,
       environment: {},
+      logGroup: this.functionLogs,
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
+          resources: [signingKeySecret.secretArn],
+        }),
+        tableStatement(this.table, ['dynamodb:PutItem'], [keys.publicKeyPartition]),
+        keyStatement(key, ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'], 'secretsmanager'),
+        keyStatement(key, ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'], 'dynamodb'),
+      ],
       timeout: Duration.minutes(1),
     });
-    signingKeyFunction.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
-        resources: [signingKeySecret.secretArn],
-      }),
-    );
-    signingKeyFunction.addToRolePolicy(this.tableStatement(['dynamodb:PutItem'], [keys.publicKeyPartition]));
-    signingKeyFunction.addToRolePolicy(
-      this.keyStatement(key, ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'], 'secretsmanager'),
-    );
-    signingKeyFunction.addToRolePolicy(
-      this.keyStatement(key, ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'], 'dynamodb'),
-    );
     const signingKey = new CustomResource(this, 'SigningKey', {
       serviceToken: signingKeyFunction.functionArn,
       resourceType: 'Custom::SigningKey',
@@ -200,6 +188,7 @@ export class SchoolStack extends Stack {
     });
     const publicBaseUrl = tenant.domain ? `https://${tenant.domain.name}` : this.api.apiEndpoint;
 
+    const data: TenantData = { table: this.table, key, signingKeySecret };
     const environment = {
       TABLE_NAME: this.table.tableName,
       TENANT_ID: tenant.id,
@@ -212,36 +201,34 @@ export class SchoolStack extends Stack {
         : { SIGNING_KEY_REFRESH_SECONDS: String(tenant.tokens.signingKeyRefreshSeconds) }),
       LOG_LEVEL: 'info',
     };
-    for (const route of [...routes, fallbackRoute]) {
-      const fn = new ServiceFunction(this, constructId(route.id), {
-        ...functionDefaults,
-        entry: handlerEntry(route),
-        description: `${route.id}: ${route.method} ${route.path} of tenant ${tenant.id}`,
-        environment:
-          route.access === 'sign'
-            ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKeySecret.secretArn }
-            : environment,
-      });
-      this.grantRouteAccess(fn, route, key, signingKeySecret);
-      if (route.access === 'sign') fn.node.addDependency(signingKey);
-      const httpRoute = new apigw.HttpRoute(this, `${constructId(route.id)}Route`, {
-        httpApi: this.api,
-        routeKey:
-          route.path === fallbackRoute.path
-            ? apigw.HttpRouteKey.DEFAULT
-            : apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${constructId(route.id)}Integration`, fn),
-      });
-      acknowledge(httpRoute, 'routeAuthorization');
-      this.functions.set(route.id, fn);
+    for (const area of areasOf(routeTable)) {
+      this.areas.set(
+        area,
+        new RouteAreaStack(this, `${constructId(area)}Routes`, {
+          tenantId: tenant.id,
+          area,
+          routeTable,
+          data,
+          api: this.api,
+          logGroup: this.functionLogs,
+          environment,
+          signingKey,
+        }),
+      );
     }
 
-    const exports = this.addExport(tenant, key, functionDefaults);
+    const exports = this.addExport(tenant, key);
     this.exportBucket = exports.bucket;
     this.exportFunction = exports.fn;
     this.exportSchedule = exports.rule;
 
-    this.addAlarms(tenant, key);
+    addTenantAlarms(this, {
+      tenant,
+      key,
+      api: this.api,
+      functionLogs: this.functionLogs,
+      exportSchedule: this.exportSchedule,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -266,11 +253,7 @@ export class SchoolStack extends Stack {
    * by the tenant's retention; a function that may read the record, counter and deletion partitions and
    * write under exports/ only; and the EventBridge rule that runs it on the tenant's schedule (UTC).
    */
-  private addExport(
-    tenant: Tenant,
-    key: kms.Key,
-    defaults: { logRetention: logs.RetentionDays; logRemovalPolicy: RemovalPolicy },
-  ) {
+  private addExport(tenant: Tenant, key: kms.Key) {
     const bucket = new s3.Bucket(this, 'ExportBucket', {
       // The tenant key, as for the table: exports hold the same personal data, disabling the key locks
       // both, and without Bucket Keys every object read is a kms:Decrypt in CloudTrail.
@@ -295,7 +278,6 @@ export class SchoolStack extends Stack {
     acknowledge(bucket, 'exportBucketAccessLogs');
 
     const fn = new ServiceFunction(this, 'ExportFunction', {
-      ...defaults,
       entry: exportEntry,
       description: `scheduled-export: snapshot of every group to the export bucket of tenant ${tenant.id}`,
       environment: {
@@ -304,35 +286,33 @@ export class SchoolStack extends Stack {
         EXPORT_BUCKET: bucket.bucketName,
         LOG_LEVEL: 'info',
       },
+      logGroup: this.functionLogs,
+      statements: [
+        tableStatement(
+          this.table,
+          ['dynamodb:GetItem', 'dynamodb:Query'],
+          [
+            ...recordGroups.map(keys.recordPartition),
+            keys.counterPartition,
+            ...recordGroups.map(keys.deletionPartition),
+          ],
+        ),
+        keyStatement(key, ['kms:Decrypt'], 'dynamodb'),
+        new iam.PolicyStatement({
+          actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+          resources: [bucket.arnForObjects(`${EXPORTS_PREFIX}*`)],
+        }),
+        // Listing lets a missing manifest answer 404 rather than 403; it is limited to the exports prefix.
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': `${EXPORTS_PREFIX}*` } },
+        }),
+        keyStatement(key, ['kms:GenerateDataKey', 'kms:Decrypt'], 's3'),
+      ],
       timeout: EXPORT_TIMEOUT,
       memorySize: 1024,
     });
-    fn.addToRolePolicy(
-      this.tableStatement(
-        ['dynamodb:GetItem', 'dynamodb:Query'],
-        [
-          ...recordGroups.map(keys.recordPartition),
-          keys.counterPartition,
-          ...recordGroups.map(keys.deletionPartition),
-        ],
-      ),
-    );
-    fn.addToRolePolicy(this.keyStatement(key, ['kms:Decrypt'], 'dynamodb'));
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
-        resources: [bucket.arnForObjects(`${EXPORTS_PREFIX}*`)],
-      }),
-    );
-    // Listing lets a missing manifest answer 404 rather than 403; it is limited to the exports prefix.
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [bucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': `${EXPORTS_PREFIX}*` } },
-      }),
-    );
-    fn.addToRolePolicy(this.keyStatement(key, ['kms:GenerateDataKey', 'kms:Decrypt'], 's3'));
     const bucketId = this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
     if (fn.role)
       acknowledge(fn.role, 'exportObjectsWildcard', `Resource::<${bucketId}.Arn>/${EXPORTS_PREFIX}*`);
@@ -345,144 +325,5 @@ export class SchoolStack extends Stack {
       targets: [new targets.LambdaFunction(fn, { retryAttempts: 4, maxEventAge: Duration.hours(2) })],
     });
     return { bucket, fn, rule };
-  }
-
-  /**
-   * A route reads and writes its partitions and nothing else; the token route also reads the signing key.
-   * Transactions need no grant of their own: each of their actions is checked like a single write.
-   */
-  private grantRouteAccess(fn: ServiceFunction, route: Route, key: kms.Key, secret: secretsmanager.Secret) {
-    const partitions = partitionsRead(route);
-    if (partitions.length > 0) {
-      fn.addToRolePolicy(
-        this.tableStatement(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'], partitions),
-      );
-      fn.addToRolePolicy(
-        this.tableStatement(
-          ['dynamodb:Query'],
-          partitions,
-          [tableDesign.keysIndex.name, tableDesign.changesIndex.name].map((index) => `/index/${index}`),
-        ),
-      );
-    }
-    if (route.writes.length > 0) {
-      fn.addToRolePolicy(
-        this.tableStatement(
-          ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
-          [...route.writes],
-        ),
-      );
-    }
-    if (partitions.length > 0 || route.writes.length > 0) {
-      fn.addToRolePolicy(this.keyStatement(key, ['kms:Decrypt'], 'dynamodb'));
-    }
-    if (route.access === 'sign') {
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: ['secretsmanager:GetSecretValue'],
-          resources: [secret.secretArn],
-        }),
-      );
-      fn.addToRolePolicy(this.keyStatement(key, ['kms:Decrypt'], 'secretsmanager'));
-    }
-  }
-
-  /**
-   * Table (or index) actions limited to items whose partition key is one of `partitions`. Scan is never
-   * granted: it names no leading key, so the condition would not hold it back. BatchGetItem names one per
-   * key, and each must be allowed.
-   */
-  private tableStatement(actions: string[], partitions: string[], indexes: string[] = ['']) {
-    return new iam.PolicyStatement({
-      actions,
-      resources: indexes.map((index) => `${this.table.tableArn}${index}`),
-      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': partitions } },
-    });
-  }
-
-  /** Use of the tenant key, only through the one service that needs it. */
-  private keyStatement(key: kms.Key, actions: string[], service: 'dynamodb' | 'secretsmanager' | 's3') {
-    return new iam.PolicyStatement({
-      actions,
-      resources: [key.keyArn],
-      conditions: { StringEquals: { 'kms:ViaService': `${service}.${this.region}.amazonaws.com` } },
-    });
-  }
-
-  private addAlarms(tenant: Tenant, key: kms.Key) {
-    const topic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: `School API alarms of tenant ${tenant.id}`,
-      masterKey: key,
-      enforceSSL: true,
-    });
-    // CloudWatch publishes to the encrypted topic, so it may use the key for that.
-    key.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey');
-    if (tenant.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(tenant.alarmEmail));
-    const notify = new SnsAction(topic);
-    const window = { period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM };
-
-    const serverErrors = new cloudwatch.MathExpression({
-      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-      usingMetrics: {
-        errors: this.api.metricServerError(window),
-        requests: this.api.metricCount(window),
-      },
-      period: window.period,
-      label: '5xx responses (%)',
-    }).createAlarm(this, 'ServerErrorRateAlarm', {
-      alarmDescription: `More than ${SERVER_ERROR_PERCENT}% of requests to tenant ${tenant.id} ended in 5xx`,
-      threshold: SERVER_ERROR_PERCENT,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 2,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    serverErrors.addAlarmAction(notify);
-
-    for (const [routeId, fn] of this.functions) {
-      fn.metricErrors(window)
-        .createAlarm(this, `${constructId(routeId)}ErrorsAlarm`, {
-          alarmDescription: `${routeId} of tenant ${tenant.id} failed outside its error handling`,
-          threshold: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        })
-        .addAlarmAction(notify);
-    }
-    // Throttling comes from the concurrency pool every function of the account and region shares, so one
-    // alarm on the pool's throttles covers this tenant's functions (and says when another tenant starves it).
-    lambda.Function.metricAllThrottles(window)
-      .createAlarm(this, 'LambdaThrottlesAlarm', {
-        alarmDescription: `Lambda throttled functions in this account and region, which tenant ${tenant.id} shares`,
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      })
-      .addAlarmAction(notify);
-
-    // A scheduled export that failed (an error, or Lambda's time limit), or that could not be started.
-    const exportAlarms = [
-      this.exportFunction.metricErrors(window).createAlarm(this, 'ExportErrorsAlarm', {
-        alarmDescription: `A scheduled export of tenant ${tenant.id} failed; that run has no manifest`,
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-      new cloudwatch.Metric({
-        namespace: 'AWS/Events',
-        metricName: 'FailedInvocations',
-        dimensionsMap: { RuleName: this.exportSchedule.ruleName },
-        ...window,
-      }).createAlarm(this, 'ExportScheduleFailedAlarm', {
-        alarmDescription: `EventBridge could not start the scheduled export of tenant ${tenant.id}`,
-        threshold: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    ];
-    for (const alarm of exportAlarms) alarm.addAlarmAction(notify);
   }
 }

@@ -4,7 +4,15 @@
 // (shared/openapi/route-docs.ts). Adding an operation is one row here, one there, and one handler file.
 import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
-import { type RecordGroup, readScope, type Scope, writeScope } from './domain/groups';
+import {
+  groups,
+  isRoleGroup,
+  type RecordGroup,
+  readScope,
+  recordGroups,
+  type Scope,
+  writeScope,
+} from './domain/groups';
 import { LIMITS } from './domain/limits';
 
 export type RouteAuth =
@@ -69,12 +77,12 @@ const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
+  const { processnumber, links: linked } = groups[group];
   const record = keys.recordPartition(group);
-  const entities = keys.recordPartition('entities');
-  const students = keys.recordPartition('students');
-  const claims = group === 'entities' ? [] : [keys.processnumberPartition(group)];
-  const links = group === 'tutors' ? [students] : [];
-  const owner = group === 'entities' ? [] : [entities];
+  const claims = processnumber ? [keys.processnumberPartition(group)] : [];
+  const links = linked ? [keys.recordPartition(linked.group)] : [];
+  // A person's role joins and leaves its entity.
+  const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
   const reach = reachSources(group).map(keys.recordPartition);
   return {
@@ -99,7 +107,8 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
-const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
+const groupRoutes = (group: RecordGroup): Route[] => {
+  const { idField: idParam, documents } = groups[group];
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
@@ -173,27 +182,27 @@ const groupRoutes = (group: RecordGroup, idParam: string): Route[] => {
       access: 'write',
       ...partitions.remove,
     },
-    {
-      id: `add-document-${group}`,
-      method: 'POST',
-      path: `${one}/documents`,
-      handler: `${group}/add-document`,
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      body: jsonBody,
-      ...partitions.addDocument,
-    },
+    ...(documents
+      ? [
+          {
+            id: `add-document-${group}`,
+            method: 'POST',
+            path: `${one}/documents`,
+            handler: `${group}/add-document`,
+            auth: write,
+            checksSignIn: true,
+            query: [],
+            access: 'write',
+            body: jsonBody,
+            ...partitions.addDocument,
+          } satisfies Route,
+        ]
+      : []),
   ];
 };
 
 export const routes: readonly Route[] = [
-  ...groupRoutes('entities', 'entity_id'),
-  ...groupRoutes('students', 'student_id'),
-  ...groupRoutes('tutors', 'tutor_id'),
-  ...groupRoutes('staffs', 'staff_id'),
-  ...groupRoutes('teachers', 'teacher_id'),
+  ...recordGroups.flatMap(groupRoutes),
   {
     id: 'get-system',
     method: 'GET',

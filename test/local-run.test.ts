@@ -1,12 +1,15 @@
 // `npm start` as a user runs it (contract section 1): the ready line, the demo client, persistence in
 // DATA_DIR, no Java left behind however the process ends, a clear line without Java, logs that carry
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
+// And as a supervisor or a second user would find it: it stops with the `npm start` that started it,
+// holds DATA_DIR against a second start, survives Ctrl-C while seeding, and reports a busy port at once.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { pkce, REDIRECT_URI } from './support/sign-in';
 import { completeSignIn } from './support/sign-in-form';
@@ -17,8 +20,29 @@ const dataDir = mkdtempSync(join(tmpdir(), 'school-data-'));
 const SECRET = 'local-run-secret';
 const PASSWORD = 'local-run-password';
 const WRONG_PASSWORD = 'not-the-password-9f3b';
+/** The process groups of the starts a test made; whatever a failed test left running is killed after it. */
+let groups: number[] = [];
+const otherDirs: string[] = [];
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(() => {
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // The group has already gone, as it should.
+    }
+  }
+  groups = [];
+});
+afterAll(() => {
+  for (const dir of [dataDir, ...otherDirs]) rmSync(dir, { recursive: true, force: true });
+});
+
+const freshDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'school-data-'));
+  otherDirs.push(dir);
+  return dir;
+};
 
 interface Started {
   child: ChildProcess;
@@ -27,8 +51,18 @@ interface Started {
   output: string[];
 }
 
-function start(env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+interface StartOptions {
+  env?: Record<string, string>;
+  /** `npm start` itself (npm, its shell and tsx above the server), rather than tsx alone. */
+  npm?: boolean;
+}
+
+/** Starts in a process group of its own, as a terminal runs a job: a signal to the group reaches them all. */
+function spawnStart({ env = {}, npm = false }: StartOptions = {}): {
+  child: ChildProcess;
+  output: string[];
+} {
+  const child = spawn(npm ? 'npm' : process.execPath, npm ? ['start'] : [tsx, 'infra/local/start.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -40,11 +74,19 @@ function start(env: Record<string, string> = {}): Promise<Started> {
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  groups.push(child.pid as number);
   const output: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { child, output };
+}
+
+function start(options: StartOptions = {}): Promise<Started> {
+  const { child, output } = spawnStart(options);
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`not ready: ${output.join('\n')}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`not ready: ${output.join('\n')}`)), 120_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const lines = buffer.split('\n');
@@ -60,7 +102,6 @@ function start(env: Record<string, string> = {}): Promise<Started> {
         }
       }
     });
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code}: ${output.join('\n')}`));
@@ -68,15 +109,36 @@ function start(env: Record<string, string> = {}): Promise<Started> {
   });
 }
 
-const javaProcesses = () => {
+const javaProcesses = (dir = dataDir) => {
   try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dataDir}`], { encoding: 'utf8' }).trim();
+    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.*${dir}`], { encoding: 'utf8' }).trim();
   } catch {
     return '';
   }
 };
 
-async function until(check: () => boolean, timeoutMs = 10_000) {
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The server's own node process: the one that started DynamoDB Local. */
+const serverPid = () => {
+  const java = javaProcesses().split('\n')[0] ?? '';
+  return Number(execFileSync('ps', ['-o', 'ppid=', '-p', java], { encoding: 'utf8' }).trim());
+};
+
+/** Whether any process of a process group still runs. */
+const groupRunning = (group: number) => running(-group);
+
+/** The pid in DATA_DIR's lock: the server's own node process. */
+const lockHolder = (dir = dataDir) => Number(readFileSync(join(dir, 'local-run.lock'), 'utf8'));
+
+async function until(check: () => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) return false;
@@ -142,7 +204,8 @@ async function signInOnce(url: string): Promise<string[]> {
   return [code, first.access_token, first.refresh_token, second.access_token, second.refresh_token];
 }
 
-describe('npm start', () => {
+// Each test starts the server at least once (tsx, DynamoDB Local, often seeding): slow on a busy machine.
+describe('npm start', { timeout: 180_000 }, () => {
   it('serves the seeded demo tenant, logs no personal data, and stops DynamoDB Local on SIGTERM', async () => {
     const run = await start();
     expect(run.readyLine).toContain('demo-client');
@@ -216,13 +279,114 @@ describe('npm start', () => {
     expect(await until(() => javaProcesses() === '')).toBe(true);
   });
 
-  it('leaves no Java process even when killed outright', async () => {
+  it('stops the API, the local S3 and DynamoDB Local when only npm start is sent SIGTERM', async () => {
+    // npm 11 exits on SIGTERM and its shell goes without passing it on: the server has to notice.
+    const run = await start({ npm: true });
+    const npm = run.child.pid as number;
+    const server = serverPid();
+    const local = JSON.parse(readFileSync(join(dataDir, 'local-run.json'), 'utf8')) as Record<string, string>;
+    expect(server).not.toBe(npm);
+    expect(javaProcesses()).not.toBe('');
+
+    process.kill(npm, 'SIGTERM');
+    expect(await until(() => !running(server))).toBe(true);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+    // Nothing `npm start` started is left: not the shell, tsx, the server, Java or its watchdog.
+    expect(await until(() => !groupRunning(npm))).toBe(true);
+    await expect(fetch(run.url)).rejects.toThrow();
+    await expect(fetch(local.s3Endpoint as string)).rejects.toThrow();
+    expect(existsSync(join(dataDir, 'local-run.json'))).toBe(false);
+    expect(existsSync(join(dataDir, 'local-run.lock'))).toBe(false);
+    expect(run.output.join('\n')).toContain(`The process that started this run has gone (pid ${npm}`);
+  });
+
+  it('refuses a second start on the same DATA_DIR at once, leaving the first one as it was', async () => {
+    const first = await start();
+    const runFile = readFileSync(join(dataDir, 'local-run.json'), 'utf8');
+    const second = spawnStart();
+    let javas = 1;
+    const count = setInterval(() => {
+      javas = Math.max(javas, javaProcesses().split('\n').filter(Boolean).length);
+    }, 50);
+    const code = await exited(second.child);
+    clearInterval(count);
+    expect(code).toBe(1);
+    expect(second.output.join('').trim()).toBe(
+      `DATA_DIR ${dataDir} is in use by another npm start (pid ${lockHolder()}): stop that one first, or set DATA_DIR to another folder.`,
+    );
+    // It never started a DynamoDB Local of its own, and the first run's file is still there.
+    expect(javas).toBe(1);
+    expect(readFileSync(join(dataDir, 'local-run.json'), 'utf8')).toBe(runFile);
+    expect((await token(first.url)).length).toBeGreaterThan(0);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+  });
+
+  it('leaves no Java process even when killed outright, and the next start takes over its lock', async () => {
     const run = await start();
-    const javaPid = javaProcesses().split('\n')[0] ?? '';
-    const owner = execFileSync('ps', ['-o', 'ppid=', '-p', javaPid], { encoding: 'utf8' }).trim();
-    process.kill(Number(owner), 'SIGKILL');
+    const owner = serverPid();
+    expect(lockHolder()).toBe(owner);
+    process.kill(owner, 'SIGKILL');
     expect(await until(() => javaProcesses() === '')).toBe(true);
     run.child.kill('SIGKILL');
+    // The killed run could not remove its lock; the pid in it no longer runs, so the lock is stale.
+    expect(lockHolder()).toBe(owner);
+    const next = await start();
+    expect(lockHolder()).not.toBe(owner);
+    next.child.kill('SIGTERM');
+    expect(await exited(next.child)).toBe(0);
+    expect(await until(() => javaProcesses() === '')).toBe(true);
+  });
+
+  it('seeds the demo tenant again on the next start after Ctrl-C during the first seeding', async () => {
+    const dir = freshDataDir();
+    const first = spawnStart({ env: { DATA_DIR: dir } });
+    expect(await until(() => first.output.join('').includes('Seeding the demo tenant'), 120_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Ctrl-C: the terminal signals the whole job, DynamoDB Local included.
+    process.kill(-(first.child.pid as number), 'SIGINT');
+    await exited(first.child);
+    expect(await until(() => javaProcesses(dir) === '')).toBe(true);
+    expect(first.output.join('')).not.toContain('ready');
+
+    const next = await start({ env: { DATA_DIR: dir } });
+    expect(next.output.join('\n')).toContain("The demo tenant's seeding did not finish last time");
+    expect(next.readyLine).toContain('demo data seeded');
+    const bearer = await token(next.url);
+    const status = (await (
+      await fetch(`${next.url}/api/system`, { headers: { authorization: `Bearer ${bearer}` } })
+    ).json()) as { counts: Record<string, number> };
+    expect(status.counts.students).toBeGreaterThanOrEqual(120);
+    expect(status.counts.teachers).toBeGreaterThanOrEqual(25);
+    expect(status.counts.tutors).toBeGreaterThanOrEqual(60);
+    expect(status.counts.staffs).toBeGreaterThanOrEqual(15);
+    next.child.kill('SIGTERM');
+    expect(await exited(next.child)).toBe(0);
+    expect(await until(() => javaProcesses(dir) === '')).toBe(true);
+  });
+
+  it('reports a port in use before starting DynamoDB Local, suggesting PORT=0', async () => {
+    const dir = freshDataDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const run = spawnStart({ env: { DATA_DIR: dir, PORT: String(port) } });
+    let java = false;
+    const watch = setInterval(() => {
+      java ||= javaProcesses(dir) !== '';
+    }, 50);
+    const code = await exited(run.child);
+    clearInterval(watch);
+    blocker.close();
+    expect(code).toBe(1);
+    const stderr = run.output.join('').trim();
+    expect(stderr.split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    expect(stderr).toContain('PORT=0');
+    expect(java).toBe(false);
+    expect(existsSync(join(dir, 'shared-local-instance.db'))).toBe(false);
+    expect(existsSync(join(dir, 'local-run.lock'))).toBe(false);
   });
 
   it('says in one line what to install when Java is missing', async () => {

@@ -1,12 +1,12 @@
 // `npm run export -- [--out <dir>]`: runs one export of the tenant now, to its export bucket (the local
-// S3 of `npm start` by default) or into a new folder under <dir>, with a progress bar on stderr.
+// S3 of `npm start` by default) or into a new folder under <dir>, with its progress on stderr.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
 import { runIdAt } from '../../shared/exports/manifest';
 import { createExportServices } from '../../shared/exports/services';
 import { FolderStore } from '../../shared/exports/store';
 import { createLogger } from '../../shared/log';
+import { progressBar } from './progress-bar';
 import { resolveTarget } from './target';
 
 const usage = 'usage: npm run export -- [--out <dir>]';
@@ -52,13 +52,10 @@ async function main() {
   let total = 2 * Object.values(counts).reduce((sum, n) => sum + n, 0);
   let done = 0;
   const started = Date.now();
-  const bar = new SingleBar({
-    format:
-      'exporting {bar} {percentage}% | {value}/{total} records (NDJSON + CSV) | {group} | ETA {eta_formatted}',
-    stream: process.stderr,
-    noTTYOutput: true,
-    notTTYSchedule: 2000,
-  });
+  const bar = progressBar(
+    'exporting',
+    '{percentage}% | {value}/{total} records (NDJSON + CSV) | {group} | ETA {eta_formatted}',
+  );
   bar.start(total, 0, { group: '' });
   try {
     const result = await services.exporter.run({

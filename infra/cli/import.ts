@@ -1,19 +1,32 @@
-// `npm run import -- <file> --group <group>`: loads students, teachers, tutors or staffs from CSV, JSON
-// or NDJSON into a tenant, upserting by processnumber. Bad rows are reported by line and skipped; the
-// good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
+// `npm run import -- <file> --group <group>`: loads the records of a group with processnumbers (students,
+// teachers, tutors or staffs) from CSV, JSON or NDJSON into a tenant, upserting by processnumber. Bad rows
+// are reported by line and skipped; the good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
-import { isRoleGroup, type RecordGroup, type RoleGroup, recordGroups } from '../../shared/domain/groups';
+import {
+  isNumberedGroup,
+  type NumberedGroup,
+  type RecordGroup,
+  recordGroups,
+  roleNamesInWords,
+} from '../../shared/domain/groups';
 import { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
+import { progressBar } from './progress-bar';
 import { type Format, formatOf, type Row, readRows } from './read-rows';
 import { resolveTarget } from './target';
 import { createUpserter, type Outcome } from './upsert';
 
-const usage =
-  'usage: npm run import -- <file.csv|file.json|file.ndjson> --group <students|teachers|tutors|staffs> [--format csv|json|ndjson] [--concurrency 8]';
+/** The groups a file can load: those whose records a processnumber names. */
+const importable = recordGroups.filter(isNumberedGroup);
+
+/** Why each other group is not imported. */
+const notImportable: Record<Exclude<RecordGroup, NumberedGroup>, string> = {
+  entities: `Entities are created with their ${roleNamesInWords} records; import those groups instead.`,
+};
+
+const usage = `usage: npm run import -- <file.csv|file.json|file.ndjson> --group <${importable.join('|')}> [--format csv|json|ndjson] [--concurrency 8]`;
 
 function fail(message: string): never {
   console.error(`${message}\n${usage}`);
@@ -38,13 +51,8 @@ function parseArguments() {
   const [file, ...extra] = parsed.positionals;
   if (!file || extra.length > 0) fail('Name one file to import.');
   const group = parsed.values.group as RecordGroup | undefined;
-  if (!group || !recordGroups.includes(group))
-    fail('--group must be one of students, teachers, tutors, staffs.');
-  if (!isRoleGroup(group)) {
-    fail(
-      'Entities are created with their student, teacher, tutor or staff records; import those groups instead.',
-    );
-  }
+  if (!group || !recordGroups.includes(group)) fail(`--group must be one of ${importable.join(', ')}.`);
+  if (!isNumberedGroup(group)) fail(notImportable[group]);
   const format = (parsed.values.format ?? formatOf(file)) as Format | undefined;
   if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
     fail('Say the format with --format csv, json or ndjson.');
@@ -64,7 +72,7 @@ async function main() {
   });
   const records = new RecordRepository(db, target.tableName);
   const upserter = createUpserter(
-    group as RoleGroup,
+    group,
     records,
     new RecordWriter(db, target.tableName, records),
     knownFields,
@@ -75,12 +83,10 @@ async function main() {
   const tally = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   const refused: { line: number; reasons: string[] }[] = [];
   const started = Date.now();
-  const bar = new SingleBar({
-    format: 'importing {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
-    stream: process.stderr,
-    noTTYOutput: true,
-    notTTYSchedule: 2000,
-  });
+  const bar = progressBar(
+    'importing',
+    '{percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
+  );
   bar.start(rows.length, 0, { rate: '0' });
 
   let next = 0;

@@ -3,7 +3,7 @@
 // importing the same file twice changes nothing.
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordRepository } from '../../shared/data/record-repository';
-import { idFields, type RoleGroup } from '../../shared/domain/groups';
+import { idFields, type NumberedGroup } from '../../shared/domain/groups';
 import { ConflictError, HttpError, PreconditionFailedError } from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
 import type { RecordWriter } from '../../shared/records/record-writer';
@@ -18,7 +18,7 @@ export interface Upserter {
 }
 
 export function createUpserter(
-  group: RoleGroup,
+  group: NumberedGroup,
   records: RecordRepository,
   writer: RecordWriter,
   knownFields: string[],

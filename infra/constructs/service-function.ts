@@ -1,11 +1,11 @@
 // The one place a tenant's Lambda functions get their settings: runtime, architecture, the shared
-// esbuild bundling, source maps, an explicit log group with the tenant's retention, and a role that
-// starts with nothing but writing to that log group. Grants are added per function by the caller.
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+// esbuild bundling, source maps, JSON logs into the tenant's one log group, and a role of its own whose
+// whole grant is written inline: writing to that log group plus the statements the caller passes.
+import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ESM_REQUIRE_BANNER, esbuildOptions } from '../bundling';
 import { acknowledge } from '../nag-acknowledgements';
@@ -15,9 +15,14 @@ export interface ServiceFunctionProps {
   entry: string;
   description: string;
   environment: Record<string, string>;
-  logRetention: logs.RetentionDays;
-  /** What happens to the function's logs when the stack is deleted. */
-  logRemovalPolicy: RemovalPolicy;
+  /**
+   * The tenant's function log group. Every function writes there, each in streams named after it
+   * (`YYYY/MM/DD/<function name>[$LATEST]…`), so one retention, one metric filter and one place to search
+   * cover them all.
+   */
+  logGroup: logs.ILogGroup;
+  /** Everything the function may do beyond writing its logs. */
+  statements: iam.PolicyStatement[];
   /** Most handlers wait on DynamoDB; the custom resource and the scheduled export get longer. */
   timeout?: Duration;
   /** The scheduled export compresses whole groups and gets more CPU with more memory. */
@@ -26,22 +31,24 @@ export interface ServiceFunctionProps {
 
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-      retention: props.logRetention,
-      removalPolicy: props.logRemovalPolicy,
-    });
-    // An explicit role instead of the managed AWSLambdaBasicExecutionRole, whose log grant covers
-    // every log group of the account: this one may write to its own log group only.
+    // An explicit role instead of the managed AWSLambdaBasicExecutionRole, whose log grant covers every
+    // log group of the account. Its policy is inline: a separate AWS::IAM::Policy per function would only
+    // add a resource, since nothing the grant names depends on the function.
     const role = new iam.Role(scope, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of ${props.description}`,
+      inlinePolicies: {
+        access: new iam.PolicyDocument({
+          statements: [
+            new iam.PolicyStatement({
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [props.logGroup.logGroupArn],
+            }),
+            ...props.statements,
+          ],
+        }),
+      },
     });
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
     super(scope, id, {
       entry: props.entry,
       handler: 'handler',
@@ -52,7 +59,13 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       role,
-      logGroup,
+      logGroup: props.logGroup,
+      // JSON system logs carry each invocation's outcome (`platform.report`, `record.status`), which the
+      // tenant's failure metric counts. The service filters its own lines by LOG_LEVEL, so Lambda passes
+      // every application line through.
+      loggingFormat: lambda.LoggingFormat.JSON,
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.TRACE,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
         format: OutputFormat.ESM,

@@ -61,10 +61,11 @@ function safeDecode(value: string): string {
   }
 }
 
+/** The payload v2 event of a request; no route means API Gateway's `$default` route. */
 export function toEvent(
   req: IncomingMessage,
   body: Buffer,
-  route: Route | undefined,
+  route: { method: string; path: string } | undefined,
   params: Record<string, string>,
 ) {
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -146,7 +147,8 @@ export interface GatewayExchange {
 
 export type ResponseInspector = (exchange: GatewayExchange) => void;
 
-function write(
+/** Writes a function's result back as API Gateway (payload 2.0) does. */
+export function write(
   req: IncomingMessage,
   res: ServerResponse,
   result: APIGatewayProxyResultV2,

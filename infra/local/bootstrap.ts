@@ -1,14 +1,17 @@
 // Prepares a tenant's table for the local run and the tests: creates it from the shared table design,
 // publishes a signing key when there is none, registers the demo client, and seeds the demo records
-// once, on first start with an empty table.
+// once, on first start with an empty table. A table whose seeding never finished (the first start was
+// stopped part-way) is made again from the start.
 
 import { randomUUID } from 'node:crypto';
 import {
   CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
+  waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret } from '../../shared/auth/secret-hash';
@@ -113,20 +116,36 @@ export async function registerDemoUsers(
   return accounts;
 }
 
+/** Whether the table exists without the seed marker, which is written only once seeding has finished. */
+async function seedUnfinished(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
+  try {
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName, Key: keys.seedMarker, ConsistentRead: true }),
+    );
+    return Item === undefined;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return false;
+    throw error;
+  }
+}
+
+async function dropTable(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
+  await db.send(new DeleteTableCommand({ TableName: tableName }));
+  await waitUntilTableNotExists({ client: db, maxWaitTime: 60 }, { TableName: tableName });
+}
+
 /** Seeds the demo records unless a seed already ran; returns whether it seeded. */
-export async function seedDemoRecords(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
+export async function seedDemoRecords(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  report: (line: string) => void = () => {},
+): Promise<boolean> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.seedMarker, ConsistentRead: true }),
   );
   if (Item) return false;
-  try {
-    await new RecordRepository(db, tableName).insert(demoTenant());
-  } catch (error) {
-    throw new Error(
-      `Seeding the demo tenant failed; if an earlier start was stopped while seeding, remove the data directory and start again.`,
-      { cause: error },
-    );
-  }
+  report('Seeding the demo tenant (first start; if stopped now, the next start seeds it again)');
+  await new RecordRepository(db, tableName).insert(demoTenant());
   await db.send(
     new PutCommand({
       TableName: tableName,
@@ -142,11 +161,21 @@ export interface DemoSettings {
   redirectUris: string[];
 }
 
-export async function bootstrapDemoTenant(db: DynamoDBDocumentClient, tableName: string, demo: DemoSettings) {
+/** Makes the tenant ready; `report` hears what a person waiting for the start would want to know. */
+export async function bootstrapDemoTenant(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  demo: DemoSettings,
+  report: (line: string) => void = () => {},
+) {
+  if (await seedUnfinished(db, tableName)) {
+    report(`The demo tenant's seeding did not finish last time: making table ${tableName} again`);
+    await dropTable(db, tableName);
+  }
   await ensureTable(db, tableName);
   await ensureSigningKey(db, tableName);
   await registerDemoClients(db, tableName, demo.clientSecret, demo.redirectUris);
-  const seeded = await seedDemoRecords(db, tableName);
+  const seeded = await seedDemoRecords(db, tableName, report);
   const users = await registerDemoUsers(db, tableName, demo.userPassword);
   return { seeded, users };
 }

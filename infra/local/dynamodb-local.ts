@@ -96,7 +96,8 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   };
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilServing(endpoint, java, 30_000);
+    // About 4 s on an idle machine; over 30 s was seen while other builds and test runs shared the CPUs.
+    await waitUntilServing(endpoint, java, 90_000);
   } catch (error) {
     await stop();
     throw error;

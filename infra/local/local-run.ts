@@ -1,10 +1,9 @@
-// The local run: DynamoDB Local (or the DynamoDB at DYNAMODB_ENDPOINT), the demo tenant's table, and
-// the API Gateway stand-in serving the Lambda handlers. `npm start` and the integration tests both
-// start the service through here.
+// The local run: the demo tenant's table on a running DynamoDB (DynamoDB Local, which `npm start` and
+// the tests' global setup start themselves), and the API Gateway stand-in serving the Lambda handlers.
+// `npm start` and the integration tests both start the service through here.
 import { createDocumentClient } from '../../shared/data/document-client';
-import { type LocalApi, type ResponseInspector, startLocalApi } from './api-gateway';
+import { type ResponseInspector, startLocalApi } from './api-gateway';
 import { bootstrapDemoTenant, DEMO_REDIRECT_URIS } from './bootstrap';
-import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local';
 import type { DemoUser } from './seed/demo-users';
 
 export const DEMO_TENANT = { id: 'demo', name: 'Demo School (Agrupamento de Escolas Demo)' };
@@ -14,10 +13,8 @@ const REGION = 'eu-west-1';
 export interface LocalRunOptions {
   host: string;
   port: number;
-  /** Where DynamoDB Local keeps its files; none keeps them in memory. */
-  dataDir?: string | undefined;
-  /** A DynamoDB already running; when set, DynamoDB Local is not started. */
-  dynamodbEndpoint?: string | undefined;
+  /** The DynamoDB that holds the tenant's table. */
+  dynamodbEndpoint: string;
   tableName?: string;
   demoClientSecret: string;
   /** The password of every demo account (`DEMO_USER_PASSWORD`). */
@@ -31,6 +28,8 @@ export interface LocalRunOptions {
   signingKeyRefreshSeconds?: number | undefined;
   /** Sees every response the API sends (the tests check each against the API description). */
   inspect?: ResponseInspector | undefined;
+  /** Hears what happens to the table before the API is up (seeding, a seeding started over). */
+  report?: ((line: string) => void) | undefined;
 }
 
 export interface LocalRun {
@@ -40,54 +39,45 @@ export interface LocalRun {
   seeded: boolean;
   /** The demo tenant's sign-in accounts; they share the demo password. */
   demoUsers: DemoUser[];
+  /** Stops the API; the DynamoDB is left to whoever started it. */
   stop(): Promise<void>;
 }
 
 export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun> {
-  const database: DynamoDbLocal | undefined = options.dynamodbEndpoint
-    ? undefined
-    : await startDynamoDbLocal({ dataDir: options.dataDir });
-  const endpoint = options.dynamodbEndpoint ?? (database as DynamoDbLocal).endpoint;
+  const endpoint = options.dynamodbEndpoint;
   const tableName = options.tableName ?? `school-${DEMO_TENANT.id}`;
-  let api: LocalApi | undefined;
-  try {
-    const db = createDocumentClient({ region: REGION, endpoint });
-    const { seeded, users } = await bootstrapDemoTenant(db, tableName, {
+  const db = createDocumentClient({ region: REGION, endpoint });
+  const { seeded, users } = await bootstrapDemoTenant(
+    db,
+    tableName,
+    {
       clientSecret: options.demoClientSecret,
       userPassword: options.demoUserPassword ?? DEMO_USER_PASSWORD,
       redirectUris: options.demoRedirectUris ?? DEMO_REDIRECT_URIS,
-    });
-    db.destroy();
-    api = await startLocalApi({ host: options.host, port: options.port, inspect: options.inspect });
-    // The handlers read their configuration from the environment on first use, as they do in Lambda.
-    Object.assign(process.env, {
-      TABLE_NAME: tableName,
-      TENANT_ID: DEMO_TENANT.id,
-      TENANT_NAME: DEMO_TENANT.name,
-      PUBLIC_BASE_URL: options.publicBaseUrl ?? api.url,
-      DYNAMODB_ENDPOINT: endpoint,
-      AWS_REGION: REGION,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
-      ...(options.signingKeyRefreshSeconds === undefined
-        ? {}
-        : { SIGNING_KEY_REFRESH_SECONDS: String(options.signingKeyRefreshSeconds) }),
-    });
-    const started = api;
-    return {
-      url: api.url,
-      dynamodbEndpoint: endpoint,
-      tableName,
-      seeded,
-      demoUsers: users,
-      stop: async () => {
-        await started.close();
-        await database?.stop();
-      },
-    };
-  } catch (error) {
-    await api?.close();
-    await database?.stop();
-    throw error;
-  }
+    },
+    options.report,
+  ).finally(() => db.destroy());
+  const api = await startLocalApi({ host: options.host, port: options.port, inspect: options.inspect });
+  // The handlers read their configuration from the environment on first use, as they do in Lambda.
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    TENANT_ID: DEMO_TENANT.id,
+    TENANT_NAME: DEMO_TENANT.name,
+    PUBLIC_BASE_URL: options.publicBaseUrl ?? api.url,
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: REGION,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
+    ...(options.signingKeyRefreshSeconds === undefined
+      ? {}
+      : { SIGNING_KEY_REFRESH_SECONDS: String(options.signingKeyRefreshSeconds) }),
+  });
+  return {
+    url: api.url,
+    dynamodbEndpoint: endpoint,
+    tableName,
+    seeded,
+    demoUsers: users,
+    stop: () => api.close(),
+  };
 }

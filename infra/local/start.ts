@@ -1,5 +1,6 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1), and
-// runs the tenant's export schedule into a local S3 beside it.
+// runs the tenant's export schedule into a local S3 beside it. It has DATA_DIR to itself, reports a busy
+// port before anything slow starts, and stops with whatever started it, however that one ends.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
@@ -7,10 +8,13 @@ import { EXPORTS_PREFIX } from '../../shared/exports/manifest';
 import { scheduleProblem } from '../../shared/exports/schedule';
 import { DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
 import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from './bootstrap';
-import { JavaMissingError } from './dynamodb-local';
+import { DataDirInUseError, lockDataDir } from './data-dir-lock';
+import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
 import { type ExportSchedule, startExportSchedule } from './export-schedule';
 import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from './local-run';
+import { checkPortFree, PortInUseError } from './port-check';
 import { type S3Local, startS3Local } from './s3-local';
+import { watchStarter } from './starter-watch';
 
 const Settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -35,42 +39,81 @@ const Settings = z.object({
     }),
 });
 
+const parsed = Settings.safeParse(process.env);
+if (!parsed.success) {
+  const issue = parsed.error.issues[0];
+  console.error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
+  process.exit(2);
+}
+const settings = parsed.data;
+
 const EXPORT_BUCKET = `school-${DEMO_TENANT.id}-exports`;
+/** The launchers between the starter and this process (tsx, npm's shell) name this file. */
+const ENTRY = 'infra/local/start.ts';
+
+/** What has started so far: whenever the run ends, these stop, the API first and DynamoDB Local last. */
+const started: {
+  database?: DynamoDbLocal;
+  run?: LocalRun;
+  s3?: S3Local;
+  schedule?: ExportSchedule;
+} = {};
+let stopping = false;
+
+async function stopStarted() {
+  started.schedule?.stop();
+  await started.run?.stop();
+  await started.s3?.stop();
+  await started.database?.stop();
+}
+
+function stop(reason: string) {
+  if (stopping) return;
+  stopping = true;
+  console.error(`${reason}: stopping the API, the local S3 and DynamoDB Local`);
+  void stopStarted().finally(() => process.exit(0));
+}
 
 async function main() {
-  const parsed = Settings.safeParse(process.env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    console.error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
-    process.exit(2);
-  }
-  const settings = parsed.data;
   process.env.LOG_LEVEL ??= 'info';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const run: LocalRun = await startLocalRun({
+  const starter = watchStarter(ENTRY, (pid) =>
+    stop(`The process that started this run has gone (pid ${pid}, or one between it and the server)`),
+  );
+  mkdirSync(settings.DATA_DIR, { recursive: true });
+  const lock = lockDataDir(settings.DATA_DIR, starter.pids);
+  // The command-line tools (import, export, verify-export) find the running tenant here.
+  const runFile = localRunFile(settings.DATA_DIR);
+  // On every way out, a failed start included; DynamoDB Local has stopped by then, or its watchdog stops it.
+  process.on('exit', () => {
+    rmSync(runFile, { force: true });
+    lock.release();
+  });
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  await checkPortFree(settings.HOST, settings.PORT);
+
+  if (!settings.DYNAMODB_ENDPOINT) {
+    started.database = await startDynamoDbLocal({ dataDir: settings.DATA_DIR });
+  }
+  const run = await startLocalRun({
     host: settings.HOST,
     port: settings.PORT,
-    dataDir: settings.DYNAMODB_ENDPOINT ? undefined : settings.DATA_DIR,
-    dynamodbEndpoint: settings.DYNAMODB_ENDPOINT,
+    dynamodbEndpoint: settings.DYNAMODB_ENDPOINT ?? (started.database as DynamoDbLocal).endpoint,
     demoClientSecret: settings.DEMO_CLIENT_SECRET,
     demoUserPassword: settings.DEMO_USER_PASSWORD,
     demoRedirectUris: settings.DEMO_REDIRECT_URIS,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
+    report: (line) => console.error(line),
   });
-  let s3: S3Local | undefined;
-  let schedule: ExportSchedule | undefined;
-  try {
-    s3 = await startS3Local({ directory: join(settings.DATA_DIR, 's3'), bucket: EXPORT_BUCKET });
-  } catch (error) {
-    await run.stop();
-    throw error;
-  }
+  started.run = run;
+  const s3 = await startS3Local({ directory: join(settings.DATA_DIR, 's3'), bucket: EXPORT_BUCKET });
+  started.s3 = s3;
   // The export handler reads these as the deployed function does; startLocalRun set the table's.
   Object.assign(process.env, { EXPORT_BUCKET, S3_ENDPOINT: s3.endpoint });
-  if (settings.EXPORT_SCHEDULE !== 'off') schedule = startExportSchedule(settings.EXPORT_SCHEDULE);
-  // The command-line tools (import, export, verify-export) find the running tenant here.
-  const runFile = localRunFile(settings.DATA_DIR);
-  mkdirSync(settings.DATA_DIR, { recursive: true });
+  const schedule =
+    settings.EXPORT_SCHEDULE === 'off' ? undefined : startExportSchedule(settings.EXPORT_SCHEDULE);
+  started.schedule = schedule;
   const local: LocalRunFile = {
     url: run.url,
     dynamodbEndpoint: run.dynamodbEndpoint,
@@ -80,19 +123,6 @@ async function main() {
     exportBucket: EXPORT_BUCKET,
   };
   writeFileSync(runFile, JSON.stringify(local));
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.error(`${signal}: stopping the API, the local S3 and DynamoDB Local`);
-    rmSync(runFile, { force: true });
-    schedule?.stop();
-    await s3?.stop();
-    await run.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
   // The ready line comes first: clients wait for the first line with an address, and it must be the API's.
   console.log(
     `School API ready at ${run.url} (tenant demo${run.seeded ? ', demo data seeded' : ''}); demo client id ${DEMO_CLIENT_ID}, secret ${settings.DEMO_CLIENT_SECRET}`,
@@ -107,10 +137,18 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof JavaMissingError) {
+  // A stop on a signal fails whatever was still starting; the stop has said what happened.
+  if (stopping) return;
+  stopping = true;
+  if (
+    error instanceof JavaMissingError ||
+    error instanceof DataDirInUseError ||
+    error instanceof PortInUseError
+  ) {
     console.error(error.message);
   } else {
-    console.error('The local run failed to start:', error instanceof Error ? error.message : error);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`The local run on DATA_DIR ${settings.DATA_DIR} failed to start: ${message}`);
   }
-  process.exit(1);
+  void stopStarted().finally(() => process.exit(1));
 });

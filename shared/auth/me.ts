@@ -1,9 +1,9 @@
 // What `GET /api/sso/me` tells about the calling token: its client, scopes and expiry, and for a person's
 // token the person it stands for, read fresh from their account and their entity.
-
 import type { Config } from '../config';
 import type { RecordRepository } from '../data/record-repository';
 import type { UserRepository } from '../data/user-repository';
+import { type RoleName, roleNames } from '../domain/groups';
 import { UnauthorizedError } from '../http/errors';
 import type { OAuthMeResponse } from '../schemas/service';
 import { idsOfRole } from './reach';
@@ -40,9 +40,8 @@ export async function me(
     email: user.email ?? entity.email,
     roles: person.roles,
     entity_id: entity.entity_id,
-    student_ids: idsOfRole(entity, 'student'),
-    teacher_ids: idsOfRole(entity, 'teacher'),
-    tutor_ids: idsOfRole(entity, 'tutor'),
-    staff_ids: idsOfRole(entity, 'staff'),
+    ...(Object.fromEntries(roleNames.map((role) => [`${role}_ids`, idsOfRole(entity, role)])) as {
+      [R in RoleName as `${R}_ids`]: string[];
+    }),
   };
 }

@@ -5,7 +5,7 @@
 // care change while a token lives.
 import type { ReadScope } from '../data/read-scope';
 import type { RecordRepository } from '../data/record-repository';
-import { isRoleGroup, type RecordGroup, roleNames } from '../domain/groups';
+import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
 import type { AccessToken } from './tokens';
@@ -13,6 +13,12 @@ import type { AccessToken } from './tokens';
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
   entity.roles.filter((r) => r.role === role).map((r) => r.id);
+
+/** A person's own records of a group: their entity, or their records of its role; no others are anyone's. */
+function ownIds(group: RecordGroup, entity: Entity): string[] {
+  if (group === 'entities') return [entity.entity_id];
+  return isRoleGroup(group) ? idsOfRole(entity, roleName(group)) : [];
+}
 
 /** Every group a restricted read of `group` may consult, whoever reads: what its routes are granted. */
 export function reachSources(group: RecordGroup): RecordGroup[] {
@@ -32,8 +38,7 @@ export function idsInReach(
 ): string[] {
   const ids = new Set<string>();
   if (reaches.includes('own')) {
-    for (const id of isRoleGroup(group) ? idsOfRole(entity, roleNames[group]) : [entity.entity_id])
-      ids.add(id);
+    for (const id of ownIds(group, entity)) ids.add(id);
   }
   if (reaches.includes('in-care'))
     for (const tutor of tutors) for (const id of tutor.student_ids) ids.add(id);

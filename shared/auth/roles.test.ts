@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { scopes } from '../domain/groups';
+import { recordGroups, scopes } from '../domain/groups';
 import { rolesOf } from './person';
 import { reachOf, scopesOfRoles } from './roles';
 
 describe('the role table', () => {
   it('gives staff with admin rights every scope, writes included', () => {
     expect(scopesOfRoles(['admin', 'staff'])).toEqual([...scopes]);
+  });
+
+  it('lets staff with admin rights read every group whole', () => {
+    for (const group of recordGroups) expect(reachOf(['admin'], group), group).toEqual(['all']);
   });
 
   it('lets teachers read students, teachers and tutors, and write nothing', () => {

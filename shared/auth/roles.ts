@@ -1,21 +1,53 @@
 // What a signed-in person may read, by role: the one table docs/sso.md documents. A person's roles
-// come from their entity's student, teacher, tutor and staff records, plus `admin` for staff whose
-// account has admin rights. A group a role reads `all` of is read whole; `own` is the person's own
-// records of that group, and `in-care` the students of the person's tutor records.
-import { type RecordGroup, readScope, type Scope, scopes } from '../domain/groups';
+// come from their entity's records, one for each group of person roles (shared/domain/groups.ts), plus
+// `admin` for staff whose account has admin rights. Every role says how far it reads into every group:
+// `all` of it; `own`, the person's own records of that group; `in-care`, the students of the person's
+// tutor records; or `none`. A new group or role fails to compile here until each role says.
+import {
+  type groups,
+  type RecordGroup,
+  type RoleGroup,
+  type RoleName,
+  readScope,
+  recordGroups,
+  type Scope,
+  scopes,
+} from '../domain/groups';
 
-export const personRoles = ['admin', 'staff', 'teacher', 'tutor', 'student'] as const;
-export type PersonRole = (typeof personRoles)[number];
+export type PersonRole = 'admin' | RoleName;
 
 export type Reach = 'all' | 'own' | 'in-care';
 
-export const rolePolicy: Record<PersonRole, Partial<Record<RecordGroup, Reach>>> = {
-  admin: { entities: 'all', students: 'all', teachers: 'all', tutors: 'all', staffs: 'all' },
-  staff: { teachers: 'all', staffs: 'all' },
-  teacher: { students: 'all', teachers: 'all', tutors: 'all' },
-  tutor: { tutors: 'own', students: 'in-care' },
-  student: { students: 'own' },
-};
+/** Where `own` means something: the person's entity itself, and the records that are its roles. */
+type OwnedGroup = 'entities' | RoleGroup;
+
+/** Where `in-care` means something: the group a tutor's records name (its students). */
+type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'];
+
+/** How far one role reads into a group: `own` and `in-care` only where they mean something. */
+type ReachInto<G extends RecordGroup> =
+  | 'none'
+  | 'all'
+  | (G extends OwnedGroup ? 'own' : never)
+  | (G extends InCareGroup ? 'in-care' : never);
+
+type RoleReaches = { [G in RecordGroup]: ReachInto<G> };
+
+/** Staff with admin rights hold every scope, writes included, and read every group whole. */
+const everyGroup = Object.fromEntries(recordGroups.map((group) => [group, 'all'])) as Record<
+  RecordGroup,
+  'all'
+>;
+
+export const rolePolicy = {
+  admin: everyGroup,
+  staff: { entities: 'none', students: 'none', teachers: 'all', tutors: 'none', staffs: 'all' },
+  teacher: { entities: 'none', students: 'all', teachers: 'all', tutors: 'all', staffs: 'none' },
+  tutor: { entities: 'none', students: 'in-care', teachers: 'none', tutors: 'own', staffs: 'none' },
+  student: { entities: 'none', students: 'own', teachers: 'none', tutors: 'none', staffs: 'none' },
+} as const satisfies Record<PersonRole, RoleReaches>;
+
+export const personRoles = Object.keys(rolePolicy) as PersonRole[];
 
 export const isPersonRole = (value: unknown): value is PersonRole =>
   (personRoles as readonly unknown[]).includes(value);
@@ -25,13 +57,16 @@ export function scopesOfRoles(roles: readonly PersonRole[]): Scope[] {
   if (roles.includes('admin')) return [...scopes];
   const granted = new Set<Scope>();
   for (const role of roles) {
-    for (const group of Object.keys(rolePolicy[role]) as RecordGroup[]) granted.add(readScope(group));
+    for (const group of recordGroups) if (rolePolicy[role][group] !== 'none') granted.add(readScope(group));
   }
   return scopes.filter((scope) => granted.has(scope));
 }
 
 /** How far a person's roles reach into a group: the widest reach any of them has, or none. */
 export function reachOf(roles: readonly PersonRole[], group: RecordGroup): Reach[] {
-  const reaches = roles.flatMap((role) => rolePolicy[role][group] ?? []);
+  const reaches = roles.flatMap((role): Reach[] => {
+    const reach = rolePolicy[role][group];
+    return reach === 'none' ? [] : [reach];
+  });
   return reaches.includes('all') ? ['all'] : [...new Set(reaches)];
 }

@@ -142,7 +142,7 @@ export class RecordRepository {
     group: G,
     query: TimeWindowQuery,
   ): Promise<TimedPage<GroupRecords[G]>> {
-    const { partitionKey, sortKey, name } = tableDesign.changesIndex;
+    const { partitionKey, sortKey } = tableDesign.changesIndex;
     const positions: { id: string; position: string }[] = [];
     let startKey: Item | undefined = query.after
       ? {
@@ -156,7 +156,7 @@ export class RecordRepository {
       const page = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
-          IndexName: name,
+          IndexName: tableDesign.changesIndex.name,
           KeyConditionExpression: '#p = :p AND #s BETWEEN :from AND :until',
           ExpressionAttributeNames: { '#p': partitionKey, '#s': sortKey },
           ExpressionAttributeValues: {

@@ -1,18 +1,24 @@
-// The table's physical design, read by the local bootstrap and the CDK stack alike, so both create
-// the same table. The access patterns it serves are listed in docs/data-model.md.
-import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+// The table's physical design, in one description: the local bootstrap creates the table from
+// `createTableInput` and the CDK stack builds the deployed one from `tableDefinition`, so both have the
+// same keys, indexes and time to live. The access patterns it serves are listed in docs/data-model.md.
+import type { CreateTableCommandInput, KeySchemaElement } from '@aws-sdk/client-dynamodb';
+
+/**
+ * A keys-only copy of the table's keys. A `page=N` jump walks it to find where page N starts,
+ * reading about 40 keys per read unit instead of whole records.
+ */
+const keysIndex = { name: 'keys', partitionKey: 'pk', sortKey: 'sk' } as const;
+/** Records by modification time (keys only): delta sync reads it, then fetches the records. */
+const changesIndex = { name: 'changes', partitionKey: '_cp', sortKey: '_cs' } as const;
 
 export const tableDesign = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  /**
-   * A keys-only copy of the table's keys. A `page=N` jump walks it to find where page N starts,
-   * reading about 40 keys per read unit instead of whole records.
-   */
-  keysIndex: { name: 'keys', partitionKey: 'pk', sortKey: 'sk' },
-  /** Records by modification time (keys only): delta sync reads it, then fetches the records. */
-  changesIndex: { name: 'changes', partitionKey: '_cp', sortKey: '_cs' },
-  /** Epoch seconds after which DynamoDB removes the item (deletion records). */
+  keysIndex,
+  changesIndex,
+  /** Every global secondary index; each projects the keys only. Queries name them as `tableDesign.<x>Index.name`. */
+  indexes: [keysIndex, changesIndex],
+  /** Epoch seconds after which DynamoDB removes the item (deletion records, codes, tokens, throttles). */
   timeToLiveAttribute: 'ttl',
 } as const;
 
@@ -22,38 +28,38 @@ export const tableDesign = {
  */
 export const timeToLive = (at: Date | string) => Math.ceil(new Date(at).getTime() / 1000);
 
+const keySchema = (partitionKey: string, sortKey: string): KeySchemaElement[] => [
+  { AttributeName: partitionKey, KeyType: 'HASH' },
+  { AttributeName: sortKey, KeyType: 'RANGE' },
+];
+
+/** What CreateTable takes but the table's name; a stream, if the table ever needs one, goes here too. */
+export type TableDefinition = Required<
+  Pick<
+    CreateTableCommandInput,
+    'BillingMode' | 'AttributeDefinitions' | 'KeySchema' | 'GlobalSecondaryIndexes'
+  >
+> &
+  Pick<CreateTableCommandInput, 'StreamSpecification'>;
+
+/** The table (time to live is set once it exists). Every key attribute is a string. */
+export const tableDefinition: TableDefinition = {
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: [
+    ...new Set([
+      tableDesign.partitionKey,
+      tableDesign.sortKey,
+      ...tableDesign.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ]),
+  ].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+  KeySchema: keySchema(tableDesign.partitionKey, tableDesign.sortKey),
+  GlobalSecondaryIndexes: tableDesign.indexes.map((index) => ({
+    IndexName: index.name,
+    KeySchema: keySchema(index.partitionKey, index.sortKey),
+    Projection: { ProjectionType: 'KEYS_ONLY' },
+  })),
+};
+
 export function createTableInput(tableName: string): CreateTableCommandInput {
-  const { partitionKey, sortKey, keysIndex, changesIndex } = tableDesign;
-  return {
-    TableName: tableName,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: partitionKey, AttributeType: 'S' },
-      { AttributeName: sortKey, AttributeType: 'S' },
-      { AttributeName: changesIndex.partitionKey, AttributeType: 'S' },
-      { AttributeName: changesIndex.sortKey, AttributeType: 'S' },
-    ],
-    KeySchema: [
-      { AttributeName: partitionKey, KeyType: 'HASH' },
-      { AttributeName: sortKey, KeyType: 'RANGE' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: keysIndex.name,
-        KeySchema: [
-          { AttributeName: keysIndex.partitionKey, KeyType: 'HASH' },
-          { AttributeName: keysIndex.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'KEYS_ONLY' },
-      },
-      {
-        IndexName: changesIndex.name,
-        KeySchema: [
-          { AttributeName: changesIndex.partitionKey, KeyType: 'HASH' },
-          { AttributeName: changesIndex.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'KEYS_ONLY' },
-      },
-    ],
-  };
+  return { TableName: tableName, ...tableDefinition };
 }

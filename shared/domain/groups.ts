@@ -1,31 +1,127 @@
-// The record groups the API serves and the OAuth scopes that guard them: every list key,
-// id field and scope name in the service comes from here.
+// The record groups the API serves, each described once, and the OAuth scopes that guard them: every
+// list key, id field and scope name comes from here, and so does what the writer, the role table, the
+// route table, the import and the API description do with a group. Those places take each group by
+// its description, or list every group where they must decide, so a group added here without them
+// deciding fails to compile.
 
 export const recordGroups = ['entities', 'students', 'teachers', 'tutors', 'staffs'] as const;
 export type RecordGroup = (typeof recordGroups)[number];
 
-export const idFields = {
-  entities: 'entity_id',
-  students: 'student_id',
-  teachers: 'teacher_id',
-  tutors: 'tutor_id',
-  staffs: 'staff_id',
-} as const satisfies Record<RecordGroup, string>;
+export interface GroupDescription {
+  /** The field holding a record's id (a UUID), which also names it in paths. */
+  idField: `${string}_id`;
+  /**
+   * The role a record is of the person entity it belongs to, as the entity's `roles` name it; none
+   * for a record that is no person's role (an entity itself, or a record about something else).
+   */
+  role: string | undefined;
+  /** Whether records carry a processnumber, unique within the group: claimed in the write that sets it. */
+  processnumber: boolean;
+  /** Whether records hold identification documents, and take more by `POST /api/<group>/{id}/documents`. */
+  documents: boolean;
+  /**
+   * A list field naming records of another group: each must exist, keeps the set of records naming it,
+   * and is not deleted while named. A tutor's students are the one such link.
+   */
+  links: { field: 'student_ids'; group: 'students' } | undefined;
+  /** A record, and several, in the API description's words. */
+  noun: string;
+  plural: string;
+  /** What the group holds, in the API description. */
+  about: string;
+}
 
-export type IdField<G extends RecordGroup> = (typeof idFields)[G];
+export const groups = {
+  entities: {
+    idField: 'entity_id',
+    role: undefined,
+    processnumber: false,
+    documents: true,
+    links: undefined,
+    noun: 'entity',
+    plural: 'entities',
+    about: 'People and organisations: the base record of every student, teacher, tutor and staff member.',
+  },
+  students: {
+    idField: 'student_id',
+    role: 'student',
+    processnumber: true,
+    documents: true,
+    links: undefined,
+    noun: 'student',
+    plural: 'students',
+    about: 'Students.',
+  },
+  teachers: {
+    idField: 'teacher_id',
+    role: 'teacher',
+    processnumber: true,
+    documents: true,
+    links: undefined,
+    noun: 'teacher',
+    plural: 'teachers',
+    about: 'Teachers.',
+  },
+  tutors: {
+    idField: 'tutor_id',
+    role: 'tutor',
+    processnumber: true,
+    documents: true,
+    links: { field: 'student_ids', group: 'students' },
+    noun: 'tutor',
+    plural: 'tutors',
+    about: "Students' legal guardians.",
+  },
+  staffs: {
+    idField: 'staff_id',
+    role: 'staff',
+    processnumber: true,
+    documents: true,
+    links: undefined,
+    noun: 'staff member',
+    plural: 'staff members',
+    about: 'Non-teaching staff.',
+  },
+} as const satisfies Record<RecordGroup, GroupDescription>;
+
+type Groups = typeof groups;
+
+export const idFields = Object.fromEntries(recordGroups.map((group) => [group, groups[group].idField])) as {
+  [G in RecordGroup]: Groups[G]['idField'];
+};
+
+/** The groups of a table of descriptions whose records are roles of a person entity. */
+export type RoleGroupIn<T extends Record<string, GroupDescription>> = {
+  [G in keyof T]: T[G]['role'] extends string ? G : never;
+}[keyof T];
+
+/** Whether a description is of a person's role. */
+export const describesRole = (
+  description: GroupDescription,
+): description is GroupDescription & { role: string } => description.role !== undefined;
 
 /** The groups whose records are roles of a person entity. */
-export const roleGroups = ['students', 'teachers', 'tutors', 'staffs'] as const;
-export type RoleGroup = (typeof roleGroups)[number];
+export type RoleGroup = RoleGroupIn<Groups>;
+export type RoleName = Groups[RoleGroup]['role'];
 
-export const roleNames = {
-  students: 'student',
-  teachers: 'teacher',
-  tutors: 'tutor',
-  staffs: 'staff',
-} as const;
+export const isRoleGroup = (group: RecordGroup): group is RoleGroup => describesRole(groups[group]);
+export const roleGroups: readonly RoleGroup[] = recordGroups.filter(isRoleGroup);
+export const roleName = <G extends RoleGroup>(group: G): Groups[G]['role'] => groups[group].role;
+/** Every role name, in the order of the groups. */
+export const roleNames: readonly RoleName[] = roleGroups.map(roleName);
+/** The role names as a sentence says them: "student, teacher, tutor or staff". */
+export const roleNamesInWords = `${roleNames.slice(0, -1).join(', ')} or ${roleNames.at(-1)}`;
 
-export const isRoleGroup = (group: RecordGroup): group is RoleGroup => group !== 'entities';
+/** The groups whose records carry a processnumber: the ones `npm run import` upserts by it. */
+export type NumberedGroup = {
+  [G in RecordGroup]: Groups[G]['processnumber'] extends true ? G : never;
+}[RecordGroup];
+export const isNumberedGroup = (group: RecordGroup): group is NumberedGroup => groups[group].processnumber;
+
+/** The groups whose records hold identification documents. */
+export type DocumentGroup = {
+  [G in RecordGroup]: Groups[G]['documents'] extends true ? G : never;
+}[RecordGroup];
 
 export const readScope = <G extends RecordGroup>(group: G) => `${group}:read` as const;
 

@@ -14,8 +14,11 @@ export const fileNames = {
   csv: (group: string) => `${group}.csv`,
 };
 
+/** Every name a run's files can have: a reader opens only these, whatever a manifest says. */
+const allFileNames = recordGroups.flatMap((group) => [fileNames.ndjson(group), fileNames.csv(group)]);
+
 const FileEntry = z.strictObject({
-  name: z.string().regex(/^[a-z]+\.(ndjson\.gz|csv)$/),
+  name: z.enum(allFileNames),
   group: z.enum(recordGroups),
   format: z.enum(['ndjson+gzip', 'csv']),
   records: z.int().min(0),

@@ -1,32 +1,20 @@
 // The OpenAPI 3.1 description of the API, written from the route table and the component registry:
 // every operation with its parameters, scope, request body and responses. Served at /api/openapi.json.
 import packageJson from '../../package.json' with { type: 'json' };
-import { recordGroups, type Scope } from '../domain/groups';
+import { groups, readScope, recordGroups, type Scope, writeScope } from '../domain/groups';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';
 
-const scopeDescriptions: Record<Scope, string> = {
-  'entities:read': 'Read entities',
-  'students:read': 'Read students',
-  'teachers:read': 'Read teachers',
-  'tutors:read': 'Read tutors',
-  'staffs:read': 'Read staff members',
-  'entities:write': 'Create, replace and delete entities',
-  'students:write': 'Create, replace and delete students',
-  'teachers:write': 'Create, replace and delete teachers',
-  'tutors:write': 'Create, replace and delete tutors',
-  'staffs:write': 'Create, replace and delete staff members',
-  'system:read': 'Read the tenant information and record counts',
-};
+const scopeDescriptions = Object.fromEntries([
+  ...recordGroups.map((group) => [readScope(group), `Read ${groups[group].plural}`]),
+  ...recordGroups.map((group) => [writeScope(group), `Create, replace and delete ${groups[group].plural}`]),
+  ['system:read', 'Read the tenant information and record counts'],
+]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {
-  entities: 'People and organisations: the base record of every student, teacher, tutor and staff member.',
-  students: 'Students.',
-  tutors: "Students' legal guardians.",
-  staffs: 'Non-teaching staff.',
-  teachers: 'Teachers.',
+  ...Object.fromEntries(recordGroups.map((group) => [group, groups[group].about])),
   system: 'The tenant and the health of the service.',
   sso:
     'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
@@ -240,7 +228,7 @@ function describe(baseUrl: string) {
       title: 'School API',
       version: packageJson.version,
       description:
-        'Records of a school-management system (entities, students, tutors, staff, teachers), the ' +
+        `Records of a school-management system (${recordGroups.map((group) => groups[group].plural).join(', ')}), the ` +
         "tenant's status, and OAuth 2.0 tokens for clients and for people who sign in. Lists are paged; " +
         'errors are RFC 9457 problems, except at the token and revocation endpoints, which answer as ' +
         'RFC 6749 says.',

@@ -1,7 +1,7 @@
 // What the API description says of each operation beyond its run-time facts (shared/routes.ts): a
 // summary, the bodies it answers with by status, and the body it takes. Only the description and the
 // tools that write it read this; no handler does.
-import type { RecordGroup } from '../domain/groups';
+import { type DocumentGroup, groups, type RecordGroup, recordGroups } from '../domain/groups';
 import { fallbackRoute, type Route, routes } from '../routes';
 import type { ComponentName } from '../schemas/components';
 
@@ -29,49 +29,91 @@ export interface RouteDocs {
 
 export type DocumentedRoute = Route & RouteDocs;
 
-/** The components a group's operations take and give. */
-interface GroupComponents {
+/** The components a group's operations take and give: a document only where records hold documents. */
+type GroupComponents<G extends RecordGroup> = {
   page: ComponentName;
   item: ComponentName;
   deletions: ComponentName;
   insert: ComponentName;
-  document: ComponentName;
-}
+} & (G extends DocumentGroup ? { document: ComponentName } : { document?: undefined });
 
-const groupDocs = (
-  group: RecordGroup,
-  noun: string,
-  components: GroupComponents,
-): Record<string, RouteDocs> => ({
-  [`list-${group}`]: {
-    summary: `List ${group} in id order, or those changed since a time`,
-    responses: { 200: components.page },
+/** Every group's components: each group has its routes, and each route its documentation. */
+const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
+  entities: {
+    page: 'EntitiesPage',
+    item: 'Entity',
+    deletions: 'EntitiesDeletions',
+    insert: 'EntityInsertRequest',
+    document: 'EntityIdentificationDocumentInsertRequest',
   },
-  [`get-${group}`]: {
-    summary: `Get one ${noun} by id`,
-    responses: { 200: components.item, 304: 'NotModified' },
+  students: {
+    page: 'StudentsPage',
+    item: 'Student',
+    deletions: 'StudentsDeletions',
+    insert: 'StudentInsertRequest',
+    document: 'StudentIdentificationDocumentInsertRequest',
   },
-  [`list-deleted-${group}`]: {
-    summary: `List ${group} deleted since a time`,
-    responses: { 200: components.deletions },
+  tutors: {
+    page: 'TutorsPage',
+    item: 'Tutor',
+    deletions: 'TutorsDeletions',
+    insert: 'TutorInsertRequest',
+    document: 'TutorIdentificationDocumentInsertRequest',
   },
-  [`create-${group}`]: {
-    summary: `Create a ${noun}`,
-    responses: { 201: components.item },
-    requestBody: components.insert,
+  staffs: {
+    page: 'StaffsPage',
+    item: 'Staff',
+    deletions: 'StaffsDeletions',
+    insert: 'StaffInsertRequest',
+    document: 'StaffIdentificationDocumentInsertRequest',
   },
-  [`replace-${group}`]: {
-    summary: `Replace a ${noun}`,
-    responses: { 200: components.item },
-    requestBody: components.insert,
+  teachers: {
+    page: 'TeachersPage',
+    item: 'Teacher',
+    deletions: 'TeachersDeletions',
+    insert: 'TeacherInsertRequest',
+    document: 'TeacherIdentificationDocumentInsertRequest',
   },
-  [`delete-${group}`]: { summary: `Delete a ${noun}`, responses: { 204: 'NoContent' } },
-  [`add-document-${group}`]: {
-    summary: `Add an identification document to a ${noun}`,
-    responses: { 201: components.item },
-    requestBody: components.document,
-  },
-});
+};
+
+function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
+  const { noun } = groups[group];
+  const components: GroupComponents<RecordGroup> = groupComponents[group];
+  return {
+    [`list-${group}`]: {
+      summary: `List ${group} in id order, or those changed since a time`,
+      responses: { 200: components.page },
+    },
+    [`get-${group}`]: {
+      summary: `Get one ${noun} by id`,
+      responses: { 200: components.item, 304: 'NotModified' },
+    },
+    [`list-deleted-${group}`]: {
+      summary: `List ${group} deleted since a time`,
+      responses: { 200: components.deletions },
+    },
+    [`create-${group}`]: {
+      summary: `Create a ${noun}`,
+      responses: { 201: components.item },
+      requestBody: components.insert,
+    },
+    [`replace-${group}`]: {
+      summary: `Replace a ${noun}`,
+      responses: { 200: components.item },
+      requestBody: components.insert,
+    },
+    [`delete-${group}`]: { summary: `Delete a ${noun}`, responses: { 204: 'NoContent' } },
+    ...(components.document === undefined
+      ? {}
+      : {
+          [`add-document-${group}`]: {
+            summary: `Add an identification document to a ${noun}`,
+            responses: { 201: components.item },
+            requestBody: components.document,
+          },
+        }),
+  };
+}
 
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON. */
 const oauthRequest = (schema: ComponentName): RequestBody => ({
@@ -80,41 +122,7 @@ const oauthRequest = (schema: ComponentName): RequestBody => ({
 });
 
 const docs: Record<string, RouteDocs> = {
-  ...groupDocs('entities', 'entity', {
-    page: 'EntitiesPage',
-    item: 'Entity',
-    deletions: 'EntitiesDeletions',
-    insert: 'EntityInsertRequest',
-    document: 'EntityIdentificationDocumentInsertRequest',
-  }),
-  ...groupDocs('students', 'student', {
-    page: 'StudentsPage',
-    item: 'Student',
-    deletions: 'StudentsDeletions',
-    insert: 'StudentInsertRequest',
-    document: 'StudentIdentificationDocumentInsertRequest',
-  }),
-  ...groupDocs('tutors', 'tutor', {
-    page: 'TutorsPage',
-    item: 'Tutor',
-    deletions: 'TutorsDeletions',
-    insert: 'TutorInsertRequest',
-    document: 'TutorIdentificationDocumentInsertRequest',
-  }),
-  ...groupDocs('staffs', 'staff member', {
-    page: 'StaffsPage',
-    item: 'Staff',
-    deletions: 'StaffsDeletions',
-    insert: 'StaffInsertRequest',
-    document: 'StaffIdentificationDocumentInsertRequest',
-  }),
-  ...groupDocs('teachers', 'teacher', {
-    page: 'TeachersPage',
-    item: 'Teacher',
-    deletions: 'TeachersDeletions',
-    insert: 'TeacherInsertRequest',
-    document: 'TeacherIdentificationDocumentInsertRequest',
-  }),
+  ...Object.assign({}, ...recordGroups.map(groupDocs)),
   'get-system': {
     summary: 'Tenant information, service version and record counts',
     responses: { 200: 'SystemStatus' },

@@ -1,7 +1,7 @@
 // The write operations every record group shares: create, replace, delete, and add an identification
 // document. Bodies are validated against the group's insert request before anything is written.
 import { etag } from '../data/record-items';
-import { idFields, type RecordGroup } from '../domain/groups';
+import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { parseEntityTags } from '../http/preconditions';
@@ -70,7 +70,7 @@ export async function deleteRecord(
 }
 
 export async function addDocument(
-  group: RecordGroup,
+  group: DocumentGroup,
   request: ApiRequest,
   writer: RecordWriter,
 ): Promise<ApiResponse> {

@@ -1,6 +1,7 @@
 // Response shapes of the records, written once: the integration tests validate every response
 // against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
 import * as z from 'zod';
+import { roleNames } from '../domain/groups';
 
 const date = z.iso.date();
 const timestamp = z.iso.datetime();
@@ -59,7 +60,7 @@ export const Tutor = z.strictObject({ tutor_id: z.uuid(), student_ids: z.array(z
 export const Staff = z.strictObject({ staff_id: z.uuid(), ...personFields });
 
 export const EntityRole = z.strictObject({
-  role: z.enum(['student', 'teacher', 'tutor', 'staff']),
+  role: z.enum(roleNames),
   id: z.uuid(),
 });
 

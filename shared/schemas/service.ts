@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { personRoles } from '../auth/roles';
 import { SIGNING_ALGORITHM } from '../auth/signing-keys';
+import { type RecordGroup, type RoleName, recordGroups, roleNames } from '../domain/groups';
 
 export const SystemStatus = z.strictObject({
   tenant_id: z.string(),
@@ -11,13 +12,9 @@ export const SystemStatus = z.strictObject({
   version: z.string(),
   status: z.literal('ok'),
   server_time: z.iso.datetime(),
-  counts: z.strictObject({
-    entities: z.int().min(0),
-    students: z.int().min(0),
-    teachers: z.int().min(0),
-    tutors: z.int().min(0),
-    staffs: z.int().min(0),
-  }),
+  counts: z.strictObject(
+    Object.fromEntries(recordGroups.map((group) => [group, z.int().min(0)])) as Record<RecordGroup, z.ZodInt>,
+  ),
 });
 export type SystemStatus = z.infer<typeof SystemStatus>;
 
@@ -53,6 +50,11 @@ export type OAuthErrorResponse = z.infer<typeof OAuthErrorResponse>;
 const ofPerson = <T extends z.ZodType>(schema: T, description: string) =>
   schema.optional().meta({ description: `${description} (a person's token only)` });
 
+/** The ids of a person's records of each role: `student_ids`, `teacher_ids` and so on. */
+const roleIdFields = Object.fromEntries(
+  roleNames.map((role) => [`${role}_ids`, ofPerson(z.array(z.uuid()), `The person's ${role} records`)]),
+) as { [R in RoleName as `${R}_ids`]: z.ZodOptional<z.ZodArray<z.ZodUUID>> };
+
 export const OAuthMeResponse = z.strictObject({
   sub: z.string(),
   client_id: z.string(),
@@ -66,10 +68,7 @@ export const OAuthMeResponse = z.strictObject({
   email: ofPerson(z.email(), "The account's e-mail address, or else the person's"),
   roles: ofPerson(z.array(z.enum(personRoles)), 'The roles the token acts in'),
   entity_id: ofPerson(z.uuid(), "The person's entity"),
-  student_ids: ofPerson(z.array(z.uuid()), "The person's student records"),
-  teacher_ids: ofPerson(z.array(z.uuid()), "The person's teacher records"),
-  tutor_ids: ofPerson(z.array(z.uuid()), "The person's tutor records"),
-  staff_ids: ofPerson(z.array(z.uuid()), "The person's staff records"),
+  ...roleIdFields,
 });
 export type OAuthMeResponse = z.infer<typeof OAuthMeResponse>;
 

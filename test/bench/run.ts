@@ -73,9 +73,12 @@ async function main() {
   const database = await startDynamoDbLocal();
   const db = createDocumentClient({ region, endpoint: database.endpoint });
   const tableName = `school-${DEMO_TENANT.id}`;
+  // A folder of its own for the local run's lock, run file and S3, so a running `npm start` is left alone.
+  const dataDir = mkdtempSync(`${tmpdir()}/school-bench-data-`);
   const api = await startService('infra/local/start.ts', {
     HOST: '127.0.0.1',
     PORT: '0',
+    DATA_DIR: dataDir,
     DYNAMODB_ENDPOINT: database.endpoint,
     DEMO_CLIENT_SECRET: DEMO_SECRET,
     LOG_LEVEL: 'info',
@@ -142,6 +145,7 @@ async function main() {
     await bare.stop();
     db.destroy();
     await database.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

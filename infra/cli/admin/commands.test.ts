@@ -244,6 +244,16 @@ describe('keys and the rest', () => {
     expect(command('keys', 'list', '--json')).toEqual({ noun: 'keys', verb: 'list', json: true });
   });
 
+  it('takes a key id that starts with a dash as the id, not as options (base64url ids may)', () => {
+    expect(command('keys', 'retire', '-mK3-x_Q', '--force')).toEqual({
+      noun: 'keys',
+      verb: 'retire',
+      kid: '-mK3-x_Q',
+      force: true,
+    });
+    expect(command('keys', 'retire', '--force', '-m')).toMatchObject({ kid: '-m', force: true });
+  });
+
   it.each([
     [['tokens', 'list'], /unknown command tokens; the commands are clients, users, keys/],
     [['keys'], /keys needs a verb: list, rotate, retire/],

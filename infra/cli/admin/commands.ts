@@ -319,10 +319,20 @@ export function parseCommand(argv: readonly string[]): Parsed {
     );
   }
   const see = `(${PROGRAM} ${noun} ${verb} --help)`;
+  // The tools take no short options but -h, so an argument like `-mK3…` is a value (a key id is base64url
+  // and may start with a dash), not a cluster of flags: parseArgs is handed a stand-in for it.
+  const dashed = new Map<string, string>();
+  const args = rest.map((arg) => {
+    if (!/^-[^-]/.test(arg) || arg === '-h') return arg;
+    const standIn = `\u0000${dashed.size}`;
+    dashed.set(standIn, arg);
+    return standIn;
+  });
+  const restore = (value: string) => dashed.get(value) ?? value;
   let parsed: { values: Values; positionals: string[]; tokens: { kind: string; name?: string }[] };
   try {
     parsed = parseArgs({
-      args: [...rest],
+      args,
       options: {
         ...Object.fromEntries(
           Object.entries(spec.options).map(([name, { type, multiple }]) => [
@@ -341,7 +351,13 @@ export function parseCommand(argv: readonly string[]): Parsed {
     throw new UsageError(`${(error as Error).message.split(/\.|\n/)[0]} ${see}`);
   }
   if (parsed.values.help === true) return { help: verbHelp(noun, verb, spec) };
-  const { positionals, values } = parsed;
+  const positionals = parsed.positionals.map(restore);
+  const values: Values = Object.fromEntries(
+    Object.entries(parsed.values).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? restore(value) : Array.isArray(value) ? value.map(restore) : value,
+    ]),
+  );
   if (positionals.length < spec.args.length) {
     throw new UsageError(`${noun} ${verb} needs <${spec.args[positionals.length]}> ${see}`);
   }

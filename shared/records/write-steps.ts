@@ -1,0 +1,272 @@
+// The items a record write puts, updates and deletes, one transaction step each, on the keys of
+// shared/data/keys.ts: the record at its next version, its processnumber claim, its group's counter,
+// its entity's roles, a tutor's students and the deletion records. Each step carries the condition that
+// keeps the table consistent and says what its failing means.
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../data/keys';
+import { countChange, etag, type Item, internal } from '../data/record-items';
+import { tableDesign } from '../data/table';
+import { idFields, type RecordGroup } from '../domain/groups';
+import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
+import type { EntityTagCondition } from '../http/preconditions';
+import type { EntityRole } from '../schemas/records';
+import { DELETION_RETENTION_DAYS } from './deletion-retention';
+import { RETRY, type Step } from './write-transaction';
+
+/**
+ * A condition a record must meet to be deleted, beyond its version: an attribute it must not have, or
+ * a list that must be empty; `refusal` is what the client is told when it does not.
+ */
+export interface DeleteGuard {
+  kind: 'absent' | 'empty';
+  attribute: string;
+  refusal: () => Error;
+}
+
+/** Whether a stored record fails a guard. */
+function violates(stored: Item, guard: DeleteGuard): boolean {
+  switch (guard.kind) {
+    case 'absent':
+      return Boolean(stored[guard.attribute]);
+    case 'empty': {
+      const list = stored[guard.attribute];
+      return Array.isArray(list) && list.length > 0;
+    }
+  }
+}
+
+function guardCondition(guard: DeleteGuard, name: string): string {
+  switch (guard.kind) {
+    case 'absent':
+      return `attribute_not_exists(${name})`;
+    case 'empty':
+      return `size(${name}) = :none`;
+  }
+}
+
+/** A failed version condition: 412 for a conditional request that saw the record, a race otherwise. */
+const staleVersion = (ifMatch: EntityTagCondition | undefined) => (old: Item | undefined) =>
+  old && ifMatch ? new PreconditionFailedError(etag(Number(old[internal.version]))) : RETRY;
+
+export class WriteSteps {
+  constructor(private readonly tableName: string) {}
+
+  /** Puts an item that must not exist yet: a new record, whose id is fresh. */
+  putNew(item: Item): Step {
+    return {
+      action: {
+        Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+      onConditionFailed: () => RETRY,
+    };
+  }
+
+  /** Puts a record's next version over the one read, `version`. */
+  putNextVersion(item: Item, version: number, ifMatch: EntityTagCondition | undefined): Step {
+    return {
+      action: {
+        Put: {
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: '#v = :v',
+          ExpressionAttributeNames: { '#v': internal.version },
+          ExpressionAttributeValues: { ':v': version },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFailed: staleVersion(ifMatch),
+    };
+  }
+
+  /** Deletes a record still at `version` that meets its guards. */
+  deleteVersion(
+    group: RecordGroup,
+    id: string,
+    version: number,
+    guards: readonly DeleteGuard[],
+    ifMatch: EntityTagCondition | undefined,
+  ): Step {
+    const names = guards.map((_, i) => `#g${i}`);
+    const values: Record<string, NativeAttributeValue> = { ':v': version };
+    if (guards.some((g) => g.kind === 'empty')) values[':none'] = 0;
+    return {
+      action: {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.record(group, id),
+          ConditionExpression: [
+            '#v = :v',
+            ...guards.map((g, i) => guardCondition(g, names[i] as string)),
+          ].join(' AND '),
+          ExpressionAttributeNames: {
+            '#v': internal.version,
+            ...Object.fromEntries(guards.map((g, i) => [names[i], g.attribute])),
+          },
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFailed: (old) => {
+        if (!old) return RETRY;
+        const refused = guards.find((guard) => violates(old, guard));
+        return refused ? refused.refusal() : staleVersion(ifMatch)(old);
+      },
+    };
+  }
+
+  /** Changes a group's count by `by`. */
+  count(group: RecordGroup, by: number): Step {
+    return { action: countChange(this.tableName, group, by) };
+  }
+
+  claimProcessnumber(group: RecordGroup, processnumber: string, id: string): Step {
+    return {
+      action: {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.processnumber(group, processnumber), id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFailed: (old) =>
+        new ConflictError(`processnumber ${processnumber} belongs to another ${group} record.`, [
+          {
+            name: 'processnumber',
+            in: 'body',
+            reason: `taken by ${idFields[group]} ${String(old?.id ?? 'another record')}`,
+          },
+        ]),
+    };
+  }
+
+  releaseProcessnumber(group: RecordGroup, processnumber: string, id: string): Step {
+    return {
+      action: {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.processnumber(group, processnumber),
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': id },
+        },
+      },
+      onConditionFailed: () => RETRY,
+    };
+  }
+
+  /** Adds a role to an existing person entity, which must be a person. */
+  joinEntity(entityId: string, role: EntityRole, now: string): Step {
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.record('entities', entityId),
+          UpdateExpression:
+            'SET #roles = list_append(#roles, :role), updated_at = :now, #cs = :cs ADD #v :one',
+          ConditionExpression: 'attribute_exists(pk) AND entity_type = :person',
+          ExpressionAttributeNames: {
+            '#roles': 'roles',
+            '#cs': tableDesign.changesIndex.sortKey,
+            '#v': internal.version,
+          },
+          ExpressionAttributeValues: {
+            ':role': [role],
+            ':now': now,
+            ':cs': keys.changeSort(now, entityId),
+            ':one': 1,
+            ':person': 'person',
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFailed: (old) =>
+        new BadRequestError('entity_id does not name a person entity.', [
+          {
+            name: 'entity_id',
+            in: 'body',
+            reason: old ? 'the entity is an organisation' : 'no entity has this id',
+          },
+        ]),
+    };
+  }
+
+  /** Removes the role at `index` from an entity still at `version`, the one it was found at. */
+  leaveEntity(entityId: string, index: number, version: number, now: string): Step {
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.record('entities', entityId),
+          UpdateExpression: `REMOVE #roles[${index}] SET updated_at = :now, #cs = :cs ADD #v :one`,
+          ConditionExpression: '#v = :v',
+          ExpressionAttributeNames: {
+            '#roles': 'roles',
+            '#cs': tableDesign.changesIndex.sortKey,
+            '#v': internal.version,
+          },
+          ExpressionAttributeValues: {
+            ':now': now,
+            ':cs': keys.changeSort(now, entityId),
+            ':one': 1,
+            ':v': version,
+          },
+        },
+      },
+      onConditionFailed: () => RETRY,
+    };
+  }
+
+  /** Puts a tutor in a student's set of tutors; the student must exist. */
+  linkStudent(studentId: string, tutorId: string): Step {
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.record('students', studentId),
+          UpdateExpression: 'ADD #tutors :tutor',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#tutors': internal.tutors },
+          ExpressionAttributeValues: { ':tutor': new Set([tutorId]) },
+        },
+      },
+      onConditionFailed: () =>
+        new BadRequestError('student_ids names a student that does not exist.', [
+          { name: 'student_ids', in: 'body', reason: `no student has student_id ${studentId}` },
+        ]),
+    };
+  }
+
+  unlinkStudent(studentId: string, tutorId: string): Step {
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.record('students', studentId),
+          UpdateExpression: 'DELETE #tutors :tutor',
+          ExpressionAttributeNames: { '#tutors': internal.tutors },
+          ExpressionAttributeValues: { ':tutor': new Set([tutorId]) },
+        },
+      },
+    };
+  }
+
+  /** The deletion's entry in the group's /deleted list, and its id's 410; both expire with the retention. */
+  recordDeletion(group: RecordGroup, id: string, now: string): Step[] {
+    const ttl = Math.floor(Date.parse(now) / 1000) + DELETION_RETENTION_DAYS * 86_400;
+    return [
+      {
+        action: {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.deletion(group, now, id), [idFields[group]]: id, deleted_at: now, ttl },
+          },
+        },
+      },
+      {
+        action: {
+          Put: { TableName: this.tableName, Item: { ...keys.gone(group, id), deleted_at: now, ttl } },
+        },
+      },
+    ];
+  }
+}

@@ -1,0 +1,57 @@
+// Runs a record write as one DynamoDB transaction. Each step of it says what its failed condition
+// means, so a cancelled transaction becomes the client's error (409, 412, 400) or a race; a write that
+// raced another is tried again from a fresh read, with jittered backoff.
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Item } from '../data/record-items';
+
+const MAX_ATTEMPTS = 12;
+
+export type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+/** What a failed condition means when it is a race with another writer: try again. */
+export const RETRY = Symbol('retry');
+
+/** Says what a failed condition means: an error for the client, or a race to retry. */
+export type OnConditionFailed = (current: Item | undefined) => Error | typeof RETRY;
+
+/** One action of a transaction; a failed condition is a race unless the step says otherwise. */
+export interface Step {
+  action: TransactItem;
+  onConditionFailed?: OnConditionFailed;
+}
+
+/** Thrown by an attempt that read or wrote in a race with another writer: `retrying` runs it again. */
+export class Retry extends Error {}
+
+/** Writes the steps in one transaction; a failed condition throws its step's error, or `Retry`. */
+export async function commit(db: DynamoDBDocumentClient, steps: readonly Step[]): Promise<void> {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: steps.map((s) => s.action) }));
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    for (const [i, reason] of reasons.entries()) {
+      if (reason.Code !== 'ConditionalCheckFailed') continue;
+      const outcome =
+        steps[i]?.onConditionFailed?.(reason.Item ? unmarshall(reason.Item) : undefined) ?? RETRY;
+      if (outcome !== RETRY) throw outcome;
+    }
+    throw new Retry();
+  }
+}
+
+/** Runs a write until it commits; races with other writers are retried with jittered backoff. */
+export async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof Retry) || n >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 10 * 2 ** n)));
+    }
+  }
+}

@@ -1,0 +1,343 @@
+// The shipped bundles are what runs: `cdk synth` bundles every function as a deploy would, and each
+// function's asset is loaded from the assembly in a fresh Node process of its Lambda runtime, with the
+// environment the template gives it, and invoked the way its trigger invokes it in AWS: HTTP API payload
+// 2.0 events for the routes, EventBridge's scheduled event for the export, CloudFormation's Create event
+// for the signing key. The template's references point at local stand-ins (DynamoDB Local, s3rver,
+// moto's Secrets Manager); every function must load and answer, and print no warning.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LAMBDA_NODE_TARGET } from '../infra/bundling';
+import {
+  DEMO_APP_ID,
+  DEMO_CLIENT_ID,
+  DEMO_REDIRECT_URIS,
+  registerDemoClients,
+  registerDemoUsers,
+  seedDemoRecords,
+} from '../infra/local/bootstrap';
+import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
+import type { DemoUser } from '../infra/local/seed/demo-users';
+import { tenants } from '../infra/tenants';
+import { createDocumentClient } from '../shared/data/document-client';
+import { SigningKeyRepository } from '../shared/data/signing-key-repository';
+import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { createS3Client, S3Store } from '../shared/exports/store';
+import { verifyExport } from '../shared/exports/verify';
+import { openApiDocument } from '../shared/openapi/document';
+import { type CloudAssembly, readCloudAssembly } from './support/cloud-assembly';
+import { expectProblem, json } from './support/contract';
+import { documentBody, organisationBody, personBody } from './support/fixtures';
+import { nodeForRuntime } from './support/lambda-environment';
+import { LocalDeployment, type StandInEndpoints } from './support/local-deployment';
+import { hasMotoServer, type MotoServer, startMotoServer } from './support/moto-server';
+import { basic, form } from './support/oauth';
+import { ResponseValidator } from './support/openapi-validator';
+import { authorizeUrl, pkce, REDIRECT_URI } from './support/sign-in';
+import { completeSignIn } from './support/sign-in-form';
+import { synthesizedAssembly } from './support/synthesize';
+
+const DEMO_SECRET = 'deployed-demo-secret';
+/** The deployed delta feeds stop this far behind the clock (the service's default SYNC_LAG_MS). */
+const SYNC_LAG_MS = 2000;
+
+type Row = Record<string, unknown>;
+
+let assembly: CloudAssembly;
+let deployment: LocalDeployment;
+let moto: MotoServer;
+let s3: { endpoint: string; close(): Promise<void> };
+let workDir: string;
+let base: string;
+let tableName: string;
+let demoUsers: DemoUser[];
+const violations: string[] = [];
+
+/** What the functions get beyond the template's variables and Lambda's own: where the stand-ins listen. */
+const standInEndpoints = (): StandInEndpoints => ({
+  AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
+  AWS_ENDPOINT_URL_S3: s3.endpoint,
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
+});
+
+async function startS3rver(directory: string) {
+  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  const { port } = await server.run();
+  return { endpoint: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+/** The staging tenant's stack: the one a change reaches first, and its API is reached at its own address. */
+function stackUnderTest(): string {
+  const staging = tenants.find((tenant) => !tenant.production);
+  const stack = assembly.stacks.find((scope) => !scope.parent && scope.tags.tenant === staging?.id);
+  if (!stack) throw new Error('the assembly has no stack of a staging tenant');
+  return stack.stackName;
+}
+
+let clientToken: string;
+
+const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${clientToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+const tokenRequest = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${base}/api/sso/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: form(body),
+  });
+
+/** Lists, gets, creates, replaces, adds a document to and deletes records of a group; returns the ids. */
+async function readAndWrite(group: RecordGroup, studentId: string) {
+  const idField = idFields[group];
+  const page = await json<Row>(await request('GET', `/api/${group}?items_per_page=5`));
+  const first = (page[group] as Row[])[0] as Row;
+  expect(await json<Row>(await request('GET', `/api/${group}/${first[idField]}`))).toEqual(first);
+  const body = (): Row =>
+    group === 'entities'
+      ? organisationBody()
+      : group === 'tutors'
+        ? { ...personBody('D'), student_ids: [studentId] }
+        : personBody('D');
+  const created = await json<Row>(await request('POST', `/api/${group}`, body()), 201);
+  const path = `/api/${group}/${created[idField]}`;
+  const replaced = await request('PUT', path, { ...body(), name: 'Nome Substituído' }, { 'if-match': '"1"' });
+  expect(await json<Row>(replaced)).toMatchObject({ name: 'Nome Substituído' });
+  const withDocument = await json<Row>(await request('POST', `${path}/documents`, documentBody), 201);
+  expect(withDocument.documents).toContainEqual(documentBody);
+  const doomed = await json<Row>(await request('POST', `/api/${group}`, body()), 201);
+  expect((await request('DELETE', `/api/${group}/${doomed[idField]}`)).status).toBe(204);
+  await expectProblem(await request('GET', `/api/${group}/${doomed[idField]}`), 410);
+  return { replaced: created[idField], deleted: doomed[idField] };
+}
+
+describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
+  beforeAll(async () => {
+    assembly = readCloudAssembly(await synthesizedAssembly());
+    workDir = mkdtempSync(join(tmpdir(), 'deployed-bundles-'));
+    moto = await startMotoServer();
+    s3 = await startS3rver(join(workDir, 's3'));
+    const validator = new ResponseValidator(openApiDocument('http://127.0.0.1'));
+    deployment = await LocalDeployment.deploy({
+      assembly,
+      stackName: stackUnderTest(),
+      endpoints: standInEndpoints(),
+      inspect: (exchange) => {
+        try {
+          violations.push(...validator.check(exchange));
+        } catch (error) {
+          violations.push(`${exchange.method} ${exchange.path}: could not be checked: ${error}`);
+        }
+      },
+    });
+    const [gateway] = deployment.gateways;
+    const [table] = deployment.tables.values();
+    if (deployment.gateways.length !== 1 || !gateway || deployment.tables.size !== 1 || !table) {
+      throw new Error('the stack should have one HTTP API and one table');
+    }
+    base = gateway.url;
+    tableName = table;
+    // What an operator does after a deploy: register clients and accounts, import records.
+    const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+    await registerDemoClients(db, tableName, DEMO_SECRET, DEMO_REDIRECT_URIS);
+    await seedDemoRecords(db, tableName);
+    demoUsers = await registerDemoUsers(db, tableName, DEMO_USER_PASSWORD);
+    db.destroy();
+  }, 600_000);
+
+  afterAll(async () => {
+    await deployment?.stop();
+    await Promise.all([moto?.stop(), s3?.close()]);
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('run on one Node major: the functions’ runtime, the bundling target, engines and the Node running them', () => {
+    const runtimes = new Set(assembly.functions.map((fn) => fn.runtime));
+    expect([...runtimes]).toHaveLength(1);
+    const [runtime = ''] = runtimes;
+    const major = /^nodejs(\d+)\.x$/.exec(runtime)?.[1];
+    expect(Number(major)).toBeGreaterThanOrEqual(22);
+    expect(LAMBDA_NODE_TARGET).toBe(`node${major}`);
+    const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(packageJson.engines.node).toBe(`>=${major}`);
+    expect(nodeForRuntime(runtime).version.split('.')[0]).toBe(major);
+  });
+
+  it('create the signing key at deploy time: the private key in the secret, the public half in the table', async () => {
+    expect(deployment.customResources.length).toBeGreaterThan(0);
+    for (const outcome of deployment.customResources) {
+      expect(outcome.invocation).toMatchObject({ ok: true });
+      expect(outcome.response?.headers['content-type'] ?? '').toBe('');
+      expect(JSON.parse(outcome.response?.body ?? '{}')).toMatchObject({
+        Status: 'SUCCESS',
+        RequestId: outcome.request.RequestId,
+        LogicalResourceId: outcome.resource.logicalId,
+        StackId: outcome.request.StackId,
+      });
+    }
+    const [secretArn] = deployment.secrets.values();
+    const secrets = new SecretsManagerClient({
+      region: 'eu-west-1',
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const stored = JSON.parse(
+      (await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString ?? '{}',
+    );
+    secrets.destroy();
+    const kid = (
+      JSON.parse(deployment.customResources[0]?.response?.body ?? '{}') as { Data?: { Kid?: string } }
+    ).Data?.Kid;
+    expect(stored).toMatchObject({ kid, jwk: { kty: 'EC', crv: 'P-256', d: expect.any(String) } });
+    const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+    const published = await new SigningKeyRepository(db, tableName).publicKeys();
+    db.destroy();
+    expect(published.map((key) => key.kid)).toEqual([kid]);
+    expect(published[0]?.jwk).not.toHaveProperty('d');
+  });
+
+  it('issue a client token signed with the secret’s key, and publish the keys and the metadata', async () => {
+    const issued = await json<Row>(
+      await tokenRequest(
+        { grant_type: 'client_credentials' },
+        { authorization: basic(DEMO_CLIENT_ID, DEMO_SECRET) },
+      ),
+    );
+    clientToken = issued.access_token as string;
+    expect(issued).toMatchObject({ token_type: 'Bearer', expires_in: expect.any(Number) });
+    const jwks = await json<{ keys: Row[] }>(await fetch(`${base}/api/sso/jwks`));
+    const header = JSON.parse(Buffer.from(clientToken.split('.')[0] ?? '', 'base64url').toString());
+    expect(jwks.keys.map((key) => key.kid)).toContain(header.kid);
+    const metadata = await json<Row>(await fetch(`${base}/api/sso/.well-known/openid-configuration`));
+    expect(metadata).toMatchObject({ issuer: `${base}/api/sso`, token_endpoint: `${base}/api/sso/token` });
+    expect(await json<Row>(await request('GET', '/api/sso/me'))).toMatchObject({ client_id: DEMO_CLIENT_ID });
+  });
+
+  it('sign a person in on the page, refresh the tokens and revoke them', async () => {
+    const { verifier, challenge } = pkce();
+    const account = demoUsers[0] as DemoUser;
+    const back = await completeSignIn(authorizeUrl(base, { code_challenge: challenge }), {
+      username: account.username,
+      password: DEMO_USER_PASSWORD,
+    });
+    expect(back.searchParams.get('iss')).toBe(`${base}/api/sso`);
+    const code = back.searchParams.get('code') ?? '';
+    const tokens = await json<Row>(
+      await tokenRequest({
+        grant_type: 'authorization_code',
+        client_id: DEMO_APP_ID,
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+      }),
+    );
+    const me = await json<Row>(
+      await fetch(`${base}/api/sso/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } }),
+    );
+    expect(me).toMatchObject({ username: account.username });
+    const refreshed = await json<Row>(
+      await tokenRequest({
+        grant_type: 'refresh_token',
+        client_id: DEMO_APP_ID,
+        refresh_token: tokens.refresh_token as string,
+      }),
+    );
+    const revoked = await fetch(`${base}/api/sso/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form({ client_id: DEMO_APP_ID, token: refreshed.refresh_token as string }),
+    });
+    expect(revoked.status).toBe(200);
+    const reuse = await tokenRequest({
+      grant_type: 'refresh_token',
+      client_id: DEMO_APP_ID,
+      refresh_token: refreshed.refresh_token as string,
+    });
+    expect(reuse.status).toBe(400);
+  }, 60_000);
+
+  it('read and write the records of every group', async () => {
+    const students = await json<Row>(await request('GET', '/api/students?items_per_page=1'));
+    const studentId = ((students.students as Row[])[0] as Row).student_id as string;
+    const since = encodeURIComponent(new Date().toISOString());
+    const written = new Map<RecordGroup, { replaced: unknown; deleted: unknown }>();
+    for (const group of recordGroups) written.set(group, await readAndWrite(group, studentId));
+    await new Promise((resolve) => setTimeout(resolve, SYNC_LAG_MS + 200));
+    for (const [group, { replaced, deleted }] of written) {
+      const idField = idFields[group];
+      const changed = await json<Row>(await request('GET', `/api/${group}?updated_since=${since}`));
+      expect((changed[group] as Row[]).map((record) => record[idField])).toContain(replaced);
+      const feed = await json<Row>(await request('GET', `/api/${group}/deleted?since=${since}`));
+      expect(feed.deleted).toContainEqual({ [idField]: deleted, deleted_at: expect.any(String) });
+    }
+  }, 180_000);
+
+  it('serve the tenant status, the API description, the docs page and its assets, and the fallback', async () => {
+    const system = await json<Row>(await request('GET', '/api/system'));
+    expect(system).toMatchObject({ counts: { students: expect.any(Number) } });
+    const description = await json<Row>(await fetch(`${base}/api/openapi.json`));
+    expect(description.openapi).toMatch(/^3\.1\./);
+    const page = await fetch(`${base}/api/docs`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const asset = /(?:src|href)="(?:\/api\/)?docs\/([^"/?]+)"/.exec(html)?.[1];
+    expect(asset, 'an asset of the docs page').toBeDefined();
+    expect((await fetch(`${base}/api/docs/${asset}`)).status).toBe(200);
+    await expectProblem(await request('GET', '/api/nowhere'), 404);
+    await expectProblem(await request('DELETE', '/api/system'), 405);
+  }, 60_000);
+
+  it('export every group to the bucket on the schedule, as a run its manifest verifies', async () => {
+    expect(deployment.schedules).toHaveLength(1);
+    const [schedule] = deployment.schedules;
+    const counts = (await json<{ counts: Record<string, number> }>(await request('GET', '/api/system')))
+      .counts;
+    const time = new Date();
+    const result = await deployment.runSchedule(schedule as NonNullable<typeof schedule>, time);
+    expect(result).toMatchObject({ ok: true, payload: { status: 'complete' } });
+    const [bucket] = deployment.buckets.values();
+    const location = (result as { payload: { location: string } }).payload.location;
+    const prefix = location.replace(`s3://${bucket}/`, '');
+    const client = createS3Client({ region: 'eu-west-1', endpoint: s3.endpoint });
+    const verification = await verifyExport(new S3Store(client, bucket as string, prefix));
+    client.destroy();
+    expect(verification).toMatchObject({ ok: true });
+    if (!verification.ok) return;
+    for (const group of recordGroups) {
+      expect(verification.manifest.groups[group]?.total_items, group).toBe(counts[group]);
+    }
+  }, 60_000);
+
+  it('every function of the stack was invoked and answered, and every response is as described', () => {
+    const failures = deployment.invocations
+      .filter((invocation) => !invocation.result.ok)
+      .map((invocation) => `${invocation.fn.name}: ${JSON.stringify(invocation.result)}`);
+    expect(failures).toEqual([]);
+    const invoked = new Set(deployment.invocations.map((invocation) => invocation.fn));
+    expect(deployment.functions.filter((fn) => !invoked.has(fn)).map((fn) => fn.name)).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+
+  it('no function wrote to stderr, printed a warning or logged an error', () => {
+    for (const fn of deployment.functions) {
+      const { stdout, stderr } = deployment.output(fn);
+      expect(stderr, fn.name).toBe('');
+      expect(stdout, fn.name).not.toMatch(/Warning/);
+      for (const line of stdout.split('\n').filter(Boolean)) {
+        const entry = JSON.parse(line) as { level?: string };
+        expect(['debug', 'info', 'warn'], `${fn.name}: ${line}`).toContain(entry.level);
+      }
+    }
+  });
+});
