@@ -220,6 +220,10 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect(jwks.keys.map((key) => key.kid)).toContain(header.kid);
     const metadata = await json<Row>(await fetch(`${base}/api/sso/.well-known/openid-configuration`));
     expect(metadata).toMatchObject({ issuer: `${base}/api/sso`, token_endpoint: `${base}/api/sso/token` });
+    // RFC 8414 section 3.1's address for the same issuer answers the same document.
+    expect(await json<Row>(await fetch(`${base}/.well-known/oauth-authorization-server/api/sso`))).toEqual(
+      metadata,
+    );
     expect(await json<Row>(await request('GET', '/api/sso/me'))).toMatchObject({ client_id: DEMO_CLIENT_ID });
   });
 
