@@ -2,9 +2,9 @@
 // page starts. A cursor is checked on the way back in; one this tenant did not issue for this list is
 // refused with 400.
 import type { RecordGroup } from '../domain/groups';
+import { isUuid } from '../domain/identifiers';
 import { BadRequestError } from '../http/errors';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An ISO 8601 UTC timestamp as the service writes them (Date.toISOString). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
@@ -30,7 +30,7 @@ function asWireCursor(value: unknown): WireCursor | undefined {
       Number.isSafeInteger(c.p) &&
       (c.p as number) >= 2 &&
       isString(c.a) &&
-      UUID.test(c.a);
+      isUuid(c.a);
     return ok ? (c as WireCursor) : undefined;
   }
   if (c.k === 'changes' || c.k === 'deleted') {

@@ -82,3 +82,7 @@ export function isValidCitizenCard(value: string): boolean {
     ccChecksumHolds(compact)
   );
 }
+
+/** A UUID in its canonical text form, in either case (ids are stored in lower case). */
+export const isUuid = (value: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -1,15 +1,14 @@
 // The record id a request names in its path, checked before anything reads the table.
 import { idFields, type RecordGroup } from '../domain/groups';
+import { isUuid } from '../domain/identifiers';
 import { BadRequestError } from '../http/errors';
 import type { ApiRequest } from '../http/exchange';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The id in the path, in lower case as the service stores ids; anything but a UUID gets 400. */
 export function recordId(group: RecordGroup, { path }: Pick<ApiRequest, 'path'>): string {
   const idField = idFields[group];
   const id = path[idField] ?? '';
-  if (!UUID.test(id)) {
+  if (!isUuid(id)) {
     throw new BadRequestError(`${idField} must be a UUID.`, [
       { name: idField, in: 'path', reason: 'not a UUID' },
     ]);
