@@ -187,13 +187,14 @@ function gatewayError(
   title: string,
   detail: string,
 ) {
+  const requestId = randomUUID();
   write(
     req,
     res,
     {
       statusCode: status,
-      headers: { 'content-type': 'application/problem+json' },
-      body: JSON.stringify({ type: 'about:blank', title, status, detail, request_id: randomUUID() }),
+      headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId },
+      body: JSON.stringify({ type: 'about:blank', title, status, detail, request_id: requestId }),
     },
     inspect,
   );

@@ -39,8 +39,18 @@ const baseHeaders = {
   'x-content-type-options': 'nosniff',
 };
 
+/**
+ * The request's id: API Gateway's, which its own logs carry too. A client's X-Request-Id is not taken:
+ * the id must name one request only, so that a problem's id finds its log line.
+ */
 const requestIdOf = (event: Event, context: Context) =>
   event.requestContext?.requestId ?? context.awsRequestId;
+
+/** Every response names its request (`x-request-id`), as its access log line and any problem body do. */
+const withRequestId = (response: Result, requestId: string): Result => ({
+  ...response,
+  headers: { ...response.headers, 'x-request-id': requestId },
+});
 
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
 function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result, Error, ApiContext> {
@@ -58,7 +68,11 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
     before: ({ context }) => {
       started.set(context, performance.now());
     },
-    after: ({ event, context, response }) => log(event, context, response?.statusCode ?? 200),
+    after: (request) => {
+      const { event, context, response } = request;
+      if (response) request.response = withRequestId(response, requestIdOf(event, context));
+      log(event, context, response?.statusCode ?? 200);
+    },
     onError: (request) => {
       const { event, context } = request;
       const errorContext = {
@@ -73,6 +87,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
         request.response = errorResponse(error, errorContext);
       }
+      request.response = withRequestId(request.response, errorContext.requestId);
       log(event, context, request.response.statusCode ?? 500);
     },
   };

@@ -44,6 +44,15 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
     ]);
   });
 
+  it('never hints at the field it refuses (issue 14: "student_id: did you mean student_id?")', () => {
+    expect(closest('student_id', ['student_id', 'student_ids'])).toBe('student_ids');
+    expect(closest('created_at', ['created_at'])).toBeUndefined();
+    const refused = problems({ ...student, student_id: '0b7c5a52-1d7e-4a55-9a53-3f1f0f3c4b7e' });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.name).toBe('student_id');
+    expect(refused[0]?.reason).not.toContain('did you mean');
+  });
+
   it('takes bank_accounts as bankAccounts, but not both', () => {
     const account = { back_account_number: 'PT50 0002 0123 1234 5678 9015 4', country_name: 'Portugal' };
     const parsed = validateBody(StudentInsertRequest, { ...student, bank_accounts: [account] }, known);

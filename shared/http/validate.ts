@@ -18,10 +18,12 @@ function distance(a: string, b: string): number {
   return row[b.length] as number;
 }
 
+/** The known field closest to `name`, never `name` itself (refused as it is, it is no hint). */
 export function closest(name: string, known: readonly string[]): string | undefined {
   const folded = name.toLowerCase().replace(/[-_\s]/g, '');
   let best: { field: string; score: number } | undefined;
   for (const field of known) {
+    if (field === name) continue;
     const score = field.toLowerCase().replace(/[-_\s]/g, '') === folded ? 0 : distance(name, field);
     if (score <= 2 && (!best || score < best.score)) best = { field, score };
   }
@@ -65,7 +67,11 @@ export function validateBody<S extends z.ZodMiniType>(
         invalid.push({
           name: pathName([...issue.path, key]),
           in: 'body',
-          reason: hint ? `unknown field; did you mean ${hint}?` : 'unknown field',
+          reason: knownFields.includes(key)
+            ? 'not taken here: the service sets it, or it belongs to another kind of record'
+            : hint
+              ? `unknown field; did you mean ${hint}?`
+              : 'unknown field',
         });
       }
     } else {

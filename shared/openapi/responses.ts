@@ -235,7 +235,20 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
   return responses;
 }
 
-/** Every response the operation can give, by status. */
+const requestId: HeaderSpec = {
+  description:
+    "The request's id, which its access log line and any problem body (`request_id`) carry too: quote it " +
+    'when reporting a failure.',
+  required: true,
+};
+
+/** Every response the operation can give, by status; each names its request. */
 export function operationResponses(route: DocumentedRoute): Record<string, ResponseSpec> {
-  return { ...success(route), ...errors(route) };
+  const responses = { ...success(route), ...errors(route) };
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, spec]) => [
+      status,
+      { ...spec, headers: { ...spec.headers, 'X-Request-Id': requestId } },
+    ]),
+  );
 }

@@ -52,8 +52,12 @@ export class RecordWriter {
     id: string,
     input: InsertRequest<G>,
     ifMatch?: EntityTagCondition,
+    check: (current: GroupRecords[G]) => void = () => {},
   ): Promise<StoredRecord<G>> {
-    return this.modify(group, id, ifMatch, (current) => personRules[group].replace(current, input, id));
+    return this.modify(group, id, ifMatch, (current) => {
+      check(current);
+      return personRules[group].replace(current, input, id);
+    });
   }
 
   async addDocument<G extends DocumentGroup>(

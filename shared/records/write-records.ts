@@ -8,6 +8,7 @@ import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
 import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
+import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
 
@@ -54,8 +55,12 @@ export async function replaceRecord(
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
-  const input = validateBody(insertRequests[group], request.body, knownFields);
-  const { record, version } = await writer.replace(group, id, input, condition);
+  // A record as GET gave it is a valid replacement: its read-only fields are checked, not refused.
+  const { input: body, readOnly } = splitReadOnly(group, request.body, id);
+  const input = validateBody(insertRequests[group], body, knownFields);
+  const { record, version } = await writer.replace(group, id, input, condition, (current) =>
+    checkReadOnly(readOnly, current),
+  );
   return { headers: { etag: etag(version) }, body: record };
 }
 
