@@ -14,6 +14,7 @@ import {
   writeScope,
 } from './domain/groups';
 import { LIMITS } from './domain/limits';
+import { filterParameters } from './records/list-filters';
 
 export type RouteAuth =
   /** A bearer token carrying this scope. */
@@ -67,6 +68,8 @@ export interface Route {
    * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
    */
   page?: { errors: readonly PageErrorStatus[] };
+  /** Takes an Idempotency-Key header: a retry with the same key and body gets the first response. */
+  idempotencyKey?: true;
 }
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
@@ -85,11 +88,16 @@ function partitionsOf(group: RecordGroup) {
   const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
   const reach = reachSources(group).map(keys.recordPartition);
+  // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
+  const idempotency = keys.idempotencyPartition(group);
   return {
     list: [record, keys.counterPartition, keys.changePartition(group), ...reach],
     get: [record, keys.gonePartition(group), ...reach],
     deleted: [keys.deletionPartition(group), ...reach],
-    create: { reads: [], writes: [record, keys.counterPartition, ...claims, ...owner, ...links] },
+    create: {
+      reads: [idempotency],
+      writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
+    },
     replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...links] },
     remove: {
       reads: [record, keys.gonePartition(group), ...owner],
@@ -103,7 +111,7 @@ function partitionsOf(group: RecordGroup) {
         ...links,
       ],
     },
-    addDocument: { reads: [record, keys.gonePartition(group)], writes: [record] },
+    addDocument: { reads: [record, keys.gonePartition(group), idempotency], writes: [record, idempotency] },
   };
 }
 
@@ -120,7 +128,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       path: `/api/${group}`,
       handler: `${group}/list`,
       auth: read,
-      query: [...paging, 'updated_since'],
+      query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
       access: 'read',
       reads: partitions.list,
       writes: [],
@@ -131,7 +139,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       path: one,
       handler: `${group}/get`,
       auth: read,
-      query: [],
+      query: ['fields'],
       access: 'read',
       reads: partitions.get,
       writes: [],
@@ -157,6 +165,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       query: [],
       access: 'write',
       body: jsonBody,
+      idempotencyKey: true,
       ...partitions.create,
     },
     {
@@ -194,6 +203,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
             query: [],
             access: 'write',
             body: jsonBody,
+            idempotencyKey: true,
             ...partitions.addDocument,
           } satisfies Route,
         ]

@@ -135,6 +135,7 @@ describe('GET /api/openapi.json', () => {
       anyOf: [
         { $ref: '#/components/schemas/StudentsList' },
         { $ref: '#/components/schemas/StudentsChanges' },
+        { $ref: '#/components/schemas/StudentsSelection' },
       ],
     });
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)];
@@ -185,6 +186,10 @@ describe('GET /api/openapi.json', () => {
       'items_per_page',
       'cursor',
       'updated_since',
+      'processnumber',
+      'email',
+      'ative',
+      'fields',
       'access_token',
     ]);
     const get = operationOf(document, '/api/teachers/{teacher_id}', 'GET');

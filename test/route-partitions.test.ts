@@ -28,10 +28,15 @@ let token: string;
 const direct = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
 let personToken: (username: string) => Promise<string>;
 
+/** Every POST carries an Idempotency-Key, so its kept response is among what the route touches. */
 const send = (method: string, path: string, body?: unknown, bearer = token) =>
   fetch(`${run.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 

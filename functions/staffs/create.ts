@@ -1,8 +1,9 @@
 // POST /api/staffs
 import { createRecord } from '../../shared/records/write-records';
+import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-staffs', (request) =>
-  createRecord('staffs', request, recordWriter()),
+  createRecord('staffs', request, recordWriter(), idempotencyStore()),
 );

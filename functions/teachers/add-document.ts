@@ -1,8 +1,9 @@
 // POST /api/teachers/{teacher_id}/documents
 import { addDocument } from '../../shared/records/write-records';
+import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('add-document-teachers', (request) =>
-  addDocument('teachers', request, recordWriter()),
+  addDocument('teachers', request, recordWriter(), idempotencyStore()),
 );

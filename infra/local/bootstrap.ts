@@ -9,6 +9,7 @@ import {
   DeleteTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
   waitUntilTableNotExists,
@@ -20,7 +21,7 @@ import { ClientRepository } from '../../shared/data/client-repository';
 import { keys } from '../../shared/data/keys';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
-import { createTableInput, tableDesign } from '../../shared/data/table';
+import { createTableInput, indexNames, missingIndexUpdates, tableDesign } from '../../shared/data/table';
 import { loginName, UserRepository } from '../../shared/data/user-repository';
 import { scopes } from '../../shared/domain/groups';
 import { demoTenant } from './seed/demo-tenant';
@@ -34,7 +35,8 @@ export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8976/callback', 'http://loc
 
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
   try {
-    await db.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(db, tableName, indexNames(Table?.GlobalSecondaryIndexes));
     return false;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -48,6 +50,14 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
     }),
   );
   return true;
+}
+
+/** A table kept from an earlier version gets the indexes added since, one at a time as DynamoDB wants. */
+async function addMissingIndexes(db: DynamoDBDocumentClient, tableName: string, present: unknown[]) {
+  for (const update of missingIndexUpdates(tableName, present)) {
+    await db.send(new UpdateTableCommand(update));
+    await waitUntilTableExists({ client: db, maxWaitTime: 60 }, { TableName: tableName });
+  }
 }
 
 export async function ensureSigningKey(db: DynamoDBDocumentClient, tableName: string): Promise<void> {

@@ -47,6 +47,16 @@ export const keys = {
   gonePartition: (group: RecordGroup) => `GONE#${group}`,
   gone: (group: RecordGroup, id: string): Key => ({ pk: `GONE#${group}`, sk: id }),
 
+  /**
+   * The first response to a POST with an Idempotency-Key, by the caller (the token's subject) and the
+   * key; it expires after 24 hours.
+   */
+  idempotencyPartition: (group: RecordGroup) => `IDEM#${group}`,
+  idempotency: (group: RecordGroup, caller: string, key: string): Key => ({
+    pk: `IDEM#${group}`,
+    sk: `${caller}#${key}`,
+  }),
+
   /** Keys of the `changes` index: a group's records in modification order, for delta sync. */
   changePartition: (group: RecordGroup) => `CHG#${group}`,
   changeSort: (updatedAt: string, id: string) => timeOrdered(updatedAt, id),

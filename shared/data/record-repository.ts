@@ -75,7 +75,38 @@ export class RecordRepository {
     return typeof Item?.id === 'string' ? Item.id : undefined;
   }
 
-  async listPage<G extends RecordGroup>(group: G, query: PageQuery): Promise<RecordPage<GroupRecords[G]>> {
+  /**
+   * The ids of the group's records with this e-mail address (exact match), in id order, from the
+   * keys-only `emails` index: eventually consistent, so a caller checks the records it then reads.
+   */
+  async idsByEmail(group: RecordGroup, email: string): Promise<string[]> {
+    const ids: string[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: tableDesign.emailsIndex.name,
+          KeyConditionExpression: 'pk = :pk AND email = :email',
+          ExpressionAttributeValues: { ':pk': keys.recordPartition(group), ':email': email },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) ids.push(String(item.sk));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return ids.sort();
+  }
+
+  /**
+   * A page of the group's list; with `ative`, only the records whose flag is that, read by a filtered
+   * Query that goes on through the partition until the page is full (so it reads the records it skips).
+   */
+  async listPage<G extends RecordGroup>(
+    group: G,
+    query: PageQuery,
+    ative?: boolean,
+  ): Promise<RecordPage<GroupRecords[G]>> {
     let startKey: Key | undefined;
     if (query.after !== undefined) {
       startKey = keys.record(group, query.after);
@@ -87,12 +118,20 @@ export class RecordRepository {
     // One record past the page tells whether another page follows.
     const wanted = query.itemsPerPage + 1;
     const items: Item[] = [];
+    const filter =
+      ative === undefined
+        ? {}
+        : { FilterExpression: 'ative = :ative', ExpressionAttributeValues: { ':ative': ative } };
     do {
       const page = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
+          ...filter,
+          ExpressionAttributeValues: {
+            ':pk': keys.recordPartition(group),
+            ...filter.ExpressionAttributeValues,
+          },
           ExclusiveStartKey: startKey,
           Limit: wanted - items.length,
           ConsistentRead: true,

@@ -10,14 +10,20 @@ import type { CreateTableCommandInput, KeySchemaElement } from '@aws-sdk/client-
 const keysIndex = { name: 'keys', partitionKey: 'pk', sortKey: 'sk' } as const;
 /** Records by modification time (keys only): delta sync reads it, then fetches the records. */
 const changesIndex = { name: 'changes', partitionKey: '_cp', sortKey: '_cs' } as const;
+/**
+ * A group's records by e-mail address (keys only), for `?email=`: its partition is the group's own, so
+ * a route that may read the group may query it, and every record with an address is in it as written.
+ */
+const emailsIndex = { name: 'emails', partitionKey: 'pk', sortKey: 'email' } as const;
 
 export const tableDesign = {
   partitionKey: 'pk',
   sortKey: 'sk',
   keysIndex,
   changesIndex,
+  emailsIndex,
   /** Every global secondary index; each projects the keys only. Queries name them as `tableDesign.<x>Index.name`. */
-  indexes: [keysIndex, changesIndex],
+  indexes: [keysIndex, changesIndex, emailsIndex],
   /** Epoch seconds after which DynamoDB removes the item (deletion records, codes, tokens, throttles). */
   timeToLiveAttribute: 'ttl',
 } as const;
@@ -63,3 +69,21 @@ export const tableDefinition: TableDefinition = {
 export function createTableInput(tableName: string): CreateTableCommandInput {
   return { TableName: tableName, ...tableDefinition };
 }
+
+/**
+ * The UpdateTable inputs that give a table made by an earlier version the indexes added since, one
+ * each (DynamoDB creates one index per update); `present` are the index names the table has.
+ */
+export function missingIndexUpdates(tableName: string, present: readonly unknown[]) {
+  return tableDefinition.GlobalSecondaryIndexes.filter((index) => !present.includes(index.IndexName)).map(
+    (index) => ({
+      TableName: tableName,
+      AttributeDefinitions: tableDefinition.AttributeDefinitions,
+      GlobalSecondaryIndexUpdates: [{ Create: index }],
+    }),
+  );
+}
+
+/** The names of the indexes a DescribeTable answer lists. */
+export const indexNames = (indexes: readonly { IndexName?: string }[] = []) =>
+  indexes.map((i) => i.IndexName);

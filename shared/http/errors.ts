@@ -15,6 +15,8 @@ export class HttpError extends Error {
     detail: string,
     readonly headers: Record<string, string> = {},
     readonly invalidParams?: InvalidParam[],
+    /** Extension members of the problem (RFC 9457 section 3.2), beside `errors`. */
+    readonly members: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -121,8 +123,27 @@ export class OAuthError extends Error {
 }
 
 export class ConflictError extends HttpError {
-  constructor(detail: string, invalidParams?: InvalidParam[]) {
-    super(409, 'conflict', 'Conflict', detail, {}, invalidParams);
+  constructor(
+    detail: string,
+    invalidParams?: InvalidParam[],
+    headers: Record<string, string> = {},
+    members: Record<string, unknown> = {},
+  ) {
+    super(409, 'conflict', 'Conflict', detail, headers, invalidParams, members);
+  }
+}
+
+/** 422: an Idempotency-Key already used with another request body. */
+export class IdempotencyKeyReusedError extends HttpError {
+  constructor() {
+    super(
+      422,
+      'idempotency-key-reused',
+      'Unprocessable Content',
+      'This Idempotency-Key was used with another request body in the last 24 hours. Send a new key for a new request.',
+      {},
+      [{ name: 'Idempotency-Key', in: 'header', reason: 'already used with another body' }],
+    );
   }
 }
 

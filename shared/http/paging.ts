@@ -86,7 +86,8 @@ export interface ListBodyInput {
   hasMore: boolean;
   page: number;
   itemsPerPage: number;
-  totalItems: number;
+  /** Left out where counting would read the whole group (a list filtered by `ative` alone). */
+  totalItems: number | undefined;
   budgetBytes?: number;
 }
 
@@ -102,8 +103,9 @@ export function listBody(input: ListBodyInput): string {
   return envelope(input.group, items, {
     page: input.page,
     items_per_page: input.itemsPerPage,
-    total_items: input.totalItems,
-    total_pages: Math.ceil(input.totalItems / input.itemsPerPage),
+    ...(input.totalItems === undefined
+      ? {}
+      : { total_items: input.totalItems, total_pages: Math.ceil(input.totalItems / input.itemsPerPage) }),
     ...(nextCursor ? { next_cursor: nextCursor } : {}),
   });
 }

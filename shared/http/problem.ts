@@ -49,7 +49,7 @@ export function errorResponse(error: unknown, context: ErrorContext): APIGateway
       title: error.title,
       detail: error.message,
       headers: error.headers,
-      extra: error.invalidParams ? { errors: error.invalidParams } : {},
+      extra: { ...error.members, ...(error.invalidParams ? { errors: error.invalidParams } : {}) },
       context,
     });
   }

@@ -64,6 +64,40 @@ const queryParameters: Record<string, Record<string, unknown>> = {
       '`sync_until`; resume the next sync from `sync_until` (docs/api.md, "Keeping a copy in sync").',
     schema: { type: 'string', format: 'date-time' },
   },
+  processnumber: {
+    name: 'processnumber',
+    in: 'query',
+    description:
+      'Only the record with this processnumber (exact match), looked up by key: a list of one record, or ' +
+      'of none.',
+    schema: { type: 'string', minLength: 1 },
+  },
+  email: {
+    name: 'email',
+    in: 'query',
+    description:
+      'Only the records with this e-mail address (exact match, case as stored), looked up in an index; ' +
+      'an address may be shared, so the list may hold several.',
+    schema: { type: 'string', minLength: 1 },
+  },
+  ative: {
+    name: 'ative',
+    in: 'query',
+    description:
+      'Only active (`true`) or inactive (`false`) records. With `processnumber` or `email` it narrows what ' +
+      'they found. Alone it reads the group until the page is full, so it costs the records it passes ' +
+      'over too; such a list has no `total_items` or `total_pages`, and is walked with `next_cursor`.',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+  fields: {
+    name: 'fields',
+    in: 'query',
+    description:
+      "Only these fields of each record (comma-separated, the record's field names, such as " +
+      '`name,processnumber,email`), always with its id: a roster without `photobase64` moves a fraction ' +
+      'of the bytes. An unknown name gets 400.',
+    schema: { type: 'string' },
+  },
   since: {
     name: 'since',
     in: 'query',
@@ -140,8 +174,22 @@ function parameters(route: DocumentedRoute) {
   for (const name of query) {
     if (!(name in queryParameters)) throw new Error(`Route ${route.id}: no description of ?${name}`);
   }
-  return [...path, ...query.map((name) => ref('parameters', name))];
+  const headers = route.idempotencyKey ? [ref('parameters', 'Idempotency-Key')] : [];
+  return [...path, ...query.map((name) => ref('parameters', name)), ...headers];
 }
+
+/** Header parameters, beside the query parameters in the components. */
+const headerParameters: Record<string, Record<string, unknown>> = {
+  'Idempotency-Key': {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description:
+      'Makes a retry safe: a repeat with the same key and the same body within 24 hours gets the first ' +
+      'response again (with `Idempotent-Replayed: true`) and writes nothing; the same key with another ' +
+      'body gets 422. Keys are per caller; send a new one (a UUID) for each new request.',
+    schema: { type: 'string', minLength: 1, maxLength: 257 },
+  },
+};
 
 function security(route: DocumentedRoute) {
   switch (route.auth.kind) {
@@ -240,7 +288,7 @@ function describe(baseUrl: string) {
     paths,
     components: {
       schemas: componentJsonSchemas(),
-      parameters: queryParameters,
+      parameters: { ...queryParameters, ...headerParameters },
       securitySchemes: {
         oauth2: {
           type: 'oauth2',

@@ -203,8 +203,13 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
     responses[409] = {
       description:
         'The write conflicts with other records: a processnumber taken, an entity with roles or a student in ' +
-        "a tutor's care deleted, a record moved to another entity, a record full of documents.",
+        "a tutor's care deleted, a record moved to another entity, a record full of documents. A " +
+        'processnumber clash names the record holding it: its id as a member of the problem (such as ' +
+        '`student_id`) and its address in `Location`.',
       content: problem('ProblemDetails'),
+      headers: {
+        Location: { description: 'The record holding the processnumber, on a clash.', required: false },
+      },
     };
     if (route.path.includes('{')) {
       responses[412] = {
@@ -213,6 +218,12 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
         headers: { ETag: etag },
       };
     }
+  }
+  if (route.idempotencyKey) {
+    responses[422] = {
+      description: 'The Idempotency-Key was used with another request body in the last 24 hours.',
+      content: problem('ProblemDetails'),
+    };
   }
   if (route.requestBody) {
     responses[413] = {

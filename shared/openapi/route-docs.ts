@@ -33,6 +33,8 @@ export type DocumentedRoute = Route & RouteDocs;
 type GroupComponents<G extends RecordGroup> = {
   page: ComponentName;
   item: ComponentName;
+  /** The record as a read gives it: whole, or the fields `fields` selects. */
+  read: ComponentName;
   deletions: ComponentName;
   insert: ComponentName;
 } & (G extends DocumentGroup ? { document: ComponentName } : { document?: undefined });
@@ -42,6 +44,7 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   entities: {
     page: 'EntitiesPage',
     item: 'Entity',
+    read: 'EntitySelection',
     deletions: 'EntitiesDeletions',
     insert: 'EntityInsertRequest',
     document: 'EntityIdentificationDocumentInsertRequest',
@@ -49,6 +52,7 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   students: {
     page: 'StudentsPage',
     item: 'Student',
+    read: 'StudentSelection',
     deletions: 'StudentsDeletions',
     insert: 'StudentInsertRequest',
     document: 'StudentIdentificationDocumentInsertRequest',
@@ -56,6 +60,7 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   tutors: {
     page: 'TutorsPage',
     item: 'Tutor',
+    read: 'TutorSelection',
     deletions: 'TutorsDeletions',
     insert: 'TutorInsertRequest',
     document: 'TutorIdentificationDocumentInsertRequest',
@@ -63,6 +68,7 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   staffs: {
     page: 'StaffsPage',
     item: 'Staff',
+    read: 'StaffSelection',
     deletions: 'StaffsDeletions',
     insert: 'StaffInsertRequest',
     document: 'StaffIdentificationDocumentInsertRequest',
@@ -70,6 +76,7 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   teachers: {
     page: 'TeachersPage',
     item: 'Teacher',
+    read: 'TeacherSelection',
     deletions: 'TeachersDeletions',
     insert: 'TeacherInsertRequest',
     document: 'TeacherIdentificationDocumentInsertRequest',
@@ -86,7 +93,7 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
     },
     [`get-${group}`]: {
       summary: `Get one ${noun} by id`,
-      responses: { 200: components.item, 304: 'NotModified' },
+      responses: { 200: components.read, 304: 'NotModified' },
     },
     [`list-deleted-${group}`]: {
       summary: `List ${group} deleted since a time`,

@@ -3,7 +3,8 @@
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
 import { readScope } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
-import type { Deletion, TimedPage } from '../data/pages';
+import type { Deletion, PageQuery, TimedPage } from '../data/pages';
+import { pageOfIds } from '../data/pages-of-ids';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { etag } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -14,6 +15,7 @@ import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
+import { type ListFilters, parseFields, parseFilters, passes, select } from './list-filters';
 import { missingRecord, notFound } from './missing-record';
 import { recordId } from './record-id';
 
@@ -30,9 +32,17 @@ export async function listRecords(
       ? undefined
       : decodeCursor<'list' | 'changes'>(cursor, tenantId, group, ['list', 'changes']);
   const updatedSince = query.get('updated_since');
+  const filters = parseFilters(group, query);
+  const fields = parseFields(group, query);
   // A changes cursor continues the changes feed on its own, as a list cursor continues the list.
-  if (updatedSince !== undefined || decoded?.kind === 'changes')
-    return listChanges(group, request, records, updatedSince);
+  if (updatedSince !== undefined || decoded?.kind === 'changes') {
+    if (filters) {
+      throw new BadRequestError('The changes feed is not filtered.', [
+        { name: 'updated_since', in: 'query', reason: 'not taken with processnumber, email or ative' },
+      ]);
+    }
+    return listChanges(group, request, records, updatedSince, fields);
+  }
   const position = decoded?.kind === 'list' ? decoded : undefined;
   const pageQuery = {
     itemsPerPage,
@@ -40,18 +50,64 @@ export async function listRecords(
     skip: position ? undefined : (page - 1) * itemsPerPage,
   };
   const scope = await readScope(request.auth, group, records);
-  const { totalItems, ...result } = await records.listWithin(group, scope, pageQuery);
+  const { totalItems, ...result } = filters
+    ? await filteredPage(group, scope, records, filters, pageQuery, query)
+    : await records.listWithin(group, scope, pageQuery);
   return {
     rawBody: listBody({
       tenantId,
       group,
       idField: idFields[group],
-      records: result.items,
+      records: result.items.map((record) => select(record, fields)),
       hasMore: result.hasMore,
       page: position?.page ?? page,
       itemsPerPage,
       totalItems,
     }),
+  };
+}
+
+/**
+ * A page of the records that pass the filters. A processnumber or an e-mail address is looked up by
+ * key, and the few records found are read by id and paged here; `ative` alone is a filtered Query of
+ * the group, which cannot jump to a page nor count without reading the whole group.
+ */
+async function filteredPage<G extends RecordGroup>(
+  group: G,
+  scope: ReadScope,
+  records: RecordRepository,
+  filters: ListFilters,
+  pageQuery: PageQuery,
+  query: ApiRequest['query'],
+) {
+  const { processnumber, email } = filters;
+  let candidates: string[];
+  if (processnumber !== undefined) {
+    const id = await records.idByProcessnumber(group, processnumber);
+    candidates = id === undefined ? [] : [id];
+  } else if (email !== undefined) {
+    candidates = await records.idsByEmail(group, email);
+  } else if (scope.all) {
+    if (query.get('page') !== undefined && query.get('page') !== '1') {
+      throw new BadRequestError('A list filtered by ative alone is walked with cursors.', [
+        { name: 'page', in: 'query', reason: 'not taken with ative alone; follow next_cursor' },
+      ]);
+    }
+    return { ...(await records.listPage(group, pageQuery, filters.ative)), totalItems: undefined };
+  } else {
+    candidates = scope.ids;
+  }
+  const readable = candidates.filter((id) => inScope(scope, id));
+  const found = await records.getMany(group, readable);
+  const matching = readable.filter((id) => {
+    const record = found.get(id);
+    return record !== undefined && passes(record, filters);
+  });
+  const page = pageOfIds(matching, pageQuery);
+  return {
+    items: page.ids.flatMap((id) => found.get(id) ?? []),
+    hasMore: page.hasMore,
+    totalItems: matching.length,
   };
 }
 
@@ -66,10 +122,11 @@ export async function getRecord(
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
+  const fields = parseFields(group, request.query);
   if (notModified(header(request.event, 'if-none-match'), stored.version)) {
     return { status: 304, headers: { etag: tag } };
   }
-  return { headers: { etag: tag }, body: stored.record };
+  return { headers: { etag: tag }, body: select(stored.record, fields) };
 }
 
 function parseTime(name: string, value: string): string {
@@ -147,11 +204,13 @@ async function listChanges(
   request: ApiRequest,
   records: RecordRepository,
   updatedSince: string | undefined,
+  fields: readonly string[] | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
   const page = await records.changesWithin(group, await readScope(request.auth, group, records), w);
   const feed = { kind: 'changes' as const, group, tenantId: request.config.tenantId, ...w };
-  return { rawBody: feedBody(group, page, feed, 'updated_since') };
+  const selected = { ...page, items: page.items.map((i) => ({ ...i, value: select(i.value, fields) })) };
+  return { rawBody: feedBody(group, selected, feed, 'updated_since') };
 }
 
 export async function listDeleted(

@@ -16,7 +16,10 @@ import type { IdentificationDocumentInsertRequest, InsertRequest } from '../sche
 import { missingRecord } from './missing-record';
 import { claimSteps, linkGuards, linkSteps, personRules, type WriteContext } from './write-rules';
 import { WriteSteps } from './write-steps';
-import { commit, retrying } from './write-transaction';
+import { commit, retrying, type Step } from './write-transaction';
+
+/** Steps a caller adds to a write's transaction (an idempotency key's response), given what it writes. */
+export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Step[];
 
 export class RecordWriter {
   private readonly steps: WriteSteps;
@@ -30,20 +33,27 @@ export class RecordWriter {
     this.steps = new WriteSteps(tableName);
   }
 
-  async create<G extends RecordGroup>(group: G, input: InsertRequest<G>): Promise<StoredRecord<G>> {
+  /** Creates a record; `also` adds steps to its transaction, given the record as it will be stored. */
+  async create<G extends RecordGroup>(
+    group: G,
+    input: InsertRequest<G>,
+    also: AlsoWrite<G> = () => [],
+  ): Promise<StoredRecord<G>> {
     return retrying(async () => {
       const context = this.context();
       const id = randomUUID();
       const { record, steps: person } = personRules[group].create(input, id, context);
       const item = recordItem(group, record, 1);
+      const created = { record: toRecord(group, item), version: 1 };
       await commit(this.db, [
+        ...also(created),
         this.steps.putNew(item),
         ...claimSteps(this.steps, group, id, undefined, record),
         this.steps.count(group, 1),
         ...person,
         ...linkSteps(this.steps, group, id, undefined, record),
       ]);
-      return { record: toRecord(group, item), version: 1 };
+      return created;
     });
   }
 
@@ -65,13 +75,20 @@ export class RecordWriter {
     id: string,
     document: IdentificationDocumentInsertRequest,
     ifMatch?: EntityTagCondition,
+    also: AlsoWrite<G> = () => [],
   ): Promise<StoredRecord<G>> {
-    return this.modify(group, id, ifMatch, (current) => {
-      if (current.documents.length >= LIMITS.listItems) {
-        throw new ConflictError(`The record holds the most documents it can (${LIMITS.listItems}).`);
-      }
-      return { ...current, documents: [...current.documents, document] };
-    });
+    return this.modify(
+      group,
+      id,
+      ifMatch,
+      (current) => {
+        if (current.documents.length >= LIMITS.listItems) {
+          throw new ConflictError(`The record holds the most documents it can (${LIMITS.listItems}).`);
+        }
+        return { ...current, documents: [...current.documents, document] };
+      },
+      also,
+    );
   }
 
   async remove<G extends RecordGroup>(group: G, id: string, ifMatch?: EntityTagCondition): Promise<void> {
@@ -97,6 +114,7 @@ export class RecordWriter {
     id: string,
     ifMatch: EntityTagCondition | undefined,
     change: (current: GroupRecords[G]) => GroupRecords[G],
+    also: AlsoWrite<G> = () => [],
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
       const { item, version } = await this.current(group, id, ifMatch);
@@ -108,12 +126,14 @@ export class RecordWriter {
         ...recordItem(group, next, version + 1),
         ...(item[internal.tutors] ? { [internal.tutors]: item[internal.tutors] } : {}),
       };
+      const written = { record: toRecord(group, nextItem), version: version + 1 };
       await commit(this.db, [
         this.steps.putNextVersion(nextItem, version, ifMatch),
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
+        ...also(written),
       ]);
-      return { record: toRecord(group, nextItem), version: version + 1 };
+      return written;
     });
   }
 

@@ -1,13 +1,15 @@
 // The write operations every record group shares: create, replace, delete, and add an identification
 // document. Bodies are validated against the group's insert request before anything is written.
-import { etag } from '../data/record-items';
+import { etag, type StoredRecord } from '../data/record-items';
 import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
+import { ConflictError } from '../http/errors';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
 import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
+import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
@@ -33,19 +35,52 @@ const ifMatch = (request: ApiRequest) => parseEntityTags('if-match', header(requ
 const locationOf = (request: ApiRequest, group: RecordGroup, id: string) =>
   `${request.config.publicBaseUrl}/api/${group}/${id}`;
 
-export async function createRecord(
-  group: RecordGroup,
+/** A 201 with the record, its address and its ETag. */
+function created<G extends RecordGroup>(
   request: ApiRequest,
-  writer: RecordWriter,
-): Promise<ApiResponse> {
-  const input = validateBody(insertRequests[group], request.body, knownFields);
-  const { record, version } = await writer.create(group, input);
+  group: G,
+  { record, version }: StoredRecord<G>,
+): ApiResponse {
   const id = (record as Record<string, unknown>)[idFields[group]] as string;
   return {
     status: 201,
     headers: { location: locationOf(request, group, id), etag: etag(version) },
     body: record,
   };
+}
+
+/** A processnumber clash names the record holding it, by id and by its address in `Location`. */
+async function locatingClashes<T>(request: ApiRequest, group: RecordGroup, write: () => Promise<T>) {
+  try {
+    return await write();
+  } catch (error) {
+    const holder = error instanceof ConflictError ? error.members[idFields[group]] : undefined;
+    if (!(error instanceof ConflictError) || typeof holder !== 'string') throw error;
+    throw new ConflictError(
+      error.message,
+      error.invalidParams,
+      { location: locationOf(request, group, holder) },
+      error.members,
+    );
+  }
+}
+
+export async function createRecord(
+  group: RecordGroup,
+  request: ApiRequest,
+  writer: RecordWriter,
+  idempotency: IdempotencyStore,
+): Promise<ApiResponse> {
+  const input = validateBody(insertRequests[group], request.body, knownFields);
+  return once(idempotency, idempotentPost(group, request), (keep) =>
+    locatingClashes(request, group, async () =>
+      created(
+        request,
+        group,
+        await writer.create(group, input, (record) => (keep ? [keep(created(request, group, record))] : [])),
+      ),
+    ),
+  );
 }
 
 export async function replaceRecord(
@@ -58,8 +93,8 @@ export async function replaceRecord(
   // A record as GET gave it is a valid replacement: its read-only fields are checked, not refused.
   const { input: body, readOnly } = splitReadOnly(group, request.body, id);
   const input = validateBody(insertRequests[group], body, knownFields);
-  const { record, version } = await writer.replace(group, id, input, condition, (current) =>
-    checkReadOnly(readOnly, current),
+  const { record, version } = await locatingClashes(request, group, () =>
+    writer.replace(group, id, input, condition, (current) => checkReadOnly(readOnly, current)),
   );
   return { headers: { etag: etag(version) }, body: record };
 }
@@ -78,14 +113,18 @@ export async function addDocument(
   group: DocumentGroup,
   request: ApiRequest,
   writer: RecordWriter,
+  idempotency: IdempotencyStore,
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
   const document = validateBody(IdentificationDocumentInsertRequest, request.body, knownFields);
-  const { record, version } = await writer.addDocument(group, id, document, condition);
-  return {
-    status: 201,
-    headers: { location: locationOf(request, group, id), etag: etag(version) },
-    body: record,
-  };
+  return once(idempotency, idempotentPost(group, request), async (keep) =>
+    created(
+      request,
+      group,
+      await writer.addDocument(group, id, document, condition, (record) =>
+        keep ? [keep(created(request, group, record))] : [],
+      ),
+    ),
+  );
 }

@@ -130,13 +130,19 @@ export class WriteSteps {
         },
       },
       onConditionFailed: (old) =>
-        new ConflictError(`processnumber ${processnumber} belongs to another ${group} record.`, [
-          {
-            name: 'processnumber',
-            in: 'body',
-            reason: `taken by ${idFields[group]} ${String(old?.id ?? 'another record')}`,
-          },
-        ]),
+        new ConflictError(
+          `processnumber ${processnumber} belongs to another ${group} record.`,
+          [
+            {
+              name: 'processnumber',
+              in: 'body',
+              reason: `taken by ${idFields[group]} ${String(old?.id ?? 'another record')}`,
+            },
+          ],
+          {},
+          // The holder's id as an extension member, so a client can find the record it clashed with.
+          typeof old?.id === 'string' ? { [idFields[group]]: old.id } : {},
+        ),
     };
   }
 

@@ -17,6 +17,7 @@ import {
   EntitiesChanges,
   EntitiesDeletions,
   EntitiesList,
+  EntitiesSelection,
   Entity,
   EntityRole,
   IdentificationDocument,
@@ -24,18 +25,23 @@ import {
   StaffsChanges,
   StaffsDeletions,
   StaffsList,
+  StaffsSelection,
   Student,
   StudentsChanges,
   StudentsDeletions,
   StudentsList,
+  StudentsSelection,
+  selection,
   Teacher,
   TeachersChanges,
   TeachersDeletions,
   TeachersList,
+  TeachersSelection,
   Tutor,
   TutorsChanges,
   TutorsDeletions,
   TutorsList,
+  TutorsSelection,
 } from './records';
 import {
   EntityInsertRequest,
@@ -94,25 +100,75 @@ const componentTable = {
   TeachersChanges: { schema: TeachersChanges, description: 'A page of the teachers changed since a time.' },
   TutorsChanges: { schema: TutorsChanges, description: 'A page of the tutors changed since a time.' },
   StaffsChanges: { schema: StaffsChanges, description: 'A page of the staff members changed since a time.' },
+  EntitiesSelection: {
+    schema: EntitiesSelection,
+    description:
+      'A page of entities with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
+  },
   EntitiesPage: {
-    schema: z.union([EntitiesList, EntitiesChanges]),
-    description: 'The entities list, or its changes since `updated_since`.',
+    schema: z.union([EntitiesList, EntitiesChanges, EntitiesSelection]),
+    description:
+      'The entities list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  StudentsSelection: {
+    schema: StudentsSelection,
+    description:
+      'A page of students with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
   },
   StudentsPage: {
-    schema: z.union([StudentsList, StudentsChanges]),
-    description: 'The students list, or its changes since `updated_since`.',
+    schema: z.union([StudentsList, StudentsChanges, StudentsSelection]),
+    description:
+      'The students list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  TeachersSelection: {
+    schema: TeachersSelection,
+    description:
+      'A page of teachers with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
   },
   TeachersPage: {
-    schema: z.union([TeachersList, TeachersChanges]),
-    description: 'The teachers list, or its changes since `updated_since`.',
+    schema: z.union([TeachersList, TeachersChanges, TeachersSelection]),
+    description:
+      'The teachers list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  TutorsSelection: {
+    schema: TutorsSelection,
+    description:
+      'A page of tutors with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
   },
   TutorsPage: {
-    schema: z.union([TutorsList, TutorsChanges]),
-    description: 'The tutors list, or its changes since `updated_since`.',
+    schema: z.union([TutorsList, TutorsChanges, TutorsSelection]),
+    description:
+      'The tutors list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  StaffsSelection: {
+    schema: StaffsSelection,
+    description:
+      'A page of staffs with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
   },
   StaffsPage: {
-    schema: z.union([StaffsList, StaffsChanges]),
-    description: 'The staff list, or its changes since `updated_since`.',
+    schema: z.union([StaffsList, StaffsChanges, StaffsSelection]),
+    description:
+      'The staff list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  EntitySelection: {
+    schema: selection(Entity),
+    description: 'An entity, or the fields of it that `fields` selects.',
+  },
+  StudentSelection: {
+    schema: selection(Student),
+    description: 'A student, or the fields of it that `fields` selects.',
+  },
+  TeacherSelection: {
+    schema: selection(Teacher),
+    description: 'A teacher, or the fields of it that `fields` selects.',
+  },
+  TutorSelection: {
+    schema: selection(Tutor),
+    description: 'A tutor, or the fields of it that `fields` selects.',
+  },
+  StaffSelection: {
+    schema: selection(Staff),
+    description: 'A staff member, or the fields of it that `fields` selects.',
   },
   EntitiesDeletions: {
     schema: EntitiesDeletions,

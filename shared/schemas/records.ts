@@ -124,6 +124,31 @@ export const TeachersList = listEnvelope('teachers', Teacher);
 export const TutorsList = listEnvelope('tutors', Tutor);
 export const StaffsList = listEnvelope('staffs', Staff);
 
+/**
+ * A page whose records hold only the fields `fields=` selects (with their ids), or a list narrowed by
+ * `ative` alone, which has no totals: the list and changes envelopes with every count optional.
+ */
+export const selectionEnvelope = <K extends string, T extends z.ZodObject>(key: K, item: T) =>
+  z.strictObject({
+    [key]: z.array(item.partial()),
+    page: pagingFields.page.optional(),
+    items_per_page: pagingFields.items_per_page,
+    total_items: pagingFields.total_items.optional(),
+    total_pages: pagingFields.total_pages.optional(),
+    next_cursor: z.string().optional(),
+    updated_since: z.iso.datetime().optional(),
+    sync_until: z.iso.datetime().optional(),
+  } as { [P in K]: z.ZodArray<z.ZodObject> } & Record<string, z.ZodType>);
+
+export const EntitiesSelection = selectionEnvelope('entities', Entity);
+export const StudentsSelection = selectionEnvelope('students', Student);
+export const TeachersSelection = selectionEnvelope('teachers', Teacher);
+export const TutorsSelection = selectionEnvelope('tutors', Tutor);
+export const StaffsSelection = selectionEnvelope('staffs', Staff);
+
+/** A record, or the fields of it that `fields=` selects. */
+export const selection = <T extends z.ZodObject>(record: T) => z.union([record, record.partial()]);
+
 /** A page of the records changed in a time window (`?updated_since=`). */
 const changesFields = {
   updated_since: z.iso.datetime(),
