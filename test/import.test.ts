@@ -68,7 +68,9 @@ describe('npm run import', () => {
     expect(first.stdout).toContain(
       'line 5: bankAccounts[0].back_account_number: must be an IBAN with valid check digits',
     );
-    expect(first.stdout).toMatch(/5 rows in [\d.]+ s: 3 created, 0 updated, 0 unchanged, 2 refused/);
+    expect(first.stdout).toMatch(
+      /5 rows in [\d.]+ s \([\d.]+ rows\/s\): 3 created, 0 updated, 0 unchanged, 2 refused/,
+    );
     expect(first.stderr).toContain('rows/s');
 
     const student = await byProcessnumber<Student>('students', 'IMP1');
@@ -125,7 +127,9 @@ describe('npm run import', () => {
     );
     const result = runImport(ndjson, '--group', 'students');
     expect(result.stdout).toContain('line 3: not valid JSON');
-    expect(result.stdout).toMatch(/3 rows in [\d.]+ s: 1 created, 1 updated, 0 unchanged, 1 refused/);
+    expect(result.stdout).toMatch(
+      /3 rows in [\d.]+ s \([\d.]+ rows\/s\): 1 created, 1 updated, 0 unchanged, 1 refused/,
+    );
     const updated = await byProcessnumber<Student>('students', 'IMP1');
     expect(updated?.name).toBe('Leonor Sá Carneiro');
     expect(updated?.addresses).toEqual([]);
@@ -157,6 +161,58 @@ describe('npm run import', () => {
     expect(result.stdout).toMatch(/1 created, 0 updated, 0 unchanged, 1 refused/);
     expect((await byProcessnumber<Tutor>('tutors', 'IMPE1'))?.student_ids).toEqual([student?.student_id]);
     expect((await api.send('DELETE', `/api/students/${student?.student_id}`)).status).toBe(409);
+  });
+
+  it("names a tutor's students by processnumber as well as by id, in CSV, JSON and NDJSON (issue 14)", async () => {
+    const one = await byProcessnumber<Student>('students', 'IMP1');
+    const three = await byProcessnumber<Student>('students', 'IMP3');
+    const tutor = (processnumber: string) => ({
+      processnumber,
+      ative: true,
+      name: 'Inês Sá',
+      email: 'ines.sa@example.org',
+      birth_date: '1980-03-14',
+    });
+    const json = join(dir, 'tutors-by-number.json');
+    writeFileSync(
+      json,
+      JSON.stringify([
+        { ...tutor('IMPN1'), student_ids: ['IMP1', three?.student_id] },
+        { ...tutor('IMPN2'), student_ids: ['NO-SUCH'] },
+      ]),
+    );
+    const fromJson = runImport(json, '--group', 'tutors');
+    expect(fromJson.stdout).toContain('student_ids: no student has student_id or processnumber NO-SUCH');
+    expect(fromJson.stdout).toMatch(/1 created, 0 updated, 0 unchanged, 1 refused\n$/);
+    expect((await byProcessnumber<Tutor>('tutors', 'IMPN1'))?.student_ids).toEqual([
+      one?.student_id,
+      three?.student_id,
+    ]);
+    const ndjson = join(dir, 'tutors-by-number.ndjson');
+    writeFileSync(ndjson, JSON.stringify({ ...tutor('IMPN3'), student_ids: ['IMP3'] }));
+    expect(runImport(ndjson, '--group', 'tutors').stdout).toMatch(
+      /1 created, 0 updated, 0 unchanged, 0 refused/,
+    );
+    expect((await byProcessnumber<Tutor>('tutors', 'IMPN3'))?.student_ids).toEqual([three?.student_id]);
+    const csv = join(dir, 'tutors-by-number.csv');
+    writeFileSync(
+      csv,
+      [
+        'processnumber,ative,name,email,birth_date,student_ids.0,student_ids.1',
+        'IMPN4,true,Rui Sá,rui.sa@example.org,1979-08-30,IMP1,IMP3',
+      ].join('\n'),
+    );
+    const fromCsv = runImport(csv, '--group', 'tutors');
+    expect(fromCsv.status).toBe(0);
+    expect(fromCsv.stdout).toMatch(/1 rows in [\d.]+ s \([\d.]+ rows\/s\): 1 created/);
+    expect((await byProcessnumber<Tutor>('tutors', 'IMPN4'))?.student_ids).toEqual([
+      one?.student_id,
+      three?.student_id,
+    ]);
+    // The same file again changes nothing: the numbers resolve to the ids the tutor holds.
+    expect(runImport(csv, '--group', 'tutors').stdout).toMatch(
+      /0 created, 0 updated, 1 unchanged, 0 refused/,
+    );
   });
 
   it('refuses bad arguments with a usage line and exit code 2', () => {

@@ -108,9 +108,11 @@ async function main() {
 
   refused.sort((a, b) => a.line - b.line);
   for (const { line, reasons } of refused) console.log(`line ${line}: ${reasons.join('; ')}`);
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const elapsed = Math.max(0.001, (Date.now() - started) / 1000);
+  const rate = (rows.length / elapsed).toFixed(1);
+  // The last line is the whole outcome, for a log or a script to read.
   console.log(
-    `${file}: ${rows.length} rows in ${seconds} s: ${tally.created} created, ${tally.updated} updated, ${tally.unchanged} unchanged, ${tally.refused} refused`,
+    `${file}: ${rows.length} rows in ${elapsed.toFixed(1)} s (${rate} rows/s): ${tally.created} created, ${tally.updated} updated, ${tally.unchanged} unchanged, ${tally.refused} refused`,
   );
   process.exit(tally.refused > 0 ? 1 : 0);
 }

@@ -3,8 +3,9 @@
 // importing the same file twice changes nothing.
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordRepository } from '../../shared/data/record-repository';
-import { idFields, type NumberedGroup } from '../../shared/domain/groups';
-import { ConflictError, HttpError, PreconditionFailedError } from '../../shared/http/errors';
+import { groups, idFields, type NumberedGroup } from '../../shared/domain/groups';
+import { isUuid } from '../../shared/domain/identifiers';
+import { BadRequestError, ConflictError, HttpError, PreconditionFailedError } from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { insertRequests } from '../../shared/schemas/requests';
@@ -30,8 +31,35 @@ export function createUpserter(
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).filter(([field]) => !readOnly.has(field)))
       : value;
+  const links = groups[group].links;
+  /**
+   * A school's files name the records a list field links to (a tutor's students) by processnumber as
+   * often as by id: each entry that is not a UUID is looked up as a processnumber of the linked group.
+   */
+  const resolveLinks = async (value: unknown): Promise<unknown> => {
+    if (!links || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const entries = (value as Record<string, unknown>)[links.field];
+    if (!Array.isArray(entries)) return value;
+    const resolved = await Promise.all(
+      entries.map(async (entry) => {
+        if (typeof entry !== 'string' || isUuid(entry)) return entry;
+        const id = await records.idByProcessnumber(links.group, entry.trim());
+        if (id === undefined) {
+          throw new BadRequestError(`${links.field} names a record that does not exist.`, [
+            {
+              name: links.field,
+              in: 'body',
+              reason: `no ${groups[links.group].noun} has ${idFields[links.group]} or processnumber ${entry}`,
+            },
+          ]);
+        }
+        return id;
+      }),
+    );
+    return { ...value, [links.field]: resolved };
+  };
   const attempt = async (value: unknown): Promise<Outcome> => {
-    const input = validateBody(insertRequests[group], writable(value), knownFields);
+    const input = validateBody(insertRequests[group], writable(await resolveLinks(value)), knownFields);
     const id = await records.idByProcessnumber(group, input.processnumber);
     if (!id) {
       await writer.create(group, input);
