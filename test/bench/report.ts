@@ -2,6 +2,7 @@
 // target, and for each missed target by how much and where the time or the bytes go.
 import { isSdkPart } from '../../infra/bundles';
 import { COLD_START_TARGET, type ColdStart, type ColdStarts, REFERENCES } from './cold-start';
+import type { FieldSelection } from './field-selection';
 import type { Machine } from './machine';
 import { type Operation, OVERHEAD_TARGET, type Overhead } from './overhead';
 import type { JumpCost, ReadCost } from './read-cost';
@@ -9,6 +10,7 @@ import type { SeededTable } from './seed-students';
 import { round } from './stats';
 import { THROUGHPUT_TARGET, type Throughput } from './throughput';
 import type { Tokens } from './tokens';
+import { PAGE_ITEMS } from './workload';
 
 export interface Results {
   machine: Machine;
@@ -20,6 +22,8 @@ export interface Results {
   readCost: ReadCost & { tables: Omit<SeededTable, 'sortedIds'>[] };
   throughput: { connections: number; seconds: number; repeats: number; results: Throughput[] };
   tokens: Tokens;
+  /** Absent from runs made before `fields=` existed. */
+  fieldSelection?: { samples: number; results: FieldSelection[] };
 }
 
 /** A Markdown table; numbers align right, and the columns listed in `text` (the first, unless told) left. */
@@ -450,6 +454,36 @@ function throughputSection(r: Results): string {
   return lines.join('\n');
 }
 
+/** Section 6: bytes and latency of a page of students with and without `fields=`. */
+export function fieldSelectionSection(f: Results['fieldSelection']): string {
+  if (!f) return '';
+  const whole = f.results[0]?.bytes ?? 1;
+  return [
+    '## 6. Field selection',
+    '',
+    `A page of ${PAGE_ITEMS} demo students over HTTP through the whole local stack, ${f.samples} samples of each`,
+    'variant sent in turn; `fields=` keeps the listed fields and the id. Bytes are of the response body.',
+    '',
+    table(
+      ['Variant', '`fields=`', 'Body bytes', 'Share of whole', 'p50 ms', 'p95 ms'],
+      f.results.map((x) => [
+        x.variant,
+        x.fields === undefined
+          ? '(none)'
+          : x.fields.length > 40
+            ? `${x.fields.split(',').length} fields`
+            : `\`${x.fields}\``,
+        x.bytes,
+        pct(x.bytes / whole),
+        x.p50Ms,
+        x.p95Ms,
+      ]),
+      [0, 1],
+    ),
+    '',
+  ].join('\n');
+}
+
 function tokensSection(r: Results): string {
   const k = r.tokens;
   const ms = (l: { p50: number; p95: number }) => [l.p50, l.p95];
@@ -533,6 +567,7 @@ export function renderReport(r: Results): string {
     readCostSection(r),
     throughputSection(r),
     tokensSection(r),
+    fieldSelectionSection(r.fieldSelection),
   ]
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');

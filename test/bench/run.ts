@@ -1,7 +1,7 @@
-// `npm run bench`: starts an in-memory DynamoDB Local, the local API and a bare server, runs the five
+// `npm run bench`: starts an in-memory DynamoDB Local, the local API and a bare server, runs the six
 // benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
-// and no 100,000-student table, and writes to .reports/ instead. The whole run stops itself after
-// a fixed time, whatever happens.
+// and no 100,000-student table, and writes to .reports/ instead. `--only fields` runs section 6 alone
+// and prints it, writing nothing. The whole run stops itself after a fixed time, whatever happens.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,12 @@ import { demoTenant } from '../../infra/local/seed/demo-tenant';
 import { createDocumentClient } from '../../shared/data/document-client';
 import type { Student } from '../../shared/schemas/records';
 import { measureColdStarts } from './cold-start';
+import { measureFieldSelection } from './field-selection';
 import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
 import { measureOverhead } from './overhead';
 import { itemSize, measureReadCost } from './read-cost';
-import { type Results, renderReport } from './report';
+import { fieldSelectionSection, type Results, renderReport } from './report';
 import { seedStudents } from './seed-students';
 import { startService } from './services';
 import { median, round } from './stats';
@@ -25,6 +26,7 @@ import { measureTokens } from './tokens';
 import { DEMO_SECRET, workload } from './workload';
 
 const quick = process.argv.includes('--quick');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const MAX_MINUTES = 25;
 const settings = quick
   ? {
@@ -33,6 +35,7 @@ const settings = quick
       students: [1_000, 10_000],
       load: { connections: 8, seconds: 3, repeats: 1 },
       tokens: { endpoint: 5, secret: 5, crypto: 200 },
+      fieldSamples: 30,
     }
   : {
       coldRuns: 30,
@@ -40,6 +43,7 @@ const settings = quick
       students: [1_000, 10_000, 100_000],
       load: { connections: 8, seconds: 5, repeats: 6 },
       tokens: { endpoint: 30, secret: 30, crypto: 2_000 },
+      fieldSamples: 200,
     };
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,9 +68,10 @@ async function main() {
   const machine = describeMachine();
   log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${quick ? 'quick' : 'full'} run`);
 
+  if (only !== undefined && only !== 'fields') throw new Error(`--only takes fields, not ${only}`);
   const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
-  log('section 1, cold start: bundling every handler and importing each in fresh processes');
-  const coldStart = await measureColdStarts(bundleDir, settings.coldRuns);
+  if (!only) log('section 1, cold start: bundling every handler and importing each in fresh processes');
+  const coldStart = only ? undefined : await measureColdStarts(bundleDir, settings.coldRuns);
   rmSync(bundleDir, { recursive: true, force: true });
 
   log('starting DynamoDB Local (in memory), the local API and the bare server');
@@ -91,12 +96,26 @@ async function main() {
   const stackClient = httpClient(api.url);
   const bareClient = httpClient(bare.url);
   try {
+    if (only === 'fields') {
+      const work = await workload(db, tableName, stackClient);
+      log('section 6, field selection');
+      const results = await measureFieldSelection(work, stackClient, settings.fieldSamples);
+      console.log(fieldSelectionSection({ samples: settings.fieldSamples, results }));
+      console.log(JSON.stringify({ fieldSelection: { samples: settings.fieldSamples, results } }, null, 2));
+      return;
+    }
     log('section 5, tokens');
     const tokens = await measureTokens(stackClient, settings.tokens);
     const work = await workload(db, tableName, stackClient);
 
     log('section 2, per-request overhead');
     const overhead = await measureOverhead(work, stackClient, bareClient, settings.overhead);
+
+    log('section 6, field selection');
+    const fieldSelection = {
+      samples: settings.fieldSamples,
+      results: await measureFieldSelection(work, stackClient, settings.fieldSamples),
+    };
 
     log(`section 4, throughput (${settings.load.seconds} s a run)`);
     const throughput = await measureThroughput(work, { stack: api.url, bare: bare.url }, settings.load);
@@ -120,11 +139,12 @@ async function main() {
       quick,
       minutes: round((performance.now() - started) / 60_000, 1),
       loadAtEnd: currentLoad(),
-      coldStart,
+      coldStart: coldStart as NonNullable<typeof coldStart>,
       overhead: { ...settings.overhead, results: overhead },
       readCost: { ...readCost, tables: tables.map(({ sortedIds: _ids, ...rest }) => rest) },
       throughput: { ...settings.load, results: throughput },
       tokens,
+      fieldSelection,
     };
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}/benchmarks.json`, `${JSON.stringify(results, null, 2)}\n`);
