@@ -188,6 +188,18 @@ describe.each(recordGroups)('retrying a POST to %s', (group) => {
     expect((read.documents as Row[]).length).toBe((created.documents as Row[]).length + 1);
   });
 
+  it('answers two requests with one key sent together with one record and one response', async () => {
+    const body = await bodyFor(group);
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const before = await totals();
+    const [a, b] = await Promise.all([
+      api.send('POST', `/api/${group}`, body, { headers }),
+      api.send('POST', `/api/${group}`, body, { headers }),
+    ]);
+    expect(await json<Row>(a as Response, 201)).toEqual(await json<Row>(b as Response, 201));
+    expect((await totals())[group]).toBe((before[group] ?? 0) + 1);
+  });
+
   it('refuses a malformed key with 400 and writes nothing', async () => {
     const before = await totals();
     await expectProblem(

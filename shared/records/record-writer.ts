@@ -127,11 +127,12 @@ export class RecordWriter {
         ...(item[internal.tutors] ? { [internal.tutors]: item[internal.tutors] } : {}),
       };
       const written = { record: toRecord(group, nextItem), version: version + 1 };
+      // What the caller adds goes first: a retry that met a kept response answers with it, not with a 412.
       await commit(this.db, [
+        ...also(written),
         this.steps.putNextVersion(nextItem, version, ifMatch),
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
-        ...also(written),
       ]);
       return written;
     });
