@@ -105,6 +105,28 @@ describe('lookups refused', () => {
     await expectProblem(await api.get('/api/entities?processnumber=A1'), 400);
   });
 
+  it('finds for a guardian only the students in their care, whatever they look up', async () => {
+    const token = await api.personToken('guardian');
+    const mine = await json<Row>(await api.get('/api/students?items_per_page=500', { token }));
+    const child = (mine.students as Row[])[0] as Row;
+    const found = await json<Row>(
+      await api.get(`/api/students?processnumber=${encodeURIComponent(String(child.processnumber))}`, {
+        token,
+      }),
+    );
+    expect(found.students).toEqual([child]);
+    const everyone = await json<Row>(await api.get('/api/students?items_per_page=500'));
+    const ids = new Set((mine.students as Row[]).map((s) => s.student_id));
+    const other = (everyone.students as Row[]).find((s) => !ids.has(s.student_id)) as Row;
+    for (const query of [
+      `processnumber=${encodeURIComponent(String(other.processnumber))}`,
+      `email=${encodeURIComponent(String(other.email))}`,
+    ]) {
+      const page = await json<Row>(await api.get(`/api/students?${query}`, { token }));
+      expect((page.students as Row[]).map((s) => s.student_id)).not.toContain(other.student_id);
+    }
+  });
+
   it('finds an entity by its email', async () => {
     const created = await json<Row>(await api.send('POST', '/api/entities', organisationBody()), 201);
     const found = await json<Row>(

@@ -120,6 +120,13 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
     const oneRecord = isRecordRoute(route) && (route.path.includes('{') || route.access === 'write');
     if (oneRecord && body !== 'NoContent') headers.ETag = etag;
     if (route.access === 'write' && status === '201') headers.Location = location;
+    if (route.idempotencyKey && status === '201') {
+      headers['Idempotent-Replayed'] = {
+        description: 'On a retry with the same Idempotency-Key and body: this is the first response again.',
+        required: false,
+        pattern: '^true$',
+      };
+    }
     if (body === 'NoContent') {
       responses[status] = { description: 'Done; no content.', headers };
     } else if (body === 'NotModified') {

@@ -1,0 +1,48 @@
+// A local table made before the `emails` index (issue 14) gets it on the next start, and the records
+// already in it are found by e-mail address: data kept in DATA_DIR survives the upgrade.
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, expect, inject, it } from 'vitest';
+import { ensureTable } from '../infra/local/bootstrap';
+import { createDocumentClient } from '../shared/data/document-client';
+import { RecordRepository } from '../shared/data/record-repository';
+import { createTableInput, tableDesign } from '../shared/data/table';
+import type { Student } from '../shared/schemas/records';
+
+const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+afterAll(() => db.destroy());
+
+it('adds the indexes an older table lacks, and finds its records by e-mail', async () => {
+  const tableName = `school-upgrade-${randomUUID().slice(0, 8)}`;
+  const current = createTableInput(tableName);
+  const older = {
+    ...current,
+    AttributeDefinitions: current.AttributeDefinitions?.filter(
+      (attribute) => attribute.AttributeName !== tableDesign.emailsIndex.sortKey,
+    ),
+    GlobalSecondaryIndexes: current.GlobalSecondaryIndexes?.filter(
+      (index) => index.IndexName !== tableDesign.emailsIndex.name,
+    ),
+  };
+  await db.send(new CreateTableCommand(older));
+  const records = new RecordRepository(db, tableName);
+  const student = {
+    student_id: randomUUID(),
+    processnumber: 'UPG1',
+    ative: true,
+    email: 'kept@example.org',
+    name: 'Kept Before',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  } as unknown as Student;
+  await records.insert([{ group: 'students', record: student }]);
+
+  expect(await ensureTable(db, tableName)).toBe(false);
+  const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
+  expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(
+    tableDesign.indexes.map((index) => index.name).sort(),
+  );
+  expect(await records.idsByEmail('students', 'kept@example.org')).toEqual([student.student_id]);
+  // A second start finds nothing to add.
+  expect(await ensureTable(db, tableName)).toBe(false);
+});
