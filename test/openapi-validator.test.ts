@@ -8,17 +8,22 @@ import { ResponseValidator } from './support/openapi-validator';
 
 const validator = new ResponseValidator(openApiDocument('http://127.0.0.1'));
 
+/** Every response names its request (X-Request-Id), so every exchange here does unless told. */
 const exchange = (
   method: string,
   path: string,
   status: number,
-  headers: Record<string, string>,
+  headers: Record<string, string | undefined>,
   body?: unknown,
 ): GatewayExchange => ({
   method,
   path,
   status,
-  headers,
+  headers: Object.fromEntries(
+    Object.entries({ 'x-request-id': '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', ...headers }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  ),
   body: Buffer.from(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)),
 });
 
@@ -136,6 +141,11 @@ describe('responses that drift from the description', () => {
     ],
     ['a success on an unknown path', exchange('GET', '/api/nowhere', 200, json, {}), 'not 404 or 405'],
     ['a 405 without Allow', exchange('PUT', '/api/system', 405, problemHeaders, problem(405)), 'Allow'],
+    [
+      'a response that does not name its request',
+      exchange('GET', '/api/system', 200, { ...json, 'x-request-id': undefined }, systemStatus),
+      'X-Request-Id',
+    ],
     [
       'a private signing key',
       exchange('GET', '/api/sso/jwks', 200, json, {
