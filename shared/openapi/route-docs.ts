@@ -143,8 +143,9 @@ const docs: Record<string, RouteDocs> = {
     responses: { 200: { mediaTypes: ['text/html'] }, 302: 'Redirect' },
   },
   'post-authorize': {
-    summary: "The sign-in page's form: on success, back to the client with a code",
-    responses: { 303: 'Redirect' },
+    summary:
+      "The sign-in page's form: on success, back to the client with a code, or first the second factor's page (TOTP)",
+    responses: { 200: { mediaTypes: ['text/html'] }, 303: 'Redirect' },
     requestBody: { schema: 'SignInForm', mediaTypes: ['application/x-www-form-urlencoded'] },
   },
   'get-me': { summary: 'Who the calling token belongs to', responses: { 200: 'OAuthMeResponse' } },
