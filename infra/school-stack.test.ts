@@ -251,8 +251,10 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         { readsClients, readsSecret, secretInEnv: 'SIGNING_KEY_SECRET_ARN' in variablesOf(fn) },
         route.id,
       ).toEqual({
-        // The authorization endpoint checks the client and its redirect URIs before the sign-in page.
-        readsClients: route.auth.kind === 'client' || route.id === 'get-authorize',
+        // The authorization endpoint checks the client and its redirect URIs before the sign-in page, and
+        // the logout endpoint the client's post_logout_redirect_uris.
+        readsClients:
+          route.auth.kind === 'client' || ['get-authorize', 'get-logout', 'post-logout'].includes(route.id),
         readsSecret: route.access === 'sign',
         secretInEnv: route.access === 'sign',
       });

@@ -199,6 +199,10 @@ export class SchoolStack extends Stack {
       ...(tenant.tokens.signingKeyRefreshSeconds === undefined
         ? {}
         : { SIGNING_KEY_REFRESH_SECONDS: String(tenant.tokens.signingKeyRefreshSeconds) }),
+      SESSION_IDLE_SECONDS: String(tenant.signOn.sessionIdleSeconds),
+      SESSION_ABSOLUTE_SECONDS: String(tenant.signOn.sessionAbsoluteSeconds),
+      ADMIN_TOTP_REQUIRED: String(tenant.signOn.adminTotpRequired),
+      DEFAULT_LOCALE: tenant.signOn.locale,
       LOG_LEVEL: 'info',
     };
     for (const area of areasOf(routeTable)) {

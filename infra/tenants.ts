@@ -53,6 +53,29 @@ const TenantSchema = z
         message: 'must be longer than the access token lifetime',
         path: ['refreshTtlSeconds'],
       }),
+    /**
+     * The sign-on session (a cookie bound to a session item): its idle and absolute lifetimes, whether
+     * accounts with admin rights must give a TOTP code after their password, and the sign-in page's
+     * language when the browser names none it speaks.
+     */
+    signOn: z
+      .object({
+        sessionIdleSeconds: z.number().int().min(60).max(2_592_000).default(28_800),
+        sessionAbsoluteSeconds: z.number().int().min(60).max(7_776_000).default(86_400),
+        adminTotpRequired: z.boolean().default(false),
+        locale: z.enum(['en', 'pt']).default('pt'),
+      })
+      .strict()
+      .refine((s) => s.sessionAbsoluteSeconds >= s.sessionIdleSeconds, {
+        message: 'must be at least the idle lifetime',
+        path: ['sessionAbsoluteSeconds'],
+      })
+      .default({
+        sessionIdleSeconds: 28_800,
+        sessionAbsoluteSeconds: 86_400,
+        adminTotpRequired: false,
+        locale: 'pt',
+      }),
     /** API Gateway stage throttling: steady requests per second and the burst above it. */
     throttling: z.object({
       rateLimit: z.number().positive().max(10_000),
@@ -134,6 +157,12 @@ export const tenantInputs: readonly TenantInput[] = [
     logRetentionDays: 365,
     production: true,
     exports: { schedule: '30 1 * * *', retentionDays: 400 },
+    signOn: {
+      sessionIdleSeconds: 28_800,
+      sessionAbsoluteSeconds: 86_400,
+      adminTotpRequired: true,
+      locale: 'pt',
+    },
     alarmEmail: 'ops@escola-norte.example.org',
   },
   {

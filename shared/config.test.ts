@@ -25,6 +25,10 @@ describe('parseConfig', () => {
       dynamodbEndpoint: undefined,
       logLevel: 'info',
       syncLagMs: 2000,
+      sessionIdleSeconds: 28_800,
+      sessionAbsoluteSeconds: 86_400,
+      adminTotpRequired: false,
+      defaultLocale: 'en',
     });
   });
 
@@ -38,6 +42,10 @@ describe('parseConfig', () => {
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
       LOG_LEVEL: 'silent',
       SYNC_LAG_MS: '0',
+      SESSION_IDLE_SECONDS: '900',
+      SESSION_ABSOLUTE_SECONDS: '3600',
+      ADMIN_TOTP_REQUIRED: 'true',
+      DEFAULT_LOCALE: 'pt',
     });
     expect(config).toMatchObject({
       accessTokenTtlSeconds: 600,
@@ -46,6 +54,10 @@ describe('parseConfig', () => {
       dynamodbEndpoint: 'http://127.0.0.1:8000',
       logLevel: 'silent',
       syncLagMs: 0,
+      sessionIdleSeconds: 900,
+      sessionAbsoluteSeconds: 3600,
+      adminTotpRequired: true,
+      defaultLocale: 'pt',
     });
   });
 

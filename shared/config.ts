@@ -45,7 +45,18 @@ export interface Config {
    * in the index) is still ahead of the `sync_until` a client resumes from, so it is never skipped.
    */
   syncLagMs: number;
+  /** The sign-on session: how long it lives unused, and at most from the sign-in that started it. */
+  sessionIdleSeconds: number;
+  sessionAbsoluteSeconds: number;
+  /** Accounts with admin rights must give a TOTP code (RFC 6238) after their password. */
+  adminTotpRequired: boolean;
+  /** The sign-in page's language when neither ui_locales nor Accept-Language names one it speaks. */
+  defaultLocale: Locale;
 }
+
+/** The languages the sign-in pages speak. */
+export const LOCALES = ['en', 'pt'] as const;
+export type Locale = (typeof LOCALES)[number];
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const e = new EnvReader(env);
@@ -73,6 +84,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dynamodbEndpoint: e.optionalUrl('DYNAMODB_ENDPOINT'),
     logLevel: logLevel(e),
     syncLagMs: syncLag(e),
+    sessionIdleSeconds: e.integer('SESSION_IDLE_SECONDS', { min: 60, max: 2_592_000, fallback: 28_800 }),
+    sessionAbsoluteSeconds: e.integer('SESSION_ABSOLUTE_SECONDS', {
+      min: 60,
+      max: 7_776_000,
+      fallback: 86_400,
+    }),
+    adminTotpRequired: e.choice('ADMIN_TOTP_REQUIRED', ['true', 'false'], 'false') === 'true',
+    defaultLocale: e.choice('DEFAULT_LOCALE', LOCALES, 'en'),
   });
 }
 

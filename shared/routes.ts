@@ -2,6 +2,7 @@
 // authentication, parameters, body limits and the table partitions it may touch. The handlers, the local
 // server and the CDK stack read this table; the API docs add each row's documentation
 // (shared/openapi/route-docs.ts). Adding an operation is one row here, one there, and one handler file.
+import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
 import {
@@ -270,11 +271,23 @@ export const routes: readonly Route[] = [
       'state',
       'code_challenge',
       'code_challenge_method',
+      'nonce',
+      'prompt',
+      'max_age',
+      'login_hint',
+      'ui_locales',
     ],
     ignoreUnknownQuery: true,
     access: 'write',
-    reads: [keys.clientPartition],
-    writes: [keys.authorizationRequestPartition],
+    // A live sign-on session answers with a code at once: the session, its account and entity are read,
+    // the session's idle end moved on and the code written.
+    reads: [
+      keys.clientPartition,
+      keys.sessionPartition,
+      keys.userPartition,
+      keys.recordPartition('entities'),
+    ],
+    writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
     page: { errors: [] },
   },
   {
@@ -293,13 +306,50 @@ export const routes: readonly Route[] = [
       keys.userPartition,
       keys.recordPartition('entities'),
     ],
+    // A sign-in starts a session (ending the browser's previous one); a TOTP code's step is recorded on
+    // the account, so that no code is accepted twice.
     writes: [
       keys.authorizationRequestPartition,
       keys.signInThrottlePartition,
       keys.authorizationCodePartition,
+      keys.sessionPartition,
+      keys.userPartition,
     ],
     page: { errors: [403, 429] },
   },
+  ...(['GET', 'POST'] as const).map(
+    (method): Route => ({
+      id: `${method.toLowerCase()}-userinfo`,
+      method,
+      path: '/api/sso/userinfo',
+      handler: method === 'GET' ? 'sso/userinfo' : 'sso/post-userinfo',
+      auth: { kind: 'token' },
+      checksSignIn: true,
+      query: [],
+      access: 'read',
+      // The person's account and entity.
+      reads: [keys.userPartition, keys.recordPartition('entities')],
+      writes: [],
+    }),
+  ),
+  ...(['GET', 'POST'] as const).map(
+    (method): Route => ({
+      id: `${method.toLowerCase()}-logout`,
+      method,
+      path: '/api/sso/logout',
+      handler: method === 'GET' ? 'sso/logout' : 'sso/post-logout',
+      auth: { kind: 'public' },
+      query: method === 'GET' ? [...LOGOUT_PARAMS] : [],
+      ignoreUnknownQuery: true,
+      access: 'write',
+      ...(method === 'POST' ? { body: { type: 'form', maxBytes: 16 * 1024 } } : {}),
+      // The id_token_hint is checked against the public keys; the session, its account and the client's
+      // registered addresses are read, and the session deleted.
+      reads: [keys.clientPartition, keys.sessionPartition, keys.userPartition, keys.publicKeyPartition],
+      writes: [keys.sessionPartition],
+      page: { errors: [] },
+    }),
+  ),
   {
     id: 'get-me',
     method: 'GET',

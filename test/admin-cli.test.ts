@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient, listClients } from '../infra/cli/admin/clients';
 import { UsageError } from '../infra/cli/admin/usage-error';
 import { createUser, listUsers, setStatus, unlockUser } from '../infra/cli/admin/users';
-import { DEMO_CLIENT_ID } from '../infra/local/bootstrap';
+import { DEMO_APP_ID, DEMO_CLIENT_ID } from '../infra/local/bootstrap';
 import { demoTenant } from '../infra/local/seed/demo-tenant';
 import { verifySecret } from '../shared/auth/secret-hash';
 import { ClientRepository } from '../shared/data/client-repository';
@@ -176,6 +176,7 @@ describe('clients', () => {
       scopes: ['students:read'],
       grantTypes: ['authorization_code', 'refresh_token'],
       redirectUris: ['https://app.escola.example/callback', 'http://127.0.0.1:8976/callback'],
+      postLogoutRedirectUris: ['https://app.escola.example/signed-out'],
       isPublic: true,
     });
     expect(secret).toBeUndefined();
@@ -185,6 +186,31 @@ describe('clients', () => {
       redirect_uris: ['https://app.escola.example/callback', 'http://127.0.0.1:8976/callback'],
     });
     expect(stored).not.toHaveProperty('secret_hash');
+  });
+
+  it('set-logout-uris replaces where logout may send the people of a code-flow client', async () => {
+    const run = await admin([
+      'clients',
+      'set-logout-uris',
+      DEMO_APP_ID,
+      '--post-logout-redirect-uri',
+      'https://app.escola.example/bye',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      (await new ClientRepository(api.db, api.tableName).get(DEMO_APP_ID))?.post_logout_redirect_uris,
+    ).toEqual(['https://app.escola.example/bye']);
+    expectRefused(
+      await admin([
+        'clients',
+        'set-logout-uris',
+        DEMO_APP_ID,
+        '--post-logout-redirect-uri',
+        'http://evil.example/',
+      ]),
+      /https/,
+    );
+    expectRefused(await admin(['clients', 'set-logout-uris', 'no-such-client']), /there is no client/);
   });
 
   it('bad arguments exit 2 with one line and register nothing', async () => {
@@ -323,6 +349,35 @@ describe('users', () => {
       }),
     );
     expect(remaining).toEqual([false, false, false, true, true]);
+  });
+
+  it('sign-out and disable end the sessions and sign-ins started before them', async () => {
+    const before = new Date().toISOString();
+    const run = await admin(['users', 'sign-out', 'tomas']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Signed tomas out everywhere');
+    expect(Date.parse((await api.users.byLogin('tomas'))?.signed_out_at ?? '')).toBeGreaterThanOrEqual(
+      Date.parse(before),
+    );
+    expectRefused(await admin(['users', 'sign-out', 'nobody']), /there is no account nobody/);
+  });
+
+  it('totp-enroll shows the otpauth URI once and keeps the secret out of list; totp-reset removes it', async () => {
+    const run = await admin(['users', 'totp-enroll', 'rita.admin'], { env: { TENANT_NAME: 'Escola Norte' } });
+    expect(run.code, run.stderr).toBe(0);
+    const uri = new URL(/^otpauth:\/\/\S+$/m.exec(run.stdout)?.[0] as string);
+    expect(uri.host).toBe('totp');
+    expect(uri.searchParams.get('issuer')).toBe('Escola Norte');
+    const secret = uri.searchParams.get('secret') as string;
+    expect((await api.users.byLogin('rita.admin'))?.totp_secret).toBe(secret);
+    expectRefused(await admin(['users', 'totp-enroll', 'rita.admin']), /totp-reset first/);
+    const listed = await admin(['users', 'list', '--json']);
+    expect(listed.stdout).not.toContain(secret);
+    expect(listed.stdout).toContain('"totp": true');
+
+    const reset = await admin(['users', 'totp-reset', 'rita.admin']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((await api.users.byLogin('rita.admin'))?.totp_secret).toBeUndefined();
   });
 
   it('enable makes a disabled account active', async () => {

@@ -249,9 +249,25 @@ describe('the published keys and metadata', () => {
         token_endpoint_auth_methods_supported: authMethods,
         revocation_endpoint_auth_methods_supported: authMethods,
         authorization_response_iss_parameter_supported: true,
+        // OpenID Connect Discovery 1.0 section 3 and RP-Initiated Logout 1.0 section 3.1 (test/oidc.test.ts).
+        userinfo_endpoint: `${api.url}/api/sso/userinfo`,
+        end_session_endpoint: `${api.url}/api/sso/logout`,
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['ES256'],
+        claims_supported: expect.arrayContaining(['sub', 'auth_time', 'nonce', 'at_hash', 'amr']),
+        prompt_values_supported: ['none', 'login'],
+        response_modes_supported: ['query'],
+        ui_locales_supported: ['en', 'pt'],
+        claims_parameter_supported: false,
+        request_parameter_supported: false,
+        request_uri_parameter_supported: false,
       });
       expect(metadata.scopes_supported).toEqual(
         expect.arrayContaining([
+          'openid',
+          'profile',
+          'email',
+          'roles',
           'students:read',
           'teachers:read',
           'entities:read',

@@ -230,10 +230,13 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
   it('sign a person in on the page, refresh the tokens and revoke them', async () => {
     const { verifier, challenge } = pkce();
     const account = demoUsers[0] as DemoUser;
-    const back = await completeSignIn(authorizeUrl(base, { code_challenge: challenge }), {
-      username: account.username,
-      password: DEMO_USER_PASSWORD,
-    });
+    const back = await completeSignIn(
+      authorizeUrl(base, { code_challenge: challenge, scope: 'openid profile' }),
+      {
+        username: account.username,
+        password: DEMO_USER_PASSWORD,
+      },
+    );
     expect(back.searchParams.get('iss')).toBe(`${base}/api/sso`);
     const code = back.searchParams.get('code') ?? '';
     const tokens = await json<Row>(
@@ -249,6 +252,21 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
       await fetch(`${base}/api/sso/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } }),
     );
     expect(me).toMatchObject({ username: account.username });
+    // OpenID Connect: userinfo by GET and POST, and logout with the ID token (this browser holds no session).
+    const bearer = { authorization: `Bearer ${tokens.access_token}` };
+    const info = await json<Row>(await fetch(`${base}/api/sso/userinfo`, { headers: bearer }));
+    expect(info).toMatchObject({ sub: me.entity_id, preferred_username: account.username });
+    expect(
+      await json<Row>(await fetch(`${base}/api/sso/userinfo`, { method: 'POST', headers: bearer })),
+    ).toEqual(info);
+    const hint = form({ id_token_hint: tokens.id_token as string });
+    expect((await fetch(`${base}/api/sso/logout?${hint}`)).status).toBe(200);
+    const posted = await fetch(`${base}/api/sso/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: hint,
+    });
+    expect(posted.status).toBe(200);
     const refreshed = await json<Row>(
       await tokenRequest({
         grant_type: 'refresh_token',

@@ -4,8 +4,14 @@
 // token and with people's tokens, which read their own records to learn what they may read.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from '../infra/local/bootstrap';
+import {
+  DEMO_APP_ID,
+  DEMO_CLIENT_ID,
+  DEMO_REDIRECT_URIS,
+  demoPostLogoutUris,
+} from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '../infra/local/local-run';
+import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
 import { RecordRepository } from '../shared/data/record-repository';
@@ -234,10 +240,16 @@ describe('what each route touches', () => {
       users: new UserRepository(direct, run.tableName),
       records: new RecordRepository(direct, run.tableName),
     };
-    const code = await arrangeCode(arranging, { username: 'admin', clientId: DEMO_APP_ID });
+    const code = await arrangeCode(arranging, {
+      username: 'admin',
+      clientId: DEMO_APP_ID,
+      identityScopes: ['openid', 'profile'],
+    });
     const signedIn = await expectTokens(await exchangeCode(run, code));
     const checks = [
       ['get-me', 'GET', '/api/sso/me', undefined, 200],
+      ['get-userinfo', 'GET', '/api/sso/userinfo', undefined, 200],
+      ['post-userinfo', 'POST', '/api/sso/userinfo', undefined, 200],
       ['create-entities', 'POST', '/api/entities', organisationBody(), 201],
     ] as const;
     for (const [id, method, path, body, status] of checks) {
@@ -250,48 +262,127 @@ describe('what each route touches', () => {
         (c) => READS.includes(c.operation) && c.partitions.includes(keys.refreshFamilyPartition),
       );
       expect(familyRead, id).toHaveLength(1);
+      expectAllUsed(route, calls);
     }
   });
 
-  it('the sign-in page and its form, through a failed and a successful sign-in', async () => {
+  it('the sign-in page and its form, a second factor, the sign-on session and logout', async () => {
     const authorize = routeOf('get-authorize');
     const signIn = routeOf('post-authorize');
     const query = new URLSearchParams({
       response_type: 'code',
       client_id: DEMO_APP_ID,
       redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+      scope: 'openid students:read',
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
     });
-    let page = '';
-    let cookie = '';
-    const pageCalls = await expectWithinGrant(authorize, async () => {
+    const cookieOf = (response: Response, name: string) =>
+      response.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0] ?? '')
+        .find((c) => c.startsWith(`${name}=`)) ?? '';
+    /** Opens the sign-in page: its CSRF cookie and a reader of its hidden fields. */
+    const openPage = async () => {
       const response = await fetch(`${run.url}/api/sso/authorize?${query}`);
-      page = await response.text();
+      const page = await response.text();
       expect(response.status, page).toBe(200);
-      cookie = response.headers.getSetCookie()[0]?.split(';')[0] ?? '';
-    });
-    expectAllUsed(authorize, pageCalls);
-    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
-    const post = (password: string) =>
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+      return { cookie: cookieOf(response, 'sso_csrf'), field };
+    };
+    const post = (opened: Awaited<ReturnType<typeof openPage>>, fields: Record<string, string>) =>
       fetch(`${run.url}/api/sso/authorize`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: opened.cookie },
         body: new URLSearchParams({
-          request: field('request'),
-          csrf: field('csrf'),
-          username: 'guardian',
-          password,
+          request: opened.field('request'),
+          csrf: opened.field('csrf'),
+          ...fields,
         }),
       });
+
+    let opened = await openPage();
+    const pageCalls = await expectWithinGrant(authorize, async () => {
+      opened = await openPage();
+    });
+    const guardian = { username: 'guardian', password: DEMO_USER_PASSWORD };
+    let session = '';
     const formCalls = [
-      ...(await expectWithinGrant(signIn, async () => expect((await post('wrong')).status).toBe(400))),
       ...(await expectWithinGrant(signIn, async () =>
-        expect((await post(DEMO_USER_PASSWORD)).status).toBe(303),
+        expect((await post(opened, { ...guardian, password: 'wrong' })).status).toBe(400),
       )),
+      ...(await expectWithinGrant(signIn, async () => {
+        const answer = await post(opened, guardian);
+        expect(answer.status).toBe(303);
+        session = cookieOf(answer, 'sso_session');
+      })),
     ];
+    // The session answers a second request at once, with a code.
+    pageCalls.push(
+      ...(await expectWithinGrant(authorize, async () => {
+        const answer = await fetch(`${run.url}/api/sso/authorize?${query}`, {
+          redirect: 'manual',
+          headers: { cookie: session },
+        });
+        expect(answer.status).toBe(302);
+        expect(answer.headers.get('location')).toContain('code=');
+      })),
+    );
+    expectAllUsed(authorize, pageCalls);
+
+    // An account with a second factor: the password, then the code of its authenticator app.
+    const users = new UserRepository(direct, run.tableName);
+    const admin = await users.byLogin('admin');
+    const secret = base32Encode(Buffer.from('12345678901234567890'));
+    await users.update(admin?.user_id as string, { totp_secret: secret });
+    const adminPage = await openPage();
+    formCalls.push(
+      ...(await expectWithinGrant(signIn, async () =>
+        expect((await post(adminPage, { username: 'admin', password: DEMO_USER_PASSWORD })).status).toBe(200),
+      )),
+      ...(await expectWithinGrant(signIn, async () => {
+        const code = totp(base32Decode(secret), Date.now() / 1000);
+        expect((await post(adminPage, { otp: code })).status).toBe(303);
+      })),
+    );
+    await users.removeTotp(admin?.user_id as string);
     expectAllUsed(signIn, formCalls);
+
+    // Logout by GET and by a form, each with an ID token naming the session's person.
+    for (const id of ['get-logout', 'post-logout']) {
+      const page = await openPage();
+      const answer = await post(page, guardian);
+      const callback = new URL(answer.headers.get('location') as string);
+      const cookie = cookieOf(answer, 'sso_session');
+      const tokens = await expectTokens(
+        await postForm(run, 'token', {
+          grant_type: 'authorization_code',
+          code: callback.searchParams.get('code') as string,
+          code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+          redirect_uri: DEMO_REDIRECT_URIS[0] as string,
+          client_id: DEMO_APP_ID,
+        }),
+      );
+      const params = new URLSearchParams({
+        id_token_hint: tokens.id_token as string,
+        post_logout_redirect_uri: demoPostLogoutUris(DEMO_REDIRECT_URIS)[0] as string,
+      });
+      const route = routeOf(id);
+      const calls = await expectWithinGrant(route, async () => {
+        const logout =
+          route.method === 'GET'
+            ? await fetch(`${run.url}/api/sso/logout?${params}`, { redirect: 'manual', headers: { cookie } })
+            : await fetch(`${run.url}/api/sso/logout`, {
+                method: 'POST',
+                redirect: 'manual',
+                headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+                body: params,
+              });
+        expect(logout.status, await logout.text()).toBe(303);
+      });
+      expectAllUsed(route, calls);
+    }
   });
 
   it.each(
@@ -301,7 +392,9 @@ describe('what each route touches', () => {
           !r.id.match(/-(entities|students|teachers|tutors|staffs)$/) &&
           r.access !== 'sign' &&
           r.method === 'GET' &&
-          !r.page,
+          !r.page &&
+          // Userinfo answers a person's token granted openid only: it is checked with one above.
+          r.path !== '/api/sso/userinfo',
       ),
       fallbackRoute,
     ].map((r) => [r.id, r] as const),

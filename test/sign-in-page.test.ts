@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
 import { opaqueTokenHash } from '../shared/auth/opaque-token';
+import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
 import { authorizeUrl, paramsOf, pkce, REDIRECT_URI } from './support/sign-in';
 import { startTestApi, type TestApi } from './support/test-api';
@@ -49,7 +50,7 @@ describe.skipIf(!hasChromium)('the sign-in page in Chromium (RFC 6749 section 4.
    * Opens the sign-in page in a new context, recording console errors (policy violations among them)
    * and any request to another origin; the redirect URI answers from inside the browser.
    */
-  async function openSignIn(options: BrowserContextOptions) {
+  async function openSignIn(options: BrowserContextOptions, extra: Record<string, string> = {}) {
     const context = await browser.newContext(options);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -76,7 +77,7 @@ describe.skipIf(!hasChromium)('the sign-in page in Chromium (RFC 6749 section 4.
     });
     const { verifier, challenge } = pkce();
     const state = randomBytes(16).toString('base64url');
-    const response = await page.goto(authorizeUrl(api.url, { code_challenge: challenge, state }));
+    const response = await page.goto(authorizeUrl(api.url, { code_challenge: challenge, state, ...extra }));
     expect(response?.status()).toBe(200);
     return { context, page, errors, elsewhere, verifier, state, refererToApp: () => refererToApp };
   }
@@ -84,7 +85,7 @@ describe.skipIf(!hasChromium)('the sign-in page in Chromium (RFC 6749 section 4.
   type Opened = Awaited<ReturnType<typeof openSignIn>>;
 
   /** Where the browser ended up, checked as the app would check it, and the code as stored. */
-  async function expectBackInTheApp({ page, verifier, state }: Opened) {
+  async function expectBackInTheApp({ page, verifier, state }: Pick<Opened, 'page' | 'verifier' | 'state'>) {
     await page.waitForURL(`${REDIRECT_URI}?**`);
     const url = page.url();
     expect(url.startsWith(`${REDIRECT_URI}?code=`)).toBe(true);
@@ -101,6 +102,7 @@ describe.skipIf(!hasChromium)('the sign-in page in Chromium (RFC 6749 section 4.
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     });
     expect(Date.parse(redemption.code.expires_at) - Date.now()).toBeLessThanOrEqual(60_000);
+    return redemption.code;
   }
 
   it('signs the guardian in and lands on the registered redirect URI, with no error and nothing from elsewhere', async () => {
@@ -189,5 +191,61 @@ describe.skipIf(!hasChromium)('the sign-in page in Chromium (RFC 6749 section 4.
     await expectBackInTheApp(opened);
     expect(opened.errors).toEqual([]);
     await opened.context.close();
+  });
+
+  it("speaks Portuguese to a Portuguese browser, and the language ui_locales asks for over the browser's", async () => {
+    const opened = await openSignIn({ locale: 'pt-PT' });
+    const { page } = opened;
+    expect(await page.locator('html').getAttribute('lang')).toBe('pt');
+    expect(await page.title()).toBe('Iniciar sessão – Demo School (Agrupamento de Escolas Demo)');
+    expect(await page.locator('main').textContent()).toContain('pede-lhe que inicie sessão');
+    expect(await page.locator('script').count()).toBe(0);
+    await page.getByLabel('Nome de utilizador ou endereço de e-mail').fill('guardian');
+    await page.getByLabel('Palavra-passe').fill('not-the-password');
+    await page.getByRole('button', { name: 'Iniciar sessão' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('não estão certos');
+    await page.getByLabel('Palavra-passe').fill(DEMO_USER_PASSWORD);
+    await page.getByRole('button', { name: 'Iniciar sessão' }).click();
+    await expectBackInTheApp(opened);
+    expect(opened.elsewhere).toEqual([]);
+    await opened.context.close();
+
+    const english = await openSignIn({ locale: 'pt-PT' }, { ui_locales: 'en-GB pt' });
+    expect(await english.page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await english.page.getByRole('button').textContent()).toBe('Sign in');
+    await english.context.close();
+  });
+
+  it('asks an account with a TOTP authenticator for its code, then keeps the session for the next sign-in', async () => {
+    const guardian = await api.users.byLogin('guardian');
+    const secret = base32Encode(randomBytes(20));
+    await api.users.update(guardian?.user_id as string, { totp_secret: secret });
+    try {
+      const opened = await openSignIn({});
+      const { page } = opened;
+      await page.getByLabel('Username or e-mail address').fill('guardian');
+      await page.getByLabel('Password').fill(DEMO_USER_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('Code').fill('000000');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toContain('not right');
+      await page.getByLabel('Code').fill(totp(base32Decode(secret), Date.now() / 1000));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      expect((await expectBackInTheApp(opened))?.amr).toEqual(['pwd', 'otp', 'mfa']);
+
+      // The same browser, another request: the session answers at once, no page and no password. (The
+      // browser's own request context sends its cookies; a navigation's redirect would leave the test.)
+      const silent = await page.request.get(authorizeUrl(api.url, { code_challenge: pkce().challenge }), {
+        maxRedirects: 0,
+      });
+      expect(silent.status()).toBe(302);
+      const { code } = paramsOf(silent.headers().location as string);
+      const codes = new AuthorizationCodeRepository(api.db, api.tableName);
+      const redemption = await codes.redeem(opaqueTokenHash(code as string));
+      expect(redemption.outcome === 'redeemed' && redemption.code.amr).toEqual(['pwd', 'otp', 'mfa']);
+      await opened.context.close();
+    } finally {
+      await api.users.removeTotp(guardian?.user_id as string);
+    }
   });
 });

@@ -1,12 +1,21 @@
-// GET /api/sso/authorize: checks an authorization request and shows the sign-in page.
+// GET /api/sso/authorize: checks an authorization request, answers it from a live sign-on session, or
+// shows the sign-in page.
 import { startSignIn } from '../../shared/auth/authorization-request';
+import { authorizationCodeRepository } from '../../shared/wiring/authorization-code-repository';
 import { authorizationRequestRepository } from '../../shared/wiring/authorization-request-repository';
 import { clientRepository } from '../../shared/wiring/client-repository';
 import { publicApi } from '../../shared/wiring/public-api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+import { sessionRepository } from '../../shared/wiring/session-repository';
+import { userRepository } from '../../shared/wiring/user-repository';
 
 export const handler = publicApi('get-authorize', (request) =>
   startSignIn(request, {
     clients: clientRepository(),
     authorizationRequests: authorizationRequestRepository(),
+    sessions: sessionRepository(),
+    users: userRepository(),
+    records: recordRepository(),
+    codes: authorizationCodeRepository(),
   }),
 );

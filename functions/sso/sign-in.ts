@@ -1,9 +1,11 @@
-// POST /api/sso/authorize: the sign-in form; on success, back to the client with a code.
+// POST /api/sso/authorize: the sign-in form (and its second factor); on success, a sign-on session and
+// back to the client with a code.
 import { signIn } from '../../shared/auth/sign-in';
 import { authorizationCodeRepository } from '../../shared/wiring/authorization-code-repository';
 import { authorizationRequestRepository } from '../../shared/wiring/authorization-request-repository';
 import { publicApi } from '../../shared/wiring/public-api';
 import { recordRepository } from '../../shared/wiring/record-repository';
+import { sessionRepository } from '../../shared/wiring/session-repository';
 import { signInThrottle } from '../../shared/wiring/sign-in-throttle';
 import { userRepository } from '../../shared/wiring/user-repository';
 
@@ -14,5 +16,6 @@ export const handler = publicApi('post-authorize', (request) =>
     users: userRepository(),
     records: recordRepository(),
     codes: authorizationCodeRepository(),
+    sessions: sessionRepository(),
   }),
 );

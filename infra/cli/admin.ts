@@ -12,7 +12,7 @@ import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { UserRepository } from '../../shared/data/user-repository';
 import { secretsManagerStore } from '../custom-resources/signing-key';
 import { tenants } from '../tenants';
-import { createClient, listClients, revokeClient } from './admin/clients';
+import { createClient, listClients, revokeClient, setLogoutUris } from './admin/clients';
 import { type Command, PROGRAM, parseCommand } from './admin/commands';
 import { table } from './admin/format';
 import { type KeyStores, listKeys, retireKey, rotateKey } from './admin/keys';
@@ -20,10 +20,13 @@ import { UsageError } from './admin/usage-error';
 import {
   type AccountStores,
   createUser,
+  enrollTotp,
   generatePassword,
   listUsers,
+  resetTotp,
   setPassword,
   setStatus,
+  signOutUser,
   unlockUser,
 } from './admin/users';
 import { parsePassword } from './admin/validation';
@@ -35,6 +38,8 @@ interface Context {
   keys: KeyStores;
   /** The password from standard input, when the command asked for it. */
   password: string | undefined;
+  /** The school's name, as authenticator apps show a TOTP account's issuer. */
+  tenantName: string;
 }
 
 const print = (text: string) => console.log(text);
@@ -73,24 +78,34 @@ async function runClients(command: Of<'clients'>, { clients, keys }: Context): P
       ),
     );
   }
+  if (command.verb === 'set-logout-uris') {
+    const client = await setLogoutUris(clients, command.clientId, command.uris);
+    return print(
+      `post_logout_redirect_uris of ${client.client_id}: ${list(client.post_logout_redirect_uris)}`,
+    );
+  }
   await revokeClient(clients, command.clientId);
   return print(
     `Revoked client ${command.clientId}: it gets no new tokens; access tokens it holds expire within ACCESS_TOKEN_TTL_SECONDS (${keys.timings.accessTokenTtlSeconds} s).`,
   );
 }
 
-async function runUsers(command: Of<'users'>, { accounts, password: piped }: Context): Promise<void> {
+async function runUsers(
+  command: Of<'users'>,
+  { accounts, password: piped, tenantName }: Context,
+): Promise<void> {
   if (command.verb === 'list') {
     const found = await listUsers(accounts.users);
     if (command.json) return print(JSON.stringify(found, null, 2));
     return print(
       table(
-        ['username', 'email', 'status', 'admin', 'entity_id', 'user_id'],
+        ['username', 'email', 'status', 'admin', 'totp', 'entity_id', 'user_id'],
         found.map((u) => [
           u.username,
           u.email ?? '-',
           u.status,
           u.admin ? 'yes' : 'no',
+          u.totp ? 'yes' : 'no',
           u.entity_id,
           u.user_id,
         ]),
@@ -117,6 +132,24 @@ async function runUsers(command: Of<'users'>, { accounts, password: piped }: Con
   if (command.verb === 'unlock') {
     const user = await unlockUser(accounts, command.username);
     return print(`Unlocked ${user.username}: active, and its failed sign-ins are forgotten.`);
+  }
+  if (command.verb === 'sign-out') {
+    const user = await signOutUser(accounts.users, command.username);
+    return print(`Signed ${user.username} out everywhere: its sessions and refresh tokens no longer work.`);
+  }
+  if (command.verb === 'totp-enroll') {
+    const { user, uri } = await enrollTotp(accounts.users, command.username, tenantName);
+    print(
+      `Enrolled a TOTP authenticator for ${user.username}. Load this URI into the app (as text or a QR code):`,
+    );
+    print(uri);
+    return print('The URI is shown this once: hand it over now.');
+  }
+  if (command.verb === 'totp-reset') {
+    const user = await resetTotp(accounts.users, command.username);
+    return print(
+      `Removed the TOTP authenticator of ${user.username}; enrol a new one with users totp-enroll.`,
+    );
   }
   const user = await setStatus(
     accounts.users,
@@ -252,6 +285,8 @@ async function main(argv: string[]): Promise<number> {
           progress: (message) => console.error(message),
         },
         password,
+        tenantName:
+          process.env.TENANT_NAME ?? tenants.find((t) => t.id === target?.tenantId)?.name ?? target.tenantId,
       });
     } finally {
       db.destroy();

@@ -32,6 +32,9 @@ export const DEMO_CLIENT_ID = 'demo-client';
 export const DEMO_APP_ID = 'demo-app';
 /** Where the demo clients may send a person back after sign-in (DEMO_REDIRECT_URIS overrides). */
 export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8976/callback', 'http://localhost:8976/callback'];
+/** Where the demo clients may send a person after logout: beside each redirect URI, at /signed-out. */
+export const demoPostLogoutUris = (redirectUris: string[]) =>
+  redirectUris.map((uri) => new URL('/signed-out', uri).href);
 
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
   try {
@@ -79,6 +82,7 @@ export async function registerDemoClients(
     status: 'active' as const,
     created_at: new Date().toISOString(),
     redirect_uris: redirectUris,
+    post_logout_redirect_uris: demoPostLogoutUris(redirectUris),
   };
   await clients.put({
     ...common,

@@ -1,22 +1,32 @@
-// The authorization endpoint (RFC 6749 section 4.1.1, PKCE per RFC 7636 section 4.3, RFC 9700). The
-// client and its redirect URI are checked first, and a bad one gets a page, never a redirect (RFC 6749
-// section 4.1.2.1): an unregistered URI is never sent anywhere. Any other fault goes back to the checked
-// redirect URI as an error with state and iss. A good request is stored and the sign-in page shown.
+// The authorization endpoint (RFC 6749 section 4.1.1, PKCE per RFC 7636 section 4.3, RFC 9700, OpenID
+// Connect Core 1.0 section 3.1.2). The client and its redirect URI are checked first, and a bad one gets
+// a page, never a redirect (RFC 6749 section 4.1.2.1): an unregistered URI is never sent anywhere. Any
+// other fault goes back to the checked redirect URI as an error with state and iss. A good request is
+// answered at once from the browser's sign-on session when it has a live one that satisfies `prompt` and
+// `max_age`; otherwise it is stored and the sign-in page shown (or, for prompt=none, login_required).
 
 import { randomUUID } from 'node:crypto';
 import type { GrantType } from '../auth/oauth-terms';
+import type { AuthorizationCodeRepository } from '../data/authorization-code-repository';
 import type {
   AuthorizationRequest,
   AuthorizationRequestRepository,
 } from '../data/authorization-request-repository';
 import { type ClientRepository, grantTypesOf, type OAuthClient } from '../data/client-repository';
+import type { RecordRepository } from '../data/record-repository';
+import type { SessionRepository } from '../data/session-repository';
+import type { UserRepository } from '../data/user-repository';
 import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
-import type { QueryParams } from '../http/request';
+import { header, type QueryParams } from '../http/request';
+import { authorizationResponse, needsSecondFactor } from './authorization-response';
 import { csrfCookie, csrfCookieOf } from './csrf';
+import { type IdentityScope, isIdentityScope } from './identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
+import { chooseLocale } from './page-text';
 import { signInPage } from './sign-in-page';
+import { currentSession } from './sign-on-session';
 
 /** How long a sign-in page stays usable, and its CSRF cookie with it. */
 export const AUTHORIZATION_REQUEST_TTL_SECONDS = 600;
@@ -32,7 +42,8 @@ export type AuthorizationError =
   | 'invalid_request'
   | 'unsupported_response_type'
   | 'invalid_scope'
-  | 'access_denied';
+  | 'access_denied'
+  | 'login_required';
 
 /**
  * The redirect URI with the response's parameters and the issuer (RFC 9207) added to its query. The
@@ -83,11 +94,74 @@ function redirectUriOf(query: QueryParams, client: OAuthClient): { uri: string; 
   );
 }
 
+/** What OpenID Connect adds to a request: who the client wants to know about, and how fresh a sign-in. */
+interface OpenIdParams {
+  identityScopes: IdentityScope[];
+  nonce?: string;
+  prompt?: 'none' | 'login';
+  maxAge?: number;
+  loginHint?: string;
+}
+
 type Checked =
   | { error: AuthorizationError; description: string }
-  | { scopes: Scope[]; codeChallenge: string };
+  | ({ scopes: Scope[]; codeChallenge: string } & OpenIdParams);
 
-const SINGLE = ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+const SINGLE = [
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'ui_locales',
+] as const;
+
+/** Long enough for any nonce or hint a client sends, short enough to keep the stored request small. */
+const MAX_PARAM_LENGTH = 512;
+
+/** OpenID Connect's parameters (Core 1.0 sections 3.1.2.1 and 5.4), or the error they earn. */
+function checkOpenId(
+  param: (name: (typeof SINGLE)[number]) => string | undefined,
+  identityScopes: IdentityScope[],
+): OpenIdParams | { error: AuthorizationError; description: string } {
+  if (identityScopes.length > 0 && !identityScopes.includes('openid')) {
+    return { error: 'invalid_scope', description: 'profile, email and roles are asked for with openid.' };
+  }
+  const nonce = param('nonce');
+  const loginHint = param('login_hint');
+  if ((nonce?.length ?? 0) > MAX_PARAM_LENGTH || (loginHint?.length ?? 0) > MAX_PARAM_LENGTH) {
+    return {
+      error: 'invalid_request',
+      description: `nonce and login_hint are at most ${MAX_PARAM_LENGTH} characters.`,
+    };
+  }
+  const prompts = (param('prompt') ?? '').split(' ').filter(Boolean);
+  if (prompts.includes('none') && prompts.length > 1) {
+    return { error: 'invalid_request', description: 'prompt=none cannot be combined with other values.' };
+  }
+  const unknownPrompt = prompts.find((p) => !['none', 'login', 'consent', 'select_account'].includes(p));
+  if (unknownPrompt !== undefined) {
+    return { error: 'invalid_request', description: `prompt=${unknownPrompt} is not a prompt value.` };
+  }
+  const maxAgeText = param('max_age');
+  if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText)) {
+    return { error: 'invalid_request', description: 'max_age must be a number of seconds.' };
+  }
+  // No consent is asked (clients are registered by the school) and one browser holds one account, so
+  // consent and select_account need nothing more; login asks for the password again.
+  const prompt = prompts.includes('none') ? 'none' : prompts.includes('login') ? 'login' : undefined;
+  return {
+    identityScopes,
+    ...(nonce === undefined ? {} : { nonce }),
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(maxAgeText === undefined ? {} : { maxAge: Number(maxAgeText) }),
+    ...(loginHint === undefined ? {} : { loginHint }),
+  };
+}
 
 /** The rest of the request, once the redirect URI is known to be safe to send an error to. */
 function checkRequest(query: QueryParams, client: OAuthClient): Checked {
@@ -117,20 +191,41 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
       description: 'code_challenge must be 43 to 128 unreserved characters (RFC 7636 section 4.2).',
     };
   }
-  const asked = [...new Set((param('scope') ?? '').split(' ').filter(Boolean))];
+  const named = [...new Set((param('scope') ?? '').split(' ').filter(Boolean))];
+  // OpenID Connect's scopes say what the client may know of the person, not what it may read: any
+  // client of the code flow may ask for them.
+  const identityScopes = named.filter(isIdentityScope);
+  const asked = named.filter((scope) => !isIdentityScope(scope));
   if (asked.some((scope) => !isScope(scope) || !client.scopes.includes(scope))) {
     return {
       error: 'invalid_scope',
       description: 'A scope asked for is unknown or not registered for this app.',
     };
   }
-  return { scopes: asked.length > 0 ? (asked as Scope[]) : client.scopes, codeChallenge };
+  const openId = checkOpenId(param, identityScopes);
+  if ('error' in openId) return openId;
+  // No scope at all asks for everything the client may read; a request for identity scopes alone, none.
+  const scopes = asked.length > 0 || named.length > 0 ? (asked as Scope[]) : client.scopes;
+  return { scopes, codeChallenge, ...openId };
 }
 
-/** GET /api/sso/authorize: the sign-in page for a good request, an error otherwise. */
+/** What answering from the browser's session needs: the session, the account, the entity and the codes. */
+export interface AuthorizeServices {
+  clients: ClientRepository;
+  authorizationRequests: AuthorizationRequestRepository;
+  sessions: SessionRepository;
+  users: UserRepository;
+  records: RecordRepository;
+  codes: AuthorizationCodeRepository;
+}
+
+/**
+ * GET /api/sso/authorize: a code at once from a live session that satisfies the request, the sign-in
+ * page when the person must sign in, an error otherwise.
+ */
 export async function startSignIn(
   { query, event, config }: ApiRequest,
-  services: { clients: ClientRepository; authorizationRequests: AuthorizationRequestRepository },
+  services: AuthorizeServices,
 ): Promise<ApiResponse> {
   const client = await clientOf(query, services.clients);
   const redirect = redirectUriOf(query, client);
@@ -142,26 +237,65 @@ export async function startSignIn(
     const params = { error: checked.error, error_description: checked.description, state };
     return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
   }
-  // A second tab's sign-in keeps the cookie the first one set, so both forms stay valid.
-  const csrf = csrfCookieOf(event) ?? newOpaqueToken();
   const now = new Date();
-  const request: AuthorizationRequest = {
-    request_id: randomUUID(),
+  const request = {
     client_id: client.client_id,
-    client_name: client.name,
     redirect_uri: redirect.uri,
     redirect_uri_given: redirect.given,
     scopes: checked.scopes,
+    ...(checked.identityScopes.length > 0 ? { identity_scopes: checked.identityScopes } : {}),
+    ...(checked.nonce === undefined ? {} : { nonce: checked.nonce }),
     ...(state === undefined ? {} : { state }),
     code_challenge: checked.codeChallenge,
+  };
+  const live = checked.prompt === 'login' ? undefined : await currentSession(event, services, now);
+  const fresh =
+    live !== undefined &&
+    (checked.maxAge === undefined ||
+      Math.floor(now.getTime() / 1000) - live.session.auth_time <= checked.maxAge) &&
+    // A session from before the tenant required a second factor of this account does not satisfy it.
+    (!needsSecondFactor(live.user, config) || live.session.amr.includes('otp'));
+  if (live && fresh && (await services.sessions.touch(live.session, config.sessionIdleSeconds, now))) {
+    const authentication = { authTime: live.session.auth_time, amr: live.session.amr };
+    const answer = await authorizationResponse(services, request, live.user, authentication);
+    return redirectTo(302, backToClient(redirect.uri, answer, config.issuer));
+  }
+  if (checked.prompt === 'none') {
+    const params = {
+      error: 'login_required',
+      error_description:
+        'The person is not signed in here, and the request asked not to show a sign-in page.',
+      state,
+    };
+    return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
+  }
+  const locale = chooseLocale(
+    query.all('ui_locales')[0],
+    header(event, 'accept-language'),
+    config.defaultLocale,
+  );
+  // A second tab's sign-in keeps the cookie the first one set, so both forms stay valid.
+  const csrf = csrfCookieOf(event) ?? newOpaqueToken();
+  const stored: AuthorizationRequest = {
+    ...request,
+    request_id: randomUUID(),
+    client_name: client.name,
+    locale,
+    ...(checked.loginHint === undefined ? {} : { login_hint: checked.loginHint }),
     csrf_hash: opaqueTokenHash(csrf),
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + AUTHORIZATION_REQUEST_TTL_SECONDS * 1000).toISOString(),
   };
-  await services.authorizationRequests.save(request);
+  await services.authorizationRequests.save(stored);
   const secure = new URL(config.publicBaseUrl).protocol === 'https:';
   return signInPage(
-    { tenantName: config.tenantName, request, csrf },
+    {
+      tenantName: config.tenantName,
+      locale,
+      request: stored,
+      csrf,
+      ...(checked.loginHint === undefined ? {} : { username: checked.loginHint }),
+    },
     { cookies: [csrfCookie(csrf, AUTHORIZATION_REQUEST_TTL_SECONDS, secure)] },
   );
 }

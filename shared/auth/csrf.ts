@@ -9,16 +9,19 @@ export const CSRF_COOKIE = 'sso_csrf';
 /** An opaque token (opaque-token.ts): 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The token in the request's cookie, when it holds one of ours. */
-export function csrfCookieOf(event: APIGatewayProxyEventV2): string | undefined {
+/** The opaque token a cookie of the request named `name` holds, when it holds one of ours. */
+export function opaqueCookieOf(event: APIGatewayProxyEventV2, name: string): string | undefined {
   for (const cookie of event.cookies ?? []) {
     const split = cookie.indexOf('=');
-    if (split < 0 || cookie.slice(0, split).trim() !== CSRF_COOKIE) continue;
+    if (split < 0 || cookie.slice(0, split).trim() !== name) continue;
     const value = cookie.slice(split + 1).trim();
     return TOKEN.test(value) ? value : undefined;
   }
   return undefined;
 }
+
+/** The token in the request's CSRF cookie, when it holds one of ours. */
+export const csrfCookieOf = (event: APIGatewayProxyEventV2) => opaqueCookieOf(event, CSRF_COOKIE);
 
 /** The Set-Cookie value: sent back only with the sign-in endpoints' own requests, never to scripts. */
 export function csrfCookie(token: string, maxAgeSeconds: number, secure: boolean): string {

@@ -1,9 +1,9 @@
 // The sign-in form's POST: refuses a form from anywhere but the sign-in page (its Origin, the CSRF
 // cookie and field, the hash stored with the request), has the throttle count the attempt before any
 // password is checked (refusing it, unchecked, once the account or address has had its guesses), checks
-// the password with one answer and the same work for every kind of failure, and sends the person back
-// to the client with a single-use code (RFC 6749 section 4.1.2). The password goes nowhere but scrypt.
-import { randomUUID } from 'node:crypto';
+// the password with one answer and the same work for every kind of failure, asks an account with a
+// second factor for its TOTP code, starts a sign-on session, and sends the person back to the client
+// with a single-use code (RFC 6749 section 4.1.2). The password goes nowhere but scrypt.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthorizationCodeRepository } from '../data/authorization-code-repository';
 import type {
@@ -11,24 +11,24 @@ import type {
   AuthorizationRequestRepository,
 } from '../data/authorization-request-repository';
 import type { RecordRepository } from '../data/record-repository';
+import type { AuthenticationMethod, SessionRepository } from '../data/session-repository';
 import { accountThrottleSubject, nameThrottleSubject } from '../data/sign-in-throttle-repository';
 import { loginName, type User, type UserRepository } from '../data/user-repository';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
-import { type AuthorizationError, backToClient } from './authorization-request';
+import { backToClient } from './authorization-request';
+import { authorizationResponse, needsSecondFactor } from './authorization-response';
 import { csrfCookieOf, fromOwnOrigin, sameSecret } from './csrf';
-import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
-import { rolesOf } from './person';
-import { scopesOfRoles } from './roles';
+import { opaqueTokenHash } from './opaque-token';
+import { pageText } from './page-text';
 import { verifySecret } from './secret-hash';
-import { signInPage } from './sign-in-page';
+import { codePage, signInPage } from './sign-in-page';
 import type { SignInThrottle } from './sign-in-throttle';
+import { sessionHashOf, startSession } from './sign-on-session';
+import { matchingStep } from './totp';
 
-/** A code is exchanged at once by the client; a minute covers a slow network (RFC 6749 section 4.1.2). */
-export const CODE_TTL_SECONDS = 60;
-
-const FIELDS = ['username', 'password', 'request', 'csrf'] as const;
+const FIELDS = ['username', 'password', 'otp', 'request', 'csrf'] as const;
 type SignInForm = Partial<Record<(typeof FIELDS)[number], string>>;
 
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -36,10 +36,6 @@ const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 const MAX_NAME_BYTES = 512;
 /** No account has this id: an unknown name is looked up as often as a known one. */
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
-
-/** Unknown name, wrong password, disabled or locked account: one answer for all of them. */
-const FAILED =
-  'The username or password is not right, or the account cannot sign in. Check them and try again.';
 
 const refused = () =>
   new PageError(
@@ -55,11 +51,6 @@ const ended = () =>
     'This sign-in has ended',
     'The sign-in page has expired or was already used. Go back to the app and start signing in again.',
   );
-
-const lockedMessage = (seconds: number) => {
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-};
 
 function readForm(event: ApiRequest['event']): SignInForm {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(header(event, 'content-type') ?? '')) {
@@ -96,47 +87,6 @@ async function signedIn(account: User | undefined, password: string): Promise<Us
   return verified && account?.status === 'active' ? account : undefined;
 }
 
-/**
- * What the client gets back for a signed-in person: a code for the scopes asked for that their roles
- * grant, or access_denied when their roles grant none of them. The request itself was valid (its
- * scopes are the client's, checked before sign-in), so this is the server declining for this person
- * (RFC 6749 section 4.1.2.1), not invalid_scope.
- */
-async function outcome(
-  services: Pick<SignInServices, 'records' | 'codes'>,
-  request: AuthorizationRequest,
-  user: User,
-): Promise<
-  { code: string; state?: string } | { error: AuthorizationError; error_description: string; state?: string }
-> {
-  const entity = (await services.records.get('entities', user.entity_id))?.record;
-  const roles = rolesOf(user, entity);
-  const granted = scopesOfRoles(roles);
-  const scopes = request.scopes.filter((scope) => granted.includes(scope));
-  if (scopes.length === 0) {
-    return {
-      error: 'access_denied',
-      error_description: 'This account may not read anything the app asked for.',
-      ...(request.state === undefined ? {} : { state: request.state }),
-    };
-  }
-  const code = newOpaqueToken();
-  await services.codes.save({
-    code_hash: opaqueTokenHash(code),
-    client_id: request.client_id,
-    redirect_uri: request.redirect_uri,
-    redirect_uri_given: request.redirect_uri_given,
-    code_challenge: request.code_challenge,
-    user_id: user.user_id,
-    entity_id: user.entity_id,
-    roles,
-    scopes,
-    family_id: randomUUID(),
-    expires_at: new Date(Date.now() + CODE_TTL_SECONDS * 1000).toISOString(),
-  });
-  return { code, ...(request.state === undefined ? {} : { state: request.state }) };
-}
-
 /** What the sign-in form uses: the stored request, the throttle, the accounts, their entities and the codes. */
 export interface SignInServices {
   authorizationRequests: AuthorizationRequestRepository;
@@ -144,10 +94,71 @@ export interface SignInServices {
   users: UserRepository;
   records: RecordRepository;
   codes: AuthorizationCodeRepository;
+  sessions: SessionRepository;
+}
+
+/** The person has proved who they are: the request is used up, a session starts, the client gets its answer. */
+async function completed(
+  { event, config }: ApiRequest,
+  services: SignInServices,
+  request: AuthorizationRequest,
+  user: User,
+  amr: AuthenticationMethod[],
+): Promise<ApiResponse> {
+  if (!(await services.authorizationRequests.consume(request.request_id))) throw ended();
+  // prompt=login or max_age brought a signed-in person back here: their old session gives way to this one.
+  const previous = sessionHashOf(event);
+  if (previous !== undefined) await services.sessions.delete(previous);
+  const { session, cookie } = await startSession(user, amr, services.sessions, config);
+  const answer = await authorizationResponse(services, request, user, {
+    authTime: session.auth_time,
+    amr: session.amr,
+  });
+  return { ...redirectTo(303, backToClient(request.redirect_uri, answer, config.issuer)), cookies: [cookie] };
+}
+
+/**
+ * The second step: the code of the account whose password the request's first step accepted, counted
+ * by the throttle like a password, and accepted once (its time step is recorded).
+ */
+async function secondFactor(
+  exchange: ApiRequest,
+  services: SignInServices,
+  request: AuthorizationRequest,
+  form: SignInForm & { otp: string },
+  csrf: string,
+): Promise<ApiResponse> {
+  const { event, config } = exchange;
+  const locale = request.locale ?? config.defaultLocale;
+  const text = pageText[locale];
+  if (request.password_user_id === undefined) throw ended();
+  const again = (status: number, error: string, headers?: Record<string, string>) =>
+    codePage(
+      { tenantName: config.tenantName, locale, request, csrf, error },
+      { status, ...(headers ? { headers } : {}) },
+    );
+  const gate = await services.signInThrottle.admit(
+    accountThrottleSubject(request.password_user_id),
+    event.requestContext.http.sourceIp,
+  );
+  if (!gate.admitted) {
+    const retryAfter = String(gate.retryAfterSeconds);
+    return again(429, text.locked(Math.ceil(gate.retryAfterSeconds / 60)), { 'retry-after': retryAfter });
+  }
+  await sleep(gate.delayMs);
+  const user = await services.users.get(request.password_user_id);
+  const secret = user?.status === 'active' ? user.totp_secret : undefined;
+  const step = secret === undefined ? undefined : matchingStep(secret, form.otp.trim(), Date.now() / 1000);
+  if (!user || step === undefined || !(await services.users.useTotpStep(user.user_id, step))) {
+    return again(400, text.wrongCode);
+  }
+  await services.signInThrottle.succeeded(gate.ticket);
+  return completed(exchange, services, request, user, ['pwd', 'otp', 'mfa']);
 }
 
 /** POST /api/sso/authorize. */
-export async function signIn({ event, config }: ApiRequest, services: SignInServices): Promise<ApiResponse> {
+export async function signIn(exchange: ApiRequest, services: SignInServices): Promise<ApiResponse> {
+  const { event, config } = exchange;
   if (!fromOwnOrigin(event, config.publicBaseUrl)) throw refused();
   const form = readForm(event);
   const cookie = csrfCookieOf(event);
@@ -158,16 +169,18 @@ export async function signIn({ event, config }: ApiRequest, services: SignInServ
       : undefined;
   if (!request) throw ended();
   if (!sameSecret(opaqueTokenHash(form.csrf), request.csrf_hash)) throw refused();
+  if (form.otp !== undefined)
+    return secondFactor(exchange, services, request, { ...form, otp: form.otp }, cookie);
 
+  const locale = request.locale ?? config.defaultLocale;
+  const text = pageText[locale];
   const again = (status: number, error: string, headers?: Record<string, string>) =>
     signInPage(
-      { tenantName: config.tenantName, request, csrf: cookie, username: form.username, error },
+      { tenantName: config.tenantName, locale, request, csrf: cookie, username: form.username, error },
       { status, ...(headers ? { headers } : {}) },
     );
   const { username, password } = form;
-  if (!username || loginName(username) === '' || !password) {
-    return again(400, 'Enter your username and your password.');
-  }
+  if (!username || loginName(username) === '' || !password) return again(400, text.missing);
   // Counted against the account whichever of its names was typed, or against the name when no account
   // has it, before the password is checked: an attempt the throttle does not admit is never checked.
   const account = await accountNamed(services.users, username);
@@ -177,15 +190,16 @@ export async function signIn({ event, config }: ApiRequest, services: SignInServ
   );
   if (!gate.admitted) {
     const retryAfter = String(gate.retryAfterSeconds);
-    return again(429, lockedMessage(gate.retryAfterSeconds), { 'retry-after': retryAfter });
+    return again(429, text.locked(Math.ceil(gate.retryAfterSeconds / 60)), { 'retry-after': retryAfter });
   }
   await sleep(gate.delayMs);
   const user = await signedIn(account, password);
-  if (!user) return again(400, FAILED);
+  if (!user) return again(400, text.failed);
   await services.signInThrottle.succeeded(gate.ticket);
-  if (!(await services.authorizationRequests.consume(request.request_id))) throw ended();
-  return redirectTo(
-    303,
-    backToClient(request.redirect_uri, await outcome(services, request, user), config.issuer),
-  );
+  if (needsSecondFactor(user, config)) {
+    if (user.totp_secret === undefined) return again(403, text.noSecondFactor);
+    await services.authorizationRequests.passwordChecked(request.request_id, user.user_id);
+    return codePage({ tenantName: config.tenantName, locale, request, csrf: cookie });
+  }
+  return completed(exchange, services, request, user, ['pwd']);
 }

@@ -1,9 +1,10 @@
 // Issues and verifies the service's access tokens: ES256 JWTs in the RFC 9068 profile, with a kid,
 // the contract's claims and the tenant id. Keys are imported once per read and reused until the next read,
 // every signingKeyRefreshSeconds, so a rotated key signs, and a retired key stops verifying, without a deploy.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   type CryptoKey,
+  compactVerify,
   createLocalJWKSet,
   errors,
   importJWK,
@@ -20,6 +21,27 @@ import { isPersonRole } from './roles';
 import { SIGNING_ALGORITHM } from './signing-keys';
 
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+/**
+ * An access token's hash as an ID token carries it (OpenID Connect Core 1.0 section 3.1.3.6): the left
+ * half of the hash the signing algorithm uses (SHA-256 for ES256), base64url.
+ */
+export const accessTokenHash = (accessToken: string) =>
+  createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
+
+/** What an ID token says beyond the issuer and its times (OpenID Connect Core 1.0 section 2). */
+export interface IdTokenGrant {
+  /** The client: the ID token's audience and authorized party. */
+  clientId: string;
+  /** The person's claims, `sub` first among them (identity-claims.ts). */
+  claims: { sub: string } & Record<string, unknown>;
+  /** When the person last proved who they are, epoch seconds. */
+  authTime: number;
+  amr: readonly string[];
+  nonce?: string;
+  /** The access token issued with it, whose hash it carries. */
+  accessToken?: string;
+}
 
 export interface TokenSettings {
   issuer: string;
@@ -96,6 +118,28 @@ export class TokenIssuer {
       .sign(key);
     return { token, expiresIn };
   }
+
+  /** An OpenID Connect ID token for the client a person signed in to, living as long as an access token. */
+  async issueIdToken(grant: IdTokenGrant): Promise<string> {
+    const { kid, key } = await this.signingKey.get();
+    const now = Math.floor(this.now() / 1000);
+    const { sub, ...claims } = grant.claims;
+    return new SignJWT({
+      ...claims,
+      azp: grant.clientId,
+      auth_time: grant.authTime,
+      amr: [...grant.amr],
+      ...(grant.nonce === undefined ? {} : { nonce: grant.nonce }),
+      ...(grant.accessToken === undefined ? {} : { at_hash: accessTokenHash(grant.accessToken) }),
+    })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: 'JWT' })
+      .setIssuer(this.settings.issuer)
+      .setAudience(grant.clientId)
+      .setSubject(sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.settings.accessTokenTtlSeconds)
+      .sign(key);
+  }
 }
 
 /**
@@ -142,6 +186,29 @@ export class TokenVerifier {
   /** The published public keys, as served at the JWKS endpoint. */
   async jwks(): Promise<JSONWebKeySet> {
     return (await this.keySet.get()).jwks;
+  }
+
+  /**
+   * Whom an ID token this service issued names, as RP-Initiated Logout 1.0 section 2 takes one
+   * (`id_token_hint`): its signature and issuer are checked, not its expiry, since a person often signs
+   * out long after the ID token expired. Undefined when it is not one of ours.
+   */
+  async idTokenHint(token: string): Promise<{ sub: string; clientId: string } | undefined> {
+    if (token.length > MAX_TOKEN_LENGTH) return undefined;
+    try {
+      const { payload, protectedHeader } = await compactVerify(token, (await this.keySet.get()).getKey, {
+        algorithms: [SIGNING_ALGORITHM],
+      });
+      const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+      const { iss, sub, aud } = claims;
+      if (protectedHeader.typ !== 'JWT' || iss !== this.settings.issuer || typeof sub !== 'string')
+        return undefined;
+      const clientId = Array.isArray(aud) && aud.length === 1 ? aud[0] : aud;
+      return typeof clientId === 'string' ? { sub, clientId } : undefined;
+    } catch (error) {
+      if (error instanceof errors.JOSEError || error instanceof SyntaxError) return undefined;
+      throw error;
+    }
   }
 
   async verify(token: string): Promise<AccessToken> {

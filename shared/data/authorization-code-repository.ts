@@ -4,8 +4,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { IdentityScope } from '../auth/identity-claims';
 import type { PersonRole } from '../auth/roles';
 import { keys } from './keys';
+import type { AuthenticationMethod } from './session-repository';
 import { timeToLive } from './table';
 
 export interface AuthorizationCode {
@@ -20,6 +22,11 @@ export interface AuthorizationCode {
   entity_id: string;
   roles: PersonRole[];
   scopes: string[];
+  /** OpenID Connect: the identity scopes granted, the request's nonce, and how and when the person signed in. */
+  identity_scopes?: IdentityScope[];
+  nonce?: string;
+  auth_time?: number;
+  amr?: AuthenticationMethod[];
   /** The refresh-token family the code's tokens start, so that reusing the code can revoke it. */
   family_id: string;
   /** ISO timestamp; the code is refused after it. */

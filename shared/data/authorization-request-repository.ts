@@ -2,7 +2,15 @@
 // id, so a posted form cannot change what was checked; a request is used up by deleting it, in one
 // conditional write, so a form (or a double click) cannot be replayed to get a second code.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { IdentityScope } from '../auth/identity-claims';
+import type { Locale } from '../config';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
 import { timeToLive } from './table';
@@ -20,6 +28,15 @@ export interface AuthorizationRequest {
   state?: string;
   /** BASE64URL(SHA-256(code_verifier)). */
   code_challenge: string;
+  /** OpenID Connect: the identity scopes asked for (openid first), and the nonce to echo in the ID token. */
+  identity_scopes?: IdentityScope[];
+  nonce?: string;
+  /** The language the page speaks, chosen when the request came in (ui_locales, Accept-Language). */
+  locale?: Locale;
+  /** The name the client suggested (login_hint), shown in the form. */
+  login_hint?: string;
+  /** Set once the password was right and a TOTP code is still to come: the account it opened. */
+  password_user_id?: string;
   /** SHA-256 hex of the CSRF token the sign-in page was served with. */
   csrf_hash: string;
   created_at: string;
@@ -60,6 +77,19 @@ export class AuthorizationRequestRepository {
     const { pk: _pk, sk: _sk, ttl: _ttl, ...request } = Item;
     const stored = request as AuthorizationRequest;
     return Date.parse(stored.expires_at) > now.getTime() ? stored : undefined;
+  }
+
+  /** Records that the request's password was right for this account, while its TOTP code is awaited. */
+  async passwordChecked(requestId: string, userId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.authorizationRequest(requestId),
+        UpdateExpression: 'SET password_user_id = :user',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':user': userId },
+      }),
+    );
   }
 
   /** Deletes the request; false when it was already gone, so only one of two racing forms goes on. */

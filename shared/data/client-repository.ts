@@ -1,5 +1,5 @@
 // OAuth clients of the tenant: id, display name, hashed secret (none for a public client), the scopes
-// it may ask for, the grants it may use and the redirect URIs registered for the code flow.
+// it may ask for, the grants it may use and the redirect URIs registered for the code flow and logout.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -24,6 +24,8 @@ export interface OAuthClient {
   grant_types?: GrantType[];
   /** Where the code flow may send a person back; compared exactly. */
   redirect_uris?: string[];
+  /** Where the logout endpoint may send a person after signing out (RP-Initiated Logout); compared exactly. */
+  post_logout_redirect_uris?: string[];
 }
 
 export const grantTypesOf = (client: OAuthClient): GrantType[] =>

@@ -80,6 +80,9 @@ export const keys = {
   /** A refresh-token family: every token rotated from one sign-in, revoked together. */
   refreshFamilyPartition: 'REFRESH_FAMILY',
   refreshFamily: (familyId: string): Key => ({ pk: 'REFRESH_FAMILY', sk: familyId }),
+  /** Sign-on sessions, by the SHA-256 of the session cookie: a stolen table holds no usable cookie. */
+  sessionPartition: 'SSO_SESSION',
+  session: (cookieHash: string): Key => ({ pk: 'SSO_SESSION', sk: cookieHash }),
   /** Failed sign-ins per account name and per client address, for slowing down and locking out. */
   signInThrottlePartition: 'SIGN_IN_THROTTLE',
   signInThrottle: (subject: string): Key => ({ pk: 'SIGN_IN_THROTTLE', sk: subject }),

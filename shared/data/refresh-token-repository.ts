@@ -9,8 +9,10 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { IdentityScope } from '../auth/identity-claims';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
+import type { AuthenticationMethod } from './session-repository';
 import { timeToLive } from './table';
 
 export interface RefreshFamily {
@@ -20,6 +22,10 @@ export interface RefreshFamily {
   entity_id: string;
   /** What the sign-in granted; a refresh grants at most these. */
   scopes: Scope[];
+  /** OpenID Connect: the identity scopes granted, and the sign-in's auth_time and amr for refreshed ID tokens. */
+  identity_scopes?: IdentityScope[];
+  auth_time?: number;
+  amr?: AuthenticationMethod[];
   status: 'active' | 'revoked';
   created_at: string;
   /** ISO timestamp: the end of the sign-in, and of every token of the family. */

@@ -1,7 +1,7 @@
 // Sign-in accounts of the tenant's people. An account's username and e-mail address are each claimed
 // by a LOGIN item written in the same transaction as the account, so two accounts never share one.
 
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -27,8 +27,15 @@ export interface User {
   entity_id: string;
   /** Admin rights; they take effect only for a person who has a staff record. */
   admin: boolean;
-  /** Sign-ins before this time no longer refresh: set when the password changes. */
+  /**
+   * Sign-ins and sessions started before this time no longer refresh nor sign in: set when the password
+   * changes, when the account is disabled, and by `users sign-out`.
+   */
   signed_out_at?: string;
+  /** The TOTP secret (RFC 6238), base32, when a second factor is enrolled. */
+  totp_secret?: string;
+  /** The time step of the last code accepted: a code is accepted once (RFC 6238 section 5.2). */
+  totp_last_step?: number;
   created_at: string;
   updated_at: string;
 }
@@ -116,7 +123,7 @@ export class UserRepository {
   /** Changes an existing account's status, password hash or admin rights. */
   async update(
     userId: string,
-    changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin' | 'signed_out_at'>>,
+    changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin' | 'signed_out_at' | 'totp_secret'>>,
   ): Promise<User> {
     const entries = Object.entries({ ...changes, updated_at: new Date().toISOString() });
     const { Attributes } = await this.db.send(
@@ -131,6 +138,44 @@ export class UserRepository {
       }),
     );
     return toUser(Attributes ?? {});
+  }
+
+  /** Removes an account's TOTP secret; it signs in with its password alone until enrolled again. */
+  async removeTotp(userId: string): Promise<User> {
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.user(userId),
+        UpdateExpression: 'REMOVE totp_secret, totp_last_step SET updated_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toUser(Attributes ?? {});
+  }
+
+  /**
+   * Records `step` as the account's last accepted TOTP step, if it is later than the last one: false
+   * when it is not, so one code (or an older one) is never accepted twice, even by racing requests.
+   */
+  async useTotpStep(userId: string, step: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.user(userId),
+          UpdateExpression: 'SET totp_last_step = :step',
+          ConditionExpression:
+            'attribute_exists(totp_secret) AND (attribute_not_exists(totp_last_step) OR totp_last_step < :step)',
+          ExpressionAttributeValues: { ':step': step },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 }
 

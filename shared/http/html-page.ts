@@ -75,6 +75,8 @@ export function pageHeaders(formTargets: readonly string[] = []): Record<string,
 
 export interface Page {
   status?: number;
+  /** The page's language (BCP 47); English when not given. */
+  lang?: string;
   title: string;
   main: Html;
   /** Where the page's form may post to, as policy sources ("'self'", an origin). */
@@ -85,7 +87,7 @@ export interface Page {
 
 export function htmlPage(page: Page): ApiResponse {
   const document = html`<!doctype html>
-<html lang="en">
+<html lang="${page.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

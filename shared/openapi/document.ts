@@ -137,7 +137,57 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   state: {
     name: 'state',
     in: 'query',
-    description: 'Returned unchanged with the code or the error.',
+    description:
+      'Returned unchanged with the code or the error (or, at logout, to post_logout_redirect_uri).',
+    schema: { type: 'string' },
+  },
+  nonce: {
+    name: 'nonce',
+    in: 'query',
+    description: 'OpenID Connect: returned unchanged in the ID token, binding it to this request.',
+    schema: { type: 'string', maxLength: 512 },
+  },
+  prompt: {
+    name: 'prompt',
+    in: 'query',
+    description:
+      '`none`: answer from the sign-on session or with `login_required`, never a page; `login`: ask for the password even with a session.',
+    schema: { type: 'string' },
+  },
+  max_age: {
+    name: 'max_age',
+    in: 'query',
+    description: 'Seconds: a sign-in older than this asks for the password again.',
+    schema: { type: 'string', pattern: '^[0-9]{1,9}$' },
+  },
+  login_hint: {
+    name: 'login_hint',
+    in: 'query',
+    description: 'A username or e-mail address to fill the sign-in form with.',
+    schema: { type: 'string', maxLength: 512 },
+  },
+  ui_locales: {
+    name: 'ui_locales',
+    in: 'query',
+    description: 'Languages for the page, by preference (`pt`, `en`); Accept-Language otherwise.',
+    schema: { type: 'string' },
+  },
+  id_token_hint: {
+    name: 'id_token_hint',
+    in: 'query',
+    description: 'An ID token this service issued to the app: the session of its person ends without asking.',
+    schema: { type: 'string' },
+  },
+  post_logout_redirect_uri: {
+    name: 'post_logout_redirect_uri',
+    in: 'query',
+    description: "Where to send the person after logout: exactly one of the app's registered addresses.",
+    schema: { type: 'string' },
+  },
+  logout_hint: {
+    name: 'logout_hint',
+    in: 'query',
+    description: 'Accepted and ignored: one browser holds one session.',
     schema: { type: 'string' },
   },
   code_challenge: {

@@ -193,6 +193,14 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
       headers: { 'WWW-Authenticate': bearerChallenge('^Bearer .*error="insufficient_scope"') },
     };
   }
+  // Userinfo takes any token but releases claims only to a person's token granted openid.
+  if (route.path === '/api/sso/userinfo') {
+    responses[403] = {
+      description: "The access token is a client's own, or was not granted openid.",
+      content: problem('ProblemDetails'),
+      headers: { 'WWW-Authenticate': bearerChallenge('^Bearer .*error="insufficient_scope"') },
+    };
+  }
   if (route.path.includes('{')) {
     responses[404] = { description: 'Nothing has this id.', content: problem('NotFoundHttpException') };
   }

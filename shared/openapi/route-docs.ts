@@ -145,15 +145,34 @@ const docs: Record<string, RouteDocs> = {
     requestBody: oauthRequest('OAuthRevocationRequest'),
   },
   'get-authorize': {
-    summary: 'Start signing a person in (authorization code with PKCE): the sign-in page',
+    summary:
+      'Start signing a person in (authorization code with PKCE, OpenID Connect): the sign-in page, or a code at once from a live sign-on session',
     responses: { 200: { mediaTypes: ['text/html'] }, 302: 'Redirect' },
   },
   'post-authorize': {
-    summary: "The sign-in page's form: on success, back to the client with a code",
-    responses: { 303: 'Redirect' },
+    summary:
+      "The sign-in page's form: on success, back to the client with a code, or first the second factor's page (TOTP)",
+    responses: { 200: { mediaTypes: ['text/html'] }, 303: 'Redirect' },
     requestBody: { schema: 'SignInForm', mediaTypes: ['application/x-www-form-urlencoded'] },
   },
   'get-me': { summary: 'Who the calling token belongs to', responses: { 200: 'OAuthMeResponse' } },
+  'get-userinfo': {
+    summary: 'OpenID Connect userinfo: claims about the signed-in person',
+    responses: { 200: 'UserInfoResponse' },
+  },
+  'post-userinfo': {
+    summary: 'OpenID Connect userinfo, by POST',
+    responses: { 200: 'UserInfoResponse' },
+  },
+  'get-logout': {
+    summary: 'End the sign-on session (OpenID Connect RP-Initiated Logout)',
+    responses: { 200: { mediaTypes: ['text/html'] }, 303: 'Redirect' },
+  },
+  'post-logout': {
+    summary: 'End the sign-on session, by a form',
+    responses: { 200: { mediaTypes: ['text/html'] }, 303: 'Redirect' },
+    requestBody: { schema: 'LogoutForm', mediaTypes: ['application/x-www-form-urlencoded'] },
+  },
   'get-jwks': { summary: 'Public signing keys (JWKS)', responses: { 200: 'Jwks' } },
   'get-openid-configuration': {
     summary: 'Authorization server metadata',

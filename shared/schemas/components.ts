@@ -3,6 +3,7 @@
 // refer to these names; a new request or response shape is one schema plus one line here.
 import * as z from 'zod';
 import {
+  LogoutForm,
   OAuthAuthorizationCodeRequest,
   OAuthClientCredentialsRequest,
   OAuthRefreshTokenRequest,
@@ -64,6 +65,7 @@ import {
   ProblemDetails,
   PublicJsonWebKey,
   SystemStatus,
+  UserInfoResponse,
 } from './service';
 
 interface Component {
@@ -269,6 +271,15 @@ const componentTable = {
     description: 'A token or revocation endpoint error (RFC 6749 section 5.2, RFC 7009 section 2.2.1).',
   },
   OAuthMeResponse: { schema: OAuthMeResponse, description: 'Who the calling token belongs to.' },
+  UserInfoResponse: {
+    schema: UserInfoResponse,
+    description:
+      'OpenID Connect userinfo: the claims the token releases about its person (Core 1.0 section 5.3).',
+  },
+  LogoutForm: {
+    schema: LogoutForm,
+    description: 'An end-session request (OpenID Connect RP-Initiated Logout 1.0 section 2).',
+  },
   PublicJsonWebKey: { schema: PublicJsonWebKey, description: 'A public token-signing key.' },
   Jwks: { schema: Jwks, description: 'The public keys that sign access tokens (RFC 7517).' },
   AuthorizationServerMetadata: {

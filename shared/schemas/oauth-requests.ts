@@ -68,12 +68,32 @@ export const OAuthTokenRequest = z.discriminatedUnion('grant_type', [
 export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequest>;
 
 export const SignInForm = z.object({
-  username: described(z.string(), 'A username or e-mail address.'),
-  password: z.string(),
+  username: z.optional(described(z.string(), 'A username or e-mail address (the first step).')),
+  password: z.optional(z.string()),
+  otp: z.optional(
+    described(
+      z.string(),
+      'The second step, for an account with a second factor: the TOTP code its app shows.',
+    ),
+  ),
   request: described(z.string(), 'The id of the authorization request the sign-in page shows.'),
   csrf: described(z.string(), 'The token the sign-in page holds, the same as its sso_csrf cookie.'),
 });
 export type SignInForm = z.infer<typeof SignInForm>;
+
+export const LogoutForm = z.object({
+  id_token_hint: z.optional(
+    described(z.string(), 'An ID token this service issued to the app, naming the person.'),
+  ),
+  client_id: z.optional(z.string()),
+  post_logout_redirect_uri: z.optional(
+    described(z.string(), "One of the app's registered post_logout_redirect_uris, to send the person to."),
+  ),
+  state: z.optional(described(z.string(), 'Returned unchanged with the person to post_logout_redirect_uri.')),
+  ui_locales: z.optional(described(z.string(), 'The languages the page should speak, by preference.')),
+  logout_hint: z.optional(z.string()),
+  confirm: z.optional(described(z.string(), "yes: the person's own answer on the sign-out page.")),
+});
 
 export const OAuthRevocationRequest = z.object({
   token: described(z.string().check(z.minLength(1), z.maxLength(8192)), 'The refresh token to revoke.'),

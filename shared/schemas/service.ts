@@ -27,6 +27,10 @@ export const OAuthTokenResponse = z.strictObject({
     .string()
     .meta({ description: "A person's sign-in only; single use: each refresh answers a new one." })
     .optional(),
+  id_token: z
+    .string()
+    .meta({ description: 'OpenID Connect ID token (ES256), when the sign-in was granted the openid scope.' })
+    .optional(),
 });
 export type OAuthTokenResponse = z.infer<typeof OAuthTokenResponse>;
 
@@ -54,6 +58,18 @@ const ofPerson = <T extends z.ZodType>(schema: T, description: string) =>
 const roleIdFields = Object.fromEntries(
   roleNames.map((role) => [`${role}_ids`, ofPerson(z.array(z.uuid()), `The person's ${role} records`)]),
 ) as { [R in RoleName as `${R}_ids`]: z.ZodOptional<z.ZodArray<z.ZodUUID>> };
+
+export const UserInfoResponse = z.strictObject({
+  sub: z.string().meta({
+    description: "The person's entity id: the same for every app, stable while they are on record.",
+  }),
+  name: z.string().optional(),
+  preferred_username: z.string().optional(),
+  email: z.string().optional(),
+  email_verified: z.boolean().optional(),
+  roles: z.array(z.enum(personRoles)).optional(),
+});
+export type UserInfoResponse = z.infer<typeof UserInfoResponse>;
 
 export const OAuthMeResponse = z.strictObject({
   sub: z.string(),
@@ -98,6 +114,18 @@ export const AuthorizationServerMetadata = z.strictObject({
   revocation_endpoint_auth_methods_supported: z.array(z.string()),
   /** RFC 9207: authorization responses carry `iss`. */
   authorization_response_iss_parameter_supported: z.boolean(),
+  /** OpenID Connect Discovery 1.0 section 3 and RP-Initiated Logout 1.0 section 3.1. */
+  userinfo_endpoint: z.url(),
+  end_session_endpoint: z.url(),
+  subject_types_supported: z.array(z.string()),
+  id_token_signing_alg_values_supported: z.array(z.string()),
+  claims_supported: z.array(z.string()),
+  prompt_values_supported: z.array(z.string()),
+  response_modes_supported: z.array(z.string()),
+  ui_locales_supported: z.array(z.string()),
+  claims_parameter_supported: z.boolean(),
+  request_parameter_supported: z.boolean(),
+  request_uri_parameter_supported: z.boolean(),
 });
 export type AuthorizationServerMetadata = z.infer<typeof AuthorizationServerMetadata>;
 

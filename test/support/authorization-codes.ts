@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from '../../infra/local/bootstrap';
+import type { IdentityScope } from '../../shared/auth/identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from '../../shared/auth/opaque-token';
 import { type Person, rolesOf } from '../../shared/auth/person';
 import { scopesOfRoles } from '../../shared/auth/roles';
@@ -35,6 +36,8 @@ export interface CodeOptions {
   expiresIn?: number;
   /** The challenge to store instead of the verifier's S256 hash. */
   challenge?: string;
+  /** OpenID Connect scopes the sign-in granted (openid first), so the exchange answers an ID token. */
+  identityScopes?: IdentityScope[];
 }
 
 export async function pkcePair() {
@@ -69,6 +72,9 @@ export async function arrangeCode(api: Arranging, options: CodeOptions = {}): Pr
     entity_id: user.entity_id,
     roles,
     scopes,
+    ...(options.identityScopes
+      ? { identity_scopes: options.identityScopes, auth_time: Math.floor(Date.now() / 1000), amr: ['pwd'] }
+      : {}),
     family_id: randomUUID(),
     expires_at: new Date(Date.now() + (options.expiresIn ?? 60) * 1000).toISOString(),
   };

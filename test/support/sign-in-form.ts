@@ -61,9 +61,60 @@ function cookieOf(response: Response, name: string): string | undefined {
     .find((pair) => pair.startsWith(`${name}=`));
 }
 
+/**
+ * The cookies a browser keeps for the service (the sign-on session among them): set by Set-Cookie,
+ * forgotten when one says Max-Age=0, sent back with every request made through it.
+ */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  keep(response: Response): void {
+    for (const setCookie of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = setCookie.split(';');
+      const split = pair.indexOf('=');
+      const name = pair.slice(0, split).trim();
+      if (attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(split + 1).trim());
+    }
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  header(): Record<string, string> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return cookie === '' ? {} : { cookie };
+  }
+
+  /** A request as the browser sends it: the jar's cookies, no redirect followed, the answer's cookies kept. */
+  async fetch(url: URL | string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...this.header(), ...(init.headers as Record<string, string> | undefined) },
+    });
+    this.keep(response);
+    return response;
+  }
+}
+
+/** Where a redirect answer sends the browser. */
+export function locationOf(response: Response, base: URL | string): URL {
+  const location = response.headers.get('location');
+  if (!location) throw new Error(`expected a redirect, got ${response.status}`);
+  return new URL(location, base);
+}
+
 /** Signs in on the page `authorizationUrl` shows and returns the URL the service redirects back to. */
-export async function completeSignIn(authorizationUrl: URL | string, credentials: Credentials): Promise<URL> {
-  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+export async function completeSignIn(
+  authorizationUrl: URL | string,
+  credentials: Credentials,
+  jar?: CookieJar,
+): Promise<URL> {
+  const page = jar
+    ? await jar.fetch(authorizationUrl)
+    : await fetch(authorizationUrl, { redirect: 'manual' });
   const html = await page.text();
   if (page.status !== 200) throw new Error(`the sign-in page answered ${page.status}: ${html.slice(0, 300)}`);
   const form = signInFormOf(html);
@@ -75,7 +126,7 @@ export async function completeSignIn(authorizationUrl: URL | string, credentials
   if (!cookie) throw new Error('the sign-in page set no sso_csrf cookie');
 
   const action = new URL(form.action, authorizationUrl);
-  const answer = await fetch(action, {
+  const answer = await (jar ? jar.fetch.bind(jar) : fetch)(action, {
     method: 'POST',
     redirect: 'manual',
     headers: {

@@ -1,5 +1,6 @@
 // OAuth clients as an administrator manages them: registered with a generated id and secret (the
-// secret is returned once and only its scrypt hash is stored), listed without secrets, and revoked.
+// secret is returned once and only its scrypt hash is stored), listed without secrets, revoked, and
+// given the addresses logout may send their people to.
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GrantType } from '../../../shared/auth/oauth-terms';
@@ -23,6 +24,7 @@ export interface ClientSummary {
   scopes: Scope[];
   grant_types: GrantType[];
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   created_at: string;
 }
 
@@ -44,6 +46,9 @@ export async function createClient(
     created_at: now.toISOString(),
     grant_types: registration.grantTypes,
     ...(registration.redirectUris.length > 0 ? { redirect_uris: registration.redirectUris } : {}),
+    ...(registration.postLogoutRedirectUris.length > 0
+      ? { post_logout_redirect_uris: registration.postLogoutRedirectUris }
+      : {}),
   };
   await clients.put(client);
   return { client: summarise(client), secret };
@@ -57,6 +62,23 @@ export async function revokeClient(clients: ClientRepository, clientId: string):
   if (!(await clients.revoke(clientId))) throw new UsageError(`there is no client ${clientId}.`);
 }
 
+/** Replaces where logout may send a client's people afterwards; only a code-flow client has people. */
+export async function setLogoutUris(
+  clients: ClientRepository,
+  clientId: string,
+  uris: string[],
+): Promise<ClientSummary> {
+  const client = await clients.get(clientId);
+  if (!client) throw new UsageError(`there is no client ${clientId}.`);
+  if (uris.length > 0 && !grantTypesOf(client).includes('authorization_code')) {
+    throw new UsageError(`client ${clientId} does not sign people in (no authorization_code grant).`);
+  }
+  const { post_logout_redirect_uris: _old, ...rest } = client;
+  const updated: OAuthClient = { ...rest, ...(uris.length > 0 ? { post_logout_redirect_uris: uris } : {}) };
+  await clients.put(updated);
+  return summarise(updated);
+}
+
 function summarise(client: OAuthClient): ClientSummary {
   return {
     client_id: client.client_id,
@@ -66,6 +88,7 @@ function summarise(client: OAuthClient): ClientSummary {
     scopes: client.scopes,
     grant_types: grantTypesOf(client),
     redirect_uris: client.redirect_uris ?? [],
+    post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
     created_at: client.created_at,
   };
 }

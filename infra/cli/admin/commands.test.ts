@@ -56,6 +56,7 @@ describe('clients create', () => {
         scopes: ['students:read', 'teachers:read'],
         grantTypes: ['client_credentials'],
         redirectUris: [],
+        postLogoutRedirectUris: [],
         isPublic: false,
       },
     });

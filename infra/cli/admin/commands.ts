@@ -19,6 +19,7 @@ export type Command =
   | { noun: 'clients'; verb: 'create'; registration: ClientRegistration }
   | { noun: 'clients'; verb: 'list'; json: boolean }
   | { noun: 'clients'; verb: 'revoke'; clientId: string }
+  | { noun: 'clients'; verb: 'set-logout-uris'; clientId: string; uris: string[] }
   | {
       noun: 'users';
       verb: 'create';
@@ -26,7 +27,11 @@ export type Command =
       passwordStdin: boolean;
     }
   | { noun: 'users'; verb: 'list'; json: boolean }
-  | { noun: 'users'; verb: 'disable' | 'enable' | 'unlock'; username: string }
+  | {
+      noun: 'users';
+      verb: 'disable' | 'enable' | 'unlock' | 'sign-out' | 'totp-enroll' | 'totp-reset';
+      username: string;
+    }
   | { noun: 'users'; verb: 'set-password'; username: string; passwordStdin: boolean }
   | { noun: 'keys'; verb: 'list'; json: boolean }
   | { noun: 'keys'; verb: 'rotate' }
@@ -65,6 +70,15 @@ const passwordStdin: Option = {
   help: 'read the password from standard input (one line); otherwise a strong one is generated and shown once',
 };
 
+const postLogoutRedirectUri: Option = {
+  type: 'string',
+  value: '<uri>',
+  multiple: true,
+  help: 'where logout (OpenID Connect RP-Initiated Logout) may send a person afterwards (repeatable); the same rules as --redirect-uri',
+};
+const logoutUris = (values: Values) =>
+  ((values['post-logout-redirect-uri'] as string[] | undefined) ?? []).map(parseRedirectUri);
+
 const str = (values: Values, name: string) => values[name] as string | undefined;
 const bool = (values: Values, name: string) => values[name] === true;
 
@@ -94,6 +108,7 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
             multiple: true,
             help: 'where the code flow may send a person back (repeatable): https, or http on 127.0.0.1, [::1] or localhost; no fragment',
           },
+          'post-logout-redirect-uri': postLogoutRedirectUri,
           public: { type: 'boolean', help: 'a public client (phone or browser app): no secret, PKCE only' },
         },
         details:
@@ -109,6 +124,7 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
               scopes: parseScopes(str(values, 'scopes') ?? ''),
               grantTypes: grants === undefined ? defaultGrantTypes(isPublic) : parseGrantTypes(grants),
               redirectUris: ((values['redirect-uri'] as string[] | undefined) ?? []).map(parseRedirectUri),
+              postLogoutRedirectUris: logoutUris(values),
               isPublic,
             }),
           };
@@ -126,6 +142,18 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
         options: {},
         details: 'Access tokens it already holds stay valid until they expire (ACCESS_TOKEN_TTL_SECONDS).',
         build: ([clientId]) => ({ noun: 'clients', verb: 'revoke', clientId: clientId as string }),
+      },
+      'set-logout-uris': {
+        summary: "replace a code-flow client's post_logout_redirect_uris",
+        args: ['client_id'],
+        options: { 'post-logout-redirect-uri': postLogoutRedirectUri },
+        details: 'Without --post-logout-redirect-uri, logout sends nobody back to the client.',
+        build: ([clientId], values) => ({
+          noun: 'clients',
+          verb: 'set-logout-uris',
+          clientId: clientId as string,
+          uris: logoutUris(values),
+        }),
       },
     },
   },
@@ -197,6 +225,28 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
         args: ['username'],
         options: {},
         build: ([name]) => ({ noun: 'users', verb: 'unlock', username: name as string }),
+      },
+      'sign-out': {
+        summary: 'end every sign-on session and refresh token of an account, on every device',
+        args: ['username'],
+        options: {},
+        details:
+          'Its access tokens live on until they expire (ACCESS_TOKEN_TTL_SECONDS); userinfo refuses them at once.',
+        build: ([name]) => ({ noun: 'users', verb: 'sign-out', username: name as string }),
+      },
+      'totp-enroll': {
+        summary: 'give an account a TOTP second factor and print its otpauth:// URI once',
+        args: ['username'],
+        options: {},
+        details:
+          'Load the URI into an authenticator app (as text or a QR code); from then on the account gives a code after its password. Refused while one is enrolled.',
+        build: ([name]) => ({ noun: 'users', verb: 'totp-enroll', username: name as string }),
+      },
+      'totp-reset': {
+        summary: "remove an account's TOTP second factor (a lost phone); enrol it again after",
+        args: ['username'],
+        options: {},
+        build: ([name]) => ({ noun: 'users', verb: 'totp-reset', username: name as string }),
       },
       'set-password': {
         summary: "set an account's password",

@@ -1,7 +1,9 @@
 // People's sign-in accounts as an administrator manages them: created for a person entity, listed
-// without password hashes, disabled and enabled, unlocked after a lockout, and given a new password.
+// without password hashes, disabled and enabled, unlocked after a lockout, given a new password, signed
+// out everywhere, and given or relieved of a TOTP second factor.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hashSecret } from '../../../shared/auth/secret-hash';
+import { newTotpSecret, otpauthUri } from '../../../shared/auth/totp';
 import type { RecordRepository } from '../../../shared/data/record-repository';
 import type { SignInThrottleRepository } from '../../../shared/data/sign-in-throttle-repository';
 import { LoginTakenError, type User, type UserRepository } from '../../../shared/data/user-repository';
@@ -14,7 +16,8 @@ export interface AccountStores {
 }
 
 /** What `users list` shows of an account: everything but its password hash. */
-export type UserSummary = Omit<User, 'password_hash'>;
+/** What the CLI shows of an account: never its password hash nor its TOTP secret, only whether it has one. */
+export type UserSummary = Omit<User, 'password_hash' | 'totp_secret' | 'totp_last_step'> & { totp: boolean };
 
 export interface NewAccount {
   username: string;
@@ -75,7 +78,43 @@ export async function setStatus(
   status: 'active' | 'disabled',
 ): Promise<UserSummary> {
   const user = await accountNamed(users, name);
-  return summarise(await users.update(user.user_id, { status }));
+  // Disabling also ends the account's sessions and sign-ins, so enabling it later does not revive them.
+  const signedOut = status === 'disabled' ? { signed_out_at: new Date().toISOString() } : {};
+  return summarise(await users.update(user.user_id, { status, ...signedOut }));
+}
+
+/**
+ * Ends every sign-on session and refresh-token family of the account: they are no longer honoured from
+ * now on. Access tokens already issued live on until they expire (ACCESS_TOKEN_TTL_SECONDS), except at
+ * userinfo, which refuses them at once.
+ */
+export async function signOutUser(users: UserRepository, name: string): Promise<UserSummary> {
+  const user = await accountNamed(users, name);
+  return summarise(await users.update(user.user_id, { signed_out_at: new Date().toISOString() }));
+}
+
+/**
+ * Gives the account a new TOTP secret and returns the otpauth:// URI to show once; refused while one is
+ * enrolled (reset it first), so a second enrolment never silently replaces a working authenticator.
+ */
+export async function enrollTotp(
+  users: UserRepository,
+  name: string,
+  issuer: string,
+): Promise<{ user: UserSummary; uri: string }> {
+  const user = await accountNamed(users, name);
+  if (user.totp_secret !== undefined) {
+    throw new UsageError(`${user.username} has a TOTP authenticator already: run users totp-reset first.`);
+  }
+  const secret = newTotpSecret();
+  const updated = await users.update(user.user_id, { totp_secret: secret });
+  return { user: summarise(updated), uri: otpauthUri(secret, issuer, user.username) };
+}
+
+/** Removes the account's TOTP secret (a lost phone); it must be enrolled again where one is required. */
+export async function resetTotp(users: UserRepository, name: string): Promise<UserSummary> {
+  const user = await accountNamed(users, name);
+  return summarise(await users.removeTotp(user.user_id));
 }
 
 /** Ends a lockout: the account becomes active and the failed sign-ins against it and its names are forgotten. */
@@ -106,6 +145,6 @@ async function accountNamed(users: UserRepository, name: string): Promise<User> 
   return user;
 }
 
-function summarise({ password_hash: _hash, ...user }: User): UserSummary {
-  return user;
+function summarise({ password_hash: _hash, totp_secret, totp_last_step: _step, ...user }: User): UserSummary {
+  return { ...user, totp: totp_secret !== undefined };
 }

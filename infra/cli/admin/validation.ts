@@ -64,13 +64,15 @@ export interface ClientRegistration {
   scopes: Scope[];
   grantTypes: GrantType[];
   redirectUris: string[];
+  /** Where logout may send a person afterwards (OpenID Connect RP-Initiated Logout). */
+  postLogoutRedirectUris: string[];
   /** A public client (a phone or browser app) has no secret and proves itself with PKCE alone. */
   isPublic: boolean;
 }
 
 /** The grants and redirect URIs of a new client, checked against each other. */
 export function checkRegistration(registration: ClientRegistration): ClientRegistration {
-  const { name, grantTypes: grants, redirectUris, isPublic } = registration;
+  const { name, grantTypes: grants, redirectUris, postLogoutRedirectUris, isPublic } = registration;
   if (name.trim() === '' || name.length > 200) throw new UsageError('--name must be 1 to 200 characters.');
   if (isPublic && grants.includes('client_credentials')) {
     throw new UsageError('a public client has no secret, so it cannot use the client_credentials grant.');
@@ -78,6 +80,11 @@ export function checkRegistration(registration: ClientRegistration): ClientRegis
   const codeFlow = grants.includes('authorization_code');
   if (codeFlow && redirectUris.length === 0) {
     throw new UsageError('the authorization_code grant needs at least one --redirect-uri.');
+  }
+  if (!codeFlow && postLogoutRedirectUris.length > 0) {
+    throw new UsageError(
+      '--post-logout-redirect-uri is for people who sign in by the authorization_code grant, which the client does not have.',
+    );
   }
   if (!codeFlow && redirectUris.length > 0) {
     throw new UsageError(

@@ -2,18 +2,21 @@
 // PKCE verifier for a person's access token and the first refresh token of a new family. The code is
 // redeemed before anything else is checked, so it can never be exchanged twice, whatever the outcome;
 // a second exchange is refused and revokes the family the first one started (RFC 6749 section 4.1.2),
-// which the first exchange's access token names (`sid`) for the routes that check sign-ins.
+// which the first exchange's access token names (`sid`) for the routes that check sign-ins. A sign-in
+// granted openid gets an ID token too (OpenID Connect Core 1.0 section 3.1.3.3).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCode } from '../../data/authorization-code-repository';
 import { grantTypesOf, type OAuthClient } from '../../data/client-repository';
 import type { RefreshFamily } from '../../data/refresh-token-repository';
 import { isScope } from '../../domain/groups';
 import { OAuthAuthorizationCodeRequest } from '../../schemas/oauth-requests';
+import { identityClaims } from '../identity-claims';
 import { opaqueTokenHash } from '../opaque-token';
 import { parseParams } from '../token-request';
 import {
   type Grant,
   hasExpired,
+  type IdTokenOf,
   invalidGrant,
   newRefreshToken,
   type TokenServices,
@@ -48,6 +51,21 @@ function refusal(
   return undefined;
 }
 
+/** The ID token's claims: the person read now, as they are when the client receives the token. */
+async function idTokenOf(services: TokenServices, code: AuthorizationCode, now: Date): Promise<IdTokenOf> {
+  const [user, entity] = await Promise.all([
+    services.users.get(code.user_id),
+    services.records.get('entities', code.entity_id),
+  ]);
+  if (user?.status !== 'active') throw invalidGrant('The account may not sign in.');
+  return {
+    claims: identityClaims(code.identity_scopes ?? [], { user, entity: entity?.record, roles: code.roles }),
+    authTime: code.auth_time ?? Math.floor(now.getTime() / 1000),
+    amr: code.amr ?? ['pwd'],
+    ...(code.nonce === undefined ? {} : { nonce: code.nonce }),
+  };
+}
+
 const familyExpiry = (services: TokenServices, now: Date) =>
   new Date(now.getTime() + services.config.refreshTokenTtlSeconds * 1000).toISOString();
 
@@ -71,6 +89,8 @@ export const authorizationCodeGrant: Grant = async ({ client, params, services, 
   if (refused) throw invalidGrant(refused);
 
   const scopes = code.scopes.filter(isScope);
+  const identityScopes = code.identity_scopes ?? [];
+  const openId = identityScopes.includes('openid');
   let refreshToken: string | undefined;
   if (grantTypesOf(client).includes('refresh_token')) {
     const family: RefreshFamily = {
@@ -79,6 +99,9 @@ export const authorizationCodeGrant: Grant = async ({ client, params, services, 
       user_id: code.user_id,
       entity_id: code.entity_id,
       scopes,
+      ...(openId
+        ? { identity_scopes: identityScopes, auth_time: code.auth_time, amr: code.amr ?? ['pwd'] }
+        : {}),
       status: 'active',
       created_at: now.toISOString(),
       expires_at: familyExpiry(services, now),
@@ -93,5 +116,7 @@ export const authorizationCodeGrant: Grant = async ({ client, params, services, 
     scopes,
     person: { userId: code.user_id, entityId: code.entity_id, roles: code.roles, signIn: code.family_id },
     ...(refreshToken ? { refreshToken } : {}),
+    identityScopes,
+    ...(openId ? { idToken: await idTokenOf(services, code, now) } : {}),
   });
 };

@@ -12,10 +12,11 @@ import type {
 import type { UserRepository } from '../../data/user-repository';
 import { OAuthError } from '../../http/errors';
 import type { OAuthTokenResponse } from '../../schemas/service';
+import type { IdentityScope } from '../identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from '../opaque-token';
 import type { Person } from '../person';
 import type { Params } from '../token-request';
-import type { TokenIssuer } from '../tokens';
+import type { IdTokenGrant, TokenIssuer } from '../tokens';
 
 /** What the grants use: the codes they redeem, the refresh tokens they keep, the people they sign in, the issuer. */
 export interface TokenServices {
@@ -41,23 +42,47 @@ export const invalidGrant = (description: string) => new OAuthError('invalid_gra
 
 export const hasExpired = (expiresAt: string, now: Date) => Date.parse(expiresAt) <= now.getTime();
 
-/** An access token for the client itself, or for a person signed in to it, as the token endpoint answers. */
+/** What an ID token of a person's sign-in says, but for the access token it comes with. */
+export type IdTokenOf = Omit<IdTokenGrant, 'clientId' | 'accessToken'>;
+
+/**
+ * An access token for the client itself, or for a person signed in to it, as the token endpoint answers;
+ * with an ID token when the sign-in was granted openid (its scopes are in the access token too, so that
+ * userinfo knows what it may release).
+ */
 export async function tokenResponse(
   services: Pick<TokenServices, 'tokenIssuer'>,
-  grant: { client: OAuthClient; scopes: string[]; person?: Person; refreshToken?: string },
+  grant: {
+    client: OAuthClient;
+    scopes: string[];
+    person?: Person;
+    refreshToken?: string;
+    identityScopes?: readonly IdentityScope[];
+    idToken?: IdTokenOf;
+  },
 ): Promise<OAuthTokenResponse> {
+  const scopes = [...(grant.identityScopes ?? []), ...grant.scopes];
   const { token, expiresIn } = await services.tokenIssuer.issue({
     subject: grant.person?.userId ?? grant.client.client_id,
     clientId: grant.client.client_id,
-    scopes: grant.scopes,
+    scopes,
     ...(grant.person ? { person: grant.person } : {}),
   });
+  const idToken =
+    grant.idToken === undefined
+      ? undefined
+      : await services.tokenIssuer.issueIdToken({
+          ...grant.idToken,
+          clientId: grant.client.client_id,
+          accessToken: token,
+        });
   return {
     access_token: token,
     token_type: 'Bearer',
     expires_in: expiresIn,
-    scope: grant.scopes.join(' '),
+    scope: scopes.join(' '),
     ...(grant.refreshToken ? { refresh_token: grant.refreshToken } : {}),
+    ...(idToken ? { id_token: idToken } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 // The refresh_token grant (RFC 6749 section 6) with rotation (RFC 9700 section 4.14.2): each refresh
 // answers a new refresh token and uses up the one presented; presenting a used one again revokes the
 // whole family, the newest token included. The account is read again and its roles recomputed, so a
-// disabled account, a changed password or a lost role takes effect at the next refresh.
+// disabled account, a changed password or a lost role takes effect at the next refresh. A sign-in
+// granted openid gets a new ID token with each refresh (OpenID Connect Core 1.0 section 12.2).
 import type { RefreshToken } from '../../data/refresh-token-repository';
 import { OAuthRefreshTokenRequest } from '../../schemas/oauth-requests';
+import { identityClaims, isIdentityScope } from '../identity-claims';
 import { opaqueTokenHash } from '../opaque-token';
 import { rolesOf } from '../person';
 import { scopesOfRoles } from '../roles';
@@ -43,7 +45,10 @@ export const refreshTokenGrant: Grant = async ({ client, params, services, now }
   const roles = rolesOf(user, entity?.record);
   const current = scopesOfRoles(roles).filter((s) => family.scopes.includes(s) && client.scopes.includes(s));
   // A narrower scope applies to this access token only: the family keeps what the sign-in granted.
-  const scopes = requestedScopes(request.scope, family.scopes).filter((s) => current.includes(s));
+  const named = request.scope?.split(' ').filter(Boolean);
+  const identityScopes = (family.identity_scopes ?? []).filter((s) => !named || named.includes(s));
+  const apiScopes = named?.filter((s) => !isIdentityScope(s) || !family.identity_scopes?.includes(s));
+  const scopes = requestedScopes(apiScopes?.join(' '), family.scopes).filter((s) => current.includes(s));
 
   const next = newRefreshToken(family, now);
   const rotation = await services.refreshTokens.rotate(presented, next.stored, now);
@@ -54,5 +59,16 @@ export const refreshTokenGrant: Grant = async ({ client, params, services, now }
     scopes,
     person: { userId: user.user_id, entityId: user.entity_id, roles, signIn: family.family_id },
     refreshToken: next.token,
+    identityScopes,
+    // OpenID Connect Core 1.0 section 12.2: the same person and sign-in time, no nonce.
+    ...(identityScopes.includes('openid')
+      ? {
+          idToken: {
+            claims: identityClaims(identityScopes, { user, entity: entity?.record, roles }),
+            authTime: family.auth_time ?? Math.floor(Date.parse(family.created_at) / 1000),
+            amr: family.amr ?? ['pwd'],
+          },
+        }
+      : {}),
   });
 };
