@@ -117,12 +117,12 @@ export async function getRecord(
   records: RecordRepository,
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
+  const fields = parseFields(group, request.query);
   // Outside the caller's reach a record is not there for them: the same 404 as an id nobody has.
   if (!inScope(await readScope(request.auth, group, records), id)) throw notFound(group, id);
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
-  const fields = parseFields(group, request.query);
   if (notModified(header(request.event, 'if-none-match'), stored.version)) {
     return { status: 304, headers: { etag: tag } };
   }
