@@ -45,6 +45,8 @@ export interface Config {
    * in the index) is still ahead of the `sync_until` a client resumes from, so it is never skipped.
    */
   syncLagMs: number;
+  /** The local run's audit log file; a deployed function writes audit events to standard output. */
+  auditLogFile: string | undefined;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -73,6 +75,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dynamodbEndpoint: e.optionalUrl('DYNAMODB_ENDPOINT'),
     logLevel: logLevel(e),
     syncLagMs: syncLag(e),
+    auditLogFile: e.optionalText('AUDIT_LOG_FILE'),
   });
 }
 

@@ -5,6 +5,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { type AuditSubject, auditEvent, auditedGroup } from '../audit/audit-event';
+import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken, TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
@@ -23,11 +25,15 @@ export interface ApiRuntime {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
+  /** Routes of person records only: where each request's audit event goes. */
+  audit?: () => AuditLog;
 }
 
 interface ApiContext extends Context {
   auth?: AccessToken;
   query?: QueryParams;
+  /** What the handler said it touched, for the audit event. */
+  audited?: AuditSubject;
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -53,13 +59,35 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       status,
       duration_ms: Math.round((performance.now() - (started.get(context) ?? performance.now())) * 10) / 10,
       client_id: context.auth?.clientId,
+      person_id: context.auth?.person?.entityId,
     });
+  const group = auditedGroup(route.path);
+  if (group !== undefined && !runtime.audit)
+    throw new Error(`Route ${route.id} is audited: give it an audit log`);
+  /** One audit event a request of a person group, whatever its outcome: ids only, never content. */
+  const audit = (event: Event, context: ApiContext, status: number) => {
+    if (group === undefined || !runtime.audit) return;
+    const named = Object.values(event.pathParameters ?? {}).filter((id): id is string => id !== undefined);
+    return runtime.audit().write(
+      auditEvent({
+        route,
+        group,
+        requestId: requestIdOf(event, context),
+        auth: context.auth,
+        subject: context.audited ?? { recordIds: named, entityIds: group === 'entities' ? named : [] },
+        outcome: status,
+      }),
+    );
+  };
   return {
     before: ({ context }) => {
       started.set(context, performance.now());
     },
-    after: ({ event, context, response }) => log(event, context, response?.statusCode ?? 200),
-    onError: (request) => {
+    after: async ({ event, context, response }) => {
+      log(event, context, response?.statusCode ?? 200);
+      await audit(event, context, response?.statusCode ?? 200);
+    },
+    onError: async (request) => {
       const { event, context } = request;
       const errorContext = {
         requestId: requestIdOf(event, context),
@@ -74,6 +102,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         request.response = errorResponse(error, errorContext);
       }
       log(event, context, request.response.statusCode ?? 500);
+      await audit(event, context, request.response.statusCode ?? 500);
     },
   };
 }
@@ -198,17 +227,17 @@ export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime)
       );
     }
   }
-  return stack.handler(async (event, context) =>
-    render(
-      await handle({
-        event,
-        body: event.body,
-        query: context.query ?? new QueryParams(event.rawQueryString ?? ''),
-        path: event.pathParameters ?? {},
-        auth: context.auth,
-        requestId: requestIdOf(event, context),
-        config: runtime.config(),
-      }),
-    ),
-  );
+  return stack.handler(async (event, context) => {
+    const response = await handle({
+      event,
+      body: event.body,
+      query: context.query ?? new QueryParams(event.rawQueryString ?? ''),
+      path: event.pathParameters ?? {},
+      auth: context.auth,
+      requestId: requestIdOf(event, context),
+      config: runtime.config(),
+    });
+    context.audited = response.audit;
+    return render(response);
+  });
 }

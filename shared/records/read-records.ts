@@ -1,6 +1,7 @@
 // The read operations every record group shares: a page of the list (or of its changes since a time),
 // one record by id, and the deletions since a time. Each serves what the caller's token may read
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
+import { subjectOf } from '../audit/audit-event';
 import { readScope } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import type { Deletion, TimedPage } from '../data/pages';
@@ -16,6 +17,7 @@ import { header } from '../http/request';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { missingRecord, notFound } from './missing-record';
 import { recordId } from './record-id';
+import { sensitiveView } from './sensitive-fields';
 
 export async function listRecords(
   group: RecordGroup,
@@ -42,11 +44,12 @@ export async function listRecords(
   const scope = await readScope(request.auth, group, records);
   const { totalItems, ...result } = await records.listWithin(group, scope, pageQuery);
   return {
+    audit: subjectOf(idFields[group], result.items),
     rawBody: listBody({
       tenantId,
       group,
       idField: idFields[group],
-      records: result.items,
+      records: result.items.map(sensitiveView(request.auth, group)),
       hasMore: result.hasMore,
       page: position?.page ?? page,
       itemsPerPage,
@@ -66,10 +69,11 @@ export async function getRecord(
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
+  const audit = subjectOf(idFields[group], [stored.record]);
   if (notModified(header(request.event, 'if-none-match'), stored.version)) {
-    return { status: 304, headers: { etag: tag } };
+    return { status: 304, headers: { etag: tag }, audit };
   }
-  return { headers: { etag: tag }, body: stored.record };
+  return { headers: { etag: tag }, body: sensitiveView(request.auth, group)(stored.record), audit };
 }
 
 function parseTime(name: string, value: string): string {
@@ -149,9 +153,17 @@ async function listChanges(
   updatedSince: string | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
-  const page = await records.changesWithin(group, await readScope(request.auth, group, records), w);
+  const changed = await records.changesWithin(group, await readScope(request.auth, group, records), w);
+  const view = sensitiveView(request.auth, group);
+  const page = { ...changed, items: changed.items.map((item) => ({ ...item, value: view(item.value) })) };
   const feed = { kind: 'changes' as const, group, tenantId: request.config.tenantId, ...w };
-  return { rawBody: feedBody(group, page, feed, 'updated_since') };
+  return {
+    audit: subjectOf(
+      idFields[group],
+      changed.items.map((item) => item.value),
+    ),
+    rawBody: feedBody(group, page, feed, 'updated_since'),
+  };
 }
 
 export async function listDeleted(
@@ -179,7 +191,10 @@ export async function listDeleted(
     })),
   };
   const feed = { kind: 'deleted' as const, group, tenantId: request.config.tenantId, ...w };
-  return { rawBody: feedBody('deleted', deletions, feed, 'since') };
+  return {
+    audit: { recordIds: page.items.map((item) => item.value.id), entityIds: [] },
+    rawBody: feedBody('deleted', deletions, feed, 'since'),
+  };
 }
 
 /**

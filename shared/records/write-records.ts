@@ -1,5 +1,6 @@
 // The write operations every record group shares: create, replace, delete, and add an identification
 // document. Bodies are validated against the group's insert request before anything is written.
+import { subjectOf } from '../audit/audit-event';
 import { etag } from '../data/record-items';
 import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
@@ -10,6 +11,7 @@ import { validateBody } from '../http/validate';
 import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
+import { sensitiveView } from './sensitive-fields';
 
 /** Every field name a client may send, to suggest the right one for a misspelt field. */
 export const knownFields = [
@@ -43,7 +45,8 @@ export async function createRecord(
   return {
     status: 201,
     headers: { location: locationOf(request, group, id), etag: etag(version) },
-    body: record,
+    body: sensitiveView(request.auth, group)(record),
+    audit: subjectOf(idFields[group], [record]),
   };
 }
 
@@ -56,7 +59,11 @@ export async function replaceRecord(
   const condition = ifMatch(request);
   const input = validateBody(insertRequests[group], request.body, knownFields);
   const { record, version } = await writer.replace(group, id, input, condition);
-  return { headers: { etag: etag(version) }, body: record };
+  return {
+    headers: { etag: etag(version) },
+    body: sensitiveView(request.auth, group)(record),
+    audit: subjectOf(idFields[group], [record]),
+  };
 }
 
 export async function deleteRecord(
@@ -65,8 +72,8 @@ export async function deleteRecord(
   writer: RecordWriter,
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
-  await writer.remove(group, id, ifMatch(request));
-  return { status: 204 };
+  const removed = await writer.remove(group, id, ifMatch(request));
+  return { status: 204, audit: subjectOf(idFields[group], [removed]) };
 }
 
 export async function addDocument(
@@ -81,6 +88,7 @@ export async function addDocument(
   return {
     status: 201,
     headers: { location: locationOf(request, group, id), etag: etag(version) },
-    body: record,
+    body: sensitiveView(request.auth, group)(record),
+    audit: subjectOf(idFields[group], [record]),
   };
 }

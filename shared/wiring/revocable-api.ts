@@ -5,6 +5,7 @@
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { routeById } from '../routes';
+import { auditLog } from './audit-log';
 import { config, logger } from './context';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
@@ -15,4 +16,5 @@ export const revocableApi = (routeId: string, handle: ApiHandler) =>
     logger,
     verifier: tokenVerifier,
     signIns: refreshTokenRepository,
+    audit: auditLog,
   });
