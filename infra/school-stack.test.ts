@@ -3,6 +3,7 @@
 // table settings per production flag, the tenant's alarms, tenants sharing nothing, room for three times
 // today's routes, and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers
 // the bundles.
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_FILTER_PATTERN } from '../shared/audit/forwarder';
 import { keys } from '../shared/data/keys';
 import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
@@ -420,7 +422,8 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       DeletionPolicy: s().tenant.production ? 'Retain' : 'Delete',
     });
     const functions = ofType(s(), 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(allRoutes.length + 2);
+    // The routes, the signing-key resource, the scheduled export and the audit forwarder.
+    expect(functions).toHaveLength(allRoutes.length + 3);
     for (const fn of functions) {
       const { part, id, resource: r } = fn;
       expect(r.Properties, id).toMatchObject({
@@ -575,6 +578,42 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     ]);
   });
 
+  it("keeps the audit trail in a log group of its own, with the tenant's retention, fed by the function log group", () => {
+    const { tenant, root } = s();
+    const { id: filterId, resource: subscription } = theOne(s(), 'AWS::Logs::SubscriptionFilter');
+    expect(subscription.Properties).toMatchObject({
+      LogGroupName: { Ref: functionLogGroup(s()).id },
+      FilterPattern: AUDIT_FILTER_PATTERN,
+    });
+    const destination = subscription.Properties.DestinationArn as { 'Fn::GetAtt': string[] };
+    const forwarderId = destination['Fn::GetAtt'][0] as string;
+    const forwarder = ofType(s(), 'AWS::Lambda::Function').find((fn) => fn.id === forwarderId);
+    expect(forwarder, filterId).toBeDefined();
+    if (!forwarder) return;
+    const auditGroup = (variablesOf(forwarder).AUDIT_LOG_GROUP as { Ref: string }).Ref;
+    expect(resource(root, auditGroup)).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { RetentionInDays: tenant.logRetentionDays },
+      DeletionPolicy: tenant.production ? 'Retain' : 'Delete',
+    });
+    expect(auditGroup).not.toBe(functionLogGroup(s()).id);
+    // The forwarder writes its own log and the audit group, nothing else.
+    expect(statementsOf(forwarder).map((st) => [asArray(st.Action), st.Resource])).toEqual([
+      [['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [functionLogGroup(s()).id, 'Arn'] }],
+      [['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [auditGroup, 'Arn'] }],
+    ]);
+    // CloudWatch Logs may invoke it, for this log group only.
+    const permission = ofType(s(), 'AWS::Lambda::Permission').find(
+      ({ resource: p }) =>
+        (p.Properties.FunctionName as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt']?.[0] === forwarderId,
+    );
+    expect(permission?.resource.Properties).toMatchObject({
+      Principal: 'logs.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [functionLogGroup(s()).id, 'Arn'] },
+    });
+    root.template.hasOutput('AuditLogGroupName', { Value: { Ref: auditGroup } });
+  });
+
   it(`keeps every template, root and nested, under ${RESOURCE_BUDGET} resources`, () => {
     for (const { stack, resources } of s().parts) {
       expect(Object.keys(resources).length, stack.node.path).toBeLessThanOrEqual(RESOURCE_BUDGET);
@@ -712,7 +751,7 @@ describe('room to grow', () => {
   it(`holds three times today's routes with every template under ${RESOURCE_BUDGET} resources`, () => {
     expect(tripled.routes).toHaveLength(3 * routes.length);
     expect(ofType(grown, 'AWS::ApiGatewayV2::Route')).toHaveLength(tripled.routes.length + 1);
-    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 3);
+    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 4);
     const counts = grown.parts.map(({ stack, resources }) => ({
       template: stack.node.path,
       resources: Object.keys(resources).length,

@@ -7,10 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LAMBDA_NODE_TARGET } from '../infra/bundling';
+import { auditOfPerson, logGroupAuditSource } from '../infra/cli/admin/audit';
 import {
   DEMO_APP_ID,
   DEMO_CLIENT_ID,
@@ -61,6 +63,7 @@ const standInEndpoints = (): StandInEndpoints => ({
   AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
   AWS_ENDPOINT_URL_S3: s3.endpoint,
   AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
+  AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: moto.endpoint,
 });
 
 async function startS3rver(directory: string) {
@@ -300,6 +303,40 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect((await fetch(`${base}/api/docs/${asset}`)).status).toBe(200);
     await expectProblem(await request('GET', '/api/nowhere'), 404);
     await expectProblem(await request('DELETE', '/api/system'), 405);
+  }, 60_000);
+
+  it('forward the audit lines to the audit log group, where `audit person` finds who read a person', async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const page = await json<{ students: Row[] }>(await request('GET', '/api/students?items_per_page=1'));
+    const student = page.students[0] as Row;
+    await json(await request('GET', `/api/students/${student.student_id}`));
+    expect(deployment.subscriptions).toHaveLength(1);
+    const [subscription] = deployment.subscriptions;
+    if (!subscription) return;
+    const result = await deployment.deliverSubscription(subscription);
+    expect(result).toMatchObject({ ok: true });
+    expect((result as { payload: { forwarded: number } }).payload.forwarded).toBeGreaterThan(1);
+    const logGroup = deployment.environmentOf(subscription.fn).AUDIT_LOG_GROUP as string;
+    expect([...deployment.logGroups.values()]).toContain(logGroup);
+    const client = new CloudWatchLogsClient({
+      region: 'eu-west-1',
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const events = await auditOfPerson(
+      logGroupAuditSource(client, logGroup),
+      student.entity_id as string,
+      since,
+    );
+    client.destroy();
+    expect(events.find((e) => e.route === 'get-students')).toMatchObject({
+      action: 'read',
+      record_ids: [student.student_id],
+      entity_ids: [student.entity_id],
+      outcome: 200,
+      client_id: DEMO_CLIENT_ID,
+    });
+    expect(events.every((e) => e.entity_ids.includes(student.entity_id as string))).toBe(true);
   }, 60_000);
 
   it('export every group to the bucket on the schedule, as a run its manifest verifies', async () => {
