@@ -128,7 +128,7 @@ function inRoot(s: Synthesized, part: Part, value: unknown): unknown {
 }
 
 /** Every statement of a function's role: its inline policy is its whole grant. */
-function statementsOf({ part, resource: fn }: Located): Statement[] {
+function allStatementsOf({ part, resource: fn }: Located): Statement[] {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] as string;
   const role = resource(part, roleId);
   expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -136,6 +136,11 @@ function statementsOf({ part, resource: fn }: Located): Statement[] {
     (policy) => policy.PolicyDocument.Statement,
   );
 }
+
+const isTracingGrant = (st: Statement) => asArray(st.Action).includes('xray:PutTraceSegments');
+
+/** A function's grant, without the X-Ray one of a traced tenant (checked on its own below). */
+const statementsOf = (fn: Located): Statement[] => allStatementsOf(fn).filter((st) => !isTracingGrant(st));
 
 const actionsOf = (statements: Statement[]) => new Set(statements.flatMap((st) => asArray(st.Action)));
 
@@ -612,6 +617,26 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       SourceArn: { 'Fn::GetAtt': [functionLogGroup(s()).id, 'Arn'] },
     });
     root.template.hasOutput('AuditLogGroupName', { Value: { Ref: auditGroup } });
+  });
+
+  it('traces every function with X-Ray exactly when the tenant says so, adding no resource', () => {
+    const { tenant } = s();
+    for (const fn of ofType(s(), 'AWS::Lambda::Function')) {
+      const xray = allStatementsOf(fn).filter(isTracingGrant);
+      if (tenant.tracing) {
+        expect(fn.resource.Properties.TracingConfig, fn.id).toEqual({ Mode: 'Active' });
+        expect(xray, fn.id).toEqual([
+          expect.objectContaining({
+            Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+            Resource: '*',
+          }),
+        ]);
+      } else {
+        expect(fn.resource.Properties.TracingConfig, fn.id).toBeUndefined();
+        expect(xray, fn.id).toEqual([]);
+      }
+    }
+    expect(ofType(s(), 'AWS::IAM::Policy')).toEqual([]);
   });
 
   it(`keeps every template, root and nested, under ${RESOURCE_BUDGET} resources`, () => {

@@ -123,6 +123,7 @@ export class SchoolStack extends Stack {
       description: `signing-key: creates the token signing key of tenant ${tenant.id} at deploy time`,
       environment: {},
       logGroup: this.functionLogs,
+      tracing: tenant.tracing,
       statements: [
         new iam.PolicyStatement({
           actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
@@ -217,6 +218,7 @@ export class SchoolStack extends Stack {
           logGroup: this.functionLogs,
           environment,
           signingKey,
+          tracing: tenant.tracing,
         }),
       );
     }
@@ -269,6 +271,7 @@ export class SchoolStack extends Stack {
       description: `audit-forwarder: writes the audit events of tenant ${tenant.id} to its audit log group`,
       environment: { AUDIT_LOG_GROUP: auditLogs.logGroupName, LOG_LEVEL: 'info' },
       logGroup: this.functionLogs,
+      tracing: tenant.tracing,
       statements: [
         new iam.PolicyStatement({
           actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -329,6 +332,7 @@ export class SchoolStack extends Stack {
         LOG_LEVEL: 'info',
       },
       logGroup: this.functionLogs,
+      tracing: tenant.tracing,
       statements: [
         tableStatement(
           this.table,

@@ -370,14 +370,51 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect(violations).toEqual([]);
   });
 
+  it('log with Powertools (cold start, request ids, the person acting) and publish request metrics as EMF', () => {
+    const lines = deployment.functions.flatMap((fn) =>
+      deployment
+        .output(fn)
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    );
+    const requests = lines.filter((line) => line.message === 'request');
+    expect(requests.length).toBeGreaterThan(0);
+    for (const line of requests) {
+      expect(line).toMatchObject({ level: 'info', cold_start: expect.any(Boolean) });
+      expect(line.function_request_id).toEqual(expect.any(String));
+      expect(line.request_id).toEqual(expect.any(String));
+    }
+    expect(requests.some((line) => line.cold_start === true)).toBe(true);
+    expect(requests.some((line) => line.cold_start === false)).toBe(true);
+    expect(requests.some((line) => typeof line.person_id === 'string')).toBe(true);
+    const emf = lines.filter((line) => line._aws !== undefined) as {
+      _aws: {
+        CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[];
+      };
+      [key: string]: unknown;
+    }[];
+    const metricNames = (line: (typeof emf)[number]) =>
+      line._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name));
+    const byRoute = emf.filter((line) => metricNames(line).includes('Requests'));
+    expect(byRoute.length).toBeGreaterThan(0);
+    expect(byRoute[0]?._aws.CloudWatchMetrics[0]?.Namespace).toBe('SchoolApi');
+    expect(byRoute.some((line) => line.route === 'list-students' && line.Requests === 1)).toBe(true);
+    const written = emf.filter((line) => metricNames(line).includes('RecordsWritten'));
+    expect(written.map((line) => line.group)).toEqual(expect.arrayContaining(['students', 'tutors']));
+  });
+
   it('no function wrote to stderr, printed a warning or logged an error', () => {
     for (const fn of deployment.functions) {
       const { stdout, stderr } = deployment.output(fn);
       expect(stderr, fn.name).toBe('');
       expect(stdout, fn.name).not.toMatch(/Warning/);
       for (const line of stdout.split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as { level?: string };
-        expect(['debug', 'info', 'warn'], `${fn.name}: ${line}`).toContain(entry.level);
+        const entry = JSON.parse(line) as { level?: string; _aws?: unknown };
+        // Embedded-metric-format lines are metrics, not log lines: they carry no level.
+        if (entry._aws === undefined) {
+          expect(['debug', 'info', 'warn'], `${fn.name}: ${line}`).toContain(entry.level);
+        }
       }
     }
   });

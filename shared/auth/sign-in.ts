@@ -181,7 +181,7 @@ export async function signIn({ event, config }: ApiRequest, services: SignInServ
   }
   await sleep(gate.delayMs);
   const user = await signedIn(account, password);
-  if (!user) return again(400, FAILED);
+  if (!user) return { ...again(400, FAILED), counts: [{ name: 'SignInFailures', value: 1 }] };
   await services.signInThrottle.succeeded(gate.ticket);
   if (!(await services.authorizationRequests.consume(request.request_id))) throw ended();
   return redirectTo(

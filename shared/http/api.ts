@@ -10,6 +10,7 @@ import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken, TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import type { BusinessCount, RequestMetrics } from '../metrics';
 import type { Route } from '../routes';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
@@ -27,6 +28,8 @@ export interface ApiRuntime {
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
   /** Routes of person records only: where each request's audit event goes. */
   audit?: () => AuditLog;
+  /** Where each request's metrics go (embedded metric format); none in the unit tests of the factory. */
+  metrics?: () => RequestMetrics;
 }
 
 interface ApiContext extends Context {
@@ -34,6 +37,8 @@ interface ApiContext extends Context {
   query?: QueryParams;
   /** What the handler said it touched, for the audit event. */
   audited?: AuditSubject;
+  /** The handler's business counts, for the request's metrics. */
+  counts?: BusinessCount[];
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -79,12 +84,28 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       }),
     );
   };
+  /** The request's metrics: by route, with the records a successful write of a person group wrote. */
+  const measure = (context: ApiContext, status: number) => {
+    const written: BusinessCount[] =
+      group !== undefined && route.access === 'write' && status < 300 && context.audited
+        ? [
+            {
+              name: 'RecordsWritten',
+              value: context.audited.recordIds.length,
+              dimension: { name: 'group', value: group },
+            },
+          ]
+        : [];
+    runtime.metrics?.().request(route.id, status, [...(context.counts ?? []), ...written]);
+  };
   return {
     before: ({ context }) => {
       started.set(context, performance.now());
+      runtime.logger().beginInvocation(context);
     },
     after: async ({ event, context, response }) => {
       log(event, context, response?.statusCode ?? 200);
+      measure(context, response?.statusCode ?? 200);
       await audit(event, context, response?.statusCode ?? 200);
     },
     onError: async (request) => {
@@ -102,6 +123,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         request.response = errorResponse(error, errorContext);
       }
       log(event, context, request.response.statusCode ?? 500);
+      measure(context, request.response.statusCode ?? 500);
       await audit(event, context, request.response.statusCode ?? 500);
     },
   };
@@ -228,6 +250,8 @@ export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime)
     }
   }
   return stack.handler(async (event, context) => {
+    const person = context.auth?.person;
+    if (person) runtime.logger().appendKeys({ person_id: person.entityId });
     const response = await handle({
       event,
       body: event.body,
@@ -238,6 +262,7 @@ export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime)
       config: runtime.config(),
     });
     context.audited = response.audit;
+    context.counts = response.counts;
     return render(response);
   });
 }

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AuditSubject } from '../audit/audit-event';
 import type { AccessToken } from '../auth/tokens';
 import type { Config } from '../config';
+import type { BusinessCount } from '../metrics';
 import type { QueryParams } from './request';
 
 export interface ApiRequest {
@@ -30,6 +31,8 @@ export interface ApiResponse {
   cookies?: string[];
   /** The person records the request read or changed, for its audit event (shared/audit/). */
   audit?: AuditSubject;
+  /** Business counts of the request (shared/metrics.ts), published with its request metrics. */
+  counts?: BusinessCount[];
 }
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;

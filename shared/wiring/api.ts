@@ -5,8 +5,14 @@ import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { routeById } from '../routes';
 import { auditLog } from './audit-log';
-import { config, logger } from './context';
+import { config, logger, metrics } from './context';
 import { tokenVerifier } from './token-verifier';
 
 export const api = (routeId: string, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, { config, logger, verifier: tokenVerifier, audit: auditLog });
+  createApi(routeById(routeId), handle, {
+    config,
+    logger,
+    metrics,
+    verifier: tokenVerifier,
+    audit: auditLog,
+  });

@@ -6,7 +6,7 @@ import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { routeById } from '../routes';
 import { auditLog } from './audit-log';
-import { config, logger } from './context';
+import { config, logger, metrics } from './context';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
@@ -14,6 +14,7 @@ export const revocableApi = (routeId: string, handle: ApiHandler) =>
   createApi(routeById(routeId), handle, {
     config,
     logger,
+    metrics,
     verifier: tokenVerifier,
     signIns: refreshTokenRepository,
     audit: auditLog,
