@@ -16,6 +16,8 @@ import { json } from './support/contract';
 import { startTestApi, type TestApi } from './support/test-api';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Tests that run the CLI start a tsx process per command, seconds each on a busy machine. */
+const CLI_TIMEOUT_MS = 180_000;
 
 let api: TestApi;
 beforeAll(async () => {
@@ -163,86 +165,98 @@ describe('the audit trail', () => {
     expect(auditEvents()).toHaveLength(before);
   });
 
-  it('is listed by `audit person`, oldest first, and refused for a bad id or time', async () => {
-    const { entity } = await demoStudent();
-    const listed = await admin(['audit', 'person', entity.entity_id, '--json']);
-    expect(listed.code, listed.stderr).toBe(0);
-    const events = JSON.parse(listed.stdout) as AuditEvent[];
-    expect(events.length).toBeGreaterThanOrEqual(1);
-    expect(events.every((e) => e.entity_ids.includes(entity.entity_id))).toBe(true);
-    expect(events.map((e) => e.time)).toEqual(events.map((e) => e.time).sort());
-    const table = await admin(['audit', 'person', entity.entity_id, '--since', '2000-01-01T00:00:00Z']);
-    expect(table.stdout).toContain('get-students');
-    expect(table.stdout).toContain('demo-client');
-    const later = await admin([
-      'audit',
-      'person',
-      entity.entity_id,
-      '--since',
-      '2999-01-01T00:00:00Z',
-      '--json',
-    ]);
-    expect(JSON.parse(later.stdout)).toEqual([]);
-    expect((await admin(['audit', 'person', 'not-a-uuid'])).code).toBe(2);
-    expect((await admin(['audit', 'person', entity.entity_id, '--since', 'yesterday'])).code).toBe(2);
-  });
+  it(
+    'is listed by `audit person`, oldest first, and refused for a bad id or time',
+    async () => {
+      const { entity } = await demoStudent();
+      const listed = await admin(['audit', 'person', entity.entity_id, '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const events = JSON.parse(listed.stdout) as AuditEvent[];
+      expect(events.length).toBeGreaterThanOrEqual(1);
+      expect(events.every((e) => e.entity_ids.includes(entity.entity_id))).toBe(true);
+      expect(events.map((e) => e.time)).toEqual(events.map((e) => e.time).sort());
+      const table = await admin(['audit', 'person', entity.entity_id, '--since', '2000-01-01T00:00:00Z']);
+      expect(table.stdout).toContain('get-students');
+      expect(table.stdout).toContain('demo-client');
+      const later = await admin([
+        'audit',
+        'person',
+        entity.entity_id,
+        '--since',
+        '2999-01-01T00:00:00Z',
+        '--json',
+      ]);
+      expect(JSON.parse(later.stdout)).toEqual([]);
+      expect((await admin(['audit', 'person', 'not-a-uuid'])).code).toBe(2);
+      expect((await admin(['audit', 'person', entity.entity_id, '--since', 'yesterday'])).code).toBe(2);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 describe("a person's data on request", () => {
-  it('exports everything about a person to one file, accounts without secrets', async () => {
-    const { entity, student, user } = await demoStudent();
-    const out = join(mkdtempSync(join(tmpdir(), 'person-export-')), 'student.json');
-    const run = await admin(['people', 'export', entity.entity_id, '--out', out]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(statSync(out).mode & 0o777).toBe(0o600);
-    const exported = JSON.parse(readFileSync(out, 'utf8'));
-    expect(exported.entity).toEqual(entity);
-    expect(exported.records.students).toEqual([student]);
-    expect(exported.accounts).toHaveLength(1);
-    expect(exported.accounts[0]).toMatchObject({ user_id: user?.user_id, username: 'student' });
-    expect(JSON.stringify(exported.accounts)).not.toContain('password_hash');
-    expect(exported.audit.length).toBeGreaterThan(0);
-    expect(auditEvents().at(-1)).toMatchObject({
-      route: 'admin:people-export',
-      entity_ids: [entity.entity_id],
-    });
-  });
+  it(
+    'exports everything about a person to one file, accounts without secrets',
+    async () => {
+      const { entity, student, user } = await demoStudent();
+      const out = join(mkdtempSync(join(tmpdir(), 'person-export-')), 'student.json');
+      const run = await admin(['people', 'export', entity.entity_id, '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      const exported = JSON.parse(readFileSync(out, 'utf8'));
+      expect(exported.entity).toEqual(entity);
+      expect(exported.records.students).toEqual([student]);
+      expect(exported.accounts).toHaveLength(1);
+      expect(exported.accounts[0]).toMatchObject({ user_id: user?.user_id, username: 'student' });
+      expect(JSON.stringify(exported.accounts)).not.toContain('password_hash');
+      expect(exported.audit.length).toBeGreaterThan(0);
+      expect(auditEvents().at(-1)).toMatchObject({
+        route: 'admin:people-export',
+        entity_ids: [entity.entity_id],
+      });
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it("refuses to erase a student in a tutor's care, then erases every trace with --force", async () => {
-    const { entity, student, user } = await demoStudent();
-    const token = await api.personToken('student');
-    expect((await api.get('/api/sso/me', { token })).status).toBe(200);
-    const refused = await admin(['people', 'erase', entity.entity_id]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/in the care of tutor .*--force/);
-    expect((await api.records.get('students', student.student_id))?.record).toEqual(student);
+  it(
+    "refuses to erase a student in a tutor's care, then erases every trace with --force",
+    async () => {
+      const { entity, student, user } = await demoStudent();
+      const token = await api.personToken('student');
+      expect((await api.get('/api/sso/me', { token })).status).toBe(200);
+      const refused = await admin(['people', 'erase', entity.entity_id]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/in the care of tutor .*--force/);
+      expect((await api.records.get('students', student.student_id))?.record).toEqual(student);
 
-    const erased = await admin(['people', 'erase', entity.entity_id, '--force']);
-    expect(erased.code, erased.stderr).toBe(0);
-    expect(erased.stdout).toContain(`Erased ${entity.entity_id}`);
-    for (const [group, id] of [
-      ['students', student.student_id],
-      ['entities', entity.entity_id],
-    ] as const) {
-      const response = await api.get(`/api/${group}/${id}`);
-      expect([404, 410]).toContain(response.status);
-      expect(await response.text()).not.toContain(student.name);
-      const all = await api.get(`/api/${group}?items_per_page=500`);
-      const ids = ((await all.json()) as Record<string, Record<string, string>[]>)[group]?.map(
-        (r) => r[idFields[group]],
-      );
-      expect(ids).not.toContain(id);
-    }
-    const tutors = await api.get('/api/tutors?items_per_page=500');
-    expect(JSON.stringify(await tutors.json())).not.toContain(student.student_id);
-    expect(await api.users.get(user?.user_id as string)).toBeUndefined();
-    expect(await api.users.byLogin('student')).toBeUndefined();
-    expect((await api.get('/api/sso/me', { token })).status).toBe(401);
-    expect(auditEvents().find((e) => e.route === 'admin:people-erase')).toMatchObject({
-      action: 'write',
-      entity_ids: [entity.entity_id],
-      record_ids: expect.arrayContaining([student.student_id, entity.entity_id]),
-    });
-    expect((await admin(['people', 'erase', entity.entity_id])).code).toBe(2);
-  });
+      const erased = await admin(['people', 'erase', entity.entity_id, '--force']);
+      expect(erased.code, erased.stderr).toBe(0);
+      expect(erased.stdout).toContain(`Erased ${entity.entity_id}`);
+      for (const [group, id] of [
+        ['students', student.student_id],
+        ['entities', entity.entity_id],
+      ] as const) {
+        const response = await api.get(`/api/${group}/${id}`);
+        expect([404, 410]).toContain(response.status);
+        expect(await response.text()).not.toContain(student.name);
+        const all = await api.get(`/api/${group}?items_per_page=500`);
+        const ids = ((await all.json()) as Record<string, Record<string, string>[]>)[group]?.map(
+          (r) => r[idFields[group]],
+        );
+        expect(ids).not.toContain(id);
+      }
+      const tutors = await api.get('/api/tutors?items_per_page=500');
+      expect(JSON.stringify(await tutors.json())).not.toContain(student.student_id);
+      expect(await api.users.get(user?.user_id as string)).toBeUndefined();
+      expect(await api.users.byLogin('student')).toBeUndefined();
+      expect((await api.get('/api/sso/me', { token })).status).toBe(401);
+      expect(auditEvents().find((e) => e.route === 'admin:people-erase')).toMatchObject({
+        action: 'write',
+        entity_ids: [entity.entity_id],
+        record_ids: expect.arrayContaining([student.student_id, entity.entity_id]),
+      });
+      expect((await admin(['people', 'erase', entity.entity_id])).code).toBe(2);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
