@@ -3,7 +3,7 @@
 // The bundle report prints it; infra/bundles.test.ts holds each bundle to what its operation uses.
 import { build } from 'esbuild';
 import { fallbackRoute, type Route, routes } from '../shared/routes';
-import { esbuildOptions, exportEntry, handlerEntry, signingKeyEntry } from './bundling';
+import { auditForwarderEntry, esbuildOptions, exportEntry, handlerEntry, signingKeyEntry } from './bundling';
 
 export interface FunctionBundle {
   name: string;
@@ -37,6 +37,7 @@ export async function buildFunctionBundles(): Promise<FunctionBundle[]> {
     ...[...routes, fallbackRoute].map((route) => ({ name: route.id, route, entry: handlerEntry(route) })),
     { name: 'signing-key-resource', route: undefined, entry: signingKeyEntry },
     { name: 'scheduled-export', route: undefined, entry: exportEntry },
+    { name: 'audit-forwarder', route: undefined, entry: auditForwarderEntry },
   ];
   // One build for all entries: esbuild parses the shared modules once, and each bundle is still whole.
   const { outputFiles = [], metafile } = await build({

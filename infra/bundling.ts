@@ -28,6 +28,9 @@ export const signingKeyEntry = fileURLToPath(new URL('./custom-resources/signing
 /** The scheduled export, run by the tenant's EventBridge rule. */
 export const exportEntry = `${functionsDir}exports/run.ts`;
 
+/** The audit forwarder, fed by the subscription on the function log group. */
+export const auditForwarderEntry = `${functionsDir}audit/forward.ts`;
+
 /** The source file of a route's handler. */
 export function handlerEntry(route: Pick<Route, 'handler'>): string {
   return `${functionsDir}${route.handler}.ts`;

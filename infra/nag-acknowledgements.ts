@@ -41,6 +41,12 @@ export const acceptedFindings = {
       'its S3 object grant is the exports/ prefix with a wildcard: the narrowest resource that works. It has no ' +
       'wildcard action, no other prefix and no other bucket; its table grant names its partitions exactly.',
   },
+  xrayTraces: {
+    id: 'AwsSolutions-IAM5',
+    reason:
+      'X-Ray active tracing (a tenant with `tracing: true`): xray:PutTraceSegments and xray:PutTelemetryRecords ' +
+      'take no resource-level permissions, so the resource is "*" as in the managed AWSXRayDaemonWriteAccess.',
+  },
 } as const;
 
 /** Acknowledges a finding on a construct; `detail` narrows it to one granular finding (`IAM5[Resource::…]`). */

@@ -43,11 +43,13 @@ export interface RouteAreaStackProps {
   environment: Record<string, string>;
   /** Token functions start once the signing key exists. */
   signingKey: CustomResource;
+  /** The tenant's X-Ray active tracing. */
+  tracing: boolean;
 }
 
 export class RouteAreaStack extends NestedStack {
   constructor(scope: Construct, id: string, props: RouteAreaStackProps) {
-    const { tenantId, area, routeTable, data, api, logGroup, environment, signingKey } = props;
+    const { tenantId, area, routeTable, data, api, logGroup, environment, signingKey, tracing } = props;
     super(scope, id, { description: `School API of tenant ${tenantId}: the ${area} routes` });
     const { fallbackRoute } = routeTable;
     for (const route of [...routeTable.routes, fallbackRoute].filter((r) => areaOf(r) === area)) {
@@ -61,6 +63,7 @@ export class RouteAreaStack extends NestedStack {
             : environment,
         logGroup,
         statements: routeStatements(route, data),
+        tracing,
       });
       if (route.access === 'sign') fn.node.addDependency(signingKey);
       const httpRoute = new apigw.HttpRoute(this, `${name}Route`, {

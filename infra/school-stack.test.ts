@@ -3,6 +3,7 @@
 // table settings per production flag, the tenant's alarms, tenants sharing nothing, room for three times
 // today's routes, and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers
 // the bundles.
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_FILTER_PATTERN } from '../shared/audit/forwarder';
 import { keys } from '../shared/data/keys';
 import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
@@ -126,7 +128,7 @@ function inRoot(s: Synthesized, part: Part, value: unknown): unknown {
 }
 
 /** Every statement of a function's role: its inline policy is its whole grant. */
-function statementsOf({ part, resource: fn }: Located): Statement[] {
+function allStatementsOf({ part, resource: fn }: Located): Statement[] {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] as string;
   const role = resource(part, roleId);
   expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -134,6 +136,11 @@ function statementsOf({ part, resource: fn }: Located): Statement[] {
     (policy) => policy.PolicyDocument.Statement,
   );
 }
+
+const isTracingGrant = (st: Statement) => asArray(st.Action).includes('xray:PutTraceSegments');
+
+/** A function's grant, without the X-Ray one of a traced tenant (checked on its own below). */
+const statementsOf = (fn: Located): Statement[] => allStatementsOf(fn).filter((st) => !isTracingGrant(st));
 
 const actionsOf = (statements: Statement[]) => new Set(statements.flatMap((st) => asArray(st.Action)));
 
@@ -422,7 +429,8 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       DeletionPolicy: s().tenant.production ? 'Retain' : 'Delete',
     });
     const functions = ofType(s(), 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(allRoutes.length + 2);
+    // The routes, the signing-key resource, the scheduled export and the audit forwarder.
+    expect(functions).toHaveLength(allRoutes.length + 3);
     for (const fn of functions) {
       const { part, id, resource: r } = fn;
       expect(r.Properties, id).toMatchObject({
@@ -577,6 +585,62 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     ]);
   });
 
+  it("keeps the audit trail in a log group of its own, with the tenant's retention, fed by the function log group", () => {
+    const { tenant, root } = s();
+    const { id: filterId, resource: subscription } = theOne(s(), 'AWS::Logs::SubscriptionFilter');
+    expect(subscription.Properties).toMatchObject({
+      LogGroupName: { Ref: functionLogGroup(s()).id },
+      FilterPattern: AUDIT_FILTER_PATTERN,
+    });
+    const destination = subscription.Properties.DestinationArn as { 'Fn::GetAtt': string[] };
+    const forwarderId = destination['Fn::GetAtt'][0] as string;
+    const forwarder = ofType(s(), 'AWS::Lambda::Function').find((fn) => fn.id === forwarderId);
+    expect(forwarder, filterId).toBeDefined();
+    if (!forwarder) return;
+    const auditGroup = (variablesOf(forwarder).AUDIT_LOG_GROUP as { Ref: string }).Ref;
+    expect(resource(root, auditGroup)).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { RetentionInDays: tenant.logRetentionDays },
+      DeletionPolicy: tenant.production ? 'Retain' : 'Delete',
+    });
+    expect(auditGroup).not.toBe(functionLogGroup(s()).id);
+    // The forwarder writes its own log and the audit group, nothing else.
+    expect(statementsOf(forwarder).map((st) => [asArray(st.Action), st.Resource])).toEqual([
+      [['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [functionLogGroup(s()).id, 'Arn'] }],
+      [['logs:CreateLogStream', 'logs:PutLogEvents'], { 'Fn::GetAtt': [auditGroup, 'Arn'] }],
+    ]);
+    // CloudWatch Logs may invoke it, for this log group only.
+    const permission = ofType(s(), 'AWS::Lambda::Permission').find(
+      ({ resource: p }) =>
+        (p.Properties.FunctionName as { 'Fn::GetAtt'?: string[] })['Fn::GetAtt']?.[0] === forwarderId,
+    );
+    expect(permission?.resource.Properties).toMatchObject({
+      Principal: 'logs.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [functionLogGroup(s()).id, 'Arn'] },
+    });
+    root.template.hasOutput('AuditLogGroupName', { Value: { Ref: auditGroup } });
+  });
+
+  it('traces every function with X-Ray exactly when the tenant says so, adding no resource', () => {
+    const { tenant } = s();
+    for (const fn of ofType(s(), 'AWS::Lambda::Function')) {
+      const xray = allStatementsOf(fn).filter(isTracingGrant);
+      if (tenant.tracing) {
+        expect(fn.resource.Properties.TracingConfig, fn.id).toEqual({ Mode: 'Active' });
+        expect(xray, fn.id).toEqual([
+          expect.objectContaining({
+            Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+            Resource: '*',
+          }),
+        ]);
+      } else {
+        expect(fn.resource.Properties.TracingConfig, fn.id).toBeUndefined();
+        expect(xray, fn.id).toEqual([]);
+      }
+    }
+    expect(ofType(s(), 'AWS::IAM::Policy')).toEqual([]);
+  });
+
   it(`keeps every template, root and nested, under ${RESOURCE_BUDGET} resources`, () => {
     for (const { stack, resources } of s().parts) {
       expect(Object.keys(resources).length, stack.node.path).toBeLessThanOrEqual(RESOURCE_BUDGET);
@@ -714,7 +778,7 @@ describe('room to grow', () => {
   it(`holds three times today's routes with every template under ${RESOURCE_BUDGET} resources`, () => {
     expect(tripled.routes).toHaveLength(3 * routes.length);
     expect(ofType(grown, 'AWS::ApiGatewayV2::Route')).toHaveLength(tripled.routes.length + 1);
-    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 3);
+    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 4);
     const counts = grown.parts.map(({ stack, resources }) => ({
       template: stack.node.path,
       resources: Object.keys(resources).length,

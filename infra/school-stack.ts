@@ -23,16 +23,18 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { AUDIT_FILTER_PATTERN } from '../shared/audit/forwarder';
 import { keys } from '../shared/data/keys';
 import { recordGroups } from '../shared/domain/groups';
 import { EXPORTS_PREFIX } from '../shared/exports/manifest';
 import { eventBridgeCron } from '../shared/exports/schedule';
 import { fallbackRoute, routes } from '../shared/routes';
 import { keyStatement, type TenantData, tableStatement } from './access';
-import { exportEntry, signingKeyEntry } from './bundling';
+import { auditForwarderEntry, exportEntry, signingKeyEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';
 import { acknowledge } from './nag-acknowledgements';
 import { areasOf, constructId, RouteAreaStack, type RouteTable } from './route-area-stack';
@@ -81,6 +83,8 @@ export class SchoolStack extends Stack {
   readonly exportBucket: s3.Bucket;
   readonly exportFunction: ServiceFunction;
   readonly exportSchedule: events.Rule;
+  /** Who read or changed whose records (docs/privacy.md), kept for the tenant's log retention. */
+  readonly auditLogs: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: SchoolStackProps) {
     super(scope, id, props);
@@ -119,6 +123,7 @@ export class SchoolStack extends Stack {
       description: `signing-key: creates the token signing key of tenant ${tenant.id} at deploy time`,
       environment: {},
       logGroup: this.functionLogs,
+      tracing: tenant.tracing,
       statements: [
         new iam.PolicyStatement({
           actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
@@ -217,9 +222,12 @@ export class SchoolStack extends Stack {
           logGroup: this.functionLogs,
           environment,
           signingKey,
+          tracing: tenant.tracing,
         }),
       );
     }
+
+    this.auditLogs = this.addAuditTrail(tenant, removalPolicy);
 
     const exports = this.addExport(tenant, key);
     this.exportBucket = exports.bucket;
@@ -250,6 +258,43 @@ export class SchoolStack extends Stack {
         description: `Point a CNAME or alias record for ${tenant.domain?.name} here`,
       });
     }
+  }
+
+  /**
+   * The audit trail: the functions write each audit event as a line of their log, and a subscription on
+   * the function log group hands those lines to a forwarder that writes them to the tenant's own audit
+   * log group. The request path makes no extra call and loads no CloudWatch Logs client for it.
+   */
+  private addAuditTrail(tenant: Tenant, removalPolicy: RemovalPolicy): logs.LogGroup {
+    const auditLogs = new logs.LogGroup(this, 'AuditLogs', {
+      retention: tenant.logRetentionDays as logs.RetentionDays,
+      removalPolicy,
+    });
+    const forwarder = new ServiceFunction(this, 'AuditForwarder', {
+      entry: auditForwarderEntry,
+      description: `audit-forwarder: writes the audit events of tenant ${tenant.id} to its audit log group`,
+      environment: { AUDIT_LOG_GROUP: auditLogs.logGroupName, LOG_LEVEL: 'info' },
+      logGroup: this.functionLogs,
+      tracing: tenant.tracing,
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [auditLogs.logGroupArn],
+        }),
+      ],
+    });
+    // The forwarder logs into the function log group too, but writes no audit line, so it never feeds itself.
+    new logs.SubscriptionFilter(this, 'AuditSubscription', {
+      logGroup: this.functionLogs,
+      destination: new LambdaDestination(forwarder),
+      filterPattern: logs.FilterPattern.literal(AUDIT_FILTER_PATTERN),
+    });
+    new CfnOutput(this, 'AuditLogGroupName', {
+      value: auditLogs.logGroupName,
+      description:
+        'The audit log group: AUDIT_LOG_GROUP for `npm run admin -- audit person` (docs/privacy.md)',
+    });
+    return auditLogs;
   }
 
   /**
@@ -291,6 +336,7 @@ export class SchoolStack extends Stack {
         LOG_LEVEL: 'info',
       },
       logGroup: this.functionLogs,
+      tracing: tenant.tracing,
       statements: [
         tableStatement(
           this.table,

@@ -90,6 +90,8 @@ const TenantSchema = z
     }),
     /** Production keeps the table, key and secret when the stack is deleted, and protects the table. */
     production: z.boolean(),
+    /** X-Ray active tracing of every function (Lambda's own segments; no tracing library is loaded). */
+    tracing: z.boolean().default(false),
     /** The scheduled export: a crontab pattern in UTC, and how many days each run is kept in the bucket. */
     exports: z
       .object({
@@ -156,6 +158,7 @@ export const tenantInputs: readonly TenantInput[] = [
     corsOrigins: ['https://portal.escola-norte.example.org'],
     logRetentionDays: 365,
     production: true,
+    tracing: true,
     exports: { schedule: '30 1 * * *', retentionDays: 400 },
     signOn: {
       sessionIdleSeconds: 28_800,

@@ -52,6 +52,8 @@ export interface Config {
   adminTotpRequired: boolean;
   /** The sign-in page's language when neither ui_locales nor Accept-Language names one it speaks. */
   defaultLocale: Locale;
+  /** The local run's audit log file; a deployed function writes audit events to standard output. */
+  auditLogFile: string | undefined;
 }
 
 /** The languages the sign-in pages speak. */
@@ -92,6 +94,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     }),
     adminTotpRequired: e.choice('ADMIN_TOTP_REQUIRED', ['true', 'false'], 'false') === 'true',
     defaultLocale: e.choice('DEFAULT_LOCALE', LOCALES, 'en'),
+    auditLogFile: e.optionalText('AUDIT_LOG_FILE'),
   });
 }
 

@@ -7,10 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LAMBDA_NODE_TARGET } from '../infra/bundling';
+import { auditOfPerson, logGroupAuditSource } from '../infra/cli/admin/audit';
 import {
   DEMO_APP_ID,
   DEMO_CLIENT_ID,
@@ -61,6 +63,7 @@ const standInEndpoints = (): StandInEndpoints => ({
   AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
   AWS_ENDPOINT_URL_S3: s3.endpoint,
   AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
+  AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: moto.endpoint,
 });
 
 async function startS3rver(directory: string) {
@@ -320,6 +323,40 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     await expectProblem(await request('DELETE', '/api/system'), 405);
   }, 60_000);
 
+  it('forward the audit lines to the audit log group, where `audit person` finds who read a person', async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const page = await json<{ students: Row[] }>(await request('GET', '/api/students?items_per_page=1'));
+    const student = page.students[0] as Row;
+    await json(await request('GET', `/api/students/${student.student_id}`));
+    expect(deployment.subscriptions).toHaveLength(1);
+    const [subscription] = deployment.subscriptions;
+    if (!subscription) return;
+    const result = await deployment.deliverSubscription(subscription);
+    expect(result).toMatchObject({ ok: true });
+    expect((result as { payload: { forwarded: number } }).payload.forwarded).toBeGreaterThan(1);
+    const logGroup = deployment.environmentOf(subscription.fn).AUDIT_LOG_GROUP as string;
+    expect([...deployment.logGroups.values()]).toContain(logGroup);
+    const client = new CloudWatchLogsClient({
+      region: 'eu-west-1',
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const events = await auditOfPerson(
+      logGroupAuditSource(client, logGroup),
+      student.entity_id as string,
+      since,
+    );
+    client.destroy();
+    expect(events.find((e) => e.route === 'get-students')).toMatchObject({
+      action: 'read',
+      record_ids: [student.student_id],
+      entity_ids: [student.entity_id],
+      outcome: 200,
+      client_id: DEMO_CLIENT_ID,
+    });
+    expect(events.every((e) => e.entity_ids.includes(student.entity_id as string))).toBe(true);
+  }, 60_000);
+
   it('export every group to the bucket on the schedule, as a run its manifest verifies', async () => {
     expect(deployment.schedules).toHaveLength(1);
     const [schedule] = deployment.schedules;
@@ -351,14 +388,51 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect(violations).toEqual([]);
   });
 
+  it('log with Powertools (cold start, request ids, the person acting) and publish request metrics as EMF', () => {
+    const lines = deployment.functions.flatMap((fn) =>
+      deployment
+        .output(fn)
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    );
+    const requests = lines.filter((line) => line.message === 'request');
+    expect(requests.length).toBeGreaterThan(0);
+    for (const line of requests) {
+      expect(line).toMatchObject({ level: 'info', cold_start: expect.any(Boolean) });
+      expect(line.function_request_id).toEqual(expect.any(String));
+      expect(line.request_id).toEqual(expect.any(String));
+    }
+    expect(requests.some((line) => line.cold_start === true)).toBe(true);
+    expect(requests.some((line) => line.cold_start === false)).toBe(true);
+    expect(requests.some((line) => typeof line.person_id === 'string')).toBe(true);
+    const emf = lines.filter((line) => line._aws !== undefined) as {
+      _aws: {
+        CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[];
+      };
+      [key: string]: unknown;
+    }[];
+    const metricNames = (line: (typeof emf)[number]) =>
+      line._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name));
+    const byRoute = emf.filter((line) => metricNames(line).includes('Requests'));
+    expect(byRoute.length).toBeGreaterThan(0);
+    expect(byRoute[0]?._aws.CloudWatchMetrics[0]?.Namespace).toBe('SchoolApi');
+    expect(byRoute.some((line) => line.route === 'list-students' && line.Requests === 1)).toBe(true);
+    const written = emf.filter((line) => metricNames(line).includes('RecordsWritten'));
+    expect(written.map((line) => line.group)).toEqual(expect.arrayContaining(['students', 'tutors']));
+  });
+
   it('no function wrote to stderr, printed a warning or logged an error', () => {
     for (const fn of deployment.functions) {
       const { stdout, stderr } = deployment.output(fn);
       expect(stderr, fn.name).toBe('');
       expect(stdout, fn.name).not.toMatch(/Warning/);
       for (const line of stdout.split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as { level?: string };
-        expect(['debug', 'info', 'warn'], `${fn.name}: ${line}`).toContain(entry.level);
+        const entry = JSON.parse(line) as { level?: string; _aws?: unknown };
+        // Embedded-metric-format lines are metrics, not log lines: they carry no level.
+        if (entry._aws === undefined) {
+          expect(['debug', 'info', 'warn'], `${fn.name}: ${line}`).toContain(entry.level);
+        }
       }
     }
   });

@@ -71,6 +71,7 @@ beforeAll(async () => {
       AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
       AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9',
       AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:9',
+      AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: 'http://127.0.0.1:9',
     },
   });
 }, 60_000);

@@ -90,9 +90,9 @@ describe('the scopes of a person come from the role table (docs/sso.md)', () => 
   const expected: Record<string, string[]> = {
     admin: [...scopes],
     teacher: ['students:read', 'teachers:read', 'tutors:read'],
-    guardian: ['students:read', 'tutors:read'],
-    guardian2: ['students:read', 'tutors:read'],
-    student: ['students:read'],
+    guardian: ['students:read', 'tutors:read', 'students:read:sensitive', 'tutors:read:sensitive'],
+    guardian2: ['students:read', 'tutors:read', 'students:read:sensitive', 'tutors:read:sensitive'],
+    student: ['students:read', 'students:read:sensitive'],
     staff: ['staffs:read', 'teachers:read'],
   };
   it.each(Object.entries(expected))('%s', async (username, scopesOfAccount) => {

@@ -2,7 +2,12 @@
 // signing keys, on the local run or a deployed tenant (infra/cli/target.ts). This file only parses,
 // connects and prints; the work is in ./admin/. Exits 2 on a bad argument (nothing changed), 1 when the
 // tenant's table or secret cannot be reached.
+import { writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { AuditGroupWriter, auditGroupLog } from '../../shared/audit/audit-group';
+import { type AuditLog, fileAuditLog } from '../../shared/audit/audit-log';
 import { ConfigError, parseTokenTimings, type TokenTimings } from '../../shared/config';
 import { ClientRepository } from '../../shared/data/client-repository';
 import { createDocumentClient } from '../../shared/data/document-client';
@@ -10,12 +15,15 @@ import { RecordRepository } from '../../shared/data/record-repository';
 import { SignInThrottleRepository } from '../../shared/data/sign-in-throttle-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { UserRepository } from '../../shared/data/user-repository';
+import { RecordWriter } from '../../shared/records/record-writer';
 import { secretsManagerStore } from '../custom-resources/signing-key';
 import { tenants } from '../tenants';
+import { type AuditSource, auditOfPerson, fileAuditSource, logGroupAuditSource } from './admin/audit';
 import { createClient, listClients, revokeClient, setLogoutUris } from './admin/clients';
 import { type Command, PROGRAM, parseCommand } from './admin/commands';
 import { table } from './admin/format';
 import { type KeyStores, listKeys, retireKey, rotateKey } from './admin/keys';
+import { erasePerson, exportPerson, type PeopleStores } from './admin/people';
 import { UsageError } from './admin/usage-error';
 import {
   type AccountStores,
@@ -40,6 +48,10 @@ interface Context {
   password: string | undefined;
   /** The school's name, as authenticator apps show a TOTP account's issuer. */
   tenantName: string;
+  /** The tenant's audit events, where the target keeps them, and where admin commands add theirs. */
+  audit: () => { source: AuditSource; log: AuditLog };
+  /** The people commands' stores, built only for them. */
+  people: () => PeopleStores;
 }
 
 const print = (text: string) => console.log(text);
@@ -191,10 +203,79 @@ async function runKeys(command: Of<'keys'>, { keys }: Context): Promise<void> {
   return print(`Retired key ${retired.kid}: verifiers refuse its tokens within ${refresh}.`);
 }
 
+async function runAudit(command: Of<'audit'>, { audit }: Context): Promise<void> {
+  const events = await auditOfPerson(audit().source, command.entityId, command.since);
+  if (command.json) return print(JSON.stringify(events, null, 2));
+  if (events.length === 0) return print(`No reads or changes of ${command.entityId}'s records found.`);
+  return print(
+    table(
+      ['time', 'action', 'route', 'outcome', 'client_id', 'actor_entity_id', 'records', 'request_id'],
+      events.map((e) => [
+        e.time,
+        e.action,
+        e.route,
+        String(e.outcome),
+        e.client_id ?? '-',
+        e.actor_entity_id ?? '-',
+        e.record_ids.length > 3 ? `${e.record_ids.length} records` : list(e.record_ids),
+        e.request_id,
+      ]),
+    ),
+  );
+}
+
+async function runPeople(command: Of<'people'>, { people }: Context): Promise<void> {
+  if (command.verb === 'export') {
+    const exported = await exportPerson(people(), command.entityId);
+    const out = command.out ?? `person-${command.entityId}.json`;
+    // Only the operator reads it: it holds the person's every value.
+    await writeFile(out, `${JSON.stringify(exported, null, 2)}\n`, { mode: 0o600 });
+    const count = Object.values(exported.records).reduce((n, list) => n + list.length, 0);
+    return print(
+      `Wrote ${out}: the entity, ${count} role record(s), ${exported.accounts.length} account(s), ${exported.audit.length} audit event(s).`,
+    );
+  }
+  const erased = await erasePerson(people(), command.entityId, command.force);
+  print(
+    `Erased ${command.entityId}: ${erased.records.map((r) => `${r.group} ${r.id}`).join(', ')}; accounts: ${list(erased.accounts)}.`,
+  );
+  if (erased.tutorsChanged.length > 0)
+    print(`Taken out of the care of tutor(s) ${list(erased.tutorsChanged)}.`);
+  if (erased.tutorsDeleted.length > 0)
+    print(`Deleted tutor record(s) left with no student: ${list(erased.tutorsDeleted)}.`);
+  return print(
+    'Backups and earlier exports keep what they hold until their retention ends (docs/privacy.md).',
+  );
+}
+
 function run(command: Command, context: Context): Promise<void> {
   if (command.noun === 'clients') return runClients(command, context);
   if (command.noun === 'users') return runUsers(command, context);
+  if (command.noun === 'audit') return runAudit(command, context);
+  if (command.noun === 'people') return runPeople(command, context);
   return runKeys(command, context);
+}
+
+/** Where the target's audit events are: the local run's file, or a deployed tenant's log group. */
+function auditOf(target: Target, clients: { destroy(): void }[]): { source: AuditSource; log: AuditLog } {
+  const { audit, region } = target;
+  if (audit === undefined) {
+    throw new UsageError(
+      "set AUDIT_LOG_GROUP to the tenant's audit log group (the stack's AuditLogGroupName output).",
+    );
+  }
+  if ('file' in audit) return { source: fileAuditSource(audit.file), log: fileAuditLog(audit.file) };
+  const client = new CloudWatchLogsClient({
+    region,
+    ...(audit.endpoint
+      ? { endpoint: audit.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  clients.push(client);
+  return {
+    source: logGroupAuditSource(client, audit.logGroup),
+    log: auditGroupLog(new AuditGroupWriter(client, audit.logGroup), 'admin-cli'),
+  };
 }
 
 /** Reads a password piped to standard input; a terminal is refused, since it would echo the password. */
@@ -268,6 +349,8 @@ async function main(argv: string[]): Promise<number> {
     const db = createDocumentClient({ region: target.region, endpoint: target.endpoint });
     const secrets = secretsManagerOf(target);
     const tableName = target.tableName;
+    const opened: { destroy(): void }[] = [];
+    const resolved = target;
     try {
       await run(command, {
         clients: new ClientRepository(db, tableName),
@@ -287,10 +370,27 @@ async function main(argv: string[]): Promise<number> {
         password,
         tenantName:
           process.env.TENANT_NAME ?? tenants.find((t) => t.id === target?.tenantId)?.name ?? target.tenantId,
+        audit: () => auditOf(resolved, opened),
+        people: () => {
+          const records = new RecordRepository(db, tableName);
+          const { source, log } = auditOf(resolved, opened);
+          return {
+            db,
+            tableName,
+            tenantId: resolved.tenantId,
+            records,
+            writer: new RecordWriter(db, tableName, records),
+            users: new UserRepository(db, tableName),
+            auditSource: source,
+            auditLog: log,
+            operator: `${userInfo().username}@admin-cli`,
+          };
+        },
       });
     } finally {
       db.destroy();
       secrets?.client.destroy();
+      for (const client of opened) client.destroy();
     }
     return 0;
   } catch (error) {

@@ -2,7 +2,7 @@
 // SIGNING_KEY_SECRET_ARN and AWS credentials from the environment) or, by default, the one `npm start`
 // is serving with its local S3.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface Target {
@@ -17,6 +17,8 @@ export interface Target {
   signingKeySecretArn: string | undefined;
   /** A Secrets Manager other than AWS's, as DYNAMODB_ENDPOINT is for DynamoDB. */
   secretsManagerEndpoint: string | undefined;
+  /** Where the tenant's audit events are: the local run's file, or a deployed tenant's log group. */
+  audit: { file: string } | { logGroup: string; endpoint: string | undefined } | undefined;
 }
 
 /** What `npm start` writes to DATA_DIR/local-run.json for the tools to find it. */
@@ -27,10 +29,14 @@ export interface LocalRunFile {
   tenantId: string;
   s3Endpoint: string;
   exportBucket: string;
+  /** The audit events of the run, one JSON line each (shared/audit/). */
+  auditLogFile?: string;
 }
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../.data/dynamodb', import.meta.url));
 const LOCAL_RUN_FILE = 'local-run.json';
+/** The local run's audit log, in DATA_DIR. */
+export const AUDIT_LOG_FILE = 'audit.log';
 
 export const localRunFile = (dataDir: string) => join(dataDir, LOCAL_RUN_FILE);
 
@@ -45,6 +51,12 @@ export function resolveTarget(env: Record<string, string | undefined>): Target {
       s3Endpoint: env.S3_ENDPOINT,
       signingKeySecretArn: env.SIGNING_KEY_SECRET_ARN,
       secretsManagerEndpoint: env.SECRETS_MANAGER_ENDPOINT,
+      // The stack's AuditLogGroupName output; CLOUDWATCH_LOGS_ENDPOINT points at another CloudWatch Logs.
+      audit: env.AUDIT_LOG_GROUP
+        ? { logGroup: env.AUDIT_LOG_GROUP, endpoint: env.CLOUDWATCH_LOGS_ENDPOINT }
+        : env.AUDIT_LOG_FILE
+          ? { file: env.AUDIT_LOG_FILE }
+          : undefined,
     };
   }
   const file = localRunFile(env.DATA_DIR ?? DEFAULT_DATA_DIR);
@@ -63,6 +75,7 @@ export function resolveTarget(env: Record<string, string | undefined>): Target {
     s3Endpoint: local.s3Endpoint,
     signingKeySecretArn: undefined,
     secretsManagerEndpoint: undefined,
+    audit: { file: local.auditLogFile ?? join(dirname(file), AUDIT_LOG_FILE) },
   };
 }
 

@@ -27,7 +27,19 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** The scheduled export compresses whole groups and gets more CPU with more memory. */
   memorySize?: number;
+  /**
+   * X-Ray active tracing (the tenant's `tracing`): Lambda records each invocation's segment, with no
+   * tracing library in the bundle (docs/deploy.md says why not Powertools Tracer).
+   */
+  tracing?: boolean;
 }
+
+/** What active tracing needs; X-Ray grants it on no narrower resource. */
+const xrayStatement = () =>
+  new iam.PolicyStatement({
+    actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+    resources: ['*'],
+  });
 
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
@@ -45,6 +57,7 @@ export class ServiceFunction extends NodejsFunction {
               resources: [props.logGroup.logGroupArn],
             }),
             ...props.statements,
+            ...(props.tracing ? [xrayStatement()] : []),
           ],
         }),
       },
@@ -82,5 +95,11 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
     acknowledge(this, 'runtime');
+    // Set on the template's function rather than through `tracing`, which would add the same grant as
+    // a policy resource of its own per function; the role's inline policy already holds it.
+    if (props.tracing) {
+      (this.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: lambda.Tracing.ACTIVE };
+      acknowledge(role, 'xrayTraces', 'Resource::*');
+    }
   }
 }

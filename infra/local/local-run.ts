@@ -26,6 +26,8 @@ export interface LocalRunOptions {
   syncLagMs?: number | undefined;
   /** How often the service re-reads its signing keys (SIGNING_KEY_REFRESH_SECONDS); the default is 300. */
   signingKeyRefreshSeconds?: number | undefined;
+  /** Where the handlers append their audit events (AUDIT_LOG_FILE); standard output when not given. */
+  auditLogFile?: string | undefined;
   /** Sees every response the API sends (the tests check each against the API description). */
   inspect?: ResponseInspector | undefined;
   /** Hears what happens to the table before the API is up (seeding, a seeding started over). */
@@ -67,7 +69,10 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: REGION,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // Metrics are CloudWatch's to read (embedded metric format); locally their lines would only be noise.
+    POWERTOOLS_METRICS_DISABLED: 'true',
     ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
+    ...(options.auditLogFile === undefined ? {} : { AUDIT_LOG_FILE: options.auditLogFile }),
     ...(options.signingKeyRefreshSeconds === undefined
       ? {}
       : { SIGNING_KEY_REFRESH_SECONDS: String(options.signingKeyRefreshSeconds) }),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { EXPORTS_PREFIX } from '../../shared/exports/manifest';
 import { scheduleProblem } from '../../shared/exports/schedule';
-import { DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
+import { AUDIT_LOG_FILE, DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
 import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from './bootstrap';
 import { DataDirInUseError, lockDataDir } from './data-dir-lock';
 import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
@@ -104,6 +104,7 @@ async function main() {
     demoUserPassword: settings.DEMO_USER_PASSWORD,
     demoRedirectUris: settings.DEMO_REDIRECT_URIS,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
+    auditLogFile: join(settings.DATA_DIR, AUDIT_LOG_FILE),
     report: (line) => console.error(line),
   });
   started.run = run;
@@ -121,6 +122,7 @@ async function main() {
     tenantId: DEMO_TENANT.id,
     s3Endpoint: s3.endpoint,
     exportBucket: EXPORT_BUCKET,
+    auditLogFile: join(settings.DATA_DIR, AUDIT_LOG_FILE),
   };
   writeFileSync(runFile, JSON.stringify(local));
   // The ready line comes first: clients wait for the first line with an address, and it must be the API's.

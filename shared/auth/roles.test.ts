@@ -16,10 +16,20 @@ describe('the role table', () => {
     expect(scopesOfRoles(['teacher'])).toEqual(['students:read', 'teachers:read', 'tutors:read']);
   });
 
-  it('lets guardians and students read only their own groups', () => {
-    expect(scopesOfRoles(['tutor'])).toEqual(['students:read', 'tutors:read']);
-    expect(scopesOfRoles(['student'])).toEqual(['students:read']);
+  it('lets guardians and students read only their own groups, sensitive values included', () => {
+    expect(scopesOfRoles(['tutor'])).toEqual([
+      'students:read',
+      'tutors:read',
+      'students:read:sensitive',
+      'tutors:read:sensitive',
+    ]);
+    expect(scopesOfRoles(['student'])).toEqual(['students:read', 'students:read:sensitive']);
     expect(scopesOfRoles([])).toEqual([]);
+  });
+
+  it("gives no sensitive values to a role that reads a group whole, even with a guardian's", () => {
+    expect(scopesOfRoles(['staff']).filter((s) => s.endsWith(':sensitive'))).toEqual([]);
+    expect(scopesOfRoles(['tutor', 'teacher']).filter((s) => s.endsWith(':sensitive'))).toEqual([]);
   });
 
   it('takes the widest reach of a person with several roles', () => {

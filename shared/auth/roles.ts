@@ -12,6 +12,7 @@ import {
   recordGroups,
   type Scope,
   scopes,
+  sensitiveScope,
 } from '../domain/groups';
 
 export type PersonRole = 'admin' | RoleName;
@@ -52,12 +53,20 @@ export const personRoles = Object.keys(rolePolicy) as PersonRole[];
 export const isPersonRole = (value: unknown): value is PersonRole =>
   (personRoles as readonly unknown[]).includes(value);
 
-/** The scopes a person's roles grant: every scope for an admin, the read scopes of their groups otherwise. */
+/**
+ * The scopes a person's roles grant: every scope for an admin, the read scopes of their groups otherwise,
+ * and a group's sensitive values (shared/records/sensitive-fields.ts) where they read only their own
+ * records or their children's: a guardian their children's, a person their own, never a whole group.
+ */
 export function scopesOfRoles(roles: readonly PersonRole[]): Scope[] {
   if (roles.includes('admin')) return [...scopes];
   const granted = new Set<Scope>();
   for (const role of roles) {
     for (const group of recordGroups) if (rolePolicy[role][group] !== 'none') granted.add(readScope(group));
+  }
+  for (const group of recordGroups) {
+    const reaches = reachOf(roles, group);
+    if (reaches.length > 0 && !reaches.includes('all')) granted.add(sensitiveScope(group));
   }
   return scopes.filter((scope) => granted.has(scope));
 }

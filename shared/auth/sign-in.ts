@@ -194,7 +194,7 @@ export async function signIn(exchange: ApiRequest, services: SignInServices): Pr
   }
   await sleep(gate.delayMs);
   const user = await signedIn(account, password);
-  if (!user) return again(400, text.failed);
+  if (!user) return { ...again(400, text.failed), counts: [{ name: 'SignInFailures', value: 1 }] };
   await services.signInThrottle.succeeded(gate.ticket);
   if (needsSecondFactor(user, config)) {
     if (user.totp_secret === undefined) return again(403, text.noSecondFactor);

@@ -127,10 +127,17 @@ export const readScope = <G extends RecordGroup>(group: G) => `${group}:read` as
 
 export const writeScope = <G extends RecordGroup>(group: G) => `${group}:write` as const;
 
+/**
+ * Reading the values of a group's identification documents and bank accounts unmasked
+ * (shared/records/sensitive-fields.ts); without it a reader sees them masked.
+ */
+export const sensitiveScope = <G extends RecordGroup>(group: G) => `${group}:read:sensitive` as const;
+
 export const scopes = [
   ...recordGroups.map(readScope),
   ...recordGroups.map(writeScope),
   'system:read',
+  ...recordGroups.map(sensitiveScope),
 ] as const;
 export type Scope = (typeof scopes)[number];
 

@@ -32,10 +32,13 @@ describe('an unexpected failure (contract section 5)', () => {
   it('answers 500 with only a request id, which the error log line carries too', async () => {
     const { publicApi } = await import('../wiring/public-api');
     const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    // Powertools' Logger writes errors and warnings to stderr, the rest to stdout; Lambda logs both.
+    for (const stream of [process.stdout, process.stderr]) {
+      vi.spyOn(stream, 'write').mockImplementation((chunk) => {
+        lines.push(String(chunk));
+        return true;
+      });
+    }
     const handler = publicApi('get-jwks', async () => {
       throw new Error('ValidationException: One or more parameter values were invalid: secret-table-detail');
     });

@@ -5,9 +5,12 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { type AuditSubject, auditEvent, auditedGroup } from '../audit/audit-event';
+import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken, TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import type { BusinessCount, RequestMetrics } from '../metrics';
 import type { Route } from '../routes';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
@@ -23,11 +26,19 @@ export interface ApiRuntime {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
+  /** Routes of person records only: where each request's audit event goes. */
+  audit?: () => AuditLog;
+  /** Where each request's metrics go (embedded metric format); none in the unit tests of the factory. */
+  metrics?: () => RequestMetrics;
 }
 
 interface ApiContext extends Context {
   auth?: AccessToken;
   query?: QueryParams;
+  /** What the handler said it touched, for the audit event. */
+  audited?: AuditSubject;
+  /** The handler's business counts, for the request's metrics. */
+  counts?: BusinessCount[];
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -63,17 +74,53 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       status,
       duration_ms: Math.round((performance.now() - (started.get(context) ?? performance.now())) * 10) / 10,
       client_id: context.auth?.clientId,
+      person_id: context.auth?.person?.entityId,
     });
+  const group = auditedGroup(route.path);
+  if (group !== undefined && !runtime.audit)
+    throw new Error(`Route ${route.id} is audited: give it an audit log`);
+  /** One audit event a request of a person group, whatever its outcome: ids only, never content. */
+  const audit = (event: Event, context: ApiContext, status: number) => {
+    if (group === undefined || !runtime.audit) return;
+    const named = Object.values(event.pathParameters ?? {}).filter((id): id is string => id !== undefined);
+    return runtime.audit().write(
+      auditEvent({
+        route,
+        group,
+        requestId: requestIdOf(event, context),
+        auth: context.auth,
+        subject: context.audited ?? { recordIds: named, entityIds: group === 'entities' ? named : [] },
+        outcome: status,
+      }),
+    );
+  };
+  /** The request's metrics: by route, with the records a successful write of a person group wrote. */
+  const measure = (context: ApiContext, status: number) => {
+    const written: BusinessCount[] =
+      group !== undefined && route.access === 'write' && status < 300 && context.audited
+        ? [
+            {
+              name: 'RecordsWritten',
+              value: context.audited.recordIds.length,
+              dimension: { name: 'group', value: group },
+            },
+          ]
+        : [];
+    runtime.metrics?.().request(route.id, status, [...(context.counts ?? []), ...written]);
+  };
   return {
     before: ({ context }) => {
       started.set(context, performance.now());
+      runtime.logger().beginInvocation(context);
     },
-    after: (request) => {
+    after: async (request) => {
       const { event, context, response } = request;
       if (response) request.response = withRequestId(response, requestIdOf(event, context));
       log(event, context, response?.statusCode ?? 200);
+      measure(context, response?.statusCode ?? 200);
+      await audit(event, context, response?.statusCode ?? 200);
     },
-    onError: (request) => {
+    onError: async (request) => {
       const { event, context } = request;
       const errorContext = {
         requestId: requestIdOf(event, context),
@@ -89,6 +136,8 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       }
       request.response = withRequestId(request.response, errorContext.requestId);
       log(event, context, request.response.statusCode ?? 500);
+      measure(context, request.response.statusCode ?? 500);
+      await audit(event, context, request.response.statusCode ?? 500);
     },
   };
 }
@@ -213,17 +262,20 @@ export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime)
       );
     }
   }
-  return stack.handler(async (event, context) =>
-    render(
-      await handle({
-        event,
-        body: event.body,
-        query: context.query ?? new QueryParams(event.rawQueryString ?? ''),
-        path: event.pathParameters ?? {},
-        auth: context.auth,
-        requestId: requestIdOf(event, context),
-        config: runtime.config(),
-      }),
-    ),
-  );
+  return stack.handler(async (event, context) => {
+    const person = context.auth?.person;
+    if (person) runtime.logger().appendKeys({ person_id: person.entityId });
+    const response = await handle({
+      event,
+      body: event.body,
+      query: context.query ?? new QueryParams(event.rawQueryString ?? ''),
+      path: event.pathParameters ?? {},
+      auth: context.auth,
+      requestId: requestIdOf(event, context),
+      config: runtime.config(),
+    });
+    context.audited = response.audit;
+    context.counts = response.counts;
+    return render(response);
+  });
 }

@@ -1,8 +1,10 @@
 // What a handler is given and what it returns: the request as the API factory (api.ts) hands it over,
 // and the response it turns into API Gateway's result.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { AuditSubject } from '../audit/audit-event';
 import type { AccessToken } from '../auth/tokens';
 import type { Config } from '../config';
+import type { BusinessCount } from '../metrics';
 import type { QueryParams } from './request';
 
 export interface ApiRequest {
@@ -27,6 +29,10 @@ export interface ApiResponse {
   isBase64Encoded?: boolean;
   /** Set-Cookie values. */
   cookies?: string[];
+  /** The person records the request read or changed, for its audit event (shared/audit/). */
+  audit?: AuditSubject;
+  /** Business counts of the request (shared/metrics.ts), published with its request metrics. */
+  counts?: BusinessCount[];
 }
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;

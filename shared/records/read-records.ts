@@ -1,6 +1,7 @@
 // The read operations every record group shares: a page of the list (or of its changes since a time),
 // one record by id, and the deletions since a time. Each serves what the caller's token may read
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
+import { subjectOf } from '../audit/audit-event';
 import { readScope } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import type { Deletion, PageQuery, TimedPage } from '../data/pages';
@@ -18,6 +19,7 @@ import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { type ListFilters, parseFields, parseFilters, passes, select } from './list-filters';
 import { missingRecord, notFound } from './missing-record';
 import { recordId } from './record-id';
+import { sensitiveView } from './sensitive-fields';
 
 export async function listRecords(
   group: RecordGroup,
@@ -53,12 +55,14 @@ export async function listRecords(
   const { totalItems, ...result } = filters
     ? await filteredPage(group, scope, records, filters, pageQuery, query)
     : await records.listWithin(group, scope, pageQuery);
+  const view = sensitiveView(request.auth, group);
   return {
+    audit: subjectOf(idFields[group], result.items),
     rawBody: listBody({
       tenantId,
       group,
       idField: idFields[group],
-      records: result.items.map((record) => select(record, fields)),
+      records: result.items.map((record) => select(view(record), fields)),
       hasMore: result.hasMore,
       page: position?.page ?? page,
       itemsPerPage,
@@ -123,10 +127,15 @@ export async function getRecord(
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);
+  const audit = subjectOf(idFields[group], [stored.record]);
   if (notModified(header(request.event, 'if-none-match'), stored.version)) {
-    return { status: 304, headers: { etag: tag } };
+    return { status: 304, headers: { etag: tag }, audit };
   }
-  return { headers: { etag: tag }, body: select(stored.record, fields) };
+  return {
+    headers: { etag: tag },
+    body: select(sensitiveView(request.auth, group)(stored.record), fields),
+    audit,
+  };
 }
 
 function parseTime(name: string, value: string): string {
@@ -207,10 +216,18 @@ async function listChanges(
   fields: readonly string[] | undefined,
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
-  const page = await records.changesWithin(group, await readScope(request.auth, group, records), w);
+  const changed = await records.changesWithin(group, await readScope(request.auth, group, records), w);
+  const view = sensitiveView(request.auth, group);
+  const page = { ...changed, items: changed.items.map((item) => ({ ...item, value: view(item.value) })) };
   const feed = { kind: 'changes' as const, group, tenantId: request.config.tenantId, ...w };
   const selected = { ...page, items: page.items.map((i) => ({ ...i, value: select(i.value, fields) })) };
-  return { rawBody: feedBody(group, selected, feed, 'updated_since') };
+  return {
+    audit: subjectOf(
+      idFields[group],
+      changed.items.map((item) => item.value),
+    ),
+    rawBody: feedBody(group, selected, feed, 'updated_since'),
+  };
 }
 
 export async function listDeleted(
@@ -238,7 +255,10 @@ export async function listDeleted(
     })),
   };
   const feed = { kind: 'deleted' as const, group, tenantId: request.config.tenantId, ...w };
-  return { rawBody: feedBody('deleted', deletions, feed, 'since') };
+  return {
+    audit: { recordIds: page.items.map((item) => item.value.id), entityIds: [] },
+    rawBody: feedBody('deleted', deletions, feed, 'since'),
+  };
 }
 
 /**

@@ -91,8 +91,13 @@ export class RecordWriter {
     );
   }
 
-  async remove<G extends RecordGroup>(group: G, id: string, ifMatch?: EntityTagCondition): Promise<void> {
-    await retrying(async () => {
+  /** Deletes a record; returns it as it was, for the audit event of the request. */
+  async remove<G extends RecordGroup>(
+    group: G,
+    id: string,
+    ifMatch?: EntityTagCondition,
+  ): Promise<GroupRecords[G]> {
+    return retrying(async () => {
       const { item, version } = await this.current(group, id, ifMatch);
       const context = this.context();
       const record = toRecord(group, item);
@@ -105,6 +110,7 @@ export class RecordWriter {
         ...person.steps,
         ...linkSteps(this.steps, group, id, record, undefined),
       ]);
+      return record;
     });
   }
 

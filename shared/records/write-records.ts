@@ -1,5 +1,6 @@
 // The write operations every record group shares: create, replace, delete, and add an identification
 // document. Bodies are validated against the group's insert request before anything is written.
+import { subjectOf } from '../audit/audit-event';
 import { etag, type StoredRecord } from '../data/record-items';
 import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
@@ -13,6 +14,7 @@ import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
+import { sensitiveView } from './sensitive-fields';
 
 /** Every field name a client may send, to suggest the right one for a misspelt field. */
 export const knownFields = [
@@ -45,7 +47,8 @@ function created<G extends RecordGroup>(
   return {
     status: 201,
     headers: { location: locationOf(request, group, id), etag: etag(version) },
-    body: record,
+    body: sensitiveView(request.auth, group)(record),
+    audit: subjectOf(idFields[group], [record]),
   };
 }
 
@@ -96,7 +99,11 @@ export async function replaceRecord(
   const { record, version } = await locatingClashes(request, group, () =>
     writer.replace(group, id, input, condition, (current) => checkReadOnly(readOnly, current)),
   );
-  return { headers: { etag: etag(version) }, body: record };
+  return {
+    headers: { etag: etag(version) },
+    body: sensitiveView(request.auth, group)(record),
+    audit: subjectOf(idFields[group], [record]),
+  };
 }
 
 export async function deleteRecord(
@@ -105,8 +112,8 @@ export async function deleteRecord(
   writer: RecordWriter,
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
-  await writer.remove(group, id, ifMatch(request));
-  return { status: 204 };
+  const removed = await writer.remove(group, id, ifMatch(request));
+  return { status: 204, audit: subjectOf(idFields[group], [removed]) };
 }
 
 export async function addDocument(

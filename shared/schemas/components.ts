@@ -78,13 +78,19 @@ const componentTable = {
   EntitiesContacts: { schema: Contact, description: 'A phone number, e-mail address or other contact.' },
   EntityIdentificationDocument: {
     schema: IdentificationDocument,
-    description: 'An identity document and its validity.',
+    description:
+      'An identity document and its validity. In responses `identification_document_value` is masked ' +
+      '(`****` and its last four characters; `****` alone for eight characters or fewer) unless the ' +
+      "token carries the group's `<group>:read:sensitive` scope: a document number is enough for " +
+      'identity fraud, so only readers that need it (the person, their guardian, administration) see it.',
   },
   EntityBankAccount: {
     schema: BankAccount,
     description:
       'A bank account. `back_account_number` is spelled so and holds an IBAN. Records always carry ' +
-      'the array under `bankAccounts`; clients should accept `bank_accounts` too.',
+      'the array under `bankAccounts`; clients should accept `bank_accounts` too. In responses ' +
+      '`back_account_number` is masked (`****` and its last four characters) unless the token carries ' +
+      "the group's `<group>:read:sensitive` scope: an account number is enough to set up a direct debit.",
   },
   EntityRole: { schema: EntityRole, description: 'A student, teacher, tutor or staff record of an entity.' },
   Entity: { schema: Entity, description: 'The base record of a person or an organisation.' },

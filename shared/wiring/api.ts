@@ -4,8 +4,15 @@
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { routeById } from '../routes';
-import { config, logger } from './context';
+import { auditLog } from './audit-log';
+import { config, logger, metrics } from './context';
 import { tokenVerifier } from './token-verifier';
 
 export const api = (routeId: string, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, { config, logger, verifier: tokenVerifier });
+  createApi(routeById(routeId), handle, {
+    config,
+    logger,
+    metrics,
+    verifier: tokenVerifier,
+    audit: auditLog,
+  });

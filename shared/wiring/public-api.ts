@@ -3,7 +3,7 @@
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { routeById } from '../routes';
-import { config, logger } from './context';
+import { config, logger, metrics } from './context';
 
 export const publicApi = (routeId: string, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, { config, logger });
+  createApi(routeById(routeId), handle, { config, logger, metrics });

@@ -5,7 +5,8 @@
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { routeById } from '../routes';
-import { config, logger } from './context';
+import { auditLog } from './audit-log';
+import { config, logger, metrics } from './context';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
@@ -13,6 +14,8 @@ export const revocableApi = (routeId: string, handle: ApiHandler) =>
   createApi(routeById(routeId), handle, {
     config,
     logger,
+    metrics,
     verifier: tokenVerifier,
     signIns: refreshTokenRepository,
+    audit: auditLog,
   });

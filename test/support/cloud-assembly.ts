@@ -74,6 +74,15 @@ export interface CustomResource extends ResourceRef {
   fn: DeployedFunction;
 }
 
+/** A CloudWatch Logs subscription filter whose destination is a function of the stack. */
+export interface LogSubscription {
+  filter: ResourceRef;
+  /** The log group it reads, as the template names it (a `Ref`). */
+  logGroup: unknown;
+  pattern: string;
+  fn: DeployedFunction;
+}
+
 export interface CloudAssembly {
   directory: string;
   stacks: StackScope[];
@@ -81,6 +90,7 @@ export interface CloudAssembly {
   routes: HttpRoute[];
   schedules: Schedule[];
   customResources: CustomResource[];
+  subscriptions: LogSubscription[];
 }
 
 interface Manifest {
@@ -334,6 +344,18 @@ function readSchedules(stacks: StackScope[], functions: DeployedFunction[]): Sch
   });
 }
 
+function readSubscriptions(stacks: StackScope[], functions: DeployedFunction[]): LogSubscription[] {
+  return resourcesOfType(stacks, (type) => type === 'AWS::Logs::SubscriptionFilter').map((filter) => {
+    const properties = filter.resource.Properties ?? {};
+    return {
+      filter,
+      logGroup: properties.LogGroupName,
+      pattern: String(properties.FilterPattern),
+      fn: functionOf(stacks, functions, properties.DestinationArn, filter.scope),
+    };
+  });
+}
+
 function readCustomResources(stacks: StackScope[], functions: DeployedFunction[]): CustomResource[] {
   return resourcesOfType(
     stacks,
@@ -354,6 +376,7 @@ export function readCloudAssembly(directory: string): CloudAssembly {
     routes: readRoutes(stacks, functions),
     schedules: readSchedules(stacks, functions),
     customResources: readCustomResources(stacks, functions),
+    subscriptions: readSubscriptions(stacks, functions),
   };
 }
 

@@ -8,6 +8,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { CloudWatchLogsClient, CreateLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
@@ -23,6 +25,7 @@ import {
   type CustomResource,
   type DeployedFunction,
   type HttpRoute,
+  type LogSubscription,
   type Pseudo,
   type ResourceRef,
   resolveValue,
@@ -36,6 +39,8 @@ export interface StandInEndpoints {
   AWS_ENDPOINT_URL_DYNAMODB: string;
   AWS_ENDPOINT_URL_S3: string;
   AWS_ENDPOINT_URL_SECRETS_MANAGER: string;
+  /** moto's CloudWatch Logs: the stack's log groups are created there, for the audit forwarder to write. */
+  AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: string;
 }
 
 /** moto's account, so the ARNs of every stand-in name the same account as the secrets moto makes. */
@@ -88,7 +93,7 @@ interface StandInValue {
 
 export interface InvocationRecord {
   fn: DeployedFunction;
-  trigger: 'http' | 'schedule' | 'custom-resource';
+  trigger: 'http' | 'schedule' | 'custom-resource' | 'subscription';
   result: InvocationResult;
 }
 
@@ -203,6 +208,9 @@ export class LocalDeployment {
   private readonly routes: HttpRoute[];
   readonly functions: DeployedFunction[];
   readonly schedules: Schedule[];
+  readonly subscriptions: LogSubscription[];
+  /** Every log group of the stack, by logical id: created in moto under these names. */
+  readonly logGroups = new Map<string, string>();
 
   private constructor(private readonly options: DeployOptions) {
     const { assembly, stackName } = options;
@@ -211,6 +219,7 @@ export class LocalDeployment {
     this.functions = assembly.functions.filter((fn) => fn.scope.stackName === stackName);
     this.routes = assembly.routes.filter((route) => route.api.scope.stackName === stackName);
     this.schedules = assembly.schedules.filter((schedule) => schedule.rule.scope.stackName === stackName);
+    this.subscriptions = assembly.subscriptions.filter((s) => s.filter.scope.stackName === stackName);
   }
 
   static async deploy(options: DeployOptions): Promise<LocalDeployment> {
@@ -269,6 +278,10 @@ export class LocalDeployment {
       ...clientSettings,
       endpoint: endpoints.AWS_ENDPOINT_URL_SECRETS_MANAGER,
     });
+    const logs = new CloudWatchLogsClient({
+      ...clientSettings,
+      endpoint: endpoints.AWS_ENDPOINT_URL_CLOUDWATCH_LOGS,
+    });
     try {
       for (const ref of this.resources()) {
         const arn = (service: string, resource: string) =>
@@ -315,6 +328,8 @@ export class LocalDeployment {
           }
           case 'AWS::Logs::LogGroup': {
             const name = String(properties.LogGroupName ?? `/aws/lambda/${physicalName(ref, 200)}`);
+            await logs.send(new CreateLogGroupCommand({ logGroupName: name }));
+            this.logGroups.set(key(ref), name);
             set({ ref: name, attributes: { Arn: arn('logs', `log-group:${name}:*`) } });
             break;
           }
@@ -335,6 +350,7 @@ export class LocalDeployment {
       dynamodb.destroy();
       s3.destroy();
       secrets.destroy();
+      logs.destroy();
     }
   }
 
@@ -546,6 +562,40 @@ export class LocalDeployment {
           }
         : JSON.parse(String(this.resolve(schedule.input, scope, `${key(schedule.rule)} input`)));
     return this.invoke(schedule.fn, 'schedule', event);
+  }
+
+  /**
+   * What CloudWatch Logs does for a subscription filter: the lines the stack's functions wrote (they all
+   * log into the one function log group) that match the filter's pattern, gzipped and base64-encoded as a
+   * DATA_MESSAGE, sent to its destination function. Takes the `{ $.<field> = "<value>" }` patterns only.
+   */
+  deliverSubscription(subscription: LogSubscription): Promise<InvocationResult> {
+    const match = /^\{ \$\.(\w+) = "([^"]*)" \}$/.exec(subscription.pattern);
+    if (!match) throw new Error(`the stand-in cannot match the filter pattern ${subscription.pattern}`);
+    const [, field = '', value] = match;
+    const logEvents = this.functions.flatMap((fn) =>
+      this.output(fn)
+        .stdout.split('\n')
+        .filter((line) => {
+          try {
+            return (JSON.parse(line) as Record<string, unknown>)[field] === value;
+          } catch {
+            return false;
+          }
+        })
+        .map((message) => ({ id: randomUUID(), timestamp: Date.now(), message })),
+    );
+    const logGroup = String(this.resolve(subscription.logGroup, subscription.filter.scope, 'log group'));
+    const data = {
+      messageType: 'DATA_MESSAGE',
+      owner: ACCOUNT_ID,
+      logGroup,
+      logStream: `${new Date().toISOString().slice(0, 10).replaceAll('-', '/')}/stand-in[$LATEST]${suffix(8)}`,
+      subscriptionFilters: [subscription.filter.logicalId],
+      logEvents,
+    };
+    const event = { awslogs: { data: gzipSync(JSON.stringify(data)).toString('base64') } };
+    return this.invoke(subscription.fn, 'subscription', event);
   }
 
   /**

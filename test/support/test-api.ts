@@ -2,6 +2,9 @@
 // over real HTTP by the API Gateway stand-in. Gives the tests a token helper and direct repositories
 // for arranging data, and checks every response the file receives against the API description.
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
 import { startLocalRun } from '../../infra/local/local-run';
@@ -26,6 +29,8 @@ export interface TestApiOptions {
 export async function startTestApi(options: TestApiOptions = {}) {
   const endpoint = inject('dynamodbEndpoint');
   const tableName = `school-test-${randomUUID().slice(0, 8)}`;
+  // Each test API's audit events, in a file of its own, as `npm start` keeps them under DATA_DIR.
+  const auditLogFile = join(tmpdir(), `${tableName}-audit.log`);
   // The servers entry is all that depends on the address, and responses are checked without it.
   const validator = new ResponseValidator(openApiDocument('http://127.0.0.1'));
   const violations: string[] = [];
@@ -38,6 +43,7 @@ export async function startTestApi(options: TestApiOptions = {}) {
     demoClientSecret: DEMO_SECRET,
     syncLagMs: TEST_SYNC_LAG_MS,
     signingKeyRefreshSeconds: options.signingKeyRefreshSeconds,
+    auditLogFile,
     inspect: (exchange) => {
       responsesChecked++;
       try {
@@ -109,6 +115,7 @@ export async function startTestApi(options: TestApiOptions = {}) {
 
   return {
     url: run.url,
+    auditLogFile,
     send,
     tableName,
     db,
@@ -126,6 +133,7 @@ export async function startTestApi(options: TestApiOptions = {}) {
     async stop() {
       db.destroy();
       await run.stop();
+      rmSync(auditLogFile, { force: true });
       expect(violations, 'responses that do not match the API description').toEqual([]);
     },
   };

@@ -11,6 +11,7 @@ import {
   parseGrantTypes,
   parseRedirectUri,
   parseScopes,
+  parseSince,
   parseUsername,
   parseUuid,
 } from './validation';
@@ -35,7 +36,10 @@ export type Command =
   | { noun: 'users'; verb: 'set-password'; username: string; passwordStdin: boolean }
   | { noun: 'keys'; verb: 'list'; json: boolean }
   | { noun: 'keys'; verb: 'rotate' }
-  | { noun: 'keys'; verb: 'retire'; kid: string; force: boolean };
+  | { noun: 'keys'; verb: 'retire'; kid: string; force: boolean }
+  | { noun: 'audit'; verb: 'person'; entityId: string; since: string | undefined; json: boolean }
+  | { noun: 'people'; verb: 'export'; entityId: string; out: string | undefined }
+  | { noun: 'people'; verb: 'erase'; entityId: string; force: boolean };
 
 export type Parsed = { help: string } | { command: Command };
 
@@ -293,6 +297,74 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
           noun: 'keys',
           verb: 'retire',
           kid: kid as string,
+          force: bool(values, 'force'),
+        }),
+      },
+    },
+  },
+  audit: {
+    summary: "who read or changed a person's records (the audit log)",
+    verbs: {
+      person: {
+        summary: "list the reads and changes of a person's records, oldest first",
+        args: ['entity_id'],
+        options: {
+          since: {
+            type: 'string',
+            value: '<time>',
+            help: 'only events from this ISO 8601 time, e.g. 2026-09-01T00:00:00Z (default: 30 days ago)',
+          },
+          ...json,
+        },
+        details:
+          "Reads the local run's audit file, or a deployed tenant's audit log group (AUDIT_LOG_GROUP, the stack's AuditLogGroupName output) with CloudWatch Logs Insights.",
+        build: ([id], values) => ({
+          noun: 'audit',
+          verb: 'person',
+          entityId: parseUuid(id as string, 'entity_id'),
+          since: parseSince(str(values, 'since')),
+          json: bool(values, 'json'),
+        }),
+      },
+    },
+  },
+  people: {
+    summary: "a person's data on request: export it, or erase it",
+    verbs: {
+      export: {
+        summary: 'write one JSON file with every record about a person, their accounts and audit trail',
+        args: ['entity_id'],
+        options: {
+          out: {
+            type: 'string',
+            value: '<file>',
+            help: 'where to write it (default: person-<entity_id>.json)',
+          },
+        },
+        details:
+          'Records keep every value (documents and bank accounts unmasked); accounts come without password hashes.',
+        build: ([id], values) => ({
+          noun: 'people',
+          verb: 'export',
+          entityId: parseUuid(id as string, 'entity_id'),
+          out: str(values, 'out'),
+        }),
+      },
+      erase: {
+        summary: "delete a person's records, accounts, sign-ins and refresh tokens",
+        args: ['entity_id'],
+        options: {
+          force: {
+            type: 'boolean',
+            help: "erase a student still in a tutor's care (taken out of the tutors' care first)",
+          },
+        },
+        details:
+          "Refuses while a student of the person is in a tutor's care, unless --force. Backups and exports keep what they hold until their retention ends (docs/privacy.md).",
+        build: ([id], values) => ({
+          noun: 'people',
+          verb: 'erase',
+          entityId: parseUuid(id as string, 'entity_id'),
           force: bool(values, 'force'),
         }),
       },

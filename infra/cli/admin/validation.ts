@@ -140,3 +140,16 @@ export function parsePassword(input: string): string {
   }
   return password;
 }
+
+/** The start of an audit listing: an ISO 8601 time with a zone, as the API's `updated_since` takes. */
+export function parseSince(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const at = Date.parse(value);
+  if (
+    !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ||
+    Number.isNaN(at)
+  ) {
+    throw new UsageError(`--since ${value} is not an ISO 8601 time such as 2026-09-01T00:00:00Z.`);
+  }
+  return new Date(at).toISOString();
+}

@@ -1,0 +1,262 @@
+// The audit trail and a person's data on request (issue 15, deliverables 2 and 3), on the local run: every
+// read and write of a person record writes one audit event (ids, client, acting person, request id,
+// outcome; never the record's content) to the run's audit file; `npm run admin -- audit person` lists
+// them; `people export` writes everything about a person to one file; `people erase` refuses while a
+// student is in a tutor's care, then with --force leaves nothing of the person readable through the API.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuditEvent } from '../shared/audit/audit-event';
+import { idFields } from '../shared/domain/groups';
+import type { Entity, Student } from '../shared/schemas/records';
+import { json } from './support/contract';
+import { startTestApi, type TestApi } from './support/test-api';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Tests that run the CLI start a tsx process per command, seconds each on a busy machine. */
+const CLI_TIMEOUT_MS = 180_000;
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The admin CLI as an operator runs it, on the test's table and audit file. */
+function admin(args: string[]): Promise<Run> {
+  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['infra/cli/admin.ts', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      TABLE_NAME: api.tableName,
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      AWS_REGION: 'eu-west-1',
+      TENANT_ID: 'demo',
+      AUDIT_LOG_FILE: api.auditLogFile,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const auditEvents = (): AuditEvent[] =>
+  readFileSync(api.auditLogFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { message: string; audit: AuditEvent })
+    .map((line) => {
+      expect(line.message).toBe('audit');
+      return line.audit;
+    });
+
+const eventOf = (requestId: string | null) => auditEvents().find((e) => e.request_id === requestId);
+
+/** The demo account `student`: its entity and student record. */
+async function demoStudent() {
+  const user = await api.users.byLogin('student');
+  const entity = (await api.records.get('entities', user?.entity_id as string))?.record as Entity;
+  const studentId = entity.roles.find((r) => r.role === 'student')?.id as string;
+  const student = (await api.records.get('students', studentId))?.record as Student;
+  return { user, entity, student };
+}
+
+describe('the audit trail', () => {
+  it("records a client's read of a record by id: route, ids, client, request id, outcome, no content", async () => {
+    const { student, entity } = await demoStudent();
+    const response = await api.get(`/api/students/${student.student_id}`);
+    await json(response);
+    const event = eventOf(response.headers.get('x-request-id') ?? null) ?? auditEvents().at(-1);
+    expect(event).toMatchObject({
+      route: 'get-students',
+      method: 'GET',
+      action: 'read',
+      group: 'students',
+      record_ids: [student.student_id],
+      entity_ids: [entity.entity_id],
+      outcome: 200,
+      client_id: 'demo-client',
+    });
+    expect(event).not.toHaveProperty('actor_user_id');
+    expect(Date.parse(event?.time ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    expect(event?.request_id).toMatch(/\S/);
+    const text = readFileSync(api.auditLogFile, 'utf8');
+    expect(text).not.toContain(student.name);
+    expect(text).not.toContain(student.email);
+  });
+
+  it('records the person acting, for a signed-in person, and every record of a list page', async () => {
+    const response = await api.get('/api/students?items_per_page=3', {
+      token: await api.personToken('guardian'),
+    });
+    const body = await json<{ students: Student[] }>(response);
+    const guardian = await api.users.byLogin('guardian');
+    const event = auditEvents().at(-1);
+    expect(event).toMatchObject({
+      route: 'list-students',
+      record_ids: body.students.map((s) => s.student_id),
+      entity_ids: [...new Set(body.students.map((s) => s.entity_id))],
+      actor_user_id: guardian?.user_id,
+      actor_entity_id: guardian?.entity_id,
+    });
+  });
+
+  it('records writes and refusals with their outcome', async () => {
+    const created = await json<Student>(
+      await api.send('POST', '/api/students', {
+        processnumber: 'AUD-1',
+        ative: true,
+        name: 'Audit Trail',
+        email: 'audit.trail@example.org',
+        birth_date: '2014-03-09',
+      }),
+      201,
+    );
+    expect(auditEvents().at(-1)).toMatchObject({
+      route: 'create-students',
+      action: 'write',
+      record_ids: [created.student_id],
+      entity_ids: [created.entity_id],
+      outcome: 201,
+    });
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await api.get(`/api/teachers/${missing}`)).status).toBe(404);
+    expect(auditEvents().at(-1)).toMatchObject({
+      route: 'get-teachers',
+      record_ids: [missing],
+      outcome: 404,
+    });
+    const noScope = await api.get(`/api/students/${created.student_id}`, {
+      token: await api.token('teachers:read'),
+    });
+    expect(noScope.status).toBe(403);
+    expect(auditEvents().at(-1)).toMatchObject({ record_ids: [created.student_id], outcome: 403 });
+    expect((await api.send('DELETE', `/api/students/${created.student_id}`)).status).toBe(204);
+    expect(auditEvents().at(-1)).toMatchObject({
+      route: 'delete-students',
+      record_ids: [created.student_id],
+      entity_ids: [created.entity_id],
+      outcome: 204,
+    });
+  });
+
+  it('writes nothing for routes that read no person records', async () => {
+    const before = auditEvents().length;
+    await json(await api.get('/api/system'));
+    expect(auditEvents()).toHaveLength(before);
+  });
+
+  it(
+    'is listed by `audit person`, oldest first, and refused for a bad id or time',
+    async () => {
+      const { entity } = await demoStudent();
+      const listed = await admin(['audit', 'person', entity.entity_id, '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const events = JSON.parse(listed.stdout) as AuditEvent[];
+      expect(events.length).toBeGreaterThanOrEqual(1);
+      expect(events.every((e) => e.entity_ids.includes(entity.entity_id))).toBe(true);
+      expect(events.map((e) => e.time)).toEqual(events.map((e) => e.time).sort());
+      const table = await admin(['audit', 'person', entity.entity_id, '--since', '2000-01-01T00:00:00Z']);
+      expect(table.stdout).toContain('get-students');
+      expect(table.stdout).toContain('demo-client');
+      const later = await admin([
+        'audit',
+        'person',
+        entity.entity_id,
+        '--since',
+        '2999-01-01T00:00:00Z',
+        '--json',
+      ]);
+      expect(JSON.parse(later.stdout)).toEqual([]);
+      expect((await admin(['audit', 'person', 'not-a-uuid'])).code).toBe(2);
+      expect((await admin(['audit', 'person', entity.entity_id, '--since', 'yesterday'])).code).toBe(2);
+    },
+    CLI_TIMEOUT_MS,
+  );
+});
+
+describe("a person's data on request", () => {
+  it(
+    'exports everything about a person to one file, accounts without secrets',
+    async () => {
+      const { entity, student, user } = await demoStudent();
+      const out = join(mkdtempSync(join(tmpdir(), 'person-export-')), 'student.json');
+      const run = await admin(['people', 'export', entity.entity_id, '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      const exported = JSON.parse(readFileSync(out, 'utf8'));
+      expect(exported.entity).toEqual(entity);
+      expect(exported.records.students).toEqual([student]);
+      expect(exported.accounts).toHaveLength(1);
+      expect(exported.accounts[0]).toMatchObject({ user_id: user?.user_id, username: 'student' });
+      expect(JSON.stringify(exported.accounts)).not.toContain('password_hash');
+      expect(exported.audit.length).toBeGreaterThan(0);
+      expect(auditEvents().at(-1)).toMatchObject({
+        route: 'admin:people-export',
+        entity_ids: [entity.entity_id],
+      });
+    },
+    CLI_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses to erase a student in a tutor's care, then erases every trace with --force",
+    async () => {
+      const { entity, student, user } = await demoStudent();
+      const token = await api.personToken('student');
+      expect((await api.get('/api/sso/me', { token })).status).toBe(200);
+      const refused = await admin(['people', 'erase', entity.entity_id]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/in the care of tutor .*--force/);
+      expect((await api.records.get('students', student.student_id))?.record).toEqual(student);
+
+      const erased = await admin(['people', 'erase', entity.entity_id, '--force']);
+      expect(erased.code, erased.stderr).toBe(0);
+      expect(erased.stdout).toContain(`Erased ${entity.entity_id}`);
+      for (const [group, id] of [
+        ['students', student.student_id],
+        ['entities', entity.entity_id],
+      ] as const) {
+        const response = await api.get(`/api/${group}/${id}`);
+        expect([404, 410]).toContain(response.status);
+        expect(await response.text()).not.toContain(student.name);
+        const all = await api.get(`/api/${group}?items_per_page=500`);
+        const ids = ((await all.json()) as Record<string, Record<string, string>[]>)[group]?.map(
+          (r) => r[idFields[group]],
+        );
+        expect(ids).not.toContain(id);
+      }
+      const tutors = await api.get('/api/tutors?items_per_page=500');
+      expect(JSON.stringify(await tutors.json())).not.toContain(student.student_id);
+      expect(await api.users.get(user?.user_id as string)).toBeUndefined();
+      expect(await api.users.byLogin('student')).toBeUndefined();
+      expect((await api.get('/api/sso/me', { token })).status).toBe(401);
+      expect(auditEvents().find((e) => e.route === 'admin:people-erase')).toMatchObject({
+        action: 'write',
+        entity_ids: [entity.entity_id],
+        record_ids: expect.arrayContaining([student.student_id, entity.entity_id]),
+      });
+      expect((await admin(['people', 'erase', entity.entity_id])).code).toBe(2);
+    },
+    CLI_TIMEOUT_MS,
+  );
+});
