@@ -77,10 +77,23 @@ const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
-  const { processnumber, links: linked } = groups[group];
+  const { processnumber, links: linked, references } = groups[group];
   const record = keys.recordPartition(group);
   const claims = processnumber ? [keys.processnumberPartition(group)] : [];
-  const links = linked ? [keys.recordPartition(linked.group)] : [];
+  const links = [
+    ...(linked ? [keys.recordPartition(linked.group)] : []),
+    ...new Set(references.map((reference) => keys.recordPartition(reference.group))),
+  ];
+  // Deleting a person ends their enrollments: each leaves its class and is recorded as deleted.
+  const ended =
+    group === 'entities'
+      ? [
+          keys.recordPartition('enrollments'),
+          keys.deletionPartition('enrollments'),
+          keys.gonePartition('enrollments'),
+          keys.recordPartition('classes'),
+        ]
+      : [];
   // A person's role joins and leaves its entity.
   const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
@@ -101,6 +114,7 @@ function partitionsOf(group: RecordGroup) {
         ...claims,
         ...owner,
         ...links,
+        ...ended,
       ],
     },
     addDocument: { reads: [record, keys.gonePartition(group)], writes: [record] },

@@ -12,13 +12,26 @@ describe('the role table', () => {
     for (const group of recordGroups) expect(reachOf(['admin'], group), group).toEqual(['all']);
   });
 
-  it('lets teachers read students, teachers and tutors, and write nothing', () => {
-    expect(scopesOfRoles(['teacher'])).toEqual(['students:read', 'teachers:read', 'tutors:read']);
+  it('lets teachers read students, teachers, tutors and the rostering groups, and write nothing', () => {
+    expect(scopesOfRoles(['teacher'])).toEqual([
+      'students:read',
+      'teachers:read',
+      'tutors:read',
+      'academic_sessions:read',
+      'courses:read',
+      'classes:read',
+      'enrollments:read',
+    ]);
   });
 
-  it('lets guardians and students read only their own groups', () => {
-    expect(scopesOfRoles(['tutor'])).toEqual(['students:read', 'tutors:read']);
-    expect(scopesOfRoles(['student'])).toEqual(['students:read']);
+  it('lets guardians and students read their own groups and the school calendar', () => {
+    expect(scopesOfRoles(['tutor'])).toEqual([
+      'students:read',
+      'tutors:read',
+      'academic_sessions:read',
+      'courses:read',
+    ]);
+    expect(scopesOfRoles(['student'])).toEqual(['students:read', 'academic_sessions:read', 'courses:read']);
     expect(scopesOfRoles([])).toEqual([]);
   });
 

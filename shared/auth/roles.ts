@@ -39,12 +39,51 @@ const everyGroup = Object.fromEntries(recordGroups.map((group) => [group, 'all']
   'all'
 >;
 
+/** The school's calendar and curriculum, which every member of it reads whole. */
+const calendar = { academic_sessions: 'all', courses: 'all' } as const;
+
 export const rolePolicy = {
   admin: everyGroup,
-  staff: { entities: 'none', students: 'none', teachers: 'all', tutors: 'none', staffs: 'all' },
-  teacher: { entities: 'none', students: 'all', teachers: 'all', tutors: 'all', staffs: 'none' },
-  tutor: { entities: 'none', students: 'in-care', teachers: 'none', tutors: 'own', staffs: 'none' },
-  student: { entities: 'none', students: 'own', teachers: 'none', tutors: 'none', staffs: 'none' },
+  staff: {
+    entities: 'none',
+    students: 'none',
+    teachers: 'all',
+    tutors: 'none',
+    staffs: 'all',
+    ...calendar,
+    classes: 'all',
+    enrollments: 'all',
+  },
+  teacher: {
+    entities: 'none',
+    students: 'all',
+    teachers: 'all',
+    tutors: 'all',
+    staffs: 'none',
+    ...calendar,
+    classes: 'all',
+    enrollments: 'all',
+  },
+  tutor: {
+    entities: 'none',
+    students: 'in-care',
+    teachers: 'none',
+    tutors: 'own',
+    staffs: 'none',
+    ...calendar,
+    classes: 'none',
+    enrollments: 'none',
+  },
+  student: {
+    entities: 'none',
+    students: 'own',
+    teachers: 'none',
+    tutors: 'none',
+    staffs: 'none',
+    ...calendar,
+    classes: 'none',
+    enrollments: 'none',
+  },
 } as const satisfies Record<PersonRole, RoleReaches>;
 
 export const personRoles = Object.keys(rolePolicy) as PersonRole[];

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
+import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
@@ -53,6 +54,48 @@ export class RecordRepository {
       new GetCommand({ TableName: this.tableName, Key: keys.record(group, id), ConsistentRead: true }),
     );
     return Item;
+  }
+
+  /**
+   * The enrollment entries a class (`classes`) or person entity (`entities`) lists: role, the other
+   * side's id and the enrollment's id, read from that one item, without reading the enrollments.
+   */
+  async enrollmentEntries(group: 'classes' | 'entities', id: string): Promise<EnrollmentEntry[]> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.record(group, id),
+        ProjectionExpression: '#e',
+        ExpressionAttributeNames: { '#e': internal.enrollments },
+        ConsistentRead: true,
+      }),
+    );
+    return entriesOf(Item?.[internal.enrollments]);
+  }
+
+  /** The enrollment entries of many classes or persons, by id: one BatchGet of their lists. */
+  async enrollmentEntriesOfMany(
+    group: 'classes' | 'entities',
+    ids: readonly string[],
+  ): Promise<Map<string, EnrollmentEntry[]>> {
+    const items = await this.getManyItems(group, ids, internal.enrollments);
+    return new Map([...items].map(([id, item]) => [id, entriesOf(item[internal.enrollments])]));
+  }
+
+  /** A class's enrollments, in id order: its list, then the enrollments by id. */
+  async enrollmentsOfClass(classId: string): Promise<GroupRecords['enrollments'][]> {
+    return this.enrollmentsOf(await this.enrollmentEntries('classes', classId));
+  }
+
+  /** A person's enrollments, in id order: their entity's list, then the enrollments by id. */
+  async enrollmentsOfPerson(entityId: string): Promise<GroupRecords['enrollments'][]> {
+    return this.enrollmentsOf(await this.enrollmentEntries('entities', entityId));
+  }
+
+  private async enrollmentsOf(entries: readonly EnrollmentEntry[]) {
+    const ids = entries.map((e) => e.enrollmentId).sort();
+    const found = await this.getMany('enrollments', ids);
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /** When a record with this id was deleted, while the deletion is retained. */
@@ -273,7 +316,27 @@ export class RecordRepository {
     group: G,
     ids: readonly string[],
   ): Promise<Map<string, GroupRecords[G]>> {
-    const found = new Map<string, GroupRecords[G]>();
+    const items = await this.getManyItems(group, ids);
+    return new Map([...items].map(([id, item]) => [id, toRecord(group, item)]));
+  }
+
+  /** The stored items of these ids that exist, by id, or only the named attributes of them. */
+  private async getManyItems(
+    group: RecordGroup,
+    ids: readonly string[],
+    ...attributes: string[]
+  ): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    const projection =
+      attributes.length > 0
+        ? {
+            ProjectionExpression: ['#sk', ...attributes.map((_, i) => `#a${i}`)].join(', '),
+            ExpressionAttributeNames: {
+              '#sk': tableDesign.sortKey,
+              ...Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+            },
+          }
+        : {};
     for (let start = 0; start < ids.length; start += MAX_KEYS_PER_BATCH_GET) {
       let pending: Item[] = ids
         .slice(start, start + MAX_KEYS_PER_BATCH_GET)
@@ -283,11 +346,10 @@ export class RecordRepository {
           await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
         const { Responses, UnprocessedKeys } = await this.db.send(
           new BatchGetCommand({
-            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
+            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...projection } },
           }),
         );
-        for (const item of Responses?.[this.tableName] ?? [])
-          found.set(String(item.sk), toRecord(group, item));
+        for (const item of Responses?.[this.tableName] ?? []) found.set(String(item.sk), item);
         pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
       }
     }
