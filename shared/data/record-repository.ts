@@ -8,9 +8,9 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
+import { groups, idFields, type RecordGroup, type Reference, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
-import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
+import { classEntry, type EnrollmentEntry, entriesOf, personEntry } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
@@ -382,18 +382,12 @@ export class RecordRepository {
 
   /**
    * Inserts a set of new, mutually consistent records (a seed): each transaction holds its records, their
-   * processnumber claims and the counter changes, so counts stay exact whatever fails. A tutor's students
-   * must be in the same set; a record whose id or processnumber exists already fails its transaction.
+   * processnumber claims and the counter changes, so counts stay exact whatever fails. What records name
+   * (a tutor's students, the rostering references) must be in the same set, which is written with the
+   * links already on it; a record whose id or processnumber exists already fails its transaction.
    */
   async insert(records: NewRecord[]): Promise<void> {
-    const tutorsOf = new Map<string, Set<string>>();
-    for (const { group, record } of records) {
-      if (group !== 'tutors') continue;
-      const tutor = record as GroupRecords['tutors'];
-      for (const studentId of tutor.student_ids) {
-        tutorsOf.set(studentId, (tutorsOf.get(studentId) ?? new Set()).add(tutor.tutor_id));
-      }
-    }
+    const linksOf = insertedLinks(records);
     for (let start = 0; start < records.length; start += MAX_RECORDS_PER_TRANSACTION) {
       const chunk = records.slice(start, start + MAX_RECORDS_PER_TRANSACTION);
       const added = new Map<RecordGroup, number>();
@@ -403,11 +397,7 @@ export class RecordRepository {
           TransactItems: [
             ...chunk.flatMap(({ group, record }) => {
               const id = recordId(group, record);
-              const tutors = group === 'students' ? tutorsOf.get(id) : undefined;
-              const item = {
-                ...recordItem(group, record, 1),
-                ...(tutors ? { [internal.tutors]: tutors } : {}),
-              };
+              const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
               const claim =
                 'processnumber' in record
                   ? [
@@ -437,4 +427,46 @@ export class RecordRepository {
       );
     }
   }
+}
+
+/**
+ * The internal attributes each record of an inserted set gets from the others, by `<group>#<id>`: a
+ * student's tutors, the count of records naming a session, course or organisation, and the enrollments
+ * a class and a person list. Throws if a record names one outside the set.
+ */
+function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
+  const present = new Set(records.map(({ group, record }) => `${group}#${recordId(group, record)}`));
+  const links = new Map<string, Item>();
+  const on = (group: RecordGroup, id: string) => {
+    const key = `${group}#${id}`;
+    if (!present.has(key)) throw new Error(`An inserted record names ${key}, which is not in the set`);
+    const item = links.get(key) ?? { [internal.links]: 0 };
+    links.set(key, item);
+    return item;
+  };
+  const addTo = (item: Item, attribute: string, value: string) => {
+    item[attribute] = new Set([...((item[attribute] as Set<string>) ?? []), value]);
+  };
+  for (const { group, record } of records) {
+    const id = recordId(group, record);
+    if (group === 'tutors') {
+      for (const studentId of (record as GroupRecords['tutors']).student_ids)
+        addTo(on('students', studentId), internal.tutors, id);
+    }
+    for (const reference of groups[group].references as readonly Reference[]) {
+      const value = (record as Record<string, unknown>)[reference.field];
+      const named = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+      for (const target of named) {
+        const item = on(reference.group, target);
+        if (reference.enrollments) {
+          const enrollment = record as GroupRecords['enrollments'];
+          const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
+          addTo(item, internal.enrollments, entry);
+        } else {
+          item[internal.refs] = Number(item[internal.refs] ?? 0) + 1;
+        }
+      }
+    }
+  }
+  return links;
 }
