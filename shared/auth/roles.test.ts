@@ -24,21 +24,18 @@ describe('the role table', () => {
     ]);
   });
 
-  it('lets guardians and students read their own groups and the school calendar', () => {
-    expect(scopesOfRoles(['tutor'])).toEqual([
-      'students:read',
-      'tutors:read',
-      'academic_sessions:read',
-      'courses:read',
-    ]);
-    expect(scopesOfRoles(['student'])).toEqual(['students:read', 'academic_sessions:read', 'courses:read']);
+  it('lets guardians and students read their own groups, the school calendar and their classes', () => {
+    const calendarAndClasses = ['academic_sessions:read', 'courses:read', 'classes:read', 'enrollments:read'];
+    expect(scopesOfRoles(['tutor'])).toEqual(['students:read', 'tutors:read', ...calendarAndClasses]);
+    expect(scopesOfRoles(['student'])).toEqual(['students:read', ...calendarAndClasses]);
     expect(scopesOfRoles([])).toEqual([]);
   });
 
   it('takes the widest reach of a person with several roles', () => {
     expect(reachOf(['tutor'], 'students')).toEqual(['in-care']);
     expect(reachOf(['tutor', 'student'], 'students')).toEqual(['in-care', 'own']);
-    expect(reachOf(['tutor', 'teacher'], 'students')).toEqual(['all']);
+    expect(reachOf(['tutor', 'teacher'], 'students')).toEqual(['in-care', 'taught']);
+    expect(reachOf(['tutor', 'staff'], 'classes')).toEqual(['all']);
     expect(reachOf(['student'], 'teachers')).toEqual([]);
   });
 });

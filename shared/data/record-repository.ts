@@ -73,13 +73,40 @@ export class RecordRepository {
     return entriesOf(Item?.[internal.enrollments]);
   }
 
-  /** The enrollment entries of many classes or persons, by id: one BatchGet of their lists. */
-  async enrollmentEntriesOfMany(
+  /**
+   * The enrollment lists of many classes or persons, by id, with when each last changed: one BatchGet
+   * of just those attributes (a hundred ids a request).
+   */
+  async enrollmentLists(
     group: 'classes' | 'entities',
     ids: readonly string[],
-  ): Promise<Map<string, EnrollmentEntry[]>> {
-    const items = await this.getManyItems(group, ids, internal.enrollments);
-    return new Map([...items].map(([id, item]) => [id, entriesOf(item[internal.enrollments])]));
+  ): Promise<Map<string, { entries: EnrollmentEntry[]; changedAt: string | undefined }>> {
+    const items = await this.getManyItems(group, ids, internal.enrollments, internal.enrolledAt);
+    return new Map(
+      [...items].map(([id, item]) => [
+        id,
+        {
+          entries: entriesOf(item[internal.enrollments]),
+          changedAt: item[internal.enrolledAt] as string | undefined,
+        },
+      ]),
+    );
+  }
+
+  /** The roles of these entities, with when each last changed: a BatchGet of just those attributes. */
+  async rolesOfEntities(
+    ids: readonly string[],
+  ): Promise<Map<string, Pick<GroupRecords['entities'], 'roles' | 'updated_at'>>> {
+    const items = await this.getManyItems('entities', ids, 'roles', 'updated_at');
+    return new Map(
+      [...items].map(([id, item]) => [
+        id,
+        {
+          roles: (item.roles ?? []) as GroupRecords['entities']['roles'],
+          updated_at: String(item.updated_at),
+        },
+      ]),
+    );
   }
 
   /** A class's enrollments, in id order: its list, then the enrollments by id. */
@@ -462,6 +489,8 @@ function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
           const enrollment = record as GroupRecords['enrollments'];
           const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
           addTo(item, internal.enrollments, entry);
+          const at = item[internal.enrolledAt] as string | undefined;
+          if (!at || at < enrollment.updated_at) item[internal.enrolledAt] = enrollment.updated_at;
         } else {
           item[internal.refs] = Number(item[internal.refs] ?? 0) + 1;
         }

@@ -74,7 +74,7 @@ export class RecordWriter {
         this.steps.count(group, 1),
         ...person,
         ...linkSteps(this.steps, group, id, undefined, record),
-        ...referenceSteps(this.steps, group, id, undefined, record),
+        ...referenceSteps(this.steps, group, id, undefined, record, context.now),
       ]);
       return { record: toRecord(group, item), version: 1 };
     });
@@ -125,7 +125,7 @@ export class RecordWriter {
         ...claimSteps(this.steps, group, id, record, undefined),
         ...person.steps,
         ...linkSteps(this.steps, group, id, record, undefined),
-        ...referenceSteps(this.steps, group, id, record, undefined),
+        ...referenceSteps(this.steps, group, id, record, undefined, context.now),
       ]);
     });
   }
@@ -160,13 +160,14 @@ export class RecordWriter {
             ...this.steps.recordDeletion('enrollments', enrollmentId, now),
           ]),
           ...[...byClass].map(([classId, classEntries]) =>
-            this.steps.enroll(enrollmentReference('classes'), classId, classEntries, false),
+            this.steps.enroll(enrollmentReference('classes'), classId, classEntries, false, now),
           ),
           this.steps.enroll(
             enrollmentReference('entities'),
             entityId,
             batch.map(({ role, otherId, enrollmentId }) => `${role}#${otherId}#${enrollmentId}`),
             false,
+            now,
           ),
           this.steps.count('enrollments', -batch.length),
         ];
@@ -204,7 +205,7 @@ export class RecordWriter {
         this.steps.putNextVersion(nextItem, version, ifMatch, links),
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
-        ...referenceSteps(this.steps, group, id, current, next),
+        ...referenceSteps(this.steps, group, id, current, next, now),
       ]);
       return { record: toRecord(group, nextItem), version: version + 1 };
     });

@@ -264,6 +264,7 @@ export function referenceSteps(
   id: string,
   before: object | undefined,
   after: object | undefined,
+  now: string,
 ): Step[] {
   return groups[group].references.flatMap((reference: Reference) => {
     const was = namedIds(reference, before);
@@ -279,8 +280,8 @@ export function referenceSteps(
       const enrollment = (after ?? before) as Enrollment;
       const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
       return is
-        .map((target) => steps.enroll(reference, target, [entry], true))
-        .concat(was.map((target) => steps.enroll(reference, target, [entry], false)));
+        .map((target) => steps.enroll(reference, target, [entry], true, now))
+        .concat(was.map((target) => steps.enroll(reference, target, [entry], false, now)));
     }
     return [
       ...is.filter((t) => !was.includes(t)).map((target) => steps.refer(reference, target, 1)),

@@ -281,15 +281,15 @@ export class WriteSteps {
     return this.linkUpdate(reference, id, by > 0, 'ADD #a :n, #l :one', { ':n': by }, internal.refs);
   }
 
-  /** Adds entries to (or takes them from) the enrollments a class or person entity lists. */
-  enroll(reference: Reference, id: string, entries: readonly string[], adding: boolean): Step {
-    const expression = adding ? 'ADD #a :e, #l :one' : 'DELETE #a :e ADD #l :one';
+  /** Adds entries to (or takes them from) the enrollments a class or person entity lists, at `now`. */
+  enroll(reference: Reference, id: string, entries: readonly string[], adding: boolean, now: string): Step {
+    const expression = `${adding ? 'ADD #a :e, #l :one' : 'DELETE #a :e ADD #l :one'} SET #at = :at`;
     return this.linkUpdate(
       reference,
       id,
       adding,
       expression,
-      { ':e': new Set(entries) },
+      { ':e': new Set(entries), ':at': now },
       internal.enrollments,
     );
   }
@@ -321,7 +321,11 @@ export class WriteSteps {
                   : 'attribute_exists(pk)',
               }
             : {}),
-          ExpressionAttributeNames: { '#a': attribute, '#l': internal.links },
+          ExpressionAttributeNames: {
+            '#a': attribute,
+            '#l': internal.links,
+            ...(':at' in values ? { '#at': internal.enrolledAt } : {}),
+          },
           ExpressionAttributeValues: { ...values, ':one': 1, ...(typed ? { ':type': entityType } : {}) },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
