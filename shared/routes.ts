@@ -8,6 +8,7 @@ import {
   groups,
   isRoleGroup,
   type RecordGroup,
+  type Reference,
   readScope,
   recordGroups,
   type Scope,
@@ -80,10 +81,17 @@ function partitionsOf(group: RecordGroup) {
   const { processnumber, links: linked, references } = groups[group];
   const record = keys.recordPartition(group);
   const claims = processnumber ? [keys.processnumberPartition(group)] : [];
-  const links = [
+  const named = (all: boolean) => [
     ...(linked ? [keys.recordPartition(linked.group)] : []),
-    ...new Set(references.map((reference) => keys.recordPartition(reference.group))),
+    ...new Set(
+      references
+        .filter((reference: Reference) => all || !reference.enrollments)
+        .map((reference: Reference) => keys.recordPartition(reference.group)),
+    ),
   ];
+  const links = named(true);
+  // An enrollment's class and person are fixed: a replace names no other.
+  const relinks = named(false);
   // Deleting a person ends their enrollments: each leaves its class and is recorded as deleted.
   const ended =
     group === 'entities'
@@ -103,7 +111,7 @@ function partitionsOf(group: RecordGroup) {
     get: [record, keys.gonePartition(group), ...reach],
     deleted: [keys.deletionPartition(group), ...reach],
     create: { reads: [], writes: [record, keys.counterPartition, ...claims, ...owner, ...links] },
-    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...links] },
+    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...relinks] },
     remove: {
       reads: [record, keys.gonePartition(group), ...owner],
       writes: [

@@ -194,6 +194,8 @@ export type RoleName = Groups[RoleGroup]['role'];
 
 export const isRoleGroup = (group: RecordGroup): group is RoleGroup => describesRole(groups[group]);
 export const roleGroups: readonly RoleGroup[] = recordGroups.filter(isRoleGroup);
+/** The groups of people and organisations: the entities and the person roles (not the rostering groups). */
+export const personGroups: readonly ('entities' | RoleGroup)[] = ['entities', ...roleGroups];
 export const roleName = <G extends RoleGroup>(group: G): Groups[G]['role'] => groups[group].role;
 /** Every role name, in the order of the groups. */
 export const roleNames: readonly RoleName[] = roleGroups.map(roleName);
