@@ -5,7 +5,7 @@
 // writes involve is in write-rules.ts, the items in write-steps.ts, the transaction in write-transaction.ts.
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { classEntry, entriesOf } from '../data/enrollment-entries';
+import { classEntry, entriesOf, personEntry } from '../data/enrollment-entries';
 import {
   carriedAttributes,
   etag,
@@ -137,7 +137,7 @@ export class RecordWriter {
   /**
    * Deletes a person's enrollments, before the person: a batch a transaction, each taking the
    * enrollments out of their classes and the person's list and recording their deletion, until none is
-   * left. A person who keeps roles, or an organisation still named, is refused before any is ended.
+   * left. A person who keeps roles is refused before any is ended.
    */
   private async endEnrollments(entityId: string, ifMatch: EntityTagCondition | undefined): Promise<void> {
     for (;;) {
@@ -169,7 +169,9 @@ export class RecordWriter {
           this.steps.enroll(
             enrollmentReference('entities'),
             entityId,
-            batch.map(({ role, otherId, enrollmentId }) => `${role}#${otherId}#${enrollmentId}`),
+            batch.map(({ role, otherId: classId, enrollmentId }) =>
+              personEntry({ role, class_id: classId, entity_id: entityId, enrollment_id: enrollmentId }),
+            ),
             false,
             now,
           ),
