@@ -4,7 +4,13 @@
 // fields stay (contract section 3: a record never drops a field). A guardian reads their children's
 // unmasked, a teacher does not; the export keeps full values (it reads the table, not the API).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idFields, type RecordGroup, recordGroups, sensitiveScope } from '../shared/domain/groups';
+import {
+  type DocumentGroup,
+  documentGroups,
+  idFields,
+  type RecordGroup,
+  sensitiveScope,
+} from '../shared/domain/groups';
 import { MASK, maskRecord, maskValue } from '../shared/records/sensitive-fields';
 import { json } from './support/contract';
 import { startTestApi, type TestApi } from './support/test-api';
@@ -34,7 +40,7 @@ describe('the mask', () => {
   });
 });
 
-describe.each(recordGroups)('%s', (group) => {
+describe.each(documentGroups)('%s', (group) => {
   const idField = idFields[group];
   const list = async (scope: string) =>
     (
@@ -71,7 +77,7 @@ describe.each(recordGroups)('%s', (group) => {
   });
 
   it("does not unmask with another group's sensitive scope", async () => {
-    const other = recordGroups.find((g) => g !== group) as RecordGroup;
+    const other = documentGroups.find((g) => g !== group) as DocumentGroup;
     const rows = await list(`${group}:read ${sensitiveScope(other)}`);
     const row = rows.find((r) => numbers(r).length > 0) as Row;
     expect(row).toEqual(maskRecord(await stored(group, row[idField] as string)));

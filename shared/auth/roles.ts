@@ -1,9 +1,12 @@
 // What a signed-in person may read, by role: the one table docs/sso.md documents. A person's roles
 // come from their entity's records, one for each group of person roles (shared/domain/groups.ts), plus
 // `admin` for staff whose account has admin rights. Every role says how far it reads into every group:
-// `all` of it; `own`, the person's own records of that group; `in-care`, the students of the person's
-// tutor records; or `none`. A new group or role fails to compile here until each role says.
+// `all` of it; `own`, the person's own records of that group (their classes and enrollments too);
+// `in-care`, the students of the person's tutor records (and those students' classes and enrollments);
+// `taught`, what the classes the person teaches hold (their students, their enrollments); or `none`.
+// A new group or role fails to compile here until each role says.
 import {
+  documentGroups,
   type groups,
   type RecordGroup,
   type RoleGroup,
@@ -17,20 +20,27 @@ import {
 
 export type PersonRole = 'admin' | RoleName;
 
-export type Reach = 'all' | 'own' | 'in-care';
+export type Reach = 'all' | 'own' | 'in-care' | 'taught';
 
-/** Where `own` means something: the person's entity itself, and the records that are its roles. */
-type OwnedGroup = 'entities' | RoleGroup;
+/** Where a person's enrollments lead: their classes, and the enrollments themselves. */
+type EnrolledGroup = 'classes' | 'enrollments';
 
-/** Where `in-care` means something: the group a tutor's records name (its students). */
-type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'];
+/** Where `own` means something: the person's entity itself, the records that are its roles, and their enrollments'. */
+type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup;
 
-/** How far one role reads into a group: `own` and `in-care` only where they mean something. */
+/** Where `in-care` means something: the group a tutor's records name (its students), and theirs. */
+type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'] | EnrolledGroup;
+
+/** Where `taught` means something: the students and the enrollments of the classes a person teaches. */
+type TaughtGroup = 'students' | 'enrollments';
+
+/** How far one role reads into a group: `own`, `in-care` and `taught` only where they mean something. */
 type ReachInto<G extends RecordGroup> =
   | 'none'
   | 'all'
   | (G extends OwnedGroup ? 'own' : never)
-  | (G extends InCareGroup ? 'in-care' : never);
+  | (G extends InCareGroup ? 'in-care' : never)
+  | (G extends TaughtGroup ? 'taught' : never);
 
 type RoleReaches = { [G in RecordGroup]: ReachInto<G> };
 
@@ -40,12 +50,51 @@ const everyGroup = Object.fromEntries(recordGroups.map((group) => [group, 'all']
   'all'
 >;
 
+/** The school's calendar and curriculum, which every member of it reads whole. */
+const calendar = { academic_sessions: 'all', courses: 'all' } as const;
+
 export const rolePolicy = {
   admin: everyGroup,
-  staff: { entities: 'none', students: 'none', teachers: 'all', tutors: 'none', staffs: 'all' },
-  teacher: { entities: 'none', students: 'all', teachers: 'all', tutors: 'all', staffs: 'none' },
-  tutor: { entities: 'none', students: 'in-care', teachers: 'none', tutors: 'own', staffs: 'none' },
-  student: { entities: 'none', students: 'own', teachers: 'none', tutors: 'none', staffs: 'none' },
+  staff: {
+    entities: 'none',
+    students: 'none',
+    teachers: 'all',
+    tutors: 'none',
+    staffs: 'all',
+    ...calendar,
+    classes: 'all',
+    enrollments: 'all',
+  },
+  teacher: {
+    entities: 'none',
+    students: 'taught',
+    teachers: 'all',
+    tutors: 'all',
+    staffs: 'none',
+    ...calendar,
+    classes: 'own',
+    enrollments: 'taught',
+  },
+  tutor: {
+    entities: 'none',
+    students: 'in-care',
+    teachers: 'none',
+    tutors: 'own',
+    staffs: 'none',
+    ...calendar,
+    classes: 'in-care',
+    enrollments: 'in-care',
+  },
+  student: {
+    entities: 'none',
+    students: 'own',
+    teachers: 'none',
+    tutors: 'none',
+    staffs: 'none',
+    ...calendar,
+    classes: 'own',
+    enrollments: 'own',
+  },
 } as const satisfies Record<PersonRole, RoleReaches>;
 
 export const personRoles = Object.keys(rolePolicy) as PersonRole[];
@@ -53,10 +102,14 @@ export const personRoles = Object.keys(rolePolicy) as PersonRole[];
 export const isPersonRole = (value: unknown): value is PersonRole =>
   (personRoles as readonly unknown[]).includes(value);
 
+/** Reaches to a person's own records and their children's: the only ones that read sensitive values. */
+const isPersonal = (reach: Reach) => reach === 'own' || reach === 'in-care';
+
 /**
  * The scopes a person's roles grant: every scope for an admin, the read scopes of their groups otherwise,
  * and a group's sensitive values (shared/records/sensitive-fields.ts) where they read only their own
- * records or their children's: a guardian their children's, a person their own, never a whole group.
+ * records or their children's: a guardian their children's, a person their own; never a whole group, nor
+ * the students of the classes a teacher teaches.
  */
 export function scopesOfRoles(roles: readonly PersonRole[]): Scope[] {
   if (roles.includes('admin')) return [...scopes];
@@ -64,9 +117,9 @@ export function scopesOfRoles(roles: readonly PersonRole[]): Scope[] {
   for (const role of roles) {
     for (const group of recordGroups) if (rolePolicy[role][group] !== 'none') granted.add(readScope(group));
   }
-  for (const group of recordGroups) {
+  for (const group of documentGroups) {
     const reaches = reachOf(roles, group);
-    if (reaches.length > 0 && !reaches.includes('all')) granted.add(sensitiveScope(group));
+    if (reaches.length > 0 && reaches.every(isPersonal)) granted.add(sensitiveScope(group));
   }
   return scopes.filter((scope) => granted.has(scope));
 }

@@ -1,7 +1,15 @@
 // The OpenAPI 3.1 description of the API, written from the route table and the component registry:
 // every operation with its parameters, scope, request body and responses. Served at /api/openapi.json.
 import packageJson from '../../package.json' with { type: 'json' };
-import { groups, readScope, recordGroups, type Scope, sensitiveScope, writeScope } from '../domain/groups';
+import {
+  documentGroups,
+  groups,
+  readScope,
+  recordGroups,
+  type Scope,
+  sensitiveScope,
+  writeScope,
+} from '../domain/groups';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
@@ -11,7 +19,7 @@ const scopeDescriptions = Object.fromEntries([
   ...recordGroups.map((group) => [readScope(group), `Read ${groups[group].plural}`]),
   ...recordGroups.map((group) => [writeScope(group), `Create, replace and delete ${groups[group].plural}`]),
   ['system:read', 'Read the tenant information and record counts'],
-  ...recordGroups.map((group) => [
+  ...documentGroups.map((group) => [
     sensitiveScope(group),
     `Read the identification-document and bank-account numbers of ${groups[group].plural} unmasked; ` +
       'without it they read as `****` and their last four characters',

@@ -81,6 +81,34 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     insert: 'TeacherInsertRequest',
     document: 'TeacherIdentificationDocumentInsertRequest',
   },
+  academic_sessions: {
+    page: 'AcademicSessionsPage',
+    item: 'AcademicSession',
+    read: 'AcademicSessionSelection',
+    deletions: 'AcademicSessionsDeletions',
+    insert: 'AcademicSessionInsertRequest',
+  },
+  courses: {
+    page: 'CoursesPage',
+    item: 'Course',
+    read: 'CourseSelection',
+    deletions: 'CoursesDeletions',
+    insert: 'CourseInsertRequest',
+  },
+  classes: {
+    page: 'ClassesPage',
+    item: 'Class',
+    read: 'ClassSelection',
+    deletions: 'ClassesDeletions',
+    insert: 'ClassInsertRequest',
+  },
+  enrollments: {
+    page: 'EnrollmentsPage',
+    item: 'Enrollment',
+    read: 'EnrollmentSelection',
+    deletions: 'EnrollmentsDeletions',
+    insert: 'EnrollmentInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {

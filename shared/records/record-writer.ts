@@ -5,21 +5,51 @@
 // writes involve is in write-rules.ts, the items in write-steps.ts, the transaction in write-transaction.ts.
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { etag, internal, recordItem, type StoredRecord, toRecord } from '../data/record-items';
+import { classEntry, entriesOf, personEntry } from '../data/enrollment-entries';
+import {
+  carriedAttributes,
+  etag,
+  type Item,
+  internal,
+  recordItem,
+  type StoredRecord,
+  toRecord,
+} from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
-import type { DocumentGroup, RecordGroup } from '../domain/groups';
+import { type DocumentGroup, groups, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
-import { ConflictError, PreconditionFailedError } from '../http/errors';
+import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
 import { missingRecord } from './missing-record';
-import { claimSteps, linkGuards, linkSteps, personRules, type WriteContext } from './write-rules';
+import {
+  claimSteps,
+  linkGuards,
+  linkSteps,
+  personRules,
+  referenceGuards,
+  referenceSteps,
+  rolesGuard,
+  type WriteContext,
+} from './write-rules';
 import { WriteSteps } from './write-steps';
 import { commit, retrying, type Step } from './write-transaction';
 
 /** Steps a caller adds to a write's transaction (an idempotency key's response), given what it writes. */
 export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Step[];
+
+/**
+ * How many of a person's enrollments one transaction ends: each takes its record, its two deletion
+ * items and at most one class update, so 20 stay inside DynamoDB's 100 actions with the person and counter.
+ */
+const ENROLLMENTS_ENDED_PER_TRANSACTION = 20;
+
+/** How far up a tree the cycle check walks: a district, its schools and their departments are three. */
+const MAX_TREE_DEPTH = 20;
+
+const enrollmentReference = (group: 'classes' | 'entities'): Reference =>
+  groups.enrollments.references.find((r) => r.group === group) as Reference;
 
 export class RecordWriter {
   private readonly steps: WriteSteps;
@@ -33,15 +63,19 @@ export class RecordWriter {
     this.steps = new WriteSteps(tableName);
   }
 
-  /** Creates a record; `also` adds steps to its transaction, given the record as it will be stored. */
+  /**
+   * Creates a record under a new id, or under `chosenId` (an import keeping its source's ids) if none has
+   * it; `also` adds steps to its transaction, given the record as it will be stored.
+   */
   async create<G extends RecordGroup>(
     group: G,
     input: InsertRequest<G>,
     also: AlsoWrite<G> = () => [],
+    chosenId?: string,
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
       const context = this.context();
-      const id = randomUUID();
+      const id = chosenId ?? randomUUID();
       const { record, steps: person } = personRules[group].create(input, id, context);
       const item = recordItem(group, record, 1);
       const created = { record: toRecord(group, item), version: 1 };
@@ -52,6 +86,7 @@ export class RecordWriter {
         this.steps.count(group, 1),
         ...person,
         ...linkSteps(this.steps, group, id, undefined, record),
+        ...referenceSteps(this.steps, group, id, undefined, record, context.now),
       ]);
       return created;
     });
@@ -64,9 +99,10 @@ export class RecordWriter {
     ifMatch?: EntityTagCondition,
     check: (current: GroupRecords[G]) => void = () => {},
   ): Promise<StoredRecord<G>> {
-    return this.modify(group, id, ifMatch, (current) => {
+    await this.refuseCycle(group, id, input);
+    return this.modify(group, id, ifMatch, (current, stored) => {
       check(current);
-      return personRules[group].replace(current, input, id);
+      return personRules[group].replace(current, input, id, stored);
     });
   }
 
@@ -91,27 +127,105 @@ export class RecordWriter {
     );
   }
 
-  /** Deletes a record; returns it as it was, for the audit event of the request. */
+  /** Deletes a record (a person's enrollments first); returns it as it was, for the request's audit event. */
   async remove<G extends RecordGroup>(
     group: G,
     id: string,
     ifMatch?: EntityTagCondition,
   ): Promise<GroupRecords[G]> {
+    if (group === 'entities') await this.endEnrollments(id, ifMatch);
     return retrying(async () => {
       const { item, version } = await this.current(group, id, ifMatch);
       const context = this.context();
       const record = toRecord(group, item);
       const person = await personRules[group].remove(record, id, context);
       await commit(this.db, [
-        this.steps.deleteVersion(group, id, version, [...linkGuards(group), ...person.guards], ifMatch),
+        this.steps.deleteVersion(
+          group,
+          id,
+          version,
+          [...linkGuards(group), ...referenceGuards(group), ...person.guards],
+          ifMatch,
+        ),
         this.steps.count(group, -1),
         ...this.steps.recordDeletion(group, id, context.now),
         ...claimSteps(this.steps, group, id, record, undefined),
         ...person.steps,
         ...linkSteps(this.steps, group, id, record, undefined),
+        ...referenceSteps(this.steps, group, id, record, undefined, context.now),
       ]);
       return record;
     });
+  }
+
+  /**
+   * Deletes a person's enrollments, before the person: a batch a transaction, each taking the
+   * enrollments out of their classes and the person's list and recording their deletion, until none is
+   * left. A person who keeps roles is refused before any is ended.
+   */
+  private async endEnrollments(entityId: string, ifMatch: EntityTagCondition | undefined): Promise<void> {
+    for (;;) {
+      const done = await retrying(async () => {
+        const { item } = await this.current('entities', entityId, ifMatch);
+        const entries = entriesOf(item[internal.enrollments]);
+        if (entries.length === 0) return true;
+        if (Array.isArray(item.roles) && item.roles.length > 0) throw rolesGuard.refusal();
+        const batch = entries.slice(0, ENROLLMENTS_ENDED_PER_TRANSACTION);
+        const { now } = this.context();
+        const byClass = new Map<string, string[]>();
+        for (const { role, otherId: classId, enrollmentId } of batch) {
+          const entry = classEntry({
+            role,
+            class_id: classId,
+            entity_id: entityId,
+            enrollment_id: enrollmentId,
+          });
+          byClass.set(classId, [...(byClass.get(classId) ?? []), entry]);
+        }
+        const steps: Step[] = [
+          ...batch.flatMap(({ enrollmentId }) => [
+            this.steps.deleteExisting('enrollments', enrollmentId),
+            ...this.steps.recordDeletion('enrollments', enrollmentId, now),
+          ]),
+          ...[...byClass].map(([classId, classEntries]) =>
+            this.steps.enroll(enrollmentReference('classes'), classId, classEntries, false, now),
+          ),
+          this.steps.enroll(
+            enrollmentReference('entities'),
+            entityId,
+            batch.map(({ role, otherId: classId, enrollmentId }) =>
+              personEntry({ role, class_id: classId, entity_id: entityId, enrollment_id: enrollmentId }),
+            ),
+            false,
+            now,
+          ),
+          this.steps.count('enrollments', -batch.length),
+        ];
+        await commit(this.db, steps);
+        return entries.length <= batch.length;
+      });
+      if (done) return;
+    }
+  }
+
+  /**
+   * Refuses a parent that is the record itself or below it (an organisation or session tree must stay
+   * a tree), by walking up from the new parent; trees here are a few levels deep.
+   */
+  private async refuseCycle(group: RecordGroup, id: string, input: object): Promise<void> {
+    const reference = groups[group].references.find((r: Reference) => r.group === group);
+    if (!reference) return;
+    const field = reference.field;
+    let parent = (input as Record<string, unknown>)[field];
+    for (let depth = 0; typeof parent === 'string' && depth < MAX_TREE_DEPTH; depth++) {
+      if (parent === id) {
+        throw new BadRequestError(`${field} would make the ${groups[group].noun} its own ancestor.`, [
+          { name: field, in: 'body', reason: 'names the record itself or one below it' },
+        ]);
+      }
+      const above = await this.records.get(group, parent);
+      parent = above ? (above.record as Record<string, unknown>)[field] : undefined;
+    }
   }
 
   /** Reads a record, lets `change` produce its next fields, and writes it as the next version. */
@@ -119,26 +233,33 @@ export class RecordWriter {
     group: G,
     id: string,
     ifMatch: EntityTagCondition | undefined,
-    change: (current: GroupRecords[G]) => GroupRecords[G],
+    change: (current: GroupRecords[G], stored: Item) => GroupRecords[G],
     also: AlsoWrite<G> = () => [],
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
       const { item, version } = await this.current(group, id, ifMatch);
       const current = toRecord(group, item);
       const now = this.clock().toISOString();
-      const next = { ...change(current), created_at: current.created_at, updated_at: now } as GroupRecords[G];
-      // A student's tutors are kept by the tutors' writes, not by the student's.
+      const next = {
+        ...change(current, item),
+        created_at: current.created_at,
+        updated_at: now,
+      } as GroupRecords[G];
+      // What other records' writes keep on this one (a student's tutors, what names a record) is
+      // carried over as read; the put is conditional on it not having changed since.
       const nextItem = {
         ...recordItem(group, next, version + 1),
-        ...(item[internal.tutors] ? { [internal.tutors]: item[internal.tutors] } : {}),
+        ...Object.fromEntries(carriedAttributes.filter((a) => a in item).map((a) => [a, item[a]])),
       };
       const written = { record: toRecord(group, nextItem), version: version + 1 };
+      const links = item[internal.links] === undefined ? undefined : Number(item[internal.links]);
       // What the caller adds goes first: a retry that met a kept response answers with it, not with a 412.
       await commit(this.db, [
         ...also(written),
-        this.steps.putNextVersion(nextItem, version, ifMatch),
+        this.steps.putNextVersion(nextItem, version, ifMatch, links),
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
+        ...referenceSteps(this.steps, group, id, current, next, now),
       ]);
       return written;
     });

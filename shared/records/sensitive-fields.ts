@@ -5,7 +5,7 @@
 // account or document is meant). Values of eight characters or fewer are masked whole, as `****`.
 // Exports (shared/exports/) read the table directly and keep every value.
 import type { AccessToken } from '../auth/tokens';
-import { type RecordGroup, sensitiveScope } from '../domain/groups';
+import { isDocumentGroup, type RecordGroup, sensitiveScope } from '../domain/groups';
 
 export const MASK = '****';
 
@@ -18,9 +18,9 @@ export const maskedFields = {
   bankAccounts: 'back_account_number',
 } as const;
 
-/** Whether a token reads a group's sensitive values unmasked. */
+/** Whether a token reads a group's sensitive values unmasked; a group without any has none to mask. */
 export const readsSensitive = (auth: AccessToken | undefined, group: RecordGroup): boolean =>
-  auth?.scopes.includes(sensitiveScope(group)) ?? false;
+  !isDocumentGroup(group) || (auth?.scopes.includes(sensitiveScope(group)) ?? false);
 
 function maskList(list: unknown, field: string): unknown {
   if (!Array.isArray(list)) return list;

@@ -12,9 +12,29 @@ import {
   SignInForm,
 } from './oauth-requests';
 import {
+  AcademicSession,
+  AcademicSessionsChanges,
+  AcademicSessionsDeletions,
+  AcademicSessionsList,
+  AcademicSessionsSelection,
   Address,
   BankAccount,
+  Class,
+  ClassesChanges,
+  ClassesDeletions,
+  ClassesList,
+  ClassesSelection,
   Contact,
+  Course,
+  CoursesChanges,
+  CoursesDeletions,
+  CoursesList,
+  CoursesSelection,
+  Enrollment,
+  EnrollmentsChanges,
+  EnrollmentsDeletions,
+  EnrollmentsList,
+  EnrollmentsSelection,
   EntitiesChanges,
   EntitiesDeletions,
   EntitiesList,
@@ -45,6 +65,10 @@ import {
   TutorsSelection,
 } from './records';
 import {
+  AcademicSessionInsertRequest,
+  ClassInsertRequest,
+  CourseInsertRequest,
+  EnrollmentInsertRequest,
   EntityInsertRequest,
   identificationDocumentInsertRequest,
   StaffInsertRequest,
@@ -72,6 +96,10 @@ interface Component {
   schema: z.core.$ZodType;
   description: string;
 }
+
+/** A rostering record's component, under its own name. */
+const rosteringComponent = <N extends string>(name: N, schema: z.core.$ZodType, description: string) =>
+  ({ [name]: { schema, description } }) as { [K in N]: Component };
 
 const componentTable = {
   EntitiesAddresses: { schema: Address, description: 'A postal address.' },
@@ -235,6 +263,99 @@ const componentTable = {
   StaffIdentificationDocumentInsertRequest: {
     schema: identificationDocumentInsertRequest(),
     description: "An identification document to add to a staff member's documents.",
+  },
+  ...rosteringComponent(
+    'AcademicSession',
+    AcademicSession,
+    'A school year, term, semester or grading period.',
+  ),
+  ...rosteringComponent('Course', Course, 'A course of the curriculum.'),
+  ...rosteringComponent('Class', Class, 'A class: a course taught at a school in some terms.'),
+  ...rosteringComponent('Enrollment', Enrollment, 'A person in a class, as student, teacher or other role.'),
+  AcademicSessionsList: { schema: AcademicSessionsList, description: 'A page of academic sessions.' },
+  CoursesList: { schema: CoursesList, description: 'A page of courses.' },
+  ClassesList: { schema: ClassesList, description: 'A page of classes.' },
+  EnrollmentsList: { schema: EnrollmentsList, description: 'A page of enrollments.' },
+  AcademicSessionsSelection: {
+    schema: AcademicSessionsSelection,
+    description: 'A page of academic sessions with only the fields `fields` selects.',
+  },
+  AcademicSessionsPage: {
+    schema: z.union([AcademicSessionsList, AcademicSessionsChanges, AcademicSessionsSelection]),
+    description:
+      'The academic sessions list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  AcademicSessionSelection: {
+    schema: selection(AcademicSession),
+    description: 'An academic session, or the fields of it that `fields` selects.',
+  },
+  CoursesSelection: {
+    schema: CoursesSelection,
+    description: 'A page of courses with only the fields `fields` selects.',
+  },
+  CoursesPage: {
+    schema: z.union([CoursesList, CoursesChanges, CoursesSelection]),
+    description:
+      'The courses list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  CourseSelection: {
+    schema: selection(Course),
+    description: 'A course, or the fields of it that `fields` selects.',
+  },
+  ClassesSelection: {
+    schema: ClassesSelection,
+    description: 'A page of classes with only the fields `fields` selects.',
+  },
+  ClassesPage: {
+    schema: z.union([ClassesList, ClassesChanges, ClassesSelection]),
+    description:
+      'The classes list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  ClassSelection: {
+    schema: selection(Class),
+    description: 'A class, or the fields of it that `fields` selects.',
+  },
+  EnrollmentsSelection: {
+    schema: EnrollmentsSelection,
+    description: 'A page of enrollments with only the fields `fields` selects.',
+  },
+  EnrollmentsPage: {
+    schema: z.union([EnrollmentsList, EnrollmentsChanges, EnrollmentsSelection]),
+    description:
+      'The enrollments list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
+  },
+  EnrollmentSelection: {
+    schema: selection(Enrollment),
+    description: 'An enrollment, or the fields of it that `fields` selects.',
+  },
+  AcademicSessionsDeletions: {
+    schema: AcademicSessionsDeletions,
+    description: 'A page of the academic sessions deleted since a time.',
+  },
+  CoursesDeletions: { schema: CoursesDeletions, description: 'A page of the courses deleted since a time.' },
+  ClassesDeletions: { schema: ClassesDeletions, description: 'A page of the classes deleted since a time.' },
+  EnrollmentsDeletions: {
+    schema: EnrollmentsDeletions,
+    description: 'A page of the enrollments deleted since a time.',
+  },
+  AcademicSessionInsertRequest: {
+    schema: AcademicSessionInsertRequest,
+    description: 'An academic session to create or replace; `parent_id` names an existing session.',
+  },
+  CourseInsertRequest: {
+    schema: CourseInsertRequest,
+    description: 'A course to create or replace; `org_id` names an existing organisation entity.',
+  },
+  ClassInsertRequest: {
+    schema: ClassInsertRequest,
+    description:
+      'A class to create or replace; its course, school (an organisation entity) and terms must exist.',
+  },
+  EnrollmentInsertRequest: {
+    schema: EnrollmentInsertRequest,
+    description:
+      'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
+      '`class_id`, `entity_id` and `role`.',
   },
   SystemStatus: {
     schema: SystemStatus,
