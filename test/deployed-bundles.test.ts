@@ -286,6 +286,29 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 180_000);
 
+  it('serve the OneRoster 1.2 rostering collections and their objects', async () => {
+    const rostering = '/ims/oneroster/rostering/v1p2';
+    const collections = [
+      ['users', 'users'],
+      ['students', 'users'],
+      ['teachers', 'users'],
+      ['orgs', 'orgs'],
+      ['schools', 'orgs'],
+      ['demographics', 'demographics'],
+    ] as const;
+    for (const [collection, key] of collections) {
+      const response = await request('GET', `${rostering}/${collection}?limit=2`);
+      const page = await json<Row>(response);
+      const objects = page[key] as Row[];
+      expect(Number(response.headers.get('x-total-count')), collection).toBeGreaterThanOrEqual(
+        objects.length,
+      );
+      const first = objects[0];
+      const one = await request('GET', `${rostering}/${collection}/${first ? first.sourcedId : 'none'}`);
+      expect(one.status, collection).toBe(first ? 200 : 404);
+    }
+  }, 60_000);
+
   it('serve the tenant status, the API description, the docs page and its assets, and the fallback', async () => {
     const system = await json<Row>(await request('GET', '/api/system'));
     expect(system).toMatchObject({ counts: { students: expect.any(Number) } });

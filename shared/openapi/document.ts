@@ -1,8 +1,9 @@
 // The OpenAPI 3.1 description of the API, written from the route table and the component registry:
 // every operation with its parameters, scope, request body and responses. Served at /api/openapi.json.
 import packageJson from '../../package.json' with { type: 'json' };
-import { groups, readScope, recordGroups, type Scope, writeScope } from '../domain/groups';
+import { groups, oneRosterScopes, readScope, recordGroups, type Scope, writeScope } from '../domain/groups';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../oneroster/collection-query';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';
@@ -11,6 +12,9 @@ const scopeDescriptions = Object.fromEntries([
   ...recordGroups.map((group) => [readScope(group), `Read ${groups[group].plural}`]),
   ...recordGroups.map((group) => [writeScope(group), `Create, replace and delete ${groups[group].plural}`]),
   ['system:read', 'Read the tenant information and record counts'],
+  [oneRosterScopes.roster, 'OneRoster 1.2: read every rostering collection but demographics'],
+  [oneRosterScopes.core, 'OneRoster 1.2: read the core rostering collections'],
+  [oneRosterScopes.demographics, 'OneRoster 1.2: read demographics'],
 ]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {
@@ -20,13 +24,17 @@ const tagDescriptions: Record<string, string> = {
     'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
     "people's sign-in), their revocation, the signing keys and the discovery document.",
   docs: 'This description and the page that shows it.',
+  oneroster:
+    'The OneRoster 1.2 Rostering REST binding (read-only) over the same records, under ' +
+    '/ims/oneroster/rostering/v1p2, with imsx_StatusInfo errors (docs/oneroster.md).',
 };
 
 /**
  * The tag of an operation: the first path segment after /api (RFC 8414's metadata path ends in the
- * issuer's, /api/sso), the description itself under docs.
+ * issuer's, /api/sso), the description itself under docs, and the OneRoster binding's under oneroster.
  */
 function tagOf(route: DocumentedRoute): string {
+  if (route.imsxErrors) return 'oneroster';
   const segment = route.path.split('/api/')[1]?.split('/')[0] ?? '';
   const tag = segment === 'openapi.json' ? 'docs' : segment;
   if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);
@@ -36,6 +44,45 @@ function tagOf(route: DocumentedRoute): string {
 const ref = (kind: 'schemas' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 const queryParameters: Record<string, Record<string, unknown>> = {
+  limit: {
+    name: 'limit',
+    in: 'query',
+    description: 'OneRoster: how many objects a page holds at most.',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  },
+  offset: {
+    name: 'offset',
+    in: 'query',
+    description: 'OneRoster: how many of the selected objects to skip.',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
+  sort: {
+    name: 'sort',
+    in: 'query',
+    description:
+      'OneRoster: the field to sort by (a dotted path into objects and arrays); sourcedId by default.',
+    schema: { type: 'string' },
+  },
+  orderBy: {
+    name: 'orderBy',
+    in: 'query',
+    description: 'OneRoster: ascending or descending `sort`.',
+    schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+  },
+  filter: {
+    name: 'filter',
+    in: 'query',
+    description:
+      "OneRoster: `field<op>'value'` with =, !=, >, >=, <, <= or ~ (contains), or two joined by one AND or " +
+      "OR. `dateLastModified>'<time>'` reads only what changed since (docs/oneroster.md).",
+    schema: { type: 'string' },
+  },
+  fields: {
+    name: 'fields',
+    in: 'query',
+    description: 'OneRoster: the comma-separated fields each object carries; all by default.',
+    schema: { type: 'string' },
+  },
   page: {
     name: 'page',
     in: 'query',
@@ -146,7 +193,9 @@ function parameters(route: DocumentedRoute) {
 function security(route: DocumentedRoute) {
   switch (route.auth.kind) {
     case 'scope':
-      return [{ oauth2: [route.auth.scope] }];
+      return route.auth.or
+        ? [{ oauth2: [route.auth.scope] }, { oauth2: [route.auth.or] }]
+        : [{ oauth2: [route.auth.scope] }];
     case 'token':
       return [{ oauth2: [] }];
     case 'client':

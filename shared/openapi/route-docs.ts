@@ -115,6 +115,28 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
   };
 }
 
+/** The OneRoster 1.2 Rostering binding's reads (shared/oneroster/routes.ts). */
+const oneRosterDocs: Record<string, RouteDocs> = {
+  'list-oneroster-users': { summary: 'OneRoster: list users', responses: { 200: 'OneRosterUserSet' } },
+  'get-oneroster-user': { summary: 'OneRoster: get a user', responses: { 200: 'OneRosterSingleUser' } },
+  'list-oneroster-students': { summary: 'OneRoster: list students', responses: { 200: 'OneRosterUserSet' } },
+  'get-oneroster-student': { summary: 'OneRoster: get a student', responses: { 200: 'OneRosterSingleUser' } },
+  'list-oneroster-teachers': { summary: 'OneRoster: list teachers', responses: { 200: 'OneRosterUserSet' } },
+  'get-oneroster-teacher': { summary: 'OneRoster: get a teacher', responses: { 200: 'OneRosterSingleUser' } },
+  'list-oneroster-orgs': { summary: 'OneRoster: list orgs', responses: { 200: 'OneRosterOrgSet' } },
+  'get-oneroster-org': { summary: 'OneRoster: get an org', responses: { 200: 'OneRosterSingleOrg' } },
+  'list-oneroster-schools': { summary: 'OneRoster: list schools', responses: { 200: 'OneRosterOrgSet' } },
+  'get-oneroster-school': { summary: 'OneRoster: get a school', responses: { 200: 'OneRosterSingleOrg' } },
+  'list-oneroster-demographics': {
+    summary: 'OneRoster: list demographics',
+    responses: { 200: 'OneRosterDemographicsSet' },
+  },
+  'get-oneroster-demographics': {
+    summary: "OneRoster: get a user's demographics",
+    responses: { 200: 'OneRosterSingleDemographics' },
+  },
+};
+
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON. */
 const oauthRequest = (schema: ComponentName): RequestBody => ({
   schema,
@@ -162,6 +184,7 @@ const docs: Record<string, RouteDocs> = {
     summary: 'A script, style sheet or licence file of the docs page',
     responses: { 200: { mediaTypes: ['text/javascript', 'text/css', 'text/plain'] } },
   },
+  ...oneRosterDocs,
   [fallbackRoute.id]: { summary: 'Unknown paths and methods', responses: {} },
 };
 

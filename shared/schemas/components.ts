@@ -11,6 +11,18 @@ import {
   SignInForm,
 } from './oauth-requests';
 import {
+  ImsxStatusInfo,
+  OneRosterDemographics,
+  OneRosterDemographicsSet,
+  OneRosterOrg,
+  OneRosterOrgSet,
+  OneRosterSingleDemographics,
+  OneRosterSingleOrg,
+  OneRosterSingleUser,
+  OneRosterUser,
+  OneRosterUserSet,
+} from './oneroster';
+import {
   Address,
   BankAccount,
   Contact,
@@ -229,6 +241,29 @@ const componentTable = {
   InternalServerErrorHttpException: {
     schema: InternalServerErrorHttpException,
     description: 'The request failed on the service side; `request_id` is the id its logs carry.',
+  },
+  OneRosterUser: { schema: OneRosterUser, description: 'A OneRoster 1.2 user: a person entity.' },
+  OneRosterOrg: { schema: OneRosterOrg, description: 'A OneRoster 1.2 org: an organisation entity.' },
+  OneRosterDemographics: {
+    schema: OneRosterDemographics,
+    description: "A OneRoster 1.2 user's demographics, with the user's sourcedId.",
+  },
+  OneRosterUserSet: { schema: OneRosterUserSet, description: 'A page of OneRoster users (UserSetDType).' },
+  OneRosterSingleUser: { schema: OneRosterSingleUser, description: 'One OneRoster user (SingleUserDType).' },
+  OneRosterOrgSet: { schema: OneRosterOrgSet, description: 'A page of OneRoster orgs (OrgSetDType).' },
+  OneRosterSingleOrg: { schema: OneRosterSingleOrg, description: 'One OneRoster org (SingleOrgDType).' },
+  OneRosterDemographicsSet: {
+    schema: OneRosterDemographicsSet,
+    description: 'A page of OneRoster demographics (DemographicsSetDType).',
+  },
+  OneRosterSingleDemographics: {
+    schema: OneRosterSingleDemographics,
+    description: "One user's OneRoster demographics (SingleDemographicsDType).",
+  },
+  ImsxStatusInfo: {
+    schema: ImsxStatusInfo,
+    description:
+      'A OneRoster error (imsx_StatusInfoDType): codeMajor failure, and the codeMinor that says why.',
   },
 } as const satisfies Record<string, Component>;
 
