@@ -8,6 +8,7 @@ import {
   groups,
   isRoleGroup,
   type RecordGroup,
+  type Reference,
   readScope,
   recordGroups,
   type Scope,
@@ -80,10 +81,30 @@ const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
-  const { processnumber, links: linked } = groups[group];
+  const { processnumber, links: linked, references } = groups[group];
   const record = keys.recordPartition(group);
   const claims = processnumber ? [keys.processnumberPartition(group)] : [];
-  const links = linked ? [keys.recordPartition(linked.group)] : [];
+  const named = (all: boolean) => [
+    ...(linked ? [keys.recordPartition(linked.group)] : []),
+    ...new Set(
+      references
+        .filter((reference: Reference) => all || !reference.enrollments)
+        .map((reference: Reference) => keys.recordPartition(reference.group)),
+    ),
+  ];
+  const links = named(true);
+  // An enrollment's class and person are fixed: a replace names no other.
+  const relinks = named(false);
+  // Deleting a person ends their enrollments: each leaves its class and is recorded as deleted.
+  const ended =
+    group === 'entities'
+      ? [
+          keys.recordPartition('enrollments'),
+          keys.deletionPartition('enrollments'),
+          keys.gonePartition('enrollments'),
+          keys.recordPartition('classes'),
+        ]
+      : [];
   // A person's role joins and leaves its entity.
   const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
@@ -93,7 +114,7 @@ function partitionsOf(group: RecordGroup) {
     get: [record, keys.gonePartition(group), ...reach],
     deleted: [keys.deletionPartition(group), ...reach],
     create: { reads: [], writes: [record, keys.counterPartition, ...claims, ...owner, ...links] },
-    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...links] },
+    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...relinks] },
     remove: {
       reads: [record, keys.gonePartition(group), ...owner],
       writes: [
@@ -104,6 +125,7 @@ function partitionsOf(group: RecordGroup) {
         ...claims,
         ...owner,
         ...links,
+        ...ended,
       ],
     },
     addDocument: { reads: [record, keys.gonePartition(group)], writes: [record] },

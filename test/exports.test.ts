@@ -88,7 +88,8 @@ function withoutEmpty(value: unknown): unknown {
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0))
+        // A null (no parent session, no end date) is an empty cell, as an empty string is.
+        .filter(([, v]) => v !== '' && v !== null && !(Array.isArray(v) && v.length === 0))
         .map(([k, v]) => [k, withoutEmpty(v)]),
     );
   }

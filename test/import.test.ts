@@ -1,13 +1,14 @@
 // `npm run import` (issue "Writing records", deliverable 6): CSV, JSON and NDJSON files with good and
 // bad rows, bad rows reported by line, upserts by processnumber, and a re-run that changes nothing.
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Student, Tutor } from '../shared/schemas/records';
-import { json } from './support/contract';
+import { expectProblem, json } from './support/contract';
 import { startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
@@ -157,6 +158,46 @@ describe('npm run import', () => {
     expect(result.stdout).toMatch(/1 created, 0 updated, 0 unchanged, 1 refused/);
     expect((await byProcessnumber<Tutor>('tutors', 'IMPE1'))?.student_ids).toEqual([student?.student_id]);
     expect((await api.send('DELETE', `/api/students/${student?.student_id}`)).status).toBe(409);
+  });
+
+  it('loads rostering records by their ids from CSV, keeping the ids, and a re-run changes nothing', async () => {
+    const ids = async (group: string) =>
+      (
+        (await json<Record<string, unknown>>(await api.get(`/api/${group}?items_per_page=2`)))[
+          group
+        ] as Record<string, string>[]
+      )[0];
+    const course = (await ids('courses')) as Record<string, string>;
+    const klass = (await ids('classes')) as Record<string, string>;
+    const term = (klass.term_ids as unknown as string[])[0];
+    const [one, two, three] = [randomUUID(), randomUUID(), randomUUID()];
+    const csv = join(dir, 'classes.csv');
+    writeFileSync(
+      csv,
+      [
+        'class_id,title,class_code,class_type,course_id,school_id,term_ids.0,periods.0,periods.1,location',
+        `${one},Matemática 7.º B,MAT-07B,scheduled,${course.course_id},${klass.school_id},${term},1,6,Sala 21`,
+        `${two},Sem curso,X,scheduled,${randomUUID()},${klass.school_id},${term},,,`,
+        `${three},Turma 7.º B,07B,homeroom,${course.course_id},${klass.school_id},${term},,,Sala 22`,
+        `not-an-id,Sem id,Y,scheduled,${course.course_id},${klass.school_id},${term},,,`,
+      ].join('\n'),
+    );
+    const first = runImport(csv, '--group', 'classes');
+    expect(first.status, first.stderr).toBe(1);
+    expect(first.stdout).toContain('line 3: course_id: no course has id');
+    expect(first.stdout).toContain('line 5: class_id: must be a UUID');
+    expect(first.stdout).toMatch(/4 rows in [\d.]+ s: 2 created, 0 updated, 0 unchanged, 2 refused/);
+    expect(await json(await api.get(`/api/classes/${one}`))).toMatchObject({
+      class_id: one,
+      title: 'Matemática 7.º B',
+      term_ids: [term],
+      periods: ['1', '6'],
+      location: 'Sala 21',
+    });
+    const again = runImport(csv, '--group', 'classes');
+    expect(again.stdout).toMatch(/0 created, 0 updated, 2 unchanged, 2 refused/);
+    expect((await api.get(`/api/classes/${three}`)).headers.get('etag')).toBe('"1"');
+    await expectProblem(await api.send('DELETE', `/api/courses/${course.course_id}`), 409);
   });
 
   it('refuses bad arguments with a usage line and exit code 2', () => {

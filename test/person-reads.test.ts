@@ -1,6 +1,7 @@
-// Relationship-based reads (issue 3, deliverables 5 and 6): a person's token reads what the role table
-// lets their roles reach, and nothing else. A guardian reads the students in their care and their own
-// tutor records, a student their own record, teachers and staff their groups whole. Anything else answers
+// Relationship-based reads (issue 3, deliverables 5 and 6; issue "Rostering", deliverable 4): a person's
+// token reads what the role table lets their roles reach, and nothing else. A guardian reads the students
+// in their care, their own tutor records and the children's classes, a student their own record and
+// classes, a teacher the students of the classes they teach, staff their groups whole. Anything else answers
 // 404 exactly as an unknown id does (never 403 or 410, so ids don't leak); lists, changes and deletions are
 // filtered and paged the same way; GET /api/sso/me says who the person is.
 import { randomUUID } from 'node:crypto';
@@ -87,13 +88,14 @@ function tutorBody(tutor: Tutor, studentIds: string[]) {
 }
 
 describe('the scopes of a person come from the role table (docs/sso.md)', () => {
+  const rostering = ['academic_sessions:read', 'courses:read', 'classes:read', 'enrollments:read'];
   const expected: Record<string, string[]> = {
     admin: [...scopes],
-    teacher: ['students:read', 'teachers:read', 'tutors:read'],
-    guardian: ['students:read', 'tutors:read'],
-    guardian2: ['students:read', 'tutors:read'],
-    student: ['students:read'],
-    staff: ['staffs:read', 'teachers:read'],
+    teacher: ['students:read', 'teachers:read', 'tutors:read', ...rostering],
+    guardian: ['students:read', 'tutors:read', ...rostering],
+    guardian2: ['students:read', 'tutors:read', ...rostering],
+    student: ['students:read', ...rostering],
+    staff: ['staffs:read', 'teachers:read', ...rostering],
   };
   it.each(Object.entries(expected))('%s', async (username, scopesOfAccount) => {
     const me = await json<{ scopes: string[] }>(await read(username, '/api/sso/me'));
@@ -246,13 +248,11 @@ describe('roles that reach a group whole', () => {
   const totals = async (group: RecordGroup) =>
     (await json<Page>(await api.get(`/api/${group}?items_per_page=1`))).total_items;
 
-  it('a teacher reads every student, teacher and tutor', async () => {
-    for (const group of ['students', 'teachers', 'tutors'] as const) {
+  it('a teacher reads every teacher and tutor', async () => {
+    for (const group of ['teachers', 'tutors'] as const) {
       const page = await json<Page>(await read('teacher', `/api/${group}?items_per_page=1`));
       expect(page.total_items).toBe(await totals(group));
     }
-    const [otherChild] = await childrenOf('guardian2');
-    await json(await read('teacher', `/api/students/${otherChild}`));
   });
 
   it('staff cannot read students (403, scope) but read every teacher and staff member', async () => {
@@ -273,6 +273,111 @@ describe('roles that reach a group whole', () => {
       await json(await read('admin', `/api/${group}/${id}`));
     }
   });
+});
+
+describe('reach follows classes (issue "Rostering", deliverable 4)', () => {
+  /** The enrollments of a person, and of a class, as the table holds them. */
+  const enrollmentsOf = (entityId: string) => api.records.enrollmentsOfPerson(entityId);
+  const classesOf = async (username: string, role = 'student') =>
+    [
+      ...new Set(
+        (await enrollmentsOf((await account(username)).entity.entity_id))
+          .filter((e) => e.role === role)
+          .map((e) => e.class_id),
+      ),
+    ].sort();
+  /** The student records of the people enrolled as students in some classes. */
+  async function studentsIn(classIds: readonly string[]) {
+    const ids = new Set<string>();
+    for (const classId of classIds) {
+      for (const e of await api.records.enrollmentsOfClass(classId)) {
+        if (e.role !== 'student') continue;
+        const entity = (await api.records.get('entities', e.entity_id))?.record as Entity;
+        for (const role of entity.roles) if (role.role === 'student') ids.add(role.id);
+      }
+    }
+    return [...ids].sort();
+  }
+  const list = async (username: string, group: RecordGroup) =>
+    (await walk<Page>(username, `/api/${group}`, { items_per_page: '500' })).flatMap((p) => idsOf(p, group));
+
+  it('a teacher lists exactly the students of the classes they teach, and gets 404 for any other', async () => {
+    const taught = await classesOf('teacher', 'teacher');
+    expect(taught.length).toBeGreaterThan(0);
+    const pupils = await studentsIn(taught);
+    expect(pupils.length).toBeGreaterThan(0);
+    expect(await list('teacher', 'students')).toEqual(pupils);
+    const page = await json<Page>(await read('teacher', '/api/students?items_per_page=1'));
+    expect(page.total_items).toBe(pupils.length);
+    expect(page.total_items).toBeLessThan(
+      await json<Page>(await api.get('/api/students?items_per_page=1')).then((p) => p.total_items),
+    );
+    await json(await read('teacher', `/api/students/${pupils[0]}`));
+    const all = idsOf(await json<Page>(await api.get('/api/students?items_per_page=500')), 'students');
+    const outside = all.find((id) => !pupils.includes(id)) as string;
+    await expectProblem(await read('teacher', `/api/students/${outside}`), 404);
+  });
+
+  it('a teacher reads their classes, and the enrollments of those classes only', async () => {
+    const { entity } = await account('teacher');
+    const taught = await classesOf('teacher', 'teacher');
+    expect(await list('teacher', 'classes')).toEqual(taught);
+    const expected = (await Promise.all(taught.map((id) => api.records.enrollmentsOfClass(id))))
+      .flat()
+      .map((e) => e.enrollment_id)
+      .sort();
+    expect(await list('teacher', 'enrollments')).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(taught.length);
+    const [other] = (await enrollmentsOf((await account('student')).entity.entity_id)).filter(
+      (e) => !taught.includes(e.class_id),
+    );
+    if (other) await expectProblem(await read('teacher', `/api/enrollments/${other.enrollment_id}`), 404);
+    expect(entity.entity_type).toBe('person');
+  });
+
+  it('a student reads their own classes and enrollments; a guardian those of the children in their care', async () => {
+    const { entity } = await account('student');
+    expect(await list('student', 'classes')).toEqual(await classesOf('student'));
+    expect(await list('student', 'enrollments')).toEqual(
+      (await enrollmentsOf(entity.entity_id)).map((e) => e.enrollment_id).sort(),
+    );
+    const children = await childrenOf('guardian');
+    const childEntities = await Promise.all(
+      children.map(async (id) => (await api.records.get('students', id))?.record.entity_id as string),
+    );
+    const childEnrollments = (await Promise.all(childEntities.map(enrollmentsOf))).flat();
+    expect(await list('guardian', 'classes')).toEqual(
+      [...new Set(childEnrollments.map((e) => e.class_id))].sort(),
+    );
+    expect(await list('guardian', 'enrollments')).toEqual(
+      childEnrollments.map((e) => e.enrollment_id).sort(),
+    );
+    expect((await json<Page>(await read('guardian', '/api/courses?items_per_page=1'))).total_items).toBe(
+      await totals('courses'),
+    );
+  });
+
+  it("a student enrolled in a class joins its teacher's reach, and leaves it when the enrollment goes", async () => {
+    const [taughtClass] = await classesOf('teacher', 'teacher');
+    const created = await json<Row>(await api.send('POST', '/api/students', personBody()), 201);
+    await expectProblem(await read('teacher', `/api/students/${created.student_id}`), 404);
+    const enrollment = await json<Row>(
+      await api.send('POST', '/api/enrollments', {
+        class_id: taughtClass,
+        entity_id: created.entity_id,
+        role: 'student',
+      }),
+      201,
+    );
+    await json(await read('teacher', `/api/students/${created.student_id}`));
+    expect(await list('teacher', 'students')).toContain(created.student_id);
+    expect((await api.send('DELETE', `/api/enrollments/${enrollment.enrollment_id}`)).status).toBe(204);
+    await expectProblem(await read('teacher', `/api/students/${created.student_id}`), 404);
+  });
+
+  async function totals(group: RecordGroup) {
+    return (await json<Page>(await api.get(`/api/${group}?items_per_page=1`))).total_items;
+  }
 });
 
 describe('GET /api/sso/me (issue 3, deliverable 5)', () => {

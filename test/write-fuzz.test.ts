@@ -4,7 +4,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idFields, recordGroups } from '../shared/domain/groups';
+import { idFields, personGroups } from '../shared/domain/groups';
 import { json } from './support/contract';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
 import { startTestApi, type TestApi } from './support/test-api';
@@ -90,7 +90,7 @@ async function expectRefused(method: string, path: string, body: unknown) {
 describe('malformed bodies for every write operation', () => {
   it('always get a 4xx problem and leave the table exactly as it was', async () => {
     const existing: Record<string, string> = {};
-    for (const group of recordGroups) {
+    for (const group of personGroups) {
       const page = await json<Row>(await api.get(`/api/${group}?items_per_page=1`));
       existing[group] = ((page[group] as Row[])[0] as Row)[idFields[group]] as string;
     }
@@ -98,7 +98,7 @@ describe('malformed bodies for every write operation', () => {
     const students = await json<Row>(await api.get('/api/students?items_per_page=1'));
     const studentId = ((students.students as Row[])[0] as Row).student_id;
 
-    for (const group of recordGroups) {
+    for (const group of personGroups) {
       const valid: Row =
         group === 'entities'
           ? organisationBody()

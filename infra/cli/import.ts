@@ -1,16 +1,11 @@
-// `npm run import -- <file> --group <group>`: loads the records of a group with processnumbers (students,
-// teachers, tutors or staffs) from CSV, JSON or NDJSON into a tenant, upserting by processnumber. Bad rows
-// are reported by line and skipped; the good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
+// `npm run import -- <file> --group <group>`: loads the records of a group from CSV, JSON or NDJSON into a
+// tenant: students, teachers, tutors or staffs upserted by processnumber; academic sessions, courses,
+// classes and enrollments by their ids, which the file carries. Bad rows are reported by line and
+// skipped; the good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
-import {
-  isNumberedGroup,
-  type NumberedGroup,
-  type RecordGroup,
-  recordGroups,
-  roleNamesInWords,
-} from '../../shared/domain/groups';
+import { type RecordGroup, recordGroups, roleNamesInWords } from '../../shared/domain/groups';
 import { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
 import { progressBar } from './progress-bar';
@@ -18,13 +13,13 @@ import { type Format, formatOf, type Row, readRows } from './read-rows';
 import { resolveTarget } from './target';
 import { createUpserter, type Outcome } from './upsert';
 
-/** The groups a file can load: those whose records a processnumber names. */
-const importable = recordGroups.filter(isNumberedGroup);
-
-/** Why each other group is not imported. */
-const notImportable: Record<Exclude<RecordGroup, NumberedGroup>, string> = {
+/** Why a group is not imported; every other group is. */
+const notImportable: Partial<Record<RecordGroup, string>> = {
   entities: `Entities are created with their ${roleNamesInWords} records; import those groups instead.`,
 };
+
+/** The groups a file can load. */
+const importable = recordGroups.filter((group) => notImportable[group] === undefined);
 
 const usage = `usage: npm run import -- <file.csv|file.json|file.ndjson> --group <${importable.join('|')}> [--format csv|json|ndjson] [--concurrency 8]`;
 
@@ -52,7 +47,8 @@ function parseArguments() {
   if (!file || extra.length > 0) fail('Name one file to import.');
   const group = parsed.values.group as RecordGroup | undefined;
   if (!group || !recordGroups.includes(group)) fail(`--group must be one of ${importable.join(', ')}.`);
-  if (!isNumberedGroup(group)) fail(notImportable[group]);
+  const refusal = notImportable[group];
+  if (refusal) fail(refusal);
   const format = (parsed.values.format ?? formatOf(file)) as Format | undefined;
   if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
     fail('Say the format with --format csv, json or ndjson.');

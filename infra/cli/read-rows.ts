@@ -22,7 +22,7 @@ export function formatOf(file: string): Format | undefined {
   return undefined;
 }
 
-const BOOLEAN_COLUMNS = new Set(['ative', 'deceased']);
+const BOOLEAN_COLUMNS = new Set(['ative', 'deceased', 'primary']);
 
 /** Turns dotted CSV columns into nested objects and lists; empty cells are left out. */
 export function unflatten(record: Record<string, string>): Record<string, unknown> {

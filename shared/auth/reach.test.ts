@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { EnrollmentEntry } from '../data/enrollment-entries';
 import type { Entity, Tutor } from '../schemas/records';
-import { idsInReach, reachSources } from './reach';
+import { idsInReach, type ReachSources, reachSources } from './reach';
 
 const entity = {
   entity_id: 'e0',
@@ -11,28 +12,60 @@ const entity = {
   ],
 } as Entity;
 const tutors = [{ student_ids: ['s3', 's1'] }, { student_ids: ['s1', 's2'] }] as Tutor[];
+const entry = (role: EnrollmentEntry['role'], otherId: string, enrollmentId: string): EnrollmentEntry => ({
+  role,
+  otherId,
+  enrollmentId,
+});
+const sources: ReachSources = {
+  entity,
+  tutors,
+  enrolled: [entry('student', 'c2', 'n1'), entry('teacher', 'c1', 'n2')],
+  inCare: [entry('student', 'c3', 'n3'), entry('aide', 'c4', 'n4')],
+  taught: [entry('teacher', 'e0', 'n2'), entry('student', 'e7', 'n5')],
+  taughtStudents: ['s7'],
+};
 
 describe('the ids a reach gives (issue 3, deliverable 6)', () => {
   it('own: the records of the group its entity names', () => {
-    expect(idsInReach('tutors', ['own'], entity, tutors)).toEqual(['t1', 't2']);
-    expect(idsInReach('students', ['own'], entity, tutors)).toEqual(['s9']);
-    expect(idsInReach('teachers', ['own'], entity, tutors)).toEqual([]);
-    expect(idsInReach('entities', ['own'], entity, tutors)).toEqual(['e0']);
+    expect(idsInReach('tutors', ['own'], sources)).toEqual(['t1', 't2']);
+    expect(idsInReach('students', ['own'], sources)).toEqual(['s9']);
+    expect(idsInReach('teachers', ['own'], sources)).toEqual([]);
+    expect(idsInReach('entities', ['own'], sources)).toEqual(['e0']);
   });
 
   it('in-care: the students of the tutor records, once each, in id order', () => {
-    expect(idsInReach('students', ['in-care'], entity, tutors)).toEqual(['s1', 's2', 's3']);
-    expect(idsInReach('students', ['in-care', 'own'], entity, tutors)).toEqual(['s1', 's2', 's3', 's9']);
+    expect(idsInReach('students', ['in-care'], sources)).toEqual(['s1', 's2', 's3']);
+    expect(idsInReach('students', ['in-care', 'own'], sources)).toEqual(['s1', 's2', 's3', 's9']);
+  });
+
+  it('own: the classes and enrollments its entity lists', () => {
+    expect(idsInReach('classes', ['own'], sources)).toEqual(['c1', 'c2']);
+    expect(idsInReach('enrollments', ['own'], sources)).toEqual(['n1', 'n2']);
+  });
+
+  it("in-care: the classes the students in care are students of, and all the students' enrollments", () => {
+    expect(idsInReach('classes', ['in-care'], sources)).toEqual(['c3']);
+    expect(idsInReach('enrollments', ['in-care'], sources)).toEqual(['n3', 'n4']);
+  });
+
+  it('taught: the students and the enrollments of the classes taught', () => {
+    expect(idsInReach('students', ['taught'], sources)).toEqual(['s7']);
+    expect(idsInReach('enrollments', ['taught'], sources)).toEqual(['n2', 'n5']);
+    expect(idsInReach('classes', ['taught'], sources)).toEqual([]);
   });
 
   it('nothing without a reach', () => {
-    expect(idsInReach('students', [], entity, tutors)).toEqual([]);
+    expect(idsInReach('students', [], sources)).toEqual([]);
   });
 });
 
 describe('what a restricted read consults', () => {
-  it('the entity for own, and the tutor records for in-care', () => {
-    expect(reachSources('students')).toEqual(['entities', 'tutors']);
+  it('the entity for own, the tutor records for in-care, the classes for taught', () => {
+    expect(reachSources('students')).toEqual(['entities', 'tutors', 'classes']);
+    expect(reachSources('classes')).toEqual(['entities', 'tutors', 'students']);
+    expect(reachSources('enrollments')).toEqual(['entities', 'tutors', 'students', 'classes']);
+    expect(reachSources('courses')).toEqual([]);
     expect(reachSources('tutors')).toEqual(['entities']);
     expect(reachSources('teachers')).toEqual([]);
     expect(reachSources('staffs')).toEqual([]);

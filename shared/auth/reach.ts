@@ -1,9 +1,14 @@
 // What a request's token may read of a record group, by the role table (roles.ts). A client's token, and a
 // person whose roles reach the group `all`, read all of it. Otherwise a person reads a set of ids: `own`,
-// their records of the group, named by their entity's roles; `in-care`, the students of their tutor
-// records. The set is read fresh on every request, since a person's records and the students in their
-// care change while a token lives.
+// their records of the group, named by their entity's roles, and their classes and enrollments, listed on
+// their entity; `in-care`, the students of their tutor records, and those students' classes and
+// enrollments; `taught`, the students and enrollments of the classes they teach, listed on those classes.
+// The set is read fresh on every request, by id (never a whole group), since a person's records, the
+// students in their care and the classes' enrollments change while a token lives.
+import type { EnrollmentEntry } from '../data/enrollment-entries';
+import { entriesOf } from '../data/enrollment-entries';
 import type { ReadScope } from '../data/read-scope';
+import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
@@ -14,34 +19,65 @@ import type { AccessToken } from './tokens';
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
   entity.roles.filter((r) => r.role === role).map((r) => r.id);
 
-/** A person's own records of a group: their entity, or their records of its role; no others are anyone's. */
-function ownIds(group: RecordGroup, entity: Entity): string[] {
+/** The enrollment roles that teach a class: its students are in their reach. */
+const teaching: readonly string[] = ['teacher', 'aide'];
+
+/** What a person's reach is read from: their entity and, as the reach needs them, the lists it leads to. */
+export interface ReachSources {
+  entity: Entity;
+  /** The person's tutor records (for `in-care`). */
+  tutors: readonly Tutor[];
+  /** The person's own enrollments, from their entity's list. */
+  enrolled: readonly EnrollmentEntry[];
+  /** The enrollments of the students in the person's care, from those students' entities. */
+  inCare: readonly EnrollmentEntry[];
+  /** The enrollments of the classes the person teaches, from those classes' lists. */
+  taught: readonly EnrollmentEntry[];
+  /** The student records of the people enrolled as students in the classes the person teaches. */
+  taughtStudents: readonly string[];
+}
+
+/** A person's own records of a group: their entity, their records of its role, their classes and enrollments. */
+function ownIds(group: RecordGroup, { entity, enrolled }: ReachSources): string[] {
   if (group === 'entities') return [entity.entity_id];
+  if (group === 'classes') return enrolled.map((e) => e.otherId);
+  if (group === 'enrollments') return enrolled.map((e) => e.enrollmentId);
   return isRoleGroup(group) ? idsOfRole(entity, roleName(group)) : [];
+}
+
+function inCareIds(group: RecordGroup, { tutors, inCare }: ReachSources): string[] {
+  if (group === 'students') return tutors.flatMap((tutor) => tutor.student_ids);
+  if (group === 'classes') return inCare.filter((e) => e.role === 'student').map((e) => e.otherId);
+  if (group === 'enrollments') return inCare.map((e) => e.enrollmentId);
+  return [];
+}
+
+function taughtIds(group: RecordGroup, { taught, taughtStudents }: ReachSources): string[] {
+  if (group === 'students') return [...taughtStudents];
+  if (group === 'enrollments') return taught.map((e) => e.enrollmentId);
+  return [];
 }
 
 /** Every group a restricted read of `group` may consult, whoever reads: what its routes are granted. */
 export function reachSources(group: RecordGroup): RecordGroup[] {
   const reaches = new Set(personRoles.map((role) => rolePolicy[role][group]));
-  return [
-    ...(reaches.has('own') || reaches.has('in-care') ? (['entities'] as const) : []),
-    ...(reaches.has('in-care') ? (['tutors'] as const) : []),
-  ];
+  const enrolled = group === 'classes' || group === 'enrollments';
+  const sources = new Set<RecordGroup>();
+  if (reaches.has('own')) sources.add('entities');
+  if (reaches.has('in-care')) {
+    sources.add('entities').add('tutors');
+    if (enrolled) sources.add('students');
+  }
+  if (reaches.has('taught')) sources.add('entities').add('classes');
+  return [...sources];
 }
 
-/** The ids some reaches into a group give, from the person's entity and their tutor records. */
-export function idsInReach(
-  group: RecordGroup,
-  reaches: readonly Reach[],
-  entity: Entity,
-  tutors: readonly Tutor[],
-): string[] {
+/** The ids some reaches into a group give, from what the person's reach is read from, once each in id order. */
+export function idsInReach(group: RecordGroup, reaches: readonly Reach[], sources: ReachSources): string[] {
   const ids = new Set<string>();
-  if (reaches.includes('own')) {
-    for (const id of ownIds(group, entity)) ids.add(id);
-  }
-  if (reaches.includes('in-care'))
-    for (const tutor of tutors) for (const id of tutor.student_ids) ids.add(id);
+  if (reaches.includes('own')) for (const id of ownIds(group, sources)) ids.add(id);
+  if (reaches.includes('in-care')) for (const id of inCareIds(group, sources)) ids.add(id);
+  if (reaches.includes('taught')) for (const id of taughtIds(group, sources)) ids.add(id);
   return [...ids].sort();
 }
 
@@ -56,17 +92,46 @@ export async function readScope(
   const reaches = reachOf(person.roles, group);
   if (reaches.includes('all')) return { all: true };
   if (reaches.length === 0) return { all: false, ids: [], changedAt: undefined };
-  const entity = (await records.get('entities', person.entityId))?.record;
+  const item = await records.getItem('entities', person.entityId);
   // An entity is deleted only once it has no records left, so its person now reads nothing; when that
   // changed is not known any more, so it counts as now.
-  if (!entity) return { all: false, ids: [], changedAt: new Date().toISOString() };
-  const tutorIds = reaches.includes('in-care') ? idsOfRole(entity, 'tutor') : [];
-  const tutors = [...(await records.getMany('tutors', tutorIds)).values()];
+  if (!item) return { all: false, ids: [], changedAt: new Date().toISOString() };
+  const entity = toRecord('entities', item);
+  const enrolled = entriesOf(item[internal.enrollments]);
+  // When what the set is read from last changed: records' updated_at, and the enrollment lists' own time.
+  const changes: (string | undefined)[] = [entity.updated_at, item[internal.enrolledAt] as string];
+  const sources: ReachSources = { entity, tutors: [], enrolled, inCare: [], taught: [], taughtStudents: [] };
+  const enrolledGroup = group === 'classes' || group === 'enrollments';
+
+  if (reaches.includes('in-care')) {
+    sources.tutors = [...(await records.getMany('tutors', idsOfRole(entity, 'tutor'))).values()];
+    changes.push(...sources.tutors.map((t) => t.updated_at));
+    if (enrolledGroup) {
+      const students = [...(await records.getMany('students', inCareIds('students', sources))).values()];
+      const lists = await records.enrollmentLists('entities', [...new Set(students.map((s) => s.entity_id))]);
+      sources.inCare = [...lists.values()].flatMap((list) => list.entries);
+      changes.push(...students.map((s) => s.updated_at), ...[...lists.values()].map((l) => l.changedAt));
+    }
+  }
+
+  if (reaches.includes('taught')) {
+    const classIds = [...new Set(enrolled.filter((e) => teaching.includes(e.role)).map((e) => e.otherId))];
+    const lists = await records.enrollmentLists('classes', classIds);
+    sources.taught = [...lists.values()].flatMap((list) => list.entries);
+    changes.push(...[...lists.values()].map((l) => l.changedAt));
+    if (group === 'students') {
+      const pupils = [...new Set(sources.taught.filter((e) => e.role === 'student').map((e) => e.otherId))];
+      const entities = [...(await records.rolesOfEntities(pupils)).values()];
+      sources.taughtStudents = entities.flatMap((e) => idsOfRole(e, 'student'));
+      changes.push(...entities.map((e) => e.updated_at));
+    }
+  }
+
   return {
     all: false,
-    ids: idsInReach(group, reaches, entity, tutors),
-    changedAt: [entity, ...tutors]
-      .map((r) => r.updated_at)
+    ids: idsInReach(group, reaches, sources),
+    changedAt: changes
+      .filter((at): at is string => typeof at === 'string')
       .sort()
       .at(-1),
   };

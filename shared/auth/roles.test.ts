@@ -12,20 +12,30 @@ describe('the role table', () => {
     for (const group of recordGroups) expect(reachOf(['admin'], group), group).toEqual(['all']);
   });
 
-  it('lets teachers read students, teachers and tutors, and write nothing', () => {
-    expect(scopesOfRoles(['teacher'])).toEqual(['students:read', 'teachers:read', 'tutors:read']);
+  it('lets teachers read students, teachers, tutors and the rostering groups, and write nothing', () => {
+    expect(scopesOfRoles(['teacher'])).toEqual([
+      'students:read',
+      'teachers:read',
+      'tutors:read',
+      'academic_sessions:read',
+      'courses:read',
+      'classes:read',
+      'enrollments:read',
+    ]);
   });
 
-  it('lets guardians and students read only their own groups', () => {
-    expect(scopesOfRoles(['tutor'])).toEqual(['students:read', 'tutors:read']);
-    expect(scopesOfRoles(['student'])).toEqual(['students:read']);
+  it('lets guardians and students read their own groups, the school calendar and their classes', () => {
+    const calendarAndClasses = ['academic_sessions:read', 'courses:read', 'classes:read', 'enrollments:read'];
+    expect(scopesOfRoles(['tutor'])).toEqual(['students:read', 'tutors:read', ...calendarAndClasses]);
+    expect(scopesOfRoles(['student'])).toEqual(['students:read', ...calendarAndClasses]);
     expect(scopesOfRoles([])).toEqual([]);
   });
 
   it('takes the widest reach of a person with several roles', () => {
     expect(reachOf(['tutor'], 'students')).toEqual(['in-care']);
     expect(reachOf(['tutor', 'student'], 'students')).toEqual(['in-care', 'own']);
-    expect(reachOf(['tutor', 'teacher'], 'students')).toEqual(['all']);
+    expect(reachOf(['tutor', 'teacher'], 'students')).toEqual(['in-care', 'taught']);
+    expect(reachOf(['tutor', 'staff'], 'classes')).toEqual(['all']);
     expect(reachOf(['student'], 'teachers')).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 // What a signed-in person may read, by role: the one table docs/sso.md documents. A person's roles
 // come from their entity's records, one for each group of person roles (shared/domain/groups.ts), plus
 // `admin` for staff whose account has admin rights. Every role says how far it reads into every group:
-// `all` of it; `own`, the person's own records of that group; `in-care`, the students of the person's
-// tutor records; or `none`. A new group or role fails to compile here until each role says.
+// `all` of it; `own`, the person's own records of that group (their classes and enrollments too);
+// `in-care`, the students of the person's tutor records (and those students' classes and enrollments);
+// `taught`, what the classes the person teaches hold (their students, their enrollments); or `none`.
+// A new group or role fails to compile here until each role says.
 import {
   type groups,
   type RecordGroup,
@@ -16,20 +18,27 @@ import {
 
 export type PersonRole = 'admin' | RoleName;
 
-export type Reach = 'all' | 'own' | 'in-care';
+export type Reach = 'all' | 'own' | 'in-care' | 'taught';
 
-/** Where `own` means something: the person's entity itself, and the records that are its roles. */
-type OwnedGroup = 'entities' | RoleGroup;
+/** Where a person's enrollments lead: their classes, and the enrollments themselves. */
+type EnrolledGroup = 'classes' | 'enrollments';
 
-/** Where `in-care` means something: the group a tutor's records name (its students). */
-type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'];
+/** Where `own` means something: the person's entity itself, the records that are its roles, and their enrollments'. */
+type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup;
 
-/** How far one role reads into a group: `own` and `in-care` only where they mean something. */
+/** Where `in-care` means something: the group a tutor's records name (its students), and theirs. */
+type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'] | EnrolledGroup;
+
+/** Where `taught` means something: the students and the enrollments of the classes a person teaches. */
+type TaughtGroup = 'students' | 'enrollments';
+
+/** How far one role reads into a group: `own`, `in-care` and `taught` only where they mean something. */
 type ReachInto<G extends RecordGroup> =
   | 'none'
   | 'all'
   | (G extends OwnedGroup ? 'own' : never)
-  | (G extends InCareGroup ? 'in-care' : never);
+  | (G extends InCareGroup ? 'in-care' : never)
+  | (G extends TaughtGroup ? 'taught' : never);
 
 type RoleReaches = { [G in RecordGroup]: ReachInto<G> };
 
@@ -39,12 +48,51 @@ const everyGroup = Object.fromEntries(recordGroups.map((group) => [group, 'all']
   'all'
 >;
 
+/** The school's calendar and curriculum, which every member of it reads whole. */
+const calendar = { academic_sessions: 'all', courses: 'all' } as const;
+
 export const rolePolicy = {
   admin: everyGroup,
-  staff: { entities: 'none', students: 'none', teachers: 'all', tutors: 'none', staffs: 'all' },
-  teacher: { entities: 'none', students: 'all', teachers: 'all', tutors: 'all', staffs: 'none' },
-  tutor: { entities: 'none', students: 'in-care', teachers: 'none', tutors: 'own', staffs: 'none' },
-  student: { entities: 'none', students: 'own', teachers: 'none', tutors: 'none', staffs: 'none' },
+  staff: {
+    entities: 'none',
+    students: 'none',
+    teachers: 'all',
+    tutors: 'none',
+    staffs: 'all',
+    ...calendar,
+    classes: 'all',
+    enrollments: 'all',
+  },
+  teacher: {
+    entities: 'none',
+    students: 'taught',
+    teachers: 'all',
+    tutors: 'all',
+    staffs: 'none',
+    ...calendar,
+    classes: 'own',
+    enrollments: 'taught',
+  },
+  tutor: {
+    entities: 'none',
+    students: 'in-care',
+    teachers: 'none',
+    tutors: 'own',
+    staffs: 'none',
+    ...calendar,
+    classes: 'in-care',
+    enrollments: 'in-care',
+  },
+  student: {
+    entities: 'none',
+    students: 'own',
+    teachers: 'none',
+    tutors: 'none',
+    staffs: 'none',
+    ...calendar,
+    classes: 'own',
+    enrollments: 'own',
+  },
 } as const satisfies Record<PersonRole, RoleReaches>;
 
 export const personRoles = Object.keys(rolePolicy) as PersonRole[];

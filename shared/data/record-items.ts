@@ -14,7 +14,27 @@ export const internal = {
   version: '_version',
   /** On a student: the set of tutor ids in whose care it is. */
   tutors: '_tutors',
+  /** On a session, course or organisation: how many records name it (rostering references). */
+  refs: '_refs',
+  /** On a class and on a person entity: its enrollments, as enrollment-entries.ts writes them. */
+  enrollments: '_enrollments',
+  /** On a class and on a person entity: when its enrollments last changed (what a reach through them reads). */
+  enrolledAt: '_enrolled_at',
+  /**
+   * Counts every change to the attributes above, which other records' writes make without a new
+   * version: a write of the record itself is conditional on it, so it never puts back stale ones.
+   */
+  links: '_links',
 } as const;
+
+/** The internal attributes a record's next version carries over from the stored one. */
+export const carriedAttributes = [
+  internal.tutors,
+  internal.refs,
+  internal.enrollments,
+  internal.enrolledAt,
+  internal.links,
+];
 
 const storageAttributes = new Set<string>([
   tableDesign.partitionKey,

@@ -8,8 +8,9 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
+import { groups, idFields, type RecordGroup, type Reference, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
+import { classEntry, type EnrollmentEntry, entriesOf, personEntry } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
@@ -53,6 +54,75 @@ export class RecordRepository {
       new GetCommand({ TableName: this.tableName, Key: keys.record(group, id), ConsistentRead: true }),
     );
     return Item;
+  }
+
+  /**
+   * The enrollment entries a class (`classes`) or person entity (`entities`) lists: role, the other
+   * side's id and the enrollment's id, read from that one item, without reading the enrollments.
+   */
+  async enrollmentEntries(group: 'classes' | 'entities', id: string): Promise<EnrollmentEntry[]> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.record(group, id),
+        ProjectionExpression: '#e',
+        ExpressionAttributeNames: { '#e': internal.enrollments },
+        ConsistentRead: true,
+      }),
+    );
+    return entriesOf(Item?.[internal.enrollments]);
+  }
+
+  /**
+   * The enrollment lists of many classes or persons, by id, with when each last changed: one BatchGet
+   * of just those attributes (a hundred ids a request).
+   */
+  async enrollmentLists(
+    group: 'classes' | 'entities',
+    ids: readonly string[],
+  ): Promise<Map<string, { entries: EnrollmentEntry[]; changedAt: string | undefined }>> {
+    const items = await this.getManyItems(group, ids, internal.enrollments, internal.enrolledAt);
+    return new Map(
+      [...items].map(([id, item]) => [
+        id,
+        {
+          entries: entriesOf(item[internal.enrollments]),
+          changedAt: item[internal.enrolledAt] as string | undefined,
+        },
+      ]),
+    );
+  }
+
+  /** The roles of these entities, with when each last changed: a BatchGet of just those attributes. */
+  async rolesOfEntities(
+    ids: readonly string[],
+  ): Promise<Map<string, Pick<GroupRecords['entities'], 'roles' | 'updated_at'>>> {
+    const items = await this.getManyItems('entities', ids, 'roles', 'updated_at');
+    return new Map(
+      [...items].map(([id, item]) => [
+        id,
+        {
+          roles: (item.roles ?? []) as GroupRecords['entities']['roles'],
+          updated_at: String(item.updated_at),
+        },
+      ]),
+    );
+  }
+
+  /** A class's enrollments, in id order: its list, then the enrollments by id. */
+  async enrollmentsOfClass(classId: string): Promise<GroupRecords['enrollments'][]> {
+    return this.enrollmentsOf(await this.enrollmentEntries('classes', classId));
+  }
+
+  /** A person's enrollments, in id order: their entity's list, then the enrollments by id. */
+  async enrollmentsOfPerson(entityId: string): Promise<GroupRecords['enrollments'][]> {
+    return this.enrollmentsOf(await this.enrollmentEntries('entities', entityId));
+  }
+
+  private async enrollmentsOf(entries: readonly EnrollmentEntry[]) {
+    const ids = entries.map((e) => e.enrollmentId).sort();
+    const found = await this.getMany('enrollments', ids);
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /** When a record with this id was deleted, while the deletion is retained. */
@@ -273,7 +343,27 @@ export class RecordRepository {
     group: G,
     ids: readonly string[],
   ): Promise<Map<string, GroupRecords[G]>> {
-    const found = new Map<string, GroupRecords[G]>();
+    const items = await this.getManyItems(group, ids);
+    return new Map([...items].map(([id, item]) => [id, toRecord(group, item)]));
+  }
+
+  /** The stored items of these ids that exist, by id, or only the named attributes of them. */
+  private async getManyItems(
+    group: RecordGroup,
+    ids: readonly string[],
+    ...attributes: string[]
+  ): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    const projection =
+      attributes.length > 0
+        ? {
+            ProjectionExpression: ['#sk', ...attributes.map((_, i) => `#a${i}`)].join(', '),
+            ExpressionAttributeNames: {
+              '#sk': tableDesign.sortKey,
+              ...Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+            },
+          }
+        : {};
     for (let start = 0; start < ids.length; start += MAX_KEYS_PER_BATCH_GET) {
       let pending: Item[] = ids
         .slice(start, start + MAX_KEYS_PER_BATCH_GET)
@@ -283,11 +373,10 @@ export class RecordRepository {
           await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
         const { Responses, UnprocessedKeys } = await this.db.send(
           new BatchGetCommand({
-            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
+            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...projection } },
           }),
         );
-        for (const item of Responses?.[this.tableName] ?? [])
-          found.set(String(item.sk), toRecord(group, item));
+        for (const item of Responses?.[this.tableName] ?? []) found.set(String(item.sk), item);
         pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
       }
     }
@@ -320,18 +409,12 @@ export class RecordRepository {
 
   /**
    * Inserts a set of new, mutually consistent records (a seed): each transaction holds its records, their
-   * processnumber claims and the counter changes, so counts stay exact whatever fails. A tutor's students
-   * must be in the same set; a record whose id or processnumber exists already fails its transaction.
+   * processnumber claims and the counter changes, so counts stay exact whatever fails. What records name
+   * (a tutor's students, the rostering references) must be in the same set, which is written with the
+   * links already on it; a record whose id or processnumber exists already fails its transaction.
    */
   async insert(records: NewRecord[]): Promise<void> {
-    const tutorsOf = new Map<string, Set<string>>();
-    for (const { group, record } of records) {
-      if (group !== 'tutors') continue;
-      const tutor = record as GroupRecords['tutors'];
-      for (const studentId of tutor.student_ids) {
-        tutorsOf.set(studentId, (tutorsOf.get(studentId) ?? new Set()).add(tutor.tutor_id));
-      }
-    }
+    const linksOf = insertedLinks(records);
     for (let start = 0; start < records.length; start += MAX_RECORDS_PER_TRANSACTION) {
       const chunk = records.slice(start, start + MAX_RECORDS_PER_TRANSACTION);
       const added = new Map<RecordGroup, number>();
@@ -341,11 +424,7 @@ export class RecordRepository {
           TransactItems: [
             ...chunk.flatMap(({ group, record }) => {
               const id = recordId(group, record);
-              const tutors = group === 'students' ? tutorsOf.get(id) : undefined;
-              const item = {
-                ...recordItem(group, record, 1),
-                ...(tutors ? { [internal.tutors]: tutors } : {}),
-              };
+              const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
               const claim =
                 'processnumber' in record
                   ? [
@@ -375,4 +454,48 @@ export class RecordRepository {
       );
     }
   }
+}
+
+/**
+ * The internal attributes each record of an inserted set gets from the others, by `<group>#<id>`: a
+ * student's tutors, the count of records naming a session, course or organisation, and the enrollments
+ * a class and a person list. Throws if a record names one outside the set.
+ */
+function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
+  const present = new Set(records.map(({ group, record }) => `${group}#${recordId(group, record)}`));
+  const links = new Map<string, Item>();
+  const on = (group: RecordGroup, id: string) => {
+    const key = `${group}#${id}`;
+    if (!present.has(key)) throw new Error(`An inserted record names ${key}, which is not in the set`);
+    const item = links.get(key) ?? { [internal.links]: 0 };
+    links.set(key, item);
+    return item;
+  };
+  const addTo = (item: Item, attribute: string, value: string) => {
+    item[attribute] = new Set([...((item[attribute] as Set<string>) ?? []), value]);
+  };
+  for (const { group, record } of records) {
+    const id = recordId(group, record);
+    if (group === 'tutors') {
+      for (const studentId of (record as GroupRecords['tutors']).student_ids)
+        addTo(on('students', studentId), internal.tutors, id);
+    }
+    for (const reference of groups[group].references as readonly Reference[]) {
+      const value = (record as Record<string, unknown>)[reference.field];
+      const named = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+      for (const target of named) {
+        const item = on(reference.group, target);
+        if (reference.enrollments) {
+          const enrollment = record as GroupRecords['enrollments'];
+          const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
+          addTo(item, internal.enrollments, entry);
+          const at = item[internal.enrolledAt] as string | undefined;
+          if (!at || at < enrollment.updated_at) item[internal.enrolledAt] = enrollment.updated_at;
+        } else {
+          item[internal.refs] = Number(item[internal.refs] ?? 0) + 1;
+        }
+      }
+    }
+  }
+  return links;
 }

@@ -20,6 +20,7 @@ const classes = {
   processnumber: false,
   documents: false,
   links: undefined,
+  references: [],
   noun: 'class',
   plural: 'classes',
   about: 'Classes.',

@@ -4,7 +4,17 @@
 // its description, or list every group where they must decide, so a group added here without them
 // deciding fails to compile.
 
-export const recordGroups = ['entities', 'students', 'teachers', 'tutors', 'staffs'] as const;
+export const recordGroups = [
+  'entities',
+  'students',
+  'teachers',
+  'tutors',
+  'staffs',
+  'academic_sessions',
+  'courses',
+  'classes',
+  'enrollments',
+] as const;
 export type RecordGroup = (typeof recordGroups)[number];
 
 export interface GroupDescription {
@@ -24,11 +34,33 @@ export interface GroupDescription {
    * and is not deleted while named. A tutor's students are the one such link.
    */
   links: { field: 'student_ids'; group: 'students' } | undefined;
+  /**
+   * Fields naming records of other groups (rostering): each named record must exist, of the kind said,
+   * when the record is written, and is not deleted while named (see `Reference`).
+   */
+  references: readonly Reference[];
   /** A record, and several, in the API description's words. */
   noun: string;
   plural: string;
   /** What the group holds, in the API description. */
   about: string;
+}
+
+/**
+ * A field naming one record (or, when `many`, a list of records) of another group, or null when
+ * `nullable`. The named record keeps a count of the records naming it, and is not deleted while that
+ * count is above zero; an enrollment's class and person instead keep the enrollments themselves, so a
+ * class's and a person's enrollments are read by id (docs/data-model.md).
+ */
+export interface Reference {
+  field: string;
+  group: RecordGroup;
+  many?: true;
+  nullable?: true;
+  /** The entity named must be of this type. */
+  entityType?: 'person' | 'organisation';
+  /** The named record lists the enrollments naming it, instead of counting them. */
+  enrollments?: true;
 }
 
 export const groups = {
@@ -38,6 +70,7 @@ export const groups = {
     processnumber: false,
     documents: true,
     links: undefined,
+    references: [{ field: 'parent_id', group: 'entities', nullable: true, entityType: 'organisation' }],
     noun: 'entity',
     plural: 'entities',
     about: 'People and organisations: the base record of every student, teacher, tutor and staff member.',
@@ -48,6 +81,7 @@ export const groups = {
     processnumber: true,
     documents: true,
     links: undefined,
+    references: [],
     noun: 'student',
     plural: 'students',
     about: 'Students.',
@@ -58,6 +92,7 @@ export const groups = {
     processnumber: true,
     documents: true,
     links: undefined,
+    references: [],
     noun: 'teacher',
     plural: 'teachers',
     about: 'Teachers.',
@@ -68,6 +103,7 @@ export const groups = {
     processnumber: true,
     documents: true,
     links: { field: 'student_ids', group: 'students' },
+    references: [],
     noun: 'tutor',
     plural: 'tutors',
     about: "Students' legal guardians.",
@@ -78,9 +114,61 @@ export const groups = {
     processnumber: true,
     documents: true,
     links: undefined,
+    references: [],
     noun: 'staff member',
     plural: 'staff members',
     about: 'Non-teaching staff.',
+  },
+  academic_sessions: {
+    idField: 'academic_session_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [{ field: 'parent_id', group: 'academic_sessions', nullable: true }],
+    noun: 'academic session',
+    plural: 'academic sessions',
+    about: 'School years, and the terms, semesters and grading periods within them.',
+  },
+  courses: {
+    idField: 'course_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [{ field: 'org_id', group: 'entities', entityType: 'organisation' }],
+    noun: 'course',
+    plural: 'courses',
+    about: 'Courses of the curriculum: a subject taught to some grades, offered by an organisation.',
+  },
+  classes: {
+    idField: 'class_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [
+      { field: 'course_id', group: 'courses' },
+      { field: 'school_id', group: 'entities', entityType: 'organisation' },
+      { field: 'term_ids', group: 'academic_sessions', many: true },
+    ],
+    noun: 'class',
+    plural: 'classes',
+    about: 'Classes: a course taught at a school in some terms, with its enrollments.',
+  },
+  enrollments: {
+    idField: 'enrollment_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [
+      { field: 'class_id', group: 'classes', enrollments: true },
+      { field: 'entity_id', group: 'entities', entityType: 'person', enrollments: true },
+    ],
+    noun: 'enrollment',
+    plural: 'enrollments',
+    about: 'Who is in a class, and as what: student, teacher, aide, administrator, proctor or guardian.',
   },
 } as const satisfies Record<RecordGroup, GroupDescription>;
 
@@ -106,6 +194,8 @@ export type RoleName = Groups[RoleGroup]['role'];
 
 export const isRoleGroup = (group: RecordGroup): group is RoleGroup => describesRole(groups[group]);
 export const roleGroups: readonly RoleGroup[] = recordGroups.filter(isRoleGroup);
+/** The groups of people and organisations: the entities and the person roles (not the rostering groups). */
+export const personGroups: readonly ('entities' | RoleGroup)[] = ['entities', ...roleGroups];
 export const roleName = <G extends RoleGroup>(group: G): Groups[G]['role'] => groups[group].role;
 /** Every role name, in the order of the groups. */
 export const roleNames: readonly RoleName[] = roleGroups.map(roleName);

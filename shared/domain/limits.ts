@@ -9,4 +9,6 @@ export const LIMITS = {
   text: 500,
   listItems: 20,
   tutorStudents: 20,
+  /** The terms a class runs in: each is counted on its session in the transaction that writes the class. */
+  classTerms: 12,
 } as const;

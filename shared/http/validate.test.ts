@@ -97,6 +97,10 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
 
   it('has one schema per group', () => {
     expect(Object.keys(insertRequests).sort()).toEqual([
+      'academic_sessions',
+      'classes',
+      'courses',
+      'enrollments',
       'entities',
       'staffs',
       'students',

@@ -74,6 +74,30 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     insert: 'TeacherInsertRequest',
     document: 'TeacherIdentificationDocumentInsertRequest',
   },
+  academic_sessions: {
+    page: 'AcademicSessionsPage',
+    item: 'AcademicSession',
+    deletions: 'AcademicSessionsDeletions',
+    insert: 'AcademicSessionInsertRequest',
+  },
+  courses: {
+    page: 'CoursesPage',
+    item: 'Course',
+    deletions: 'CoursesDeletions',
+    insert: 'CourseInsertRequest',
+  },
+  classes: {
+    page: 'ClassesPage',
+    item: 'Class',
+    deletions: 'ClassesDeletions',
+    insert: 'ClassInsertRequest',
+  },
+  enrollments: {
+    page: 'EnrollmentsPage',
+    item: 'Enrollment',
+    deletions: 'EnrollmentsDeletions',
+    insert: 'EnrollmentInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {

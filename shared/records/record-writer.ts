@@ -5,18 +5,45 @@
 // writes involve is in write-rules.ts, the items in write-steps.ts, the transaction in write-transaction.ts.
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { etag, internal, recordItem, type StoredRecord, toRecord } from '../data/record-items';
+import { classEntry, entriesOf } from '../data/enrollment-entries';
+import {
+  carriedAttributes,
+  etag,
+  type Item,
+  internal,
+  recordItem,
+  type StoredRecord,
+  toRecord,
+} from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
-import type { DocumentGroup, RecordGroup } from '../domain/groups';
+import { type DocumentGroup, groups, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 import { ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
 import { missingRecord } from './missing-record';
-import { claimSteps, linkGuards, linkSteps, personRules, type WriteContext } from './write-rules';
+import {
+  claimSteps,
+  linkGuards,
+  linkSteps,
+  personRules,
+  referenceGuards,
+  referenceSteps,
+  rolesGuard,
+  type WriteContext,
+} from './write-rules';
 import { WriteSteps } from './write-steps';
-import { commit, retrying } from './write-transaction';
+import { commit, retrying, type Step } from './write-transaction';
+
+/**
+ * How many of a person's enrollments one transaction ends: each takes its record, its two deletion
+ * items and at most one class update, so 20 stay inside DynamoDB's 100 actions with the person and counter.
+ */
+const ENROLLMENTS_ENDED_PER_TRANSACTION = 20;
+
+const enrollmentReference = (group: 'classes' | 'entities'): Reference =>
+  groups.enrollments.references.find((r) => r.group === group) as Reference;
 
 export class RecordWriter {
   private readonly steps: WriteSteps;
@@ -30,10 +57,15 @@ export class RecordWriter {
     this.steps = new WriteSteps(tableName);
   }
 
-  async create<G extends RecordGroup>(group: G, input: InsertRequest<G>): Promise<StoredRecord<G>> {
+  /** Creates a record under a new id, or under `id` (an import keeping its source's ids) if none has it. */
+  async create<G extends RecordGroup>(
+    group: G,
+    input: InsertRequest<G>,
+    chosenId?: string,
+  ): Promise<StoredRecord<G>> {
     return retrying(async () => {
       const context = this.context();
-      const id = randomUUID();
+      const id = chosenId ?? randomUUID();
       const { record, steps: person } = personRules[group].create(input, id, context);
       const item = recordItem(group, record, 1);
       await commit(this.db, [
@@ -42,6 +74,7 @@ export class RecordWriter {
         this.steps.count(group, 1),
         ...person,
         ...linkSteps(this.steps, group, id, undefined, record),
+        ...referenceSteps(this.steps, group, id, undefined, record, context.now),
       ]);
       return { record: toRecord(group, item), version: 1 };
     });
@@ -53,7 +86,9 @@ export class RecordWriter {
     input: InsertRequest<G>,
     ifMatch?: EntityTagCondition,
   ): Promise<StoredRecord<G>> {
-    return this.modify(group, id, ifMatch, (current) => personRules[group].replace(current, input, id));
+    return this.modify(group, id, ifMatch, (current, stored) =>
+      personRules[group].replace(current, input, id, stored),
+    );
   }
 
   async addDocument<G extends DocumentGroup>(
@@ -71,20 +106,76 @@ export class RecordWriter {
   }
 
   async remove<G extends RecordGroup>(group: G, id: string, ifMatch?: EntityTagCondition): Promise<void> {
+    if (group === 'entities') await this.endEnrollments(id, ifMatch);
     await retrying(async () => {
       const { item, version } = await this.current(group, id, ifMatch);
       const context = this.context();
       const record = toRecord(group, item);
       const person = await personRules[group].remove(record, id, context);
       await commit(this.db, [
-        this.steps.deleteVersion(group, id, version, [...linkGuards(group), ...person.guards], ifMatch),
+        this.steps.deleteVersion(
+          group,
+          id,
+          version,
+          [...linkGuards(group), ...referenceGuards(group), ...person.guards],
+          ifMatch,
+        ),
         this.steps.count(group, -1),
         ...this.steps.recordDeletion(group, id, context.now),
         ...claimSteps(this.steps, group, id, record, undefined),
         ...person.steps,
         ...linkSteps(this.steps, group, id, record, undefined),
+        ...referenceSteps(this.steps, group, id, record, undefined, context.now),
       ]);
     });
+  }
+
+  /**
+   * Deletes a person's enrollments, before the person: a batch a transaction, each taking the
+   * enrollments out of their classes and the person's list and recording their deletion, until none is
+   * left. A person who keeps roles, or an organisation still named, is refused before any is ended.
+   */
+  private async endEnrollments(entityId: string, ifMatch: EntityTagCondition | undefined): Promise<void> {
+    for (;;) {
+      const done = await retrying(async () => {
+        const { item } = await this.current('entities', entityId, ifMatch);
+        const entries = entriesOf(item[internal.enrollments]);
+        if (entries.length === 0) return true;
+        if (Array.isArray(item.roles) && item.roles.length > 0) throw rolesGuard.refusal();
+        const batch = entries.slice(0, ENROLLMENTS_ENDED_PER_TRANSACTION);
+        const { now } = this.context();
+        const byClass = new Map<string, string[]>();
+        for (const { role, otherId: classId, enrollmentId } of batch) {
+          const entry = classEntry({
+            role,
+            class_id: classId,
+            entity_id: entityId,
+            enrollment_id: enrollmentId,
+          });
+          byClass.set(classId, [...(byClass.get(classId) ?? []), entry]);
+        }
+        const steps: Step[] = [
+          ...batch.flatMap(({ enrollmentId }) => [
+            this.steps.deleteExisting('enrollments', enrollmentId),
+            ...this.steps.recordDeletion('enrollments', enrollmentId, now),
+          ]),
+          ...[...byClass].map(([classId, classEntries]) =>
+            this.steps.enroll(enrollmentReference('classes'), classId, classEntries, false, now),
+          ),
+          this.steps.enroll(
+            enrollmentReference('entities'),
+            entityId,
+            batch.map(({ role, otherId, enrollmentId }) => `${role}#${otherId}#${enrollmentId}`),
+            false,
+            now,
+          ),
+          this.steps.count('enrollments', -batch.length),
+        ];
+        await commit(this.db, steps);
+        return entries.length <= batch.length;
+      });
+      if (done) return;
+    }
   }
 
   /** Reads a record, lets `change` produce its next fields, and writes it as the next version. */
@@ -92,22 +183,29 @@ export class RecordWriter {
     group: G,
     id: string,
     ifMatch: EntityTagCondition | undefined,
-    change: (current: GroupRecords[G]) => GroupRecords[G],
+    change: (current: GroupRecords[G], stored: Item) => GroupRecords[G],
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
       const { item, version } = await this.current(group, id, ifMatch);
       const current = toRecord(group, item);
       const now = this.clock().toISOString();
-      const next = { ...change(current), created_at: current.created_at, updated_at: now } as GroupRecords[G];
-      // A student's tutors are kept by the tutors' writes, not by the student's.
+      const next = {
+        ...change(current, item),
+        created_at: current.created_at,
+        updated_at: now,
+      } as GroupRecords[G];
+      // What other records' writes keep on this one (a student's tutors, what names a record) is
+      // carried over as read; the put is conditional on it not having changed since.
       const nextItem = {
         ...recordItem(group, next, version + 1),
-        ...(item[internal.tutors] ? { [internal.tutors]: item[internal.tutors] } : {}),
+        ...Object.fromEntries(carriedAttributes.filter((a) => a in item).map((a) => [a, item[a]])),
       };
+      const links = item[internal.links] === undefined ? undefined : Number(item[internal.links]);
       await commit(this.db, [
-        this.steps.putNextVersion(nextItem, version, ifMatch),
+        this.steps.putNextVersion(nextItem, version, ifMatch, links),
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
+        ...referenceSteps(this.steps, group, id, current, next, now),
       ]);
       return { record: toRecord(group, nextItem), version: version + 1 };
     });

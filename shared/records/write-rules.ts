@@ -3,19 +3,21 @@
 // put on deleting a student, and how the record stands to its person entity. That last one is a rule per
 // group, listed for every group: a new group has to say how its records are made, replaced and deleted.
 import { randomUUID } from 'node:crypto';
-import { internal, recordItem } from '../data/record-items';
+import { classEntry, personEntry } from '../data/enrollment-entries';
+import { type Item, internal, recordItem } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import {
   groups,
   idFields,
   type RecordGroup,
+  type Reference,
   type RoleGroup,
   recordGroups,
   roleName,
   roleNamesInWords,
 } from '../domain/groups';
-import { ConflictError } from '../http/errors';
-import type { Entity, GroupRecords } from '../schemas/records';
+import { BadRequestError, ConflictError } from '../http/errors';
+import type { Enrollment, Entity, GroupRecords } from '../schemas/records';
 import type { InsertRequest } from '../schemas/requests';
 import type { DeleteGuard, WriteSteps } from './write-steps';
 import { Retry, type Step } from './write-transaction';
@@ -35,8 +37,8 @@ export interface PersonRules<G extends RecordGroup> {
     id: string,
     context: WriteContext,
   ): { record: GroupRecords[G]; steps: Step[] };
-  /** The fields a replace request gives the current record, or the error refusing it. */
-  replace(current: GroupRecords[G], input: InsertRequest<G>, id: string): GroupRecords[G];
+  /** The fields a replace request gives the current record (stored as `stored`), or the error refusing it. */
+  replace(current: GroupRecords[G], input: InsertRequest<G>, id: string, stored: Item): GroupRecords[G];
   /** What deleting a record needs: conditions on the record, and the steps its entity takes. */
   remove(
     record: GroupRecords[G],
@@ -51,26 +53,69 @@ const entityRules: PersonRules<'entities'> = {
     record: { entity_id: id, ...input, roles: [], created_at: now, updated_at: now },
     steps: [],
   }),
-  replace(current, input) {
-    if (input.entity_type !== current.entity_type && current.roles.length > 0) {
-      throw new ConflictError('An entity with roles stays a person.', [
-        { name: 'entity_type', in: 'body', reason: 'the entity has roles' },
-      ]);
+  replace(current, input, _id, stored) {
+    if (input.entity_type !== current.entity_type) {
+      const named =
+        current.roles.length > 0
+          ? 'the entity has roles'
+          : Number(stored[internal.refs] ?? 0) > 0
+            ? 'courses, classes or organisations name the organisation'
+            : stored[internal.enrollments]
+              ? 'the person has enrollments'
+              : undefined;
+      if (named) {
+        throw new ConflictError(
+          `The entity stays ${current.entity_type === 'person' ? 'a person' : 'an organisation'}.`,
+          [{ name: 'entity_type', in: 'body', reason: named }],
+        );
+      }
     }
     return { ...input, entity_id: current.entity_id, roles: current.roles } as unknown as Entity;
   },
-  remove: async () => ({
-    guards: [
-      {
-        kind: 'empty',
-        attribute: 'roles',
-        refusal: () =>
-          new ConflictError(`The entity still has roles; delete its ${roleNamesInWords} records first.`),
-      },
-    ],
-    steps: [],
-  }),
+  remove: async () => ({ guards: [rolesGuard], steps: [] }),
 };
+
+/** An entity is deleted once it has no role records left. */
+export const rolesGuard: DeleteGuard = {
+  kind: 'empty',
+  attribute: 'roles',
+  refusal: () =>
+    new ConflictError(`The entity still has roles; delete its ${roleNamesInWords} records first.`),
+};
+
+/** Fields a replace keeps: an enrollment stays in its class, of its person, in its role. */
+const fixedFields: Partial<Record<RecordGroup, readonly string[]>> = {
+  enrollments: ['class_id', 'entity_id', 'role'],
+};
+
+/**
+ * A rostering record (session, course, class, enrollment): made as sent, with its id and times; what
+ * it names is kept by the reference steps, not by these rules.
+ */
+function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'enrollments'>(
+  group: G,
+): PersonRules<G> {
+  const stamp = (id: string, input: InsertRequest<G>) =>
+    ({ [idFields[group]]: id, ...input }) as unknown as GroupRecords[G];
+  return {
+    create: (input, id, { now }) => ({
+      record: { ...stamp(id, input), created_at: now, updated_at: now } as GroupRecords[G],
+      steps: [],
+    }),
+    replace(current, input, id) {
+      for (const field of fixedFields[group] ?? []) {
+        const was = (current as Record<string, unknown>)[field];
+        if ((input as Record<string, unknown>)[field] !== was) {
+          throw new ConflictError(`A ${groups[group].noun} keeps its ${field}.`, [
+            { name: field, in: 'body', reason: `must be ${String(was)}` },
+          ]);
+        }
+      }
+      return stamp(id, input);
+    },
+    remove: async () => ({ guards: [], steps: [] }),
+  };
+}
 
 /**
  * A role of a person entity: created with a new person entity, or joining the one `entity_id` names,
@@ -140,6 +185,10 @@ export const personRules: { [G in RecordGroup]: PersonRules<G> } = {
   teachers: roleRules('teachers'),
   tutors: roleRules('tutors'),
   staffs: roleRules('staffs'),
+  academic_sessions: rosterRules('academic_sessions'),
+  courses: rosterRules('courses'),
+  classes: rosterRules('classes'),
+  enrollments: rosterRules('enrollments'),
 };
 
 const processnumberOf = (group: RecordGroup, record: object | undefined): string | undefined =>
@@ -194,5 +243,90 @@ export function linkGuards(group: RecordGroup): DeleteGuard[] {
       refusal: () =>
         new ConflictError('The student is still in the care of tutors; change or delete those tutors first.'),
     },
+  ];
+}
+
+/** The ids a record names through a reference: none, one, or a list. */
+function namedIds(reference: Reference, record: object | undefined): string[] {
+  const value = record ? (record as Record<string, unknown>)[reference.field] : undefined;
+  if (Array.isArray(value)) return value as string[];
+  return typeof value === 'string' ? [value] : [];
+}
+
+/**
+ * Keeps what a record names in step as it goes from `before` to `after` (none: created, or deleted):
+ * a newly named record must exist (and is counted), one no longer named is counted down, and an
+ * enrollment's class and person list it while it exists.
+ */
+export function referenceSteps(
+  steps: WriteSteps,
+  group: RecordGroup,
+  id: string,
+  before: object | undefined,
+  after: object | undefined,
+  now: string,
+): Step[] {
+  return groups[group].references.flatMap((reference: Reference) => {
+    const was = namedIds(reference, before);
+    const is = namedIds(reference, after);
+    if (reference.group === group && is.includes(id)) {
+      throw new BadRequestError(`${reference.field} names the ${groups[group].noun} itself.`, [
+        { name: reference.field, in: 'body', reason: 'must name another record' },
+      ]);
+    }
+    if (reference.enrollments) {
+      // An enrollment's class and person are fixed: listed when it is made, unlisted when deleted.
+      if ((before === undefined) === (after === undefined)) return [];
+      const enrollment = (after ?? before) as Enrollment;
+      const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
+      return is
+        .map((target) => steps.enroll(reference, target, [entry], true, now))
+        .concat(was.map((target) => steps.enroll(reference, target, [entry], false, now)));
+    }
+    return [
+      ...is.filter((t) => !was.includes(t)).map((target) => steps.refer(reference, target, 1)),
+      ...was.filter((t) => !is.includes(t)).map((target) => steps.refer(reference, target, -1)),
+    ];
+  });
+}
+
+/** The references into a group from every group's descriptions. */
+const referencesInto = (group: RecordGroup) =>
+  recordGroups.flatMap((g): Reference[] => groups[g].references.filter((r: Reference) => r.group === group));
+
+/**
+ * A record others name is not deleted while they do: a session, course or organisation while counted,
+ * a class while it has enrollments. A person's enrollments are ended before the person is deleted
+ * (record-writer.ts), so one still there is a race: the delete is tried again.
+ */
+export function referenceGuards(group: RecordGroup): DeleteGuard[] {
+  const into = referencesInto(group);
+  const counted = into.filter((r) => !r.enrollments);
+  const listed = into.filter((r) => r.enrollments);
+  return [
+    ...(counted.length > 0
+      ? [
+          {
+            kind: 'zero',
+            attribute: internal.refs,
+            refusal: () =>
+              new ConflictError(
+                `The ${groups[group].noun} is still named by ${[...new Set(counted.map((r) => r.field))].join(', ')} of other records; change or delete those first.`,
+              ),
+          } satisfies DeleteGuard,
+        ]
+      : []),
+    ...(listed.length > 0
+      ? [
+          {
+            kind: 'absent',
+            attribute: internal.enrollments,
+            refusal: () =>
+              group === 'classes'
+                ? new ConflictError('The class still has enrollments; delete them first.')
+                : new Retry(),
+          } satisfies DeleteGuard,
+        ]
+      : []),
   ];
 }

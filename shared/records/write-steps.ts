@@ -6,7 +6,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../data/keys';
 import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
-import { idFields, type RecordGroup } from '../domain/groups';
+import { groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import type { EntityTagCondition } from '../http/preconditions';
 import type { EntityRole } from '../schemas/records';
@@ -18,7 +18,7 @@ import { RETRY, type Step } from './write-transaction';
  * a list that must be empty; `refusal` is what the client is told when it does not.
  */
 export interface DeleteGuard {
-  kind: 'absent' | 'empty';
+  kind: 'absent' | 'empty' | 'zero';
   attribute: string;
   refusal: () => Error;
 }
@@ -32,6 +32,8 @@ function violates(stored: Item, guard: DeleteGuard): boolean {
       const list = stored[guard.attribute];
       return Array.isArray(list) && list.length > 0;
     }
+    case 'zero':
+      return Number(stored[guard.attribute] ?? 0) > 0;
   }
 }
 
@@ -41,6 +43,8 @@ function guardCondition(guard: DeleteGuard, name: string): string {
       return `attribute_not_exists(${name})`;
     case 'empty':
       return `size(${name}) = :none`;
+    case 'zero':
+      return `(attribute_not_exists(${name}) OR ${name} = :none)`;
   }
 }
 
@@ -61,20 +65,25 @@ export class WriteSteps {
     };
   }
 
-  /** Puts a record's next version over the one read, `version`. */
-  putNextVersion(item: Item, version: number, ifMatch: EntityTagCondition | undefined): Step {
+  /**
+   * Puts a record's next version over the one read, `version`, whose links (what other records' writes
+   * keep on it) were at `links`: a link changed since is carried over wrong, so the write is retried.
+   */
+  putNextVersion(item: Item, version: number, ifMatch: EntityTagCondition | undefined, links?: number): Step {
     return {
       action: {
         Put: {
           TableName: this.tableName,
           Item: item,
-          ConditionExpression: '#v = :v',
-          ExpressionAttributeNames: { '#v': internal.version },
-          ExpressionAttributeValues: { ':v': version },
+          ConditionExpression:
+            links === undefined ? '#v = :v AND attribute_not_exists(#l)' : '#v = :v AND #l = :l',
+          ExpressionAttributeNames: { '#v': internal.version, '#l': internal.links },
+          ExpressionAttributeValues: { ':v': version, ...(links === undefined ? {} : { ':l': links }) },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      onConditionFailed: staleVersion(ifMatch),
+      onConditionFailed: (old) =>
+        old && Number(old[internal.version]) === version ? RETRY : staleVersion(ifMatch)(old),
     };
   }
 
@@ -88,7 +97,7 @@ export class WriteSteps {
   ): Step {
     const names = guards.map((_, i) => `#g${i}`);
     const values: Record<string, NativeAttributeValue> = { ':v': version };
-    if (guards.some((g) => g.kind === 'empty')) values[':none'] = 0;
+    if (guards.some((g) => g.kind !== 'absent')) values[':none'] = 0;
     return {
       action: {
         Delete: {
@@ -111,6 +120,20 @@ export class WriteSteps {
         const refused = guards.find((guard) => violates(old, guard));
         return refused ? refused.refusal() : staleVersion(ifMatch)(old);
       },
+    };
+  }
+
+  /** Deletes a record whatever its version (a person's enrollment ended with the person); it must exist. */
+  deleteExisting(group: RecordGroup, id: string): Step {
+    return {
+      action: {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.record(group, id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      onConditionFailed: () => RETRY,
     };
   }
 
@@ -223,10 +246,10 @@ export class WriteSteps {
         Update: {
           TableName: this.tableName,
           Key: keys.record('students', studentId),
-          UpdateExpression: 'ADD #tutors :tutor',
+          UpdateExpression: 'ADD #tutors :tutor, #l :one',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#tutors': internal.tutors },
-          ExpressionAttributeValues: { ':tutor': new Set([tutorId]) },
+          ExpressionAttributeNames: { '#tutors': internal.tutors, '#l': internal.links },
+          ExpressionAttributeValues: { ':tutor': new Set([tutorId]), ':one': 1 },
         },
       },
       onConditionFailed: () =>
@@ -242,11 +265,82 @@ export class WriteSteps {
         Update: {
           TableName: this.tableName,
           Key: keys.record('students', studentId),
-          UpdateExpression: 'DELETE #tutors :tutor',
-          ExpressionAttributeNames: { '#tutors': internal.tutors },
-          ExpressionAttributeValues: { ':tutor': new Set([tutorId]) },
+          UpdateExpression: 'DELETE #tutors :tutor ADD #l :one',
+          ExpressionAttributeNames: { '#tutors': internal.tutors, '#l': internal.links },
+          ExpressionAttributeValues: { ':tutor': new Set([tutorId]), ':one': 1 },
         },
       },
+    };
+  }
+
+  /**
+   * Counts a record naming `id` through `reference` (`by` 1) or no longer naming it (`by` -1). A record
+   * named anew must exist, and be an entity of the reference's type where it says.
+   */
+  refer(reference: Reference, id: string, by: 1 | -1): Step {
+    return this.linkUpdate(reference, id, by > 0, 'ADD #a :n, #l :one', { ':n': by }, internal.refs);
+  }
+
+  /** Adds entries to (or takes them from) the enrollments a class or person entity lists, at `now`. */
+  enroll(reference: Reference, id: string, entries: readonly string[], adding: boolean, now: string): Step {
+    const expression = `${adding ? 'ADD #a :e, #l :one' : 'DELETE #a :e ADD #l :one'} SET #at = :at`;
+    return this.linkUpdate(
+      reference,
+      id,
+      adding,
+      expression,
+      { ':e': new Set(entries), ':at': now },
+      internal.enrollments,
+    );
+  }
+
+  /**
+   * An update of a named record's links (`#a`, and the links counter `#l`); when `naming`, the record
+   * must exist and be of the right type.
+   */
+  private linkUpdate(
+    reference: Reference,
+    id: string,
+    naming: boolean,
+    expression: string,
+    values: Record<string, NativeAttributeValue>,
+    attribute: string,
+  ): Step {
+    const { group, entityType, field } = reference;
+    const typed = naming && entityType !== undefined;
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.record(group, id),
+          UpdateExpression: expression,
+          ...(naming
+            ? {
+                ConditionExpression: typed
+                  ? 'attribute_exists(pk) AND entity_type = :type'
+                  : 'attribute_exists(pk)',
+              }
+            : {}),
+          ExpressionAttributeNames: {
+            '#a': attribute,
+            '#l': internal.links,
+            ...(':at' in values ? { '#at': internal.enrolledAt } : {}),
+          },
+          ExpressionAttributeValues: { ...values, ':one': 1, ...(typed ? { ':type': entityType } : {}) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFailed: (old) =>
+        new BadRequestError(
+          `${field} does not name ${typed ? `an ${entityType} entity` : `a ${groups[group].noun}`}.`,
+          [
+            {
+              name: field,
+              in: 'body',
+              reason: old ? `entity ${id} is not an ${entityType}` : `no ${groups[group].noun} has id ${id}`,
+            },
+          ],
+        ),
     };
   }
 

@@ -23,9 +23,25 @@ import {
   OneRosterUserSet,
 } from './oneroster';
 import {
+  AcademicSession,
+  AcademicSessionsChanges,
+  AcademicSessionsDeletions,
+  AcademicSessionsList,
   Address,
   BankAccount,
+  Class,
+  ClassesChanges,
+  ClassesDeletions,
+  ClassesList,
   Contact,
+  Course,
+  CoursesChanges,
+  CoursesDeletions,
+  CoursesList,
+  Enrollment,
+  EnrollmentsChanges,
+  EnrollmentsDeletions,
+  EnrollmentsList,
   EntitiesChanges,
   EntitiesDeletions,
   EntitiesList,
@@ -50,6 +66,10 @@ import {
   TutorsList,
 } from './records';
 import {
+  AcademicSessionInsertRequest,
+  ClassInsertRequest,
+  CourseInsertRequest,
+  EnrollmentInsertRequest,
   EntityInsertRequest,
   identificationDocumentInsertRequest,
   StaffInsertRequest,
@@ -76,6 +96,10 @@ interface Component {
   schema: z.core.$ZodType;
   description: string;
 }
+
+/** A rostering record's component, under its own name. */
+const rosteringComponent = <N extends string>(name: N, schema: z.core.$ZodType, description: string) =>
+  ({ [name]: { schema, description } }) as { [K in N]: Component };
 
 const componentTable = {
   EntitiesAddresses: { schema: Address, description: 'A postal address.' },
@@ -183,6 +207,63 @@ const componentTable = {
   StaffIdentificationDocumentInsertRequest: {
     schema: identificationDocumentInsertRequest(),
     description: "An identification document to add to a staff member's documents.",
+  },
+  ...rosteringComponent(
+    'AcademicSession',
+    AcademicSession,
+    'A school year, term, semester or grading period.',
+  ),
+  ...rosteringComponent('Course', Course, 'A course of the curriculum.'),
+  ...rosteringComponent('Class', Class, 'A class: a course taught at a school in some terms.'),
+  ...rosteringComponent('Enrollment', Enrollment, 'A person in a class, as student, teacher or other role.'),
+  AcademicSessionsList: { schema: AcademicSessionsList, description: 'A page of academic sessions.' },
+  CoursesList: { schema: CoursesList, description: 'A page of courses.' },
+  ClassesList: { schema: ClassesList, description: 'A page of classes.' },
+  EnrollmentsList: { schema: EnrollmentsList, description: 'A page of enrollments.' },
+  AcademicSessionsPage: {
+    schema: z.union([AcademicSessionsList, AcademicSessionsChanges]),
+    description: 'The academic sessions list, or its changes since `updated_since`.',
+  },
+  CoursesPage: {
+    schema: z.union([CoursesList, CoursesChanges]),
+    description: 'The courses list, or its changes since `updated_since`.',
+  },
+  ClassesPage: {
+    schema: z.union([ClassesList, ClassesChanges]),
+    description: 'The classes list, or its changes since `updated_since`.',
+  },
+  EnrollmentsPage: {
+    schema: z.union([EnrollmentsList, EnrollmentsChanges]),
+    description: 'The enrollments list, or its changes since `updated_since`.',
+  },
+  AcademicSessionsDeletions: {
+    schema: AcademicSessionsDeletions,
+    description: 'A page of the academic sessions deleted since a time.',
+  },
+  CoursesDeletions: { schema: CoursesDeletions, description: 'A page of the courses deleted since a time.' },
+  ClassesDeletions: { schema: ClassesDeletions, description: 'A page of the classes deleted since a time.' },
+  EnrollmentsDeletions: {
+    schema: EnrollmentsDeletions,
+    description: 'A page of the enrollments deleted since a time.',
+  },
+  AcademicSessionInsertRequest: {
+    schema: AcademicSessionInsertRequest,
+    description: 'An academic session to create or replace; `parent_id` names an existing session.',
+  },
+  CourseInsertRequest: {
+    schema: CourseInsertRequest,
+    description: 'A course to create or replace; `org_id` names an existing organisation entity.',
+  },
+  ClassInsertRequest: {
+    schema: ClassInsertRequest,
+    description:
+      'A class to create or replace; its course, school (an organisation entity) and terms must exist.',
+  },
+  EnrollmentInsertRequest: {
+    schema: EnrollmentInsertRequest,
+    description:
+      'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
+      '`class_id`, `entity_id` and `role`.',
   },
   SystemStatus: {
     schema: SystemStatus,

@@ -2,6 +2,7 @@
 // against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
 import * as z from 'zod';
 import { roleNames } from '../domain/groups';
+import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
 
 const date = z.iso.date();
 const timestamp = z.iso.datetime();
@@ -74,6 +75,58 @@ export const Entity = z.strictObject({
   documents: z.array(IdentificationDocument),
   bankAccounts: z.array(BankAccount),
   roles: z.array(EntityRole),
+  /** An organisation's place in its tree; absent on persons and on organisations written before them. */
+  org_type: z.enum(orgTypes).optional(),
+  parent_id: z.uuid().nullable().optional(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const AcademicSession = z.strictObject({
+  academic_session_id: z.uuid(),
+  title: z.string(),
+  type: z.enum(academicSessionTypes),
+  start_date: date,
+  end_date: date,
+  parent_id: z.uuid().nullable(),
+  school_year: z.string().regex(/^\d{4}$/),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const Course = z.strictObject({
+  course_id: z.uuid(),
+  title: z.string(),
+  course_code: z.string(),
+  grades: z.array(z.string()),
+  subjects: z.array(z.string()),
+  org_id: z.uuid(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const Class = z.strictObject({
+  class_id: z.uuid(),
+  title: z.string(),
+  class_code: z.string(),
+  class_type: z.enum(classTypes),
+  course_id: z.uuid(),
+  school_id: z.uuid(),
+  term_ids: z.array(z.uuid()),
+  periods: z.array(z.string()),
+  location: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const Enrollment = z.strictObject({
+  enrollment_id: z.uuid(),
+  class_id: z.uuid(),
+  entity_id: z.uuid(),
+  role: z.enum(enrollmentRoles),
+  primary: z.boolean(),
+  begin_date: date.nullable(),
+  end_date: date.nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -88,6 +141,10 @@ export type Tutor = z.infer<typeof Tutor>;
 export type Staff = z.infer<typeof Staff>;
 export type Entity = z.infer<typeof Entity>;
 export type EntityRole = z.infer<typeof EntityRole>;
+export type AcademicSession = z.infer<typeof AcademicSession>;
+export type Course = z.infer<typeof Course>;
+export type Class = z.infer<typeof Class>;
+export type Enrollment = z.infer<typeof Enrollment>;
 
 export const recordSchemas = {
   entities: Entity,
@@ -95,6 +152,10 @@ export const recordSchemas = {
   teachers: Teacher,
   tutors: Tutor,
   staffs: Staff,
+  academic_sessions: AcademicSession,
+  courses: Course,
+  classes: Class,
+  enrollments: Enrollment,
 } as const;
 
 export interface GroupRecords {
@@ -103,6 +164,10 @@ export interface GroupRecords {
   teachers: Teacher;
   tutors: Tutor;
   staffs: Staff;
+  academic_sessions: AcademicSession;
+  courses: Course;
+  classes: Class;
+  enrollments: Enrollment;
 }
 
 const pagingFields = {
@@ -123,6 +188,10 @@ export const StudentsList = listEnvelope('students', Student);
 export const TeachersList = listEnvelope('teachers', Teacher);
 export const TutorsList = listEnvelope('tutors', Tutor);
 export const StaffsList = listEnvelope('staffs', Staff);
+export const AcademicSessionsList = listEnvelope('academic_sessions', AcademicSession);
+export const CoursesList = listEnvelope('courses', Course);
+export const ClassesList = listEnvelope('classes', Class);
+export const EnrollmentsList = listEnvelope('enrollments', Enrollment);
 
 /** A page of the records changed in a time window (`?updated_since=`). */
 const changesFields = {
@@ -156,9 +225,17 @@ export const StudentsChanges = changesEnvelope('students', Student);
 export const TeachersChanges = changesEnvelope('teachers', Teacher);
 export const TutorsChanges = changesEnvelope('tutors', Tutor);
 export const StaffsChanges = changesEnvelope('staffs', Staff);
+export const AcademicSessionsChanges = changesEnvelope('academic_sessions', AcademicSession);
+export const CoursesChanges = changesEnvelope('courses', Course);
+export const ClassesChanges = changesEnvelope('classes', Class);
+export const EnrollmentsChanges = changesEnvelope('enrollments', Enrollment);
 
 export const EntitiesDeletions = deletionsEnvelope('entity_id');
 export const StudentsDeletions = deletionsEnvelope('student_id');
 export const TeachersDeletions = deletionsEnvelope('teacher_id');
 export const TutorsDeletions = deletionsEnvelope('tutor_id');
 export const StaffsDeletions = deletionsEnvelope('staff_id');
+export const AcademicSessionsDeletions = deletionsEnvelope('academic_session_id');
+export const CoursesDeletions = deletionsEnvelope('course_id');
+export const ClassesDeletions = deletionsEnvelope('class_id');
+export const EnrollmentsDeletions = deletionsEnvelope('enrollment_id');

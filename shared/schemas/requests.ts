@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { isValidIban } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
+import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
 
 const atMost = (max: number, unit = 'characters') => `at most ${max} ${unit}`;
 const text = (max: number = LIMITS.text) => z.string().check(z.maxLength(max, atMost(max)));
@@ -135,13 +136,93 @@ export const TutorInsertRequest = insertRequest(
   }),
 );
 export const EntityInsertRequest = insertRequest(
-  z.strictObject({
-    entity_type: z.enum(['person', 'organisation'], 'must be person or organisation'),
-    name: requiredText(200),
-    ...contactFields,
-    ...bankAccountsAlias,
-  }),
+  z
+    .strictObject({
+      entity_type: z.enum(['person', 'organisation'], 'must be person or organisation'),
+      name: requiredText(200),
+      ...contactFields,
+      ...bankAccountsAlias,
+      org_type: z.optional(z.enum(orgTypes, `must be one of ${orgTypes.join(', ')}`)),
+      parent_id: z.optional(z.nullable(id())),
+    })
+    .check(
+      z.superRefine((body, context) => {
+        if (body.entity_type !== 'person') return;
+        for (const field of ['org_type', 'parent_id'] as const) {
+          if (body[field] !== undefined && body[field] !== null)
+            context.addIssue({ code: 'custom', path: [field], message: 'only an organisation has one' });
+        }
+      }),
+    ),
 );
+
+/** A list of short texts (grades, subjects, periods), none repeated. */
+const texts = (max: number) =>
+  z._default(
+    list(requiredText(max)).check(
+      z.refine((values) => new Set(values).size === values.length, 'must not repeat a value'),
+    ),
+    [],
+  );
+
+/** Whether a date range is in order, where both ends are given. */
+const ordered = (from: string | null | undefined, to: string | null | undefined) =>
+  from === null || from === undefined || to === null || to === undefined || from <= to;
+
+export const AcademicSessionInsertRequest = z
+  .strictObject({
+    title: requiredText(200),
+    type: z.enum(academicSessionTypes, `must be one of ${academicSessionTypes.join(', ')}`),
+    start_date: date,
+    end_date: date,
+    parent_id: z._default(z.nullable(id()), null),
+    school_year: z.string().check(z.regex(/^\d{4}$/, 'must be a year, written YYYY')),
+  })
+  .check(
+    z.refine((s) => ordered(s.start_date, s.end_date), {
+      message: 'must not be after end_date',
+      path: ['start_date'],
+    }),
+  );
+
+export const CourseInsertRequest = z.strictObject({
+  title: requiredText(200),
+  course_code: optionalText(50),
+  grades: texts(20),
+  subjects: texts(100),
+  org_id: id(),
+});
+
+export const ClassInsertRequest = z.strictObject({
+  title: requiredText(200),
+  class_code: optionalText(50),
+  class_type: z._default(z.enum(classTypes, `must be one of ${classTypes.join(', ')}`), 'scheduled'),
+  course_id: id(),
+  school_id: id(),
+  term_ids: z.array(id()).check(
+    z.minLength(1, 'a class runs in at least one term'),
+    z.maxLength(LIMITS.classTerms, atMost(LIMITS.classTerms, 'terms')),
+    z.refine((ids) => new Set(ids).size === ids.length, 'must not repeat a term'),
+  ),
+  periods: texts(50),
+  location: optionalText(100),
+});
+
+export const EnrollmentInsertRequest = z
+  .strictObject({
+    class_id: id(),
+    entity_id: id(),
+    role: z.enum(enrollmentRoles, `must be one of ${enrollmentRoles.join(', ')}`),
+    primary: z._default(z.boolean(), false),
+    begin_date: z._default(z.nullable(date), null),
+    end_date: z._default(z.nullable(date), null),
+  })
+  .check(
+    z.refine((e) => ordered(e.begin_date, e.end_date), {
+      message: 'must not be after end_date',
+      path: ['begin_date'],
+    }),
+  );
 
 export const insertRequests = {
   entities: EntityInsertRequest,
@@ -149,6 +230,10 @@ export const insertRequests = {
   teachers: TeacherInsertRequest,
   tutors: TutorInsertRequest,
   staffs: StaffInsertRequest,
+  academic_sessions: AcademicSessionInsertRequest,
+  courses: CourseInsertRequest,
+  classes: ClassInsertRequest,
+  enrollments: EnrollmentInsertRequest,
 } as const;
 
 export type InsertRequest<G extends keyof typeof insertRequests> = z.output<(typeof insertRequests)[G]>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isValidCitizenCard, isValidIban } from '../../../shared/domain/identifiers';
 import { recordSchemas } from '../../../shared/schemas/records';
 import { demoTenant } from './demo-tenant';
+import { gradeOf } from './rostering';
 
 const records = demoTenant();
 const of = (group: string) =>
@@ -70,5 +71,77 @@ describe('the demo tenant (contract section 1)', () => {
       return roles.includes('teacher') && roles.includes('tutor');
     });
     expect(teacherTutors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the demo school group (issue "Rostering", deliverable 5)', () => {
+  const entities = of('entities');
+  const byId = new Map(entities.map((e) => [e.entity_id, e]));
+
+  it('is a district with its schools, each school under the district', () => {
+    const districts = entities.filter((e) => e.org_type === 'district');
+    expect(districts).toHaveLength(1);
+    const schools = entities.filter((e) => e.org_type === 'school');
+    expect(schools.length).toBeGreaterThanOrEqual(3);
+    for (const school of schools) expect(school.parent_id).toBe(districts[0]?.entity_id);
+  });
+
+  it('has the 2026/27 school year with its terms inside it', () => {
+    const [year, ...terms] = of('academic_sessions');
+    expect(year).toMatchObject({ type: 'school_year', school_year: '2027', parent_id: null });
+    expect(terms.length).toBeGreaterThanOrEqual(3);
+    for (const term of terms) {
+      expect(term).toMatchObject({ type: 'term', parent_id: year?.academic_session_id });
+      expect((term.start_date as string) >= (year?.start_date as string)).toBe(true);
+      expect((term.end_date as string) <= (year?.end_date as string)).toBe(true);
+    }
+  });
+
+  it('has a Portuguese curriculum: courses per grade, offered by the school that teaches it', () => {
+    const courses = of('courses');
+    const grades = new Set(courses.flatMap((c) => c.grades as string[]));
+    expect([...grades].sort()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0')));
+    expect(courses.map((c) => c.title)).toContain('Matemática 7.º ano');
+    for (const course of courses) expect(byId.get(course.org_id)?.org_type).toBe('school');
+  });
+
+  it('has classes per school and term, every class with a teacher, every student in 6 to 10', () => {
+    const classes = of('classes');
+    const termIds = new Set(
+      of('academic_sessions')
+        .filter((s) => s.type === 'term')
+        .map((s) => s.academic_session_id),
+    );
+    const courseIds = new Set(of('courses').map((c) => c.course_id));
+    for (const klass of classes) {
+      expect(courseIds.has(klass.course_id)).toBe(true);
+      expect(byId.get(klass.school_id)?.org_type).toBe('school');
+      for (const term of klass.term_ids as string[]) expect(termIds.has(term)).toBe(true);
+    }
+    const enrollments = of('enrollments');
+    const teachersOf = new Map<unknown, number>();
+    const classesOf = new Map<unknown, number>();
+    for (const e of enrollments) {
+      expect(byId.get(e.entity_id)?.entity_type).toBe('person');
+      if (e.role === 'teacher') teachersOf.set(e.class_id, (teachersOf.get(e.class_id) ?? 0) + 1);
+      if (e.role === 'student') classesOf.set(e.entity_id, (classesOf.get(e.entity_id) ?? 0) + 1);
+    }
+    for (const klass of classes) expect(teachersOf.get(klass.class_id), String(klass.title)).toBe(1);
+    for (const student of of('students')) {
+      const count = classesOf.get(student.entity_id) ?? 0;
+      expect(count).toBeGreaterThanOrEqual(6);
+      expect(count).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it("enrolls each student in their own grade's classes at their grade's school", () => {
+    const classes = new Map(of('classes').map((c) => [c.class_id, c]));
+    const courses = new Map(of('courses').map((c) => [c.course_id, c]));
+    const students = new Map(of('students').map((s) => [s.entity_id, s]));
+    for (const e of of('enrollments').filter((e) => e.role === 'student')) {
+      const course = courses.get(classes.get(e.class_id)?.course_id);
+      const grade = gradeOf(students.get(e.entity_id)?.birth_date as string);
+      expect(course?.grades).toEqual([String(grade).padStart(2, '0')]);
+    }
   });
 });

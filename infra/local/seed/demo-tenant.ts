@@ -1,5 +1,6 @@
 // The demo tenant's records: families of students and their tutors, teachers (some of them tutors
-// too), staff and the organisations around a school in Porto. Deterministic for a given seed.
+// too), staff, the organisations around a school group in Porto, and the group's schools, school year,
+// courses, classes and enrollments (rostering.ts). Deterministic for a given seed.
 import type { NewRecord } from '../../../shared/data/record-repository';
 import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from '../../../shared/domain/identifiers';
 import type {
@@ -16,6 +17,7 @@ import type {
 } from '../../../shared/schemas/records';
 import { avatarPng } from './avatar';
 import { Random } from './random';
+import { demoRoster } from './rostering';
 import {
   adultMaritalStatuses,
   floors,
@@ -351,14 +353,14 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     roleOf(p, { role: 'staff', id: staff.staff_id });
   }
 
-  for (const org of organisations) {
+  const organisation = (name: string, domain: string, nifPrefix = '5'): Entity => {
     const founded = r.date('1950-01-01', '2015-12-31');
-    const nif = `${org.nifPrefix}${r.digits(7)}`;
-    const mail = `geral@${org.domain}`;
+    const nif = `${nifPrefix}${r.digits(7)}`;
+    const mail = `geral@${domain}`;
     const entity: Entity = {
       entity_id: r.uuid(),
       entity_type: 'organisation',
-      name: org.name,
+      name,
       email: mail,
       addresses: [address()],
       contacts: [
@@ -378,7 +380,16 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
       ...stamp(),
     };
     entities.set(entity.entity_id, entity);
-  }
+    return entity;
+  };
+  const [district, municipality] = organisations.map((org) =>
+    organisation(org.name, org.domain, org.nifPrefix),
+  );
+  // The agrupamento is the district of the school group; the municipality is its local authority.
+  Object.assign(district as Entity, { org_type: 'district', parent_id: null });
+  Object.assign(municipality as Entity, { org_type: 'local', parent_id: null });
+  const roster = demoRoster(r, district as Entity, students, teachers, organisation, stamp);
+  for (const school of roster.schools) entities.set(school.entity_id, school);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -386,5 +397,9 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...teachers.map((record) => ({ group: 'teachers' as const, record })),
     ...tutors.map((record) => ({ group: 'tutors' as const, record })),
     ...staffs.map((record) => ({ group: 'staffs' as const, record })),
+    ...roster.sessions.map((record) => ({ group: 'academic_sessions' as const, record })),
+    ...roster.courses.map((record) => ({ group: 'courses' as const, record })),
+    ...roster.classes.map((record) => ({ group: 'classes' as const, record })),
+    ...roster.enrollments.map((record) => ({ group: 'enrollments' as const, record })),
   ];
 }

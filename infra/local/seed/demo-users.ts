@@ -33,10 +33,10 @@ export function demoUsers(records: NewRecord[]): DemoUser[] {
   const other = guardians.find((t) => !t.student_ids.some((id) => guardian?.student_ids.includes(id)));
   const picked: Array<[string, Entity | Tutor | undefined, boolean, string]> = [
     ['admin', firstStaff, true, 'staff with admin rights: every scope'],
-    ['teacher', teacher, false, 'a teacher: reads students, teachers and tutors'],
-    ['guardian', guardian, false, 'a guardian: reads their own children only'],
+    ['teacher', teacher, false, 'a teacher: reads their classes and their students, teachers and tutors'],
+    ['guardian', guardian, false, "a guardian: reads their own children and the children's classes"],
     ['guardian2', other, false, 'a guardian of another family'],
-    ['student', student, false, 'a student: reads their own record only'],
+    ['student', student, false, 'a student: reads their own record and classes'],
     ['staff', secondStaff, false, 'staff without admin rights: reads teachers and staff'],
   ];
   return picked.map(([username, source, admin, description]) => {

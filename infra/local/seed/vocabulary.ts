@@ -229,3 +229,93 @@ export const organisations = [
   { name: 'Clínica Médica da Boavista', domain: 'clinica-boavista.example', nifPrefix: '5' },
   { name: 'Clube Desportivo Infante', domain: 'cd-infante.example', nifPrefix: '5' },
 ];
+
+/** The schools of the agrupamento, by the grades (anos) each teaches. */
+export const schools = [
+  { name: 'Escola Básica de Cedofeita', domain: 'eb-cedofeita.aedemo.example', grades: [1, 4] },
+  { name: 'Escola Básica Infante D. Henrique', domain: 'eb-infante.aedemo.example', grades: [5, 9] },
+  { name: 'Escola Secundária Demo do Porto', domain: 'es-porto.aedemo.example', grades: [10, 12] },
+] as const;
+
+/** The three terms (períodos) of 2026/27. */
+export const terms = [
+  { title: '1.º período', start: '2026-09-14', end: '2026-12-18' },
+  { title: '2.º período', start: '2027-01-04', end: '2027-03-26' },
+  { title: '3.º período', start: '2027-04-12', end: '2027-06-30' },
+] as const;
+
+interface Subject {
+  name: string;
+  code: string;
+  /** Where it is taught, when not in the class's own room. */
+  room?: string;
+}
+
+const subject = (name: string, code: string, room?: string): Subject => ({
+  name,
+  code,
+  ...(room ? { room } : {}),
+});
+
+const portugues = subject('Português', 'PORT');
+const ingles = subject('Inglês', 'ING');
+const matematica = subject('Matemática', 'MAT');
+const educacaoFisica = subject('Educação Física', 'EF', 'Pavilhão');
+const cidadania = subject('Cidadania e Desenvolvimento', 'CD');
+
+/**
+ * The subjects of a grade in the Portuguese curriculum (Decreto-Lei 55/2018), the sciences and
+ * technologies course in secondary school; with the homeroom, 6 to 10 classes a student.
+ */
+export function curriculum(grade: number): Subject[] {
+  if (grade <= 2)
+    return [
+      portugues,
+      matematica,
+      subject('Estudo do Meio', 'EM'),
+      subject('Educação Artística', 'EA'),
+      subject('Educação Física', 'EF', 'Ginásio'),
+    ];
+  if (grade <= 4)
+    return [
+      portugues,
+      matematica,
+      subject('Estudo do Meio', 'EM'),
+      ingles,
+      subject('Educação Artística', 'EA'),
+      subject('Educação Física', 'EF', 'Ginásio'),
+    ];
+  if (grade <= 6)
+    return [
+      portugues,
+      ingles,
+      subject('História e Geografia de Portugal', 'HGP'),
+      matematica,
+      subject('Ciências Naturais', 'CN', 'Laboratório 1'),
+      subject('Educação Visual', 'EV', 'Sala de Artes'),
+      subject('Educação Musical', 'EMUS', 'Sala de Música'),
+      educacaoFisica,
+      cidadania,
+    ];
+  if (grade <= 9)
+    return [
+      portugues,
+      ingles,
+      subject('Francês', 'FR'),
+      subject('História', 'HIST'),
+      subject('Geografia', 'GEO'),
+      matematica,
+      subject('Ciências Naturais', 'CN', 'Laboratório 1'),
+      subject('Físico-Química', 'FQ', 'Laboratório 2'),
+      educacaoFisica,
+    ];
+  return [
+    portugues,
+    ingles,
+    subject('Filosofia', 'FIL'),
+    subject('Matemática A', 'MATA'),
+    subject('Física e Química A', 'FQA', 'Laboratório 2'),
+    subject('Biologia e Geologia', 'BG', 'Laboratório 1'),
+    educacaoFisica,
+  ];
+}

@@ -1,0 +1,8 @@
+// POST /api/academic_sessions
+import { createRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('create-academic_sessions', (request) =>
+  createRecord('academic_sessions', request, recordWriter()),
+);

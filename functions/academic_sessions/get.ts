@@ -1,0 +1,8 @@
+// GET /api/academic_sessions/{academic_session_id}
+import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('get-academic_sessions', (request) =>
+  getRecord('academic_sessions', request, recordRepository()),
+);

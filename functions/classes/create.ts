@@ -1,0 +1,8 @@
+// POST /api/classes
+import { createRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('create-classes', (request) =>
+  createRecord('classes', request, recordWriter()),
+);

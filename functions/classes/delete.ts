@@ -1,0 +1,8 @@
+// DELETE /api/classes/{class_id}
+import { deleteRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('delete-classes', (request) =>
+  deleteRecord('classes', request, recordWriter()),
+);

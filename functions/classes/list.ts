@@ -1,0 +1,6 @@
+// GET /api/classes
+import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('list-classes', (request) => listRecords('classes', request, recordRepository()));

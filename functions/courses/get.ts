@@ -1,0 +1,6 @@
+// GET /api/courses/{course_id}
+import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('get-courses', (request) => getRecord('courses', request, recordRepository()));

@@ -1,0 +1,8 @@
+// DELETE /api/enrollments/{enrollment_id}
+import { deleteRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('delete-enrollments', (request) =>
+  deleteRecord('enrollments', request, recordWriter()),
+);

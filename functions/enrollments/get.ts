@@ -1,0 +1,8 @@
+// GET /api/enrollments/{enrollment_id}
+import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('get-enrollments', (request) =>
+  getRecord('enrollments', request, recordRepository()),
+);

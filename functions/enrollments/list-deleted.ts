@@ -1,0 +1,8 @@
+// GET /api/enrollments/deleted
+import { listDeleted } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('list-deleted-enrollments', (request) =>
+  listDeleted('enrollments', request, recordRepository()),
+);

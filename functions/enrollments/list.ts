@@ -1,0 +1,8 @@
+// GET /api/enrollments
+import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('list-enrollments', (request) =>
+  listRecords('enrollments', request, recordRepository()),
+);
