@@ -7,8 +7,10 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
+import { routes } from '../shared/routes';
 import type { Entity } from '../shared/schemas/records';
 import { personBody } from './support/fixtures';
+import { rosterSamples } from './support/oneroster-samples';
 import { startTestApi, type TestApi } from './support/test-api';
 
 const binding = JSON.parse(
@@ -52,10 +54,16 @@ async function all(collection: string, key: string, query = ''): Promise<Obj[]> 
   const response = await api.get(
     `${BASE}/${collection}?${query.includes('limit=') ? '' : 'limit=1000'}${query}`,
   );
-  const body = await valid(
-    response,
-    key === 'orgs' ? 'OrgSetDType' : key === 'users' ? 'UserSetDType' : 'DemographicsSetDType',
-  );
+  const setSchemas: Record<string, string> = {
+    orgs: 'OrgSetDType',
+    users: 'UserSetDType',
+    demographics: 'DemographicsSetDType',
+    academicSessions: 'AcademicSessionSetDType',
+    classes: 'ClassSetDType',
+    courses: 'CourseSetDType',
+    enrollments: 'EnrollmentSetDType',
+  };
+  const body = await valid(response, setSchemas[key] as string);
   const objects = body[key] as Obj[];
   if (!query.includes('limit=')) expect(Number(response.headers.get('x-total-count'))).toBe(objects.length);
   return objects;
@@ -273,5 +281,122 @@ describe('scopes', () => {
     );
     await valid(await api.get(`${BASE}/orgs?limit=1`, { token: demographics }), 'imsx_StatusInfoDType', 403);
     await valid(await api.get(`${BASE}/users?limit=1`, { token: native }), 'imsx_StatusInfoDType', 403);
+  });
+});
+
+describe('the rostering model: sessions, courses, classes, enrollments and the nested collections', () => {
+  const schemaOfKey: Record<string, string> = {
+    users: 'UserSetDType',
+    orgs: 'OrgSetDType',
+    academicSessions: 'AcademicSessionSetDType',
+    courses: 'CourseSetDType',
+    classes: 'ClassSetDType',
+    enrollments: 'EnrollmentSetDType',
+    demographics: 'DemographicsSetDType',
+    user: 'SingleUserDType',
+    org: 'SingleOrgDType',
+    academicSession: 'SingleAcademicSessionDType',
+    course: 'SingleCourseDType',
+    class: 'SingleClassDType',
+    enrollment: 'SingleEnrollmentDType',
+  };
+
+  it('answers every route with objects that meet the binding schemas', async () => {
+    const samples = await rosterSamples((path) => api.get(path));
+    const rostering = routes.filter((r) => r.imsxErrors);
+    expect(rostering.length).toBeGreaterThanOrEqual(40);
+    for (const route of rostering) {
+      if (route.id === 'get-oneroster-grading-period') continue;
+      const path = samples.pathOf(route.path);
+      if (route.id === 'get-oneroster-grading-period') continue;
+      const response = await api.get(
+        `${path}${route.path.includes('{') && !route.id.startsWith('list-') ? '' : '?limit=1000'}`,
+      );
+      const text = await response.text();
+      expect(response.status, `${route.id} ${path}: ${text}`).toBe(200);
+      const body = JSON.parse(text) as Record<string, unknown>;
+      const [key] = Object.keys(body) as [string];
+      const isList = route.id.startsWith('list-');
+      const schemaName = key === 'demographics' && !isList ? 'SingleDemographicsDType' : schemaOfKey[key];
+      const validate = schema(schemaName as string);
+      expect(validate(body), `${route.id}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      // The demo year has no grading periods; everything else lists something.
+      if (isList && !route.id.includes('grading-periods')) {
+        expect((body[key] as unknown[]).length, `${route.id} lists something`).toBeGreaterThan(0);
+      }
+    }
+  }, 240_000);
+
+  it('maps classes, enrollments and sessions from the native records', async () => {
+    const native = async <T>(group: string): Promise<T[]> => {
+      const found: T[] = [];
+      let cursor = '';
+      for (;;) {
+        const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
+          string,
+          unknown
+        >;
+        found.push(...(page[group] as T[]));
+        if (typeof page.next_cursor !== 'string') return found;
+        cursor = `&cursor=${page.next_cursor}`;
+      }
+    };
+    const classes = await native<{
+      class_id: string;
+      school_id: string;
+      course_id: string;
+      term_ids: string[];
+      title: string;
+    }>('classes');
+    const orClasses = await all('classes', 'classes');
+    expect(orClasses.map((c) => c.sourcedId)).toEqual(classes.map((c) => c.class_id).sort());
+    const cls = classes[0] as (typeof classes)[number];
+    const mapped = orClasses.find((c) => c.sourcedId === cls.class_id) as Obj;
+    expect(mapped).toMatchObject({
+      title: cls.title,
+      school: { sourcedId: cls.school_id, type: 'org' },
+      course: { sourcedId: cls.course_id, type: 'course' },
+      terms: cls.term_ids.map((id) => ({ sourcedId: id, type: 'academicSession' })),
+    });
+    const enrollments = await native<{
+      enrollment_id: string;
+      class_id: string;
+      entity_id: string;
+      role: string;
+    }>('enrollments');
+    const ofClass = enrollments.filter((e) => e.class_id === cls.class_id);
+    const students = await all(`classes/${cls.class_id}/students`, 'users');
+    expect(students.map((u) => u.sourcedId)).toEqual(
+      [...new Set(ofClass.filter((e) => e.role === 'student').map((e) => e.entity_id))].sort(),
+    );
+    const school = await all(`schools/${cls.school_id}/enrollments`, 'enrollments');
+    const schoolClasses = new Set(
+      classes.filter((c) => c.school_id === cls.school_id).map((c) => c.class_id),
+    );
+    expect(school.length).toBe(enrollments.filter((e) => schoolClasses.has(e.class_id)).length);
+    const sessions = await native<{ academic_session_id: string; type: string }>('academic_sessions');
+    expect((await all('terms', 'academicSessions')).length).toBe(
+      sessions.filter((s) => s.type === 'term').length,
+    );
+    expect((await all('gradingPeriods', 'academicSessions')).length).toBe(
+      sessions.filter((s) => s.type === 'grading_period').length,
+    );
+    const student = students[0] as Obj;
+    const theirClasses = await all(`students/${student.sourcedId}/classes`, 'classes');
+    expect(theirClasses.map((c) => c.sourcedId)).toContain(cls.class_id);
+    expect(theirClasses.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('answers unknownobject for a nested path under an object that is not there, and needs roster.readonly', async () => {
+    const body = await valid(await api.get(`${BASE}/schools/none/classes`), 'imsx_StatusInfoDType', 404);
+    expect(JSON.stringify(body)).toContain('unknownobject');
+    const core = await api.token(oneRosterScopes.core);
+    await valid(await api.get(`${BASE}/classes?limit=1`, { token: core }), 'ClassSetDType');
+    const [cls] = await all('classes', 'classes', '&limit=1');
+    await valid(
+      await api.get(`${BASE}/classes/${cls?.sourcedId}/students`, { token: core }),
+      'imsx_StatusInfoDType',
+      403,
+    );
   });
 });

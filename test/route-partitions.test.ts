@@ -15,6 +15,7 @@ import { fallbackRoute, partitionsRead, type Route, routes } from '../shared/rou
 import { arrangeCode, exchangeCode, refresh } from './support/authorization-codes';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
 import { expectTokens, postForm } from './support/oauth';
+import { rosterSamples } from './support/oneroster-samples';
 import { personTokens } from './support/person-token';
 import { type RecordedCall, startRecordingProxy } from './support/recording-proxy';
 
@@ -364,43 +365,29 @@ describe('what each route touches', () => {
     expectAllUsed(signIn, formCalls);
   });
 
-  it('the OneRoster routes, listing whole, listing what changed, and reading an object and a missing one', async () => {
+  it('the OneRoster routes, listing whole, listing what changed, and reading objects there and not there', async () => {
     const rostering = routes.filter((r) => r.imsxErrors);
     expect(rostering.length).toBeGreaterThan(0);
+    const samples = await rosterSamples((path) => send('GET', path));
     const since = encodeURIComponent("dateLastModified>'2020-01-01T00:00:00Z'");
     for (const route of rostering) {
       const calls: RecordedCall[] = [];
       for (const bearer of [token, await personToken('admin')]) {
+        const expectAnswer = (path: string, status: number) =>
+          expectWithinGrant(route, async () => json(await send('GET', path, undefined, bearer), status));
         if (!route.path.includes('{')) {
-          const list = async (query: string) =>
-            calls.push(
-              ...(await expectWithinGrant(route, async () =>
-                json(await send('GET', `${route.path}?${query}`, undefined, bearer), 200),
-              )),
-            );
-          await list('limit=1');
-          await list(`limit=1&filter=${since}`);
+          calls.push(...(await expectAnswer(`${route.path}?limit=1`, 200)));
+          calls.push(...(await expectAnswer(`${route.path}?limit=1&filter=${since}`, 200)));
           continue;
         }
-        const collection = route.path.replace('/{sourcedId}', '');
-        const page = await json(await send('GET', `${collection}?limit=1`, undefined, bearer), 200);
-        const [first] = Object.values(page)[0] as { sourcedId: string }[];
-        for (const [id, status] of [
-          [first?.sourcedId ?? 'none', first ? 200 : 404],
-          ['none', 404],
-        ] as const) {
-          calls.push(
-            ...(await expectWithinGrant(route, async () =>
-              json(await send('GET', route.path.replace('{sourcedId}', id), undefined, bearer), status),
-            )),
-          );
-        }
+        const path = samples.pathOf(route.path);
+        const found = !path.includes('/none');
+        calls.push(...(await expectAnswer(path, found ? 200 : 404)));
+        calls.push(...(await expectAnswer(route.path.replace('{sourcedId}', 'none'), 404)));
       }
-      // An object read finds the root organisation once a process, from the whole group: its lists always.
-      expectAllUsed(
-        route.path.includes('{') ? { ...route, reads: [keys.recordPartition('entities')] } : route,
-        calls,
-      );
+      // What an object read or a nested list reads depends on what it finds (and the root organisation is
+      // read once a process): that it stays within its grant is checked above; lists use every partition.
+      if (!route.path.includes('{')) expectAllUsed(route, calls);
     }
   });
 

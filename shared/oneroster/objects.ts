@@ -1,7 +1,18 @@
 // The OneRoster 1.2 objects (Rostering service model) made from the native records. A user is a person
 // entity and an org an organisation entity, so every sourcedId is the native entity_id, and a user's
 // demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
-import type { Entity, EntityRole, Staff, Student, Teacher, Tutor } from '../schemas/records';
+import type {
+  AcademicSession,
+  Class,
+  Course,
+  Enrollment,
+  Entity,
+  EntityRole,
+  Staff,
+  Student,
+  Teacher,
+  Tutor,
+} from '../schemas/records';
 
 /** A reference to another object (GUIDRef), with the address it is read at. */
 export interface GuidRef<T extends string> {
@@ -49,6 +60,76 @@ export interface OneRosterDemographics {
   cityOfBirth: string;
 }
 
+export interface OneRosterAcademicSession {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  title: string;
+  startDate: string;
+  endDate: string;
+  type: string;
+  parent?: GuidRef<'academicSession'>;
+  children: GuidRef<'academicSession'>[];
+  schoolYear: string;
+}
+
+export interface OneRosterCourse {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  title: string;
+  courseCode: string;
+  grades: string[];
+  subjects: string[];
+  org: GuidRef<'org'>;
+}
+
+export interface OneRosterClass {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  title: string;
+  classCode: string;
+  classType: string;
+  location: string;
+  grades: string[];
+  subjects: string[];
+  course: GuidRef<'course'>;
+  school: GuidRef<'org'>;
+  terms: GuidRef<'academicSession'>[];
+  periods: string[];
+}
+
+export interface OneRosterEnrollment {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  user: GuidRef<'user'>;
+  class: GuidRef<'class'>;
+  school: GuidRef<'org'>;
+  role: string;
+  primary: 'true' | 'false';
+  beginDate?: string;
+  endDate?: string;
+}
+
+/** The binding's session types for the native ones. */
+const sessionTypes: Record<AcademicSession['type'], string> = {
+  school_year: 'schoolYear',
+  term: 'term',
+  semester: 'semester',
+  grading_period: 'gradingPeriod',
+};
+
+/** The binding's enrollment roles are administrator, proctor, student and teacher; an aide is an extension. */
+const enrollmentRoles: Record<Enrollment['role'], string> = {
+  student: 'student',
+  teacher: 'teacher',
+  administrator: 'administrator',
+  proctor: 'proctor',
+  aide: 'ext:aide',
+};
+
 /** The native fields an organisation entity carries in the rostering model (absent on older ones). */
 interface OrgFields {
   org_type?: string | null;
@@ -77,8 +158,78 @@ export class ObjectMaker {
     private readonly homeOrgId: string,
   ) {}
 
+  private ref<T extends string>(type: T, collection: string, id: string): GuidRef<T> {
+    return { href: `${this.baseUrl}${ROSTERING_PATH}/${collection}/${id}`, sourcedId: id, type };
+  }
+
   orgRef(id: string): GuidRef<'org'> {
-    return { href: `${this.baseUrl}${ROSTERING_PATH}/orgs/${id}`, sourcedId: id, type: 'org' };
+    return this.ref('org', 'orgs', id);
+  }
+
+  academicSession(session: AcademicSession, all: readonly AcademicSession[]): OneRosterAcademicSession {
+    const sessionRef = (id: string) => this.ref('academicSession', 'academicSessions', id);
+    return {
+      sourcedId: session.academic_session_id,
+      status: 'active',
+      dateLastModified: session.updated_at,
+      title: session.title,
+      startDate: session.start_date,
+      endDate: session.end_date,
+      type: sessionTypes[session.type],
+      ...(session.parent_id ? { parent: sessionRef(session.parent_id) } : {}),
+      children: all
+        .filter((s) => s.parent_id === session.academic_session_id)
+        .map((s) => sessionRef(s.academic_session_id)),
+      schoolYear: session.school_year,
+    };
+  }
+
+  course(course: Course): OneRosterCourse {
+    return {
+      sourcedId: course.course_id,
+      status: 'active',
+      dateLastModified: course.updated_at,
+      title: course.title,
+      courseCode: course.course_code,
+      grades: course.grades,
+      subjects: course.subjects,
+      org: this.orgRef(course.org_id),
+    };
+  }
+
+  /** A class, with the grades and subjects of its course where that is at hand. */
+  class(cls: Class, course: Course | undefined): OneRosterClass {
+    return {
+      sourcedId: cls.class_id,
+      status: 'active',
+      dateLastModified: cls.updated_at,
+      title: cls.title,
+      classCode: cls.class_code,
+      classType: cls.class_type,
+      location: cls.location,
+      grades: course?.grades ?? [],
+      subjects: course?.subjects ?? [],
+      course: this.ref('course', 'courses', cls.course_id),
+      school: this.orgRef(cls.school_id),
+      terms: cls.term_ids.map((id) => this.ref('academicSession', 'academicSessions', id)),
+      periods: cls.periods,
+    };
+  }
+
+  /** An enrollment, at the school of its class. */
+  enrollment(enrollment: Enrollment, cls: Class): OneRosterEnrollment {
+    return {
+      sourcedId: enrollment.enrollment_id,
+      status: 'active',
+      dateLastModified: enrollment.updated_at,
+      user: this.ref('user', 'users', enrollment.entity_id),
+      class: this.ref('class', 'classes', enrollment.class_id),
+      school: this.orgRef(cls.school_id),
+      role: enrollmentRoles[enrollment.role],
+      primary: enrollment.primary ? 'true' : 'false',
+      ...(enrollment.begin_date ? { beginDate: enrollment.begin_date } : {}),
+      ...(enrollment.end_date ? { endDate: enrollment.end_date } : {}),
+    };
   }
 
   user(entity: Entity): OneRosterUser {
@@ -150,6 +301,46 @@ export const objectFields = {
   ],
   orgs: ['sourcedId', 'status', 'dateLastModified', 'name', 'type', 'identifier', 'parent', 'children'],
   demographics: ['sourcedId', 'status', 'dateLastModified', 'birthDate', 'sex', 'cityOfBirth'],
+  academicSessions: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'startDate',
+    'endDate',
+    'type',
+    'parent',
+    'children',
+    'schoolYear',
+  ],
+  courses: ['sourcedId', 'status', 'dateLastModified', 'title', 'courseCode', 'grades', 'subjects', 'org'],
+  classes: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'classCode',
+    'classType',
+    'location',
+    'grades',
+    'subjects',
+    'course',
+    'school',
+    'terms',
+    'periods',
+  ],
+  enrollments: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'user',
+    'class',
+    'school',
+    'role',
+    'primary',
+    'beginDate',
+    'endDate',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The tenant's root organisation: one without a parent, a district first, then the lowest id. */

@@ -74,4 +74,13 @@ export class RosterReader {
   getMany<G extends RecordGroup>(group: G, ids: readonly string[]) {
     return this.records.getMany(group, ids);
   }
+
+  /** A class's enrollments, and a person's, read by id (the model keeps their ids on the class and the entity). */
+  enrollmentsOfClass(classId: string) {
+    return this.records.enrollmentsOfClass(classId);
+  }
+
+  enrollmentsOfPerson(entityId: string) {
+    return this.records.enrollmentsOfPerson(entityId);
+  }
 }

@@ -21,7 +21,7 @@ const ROOT_ORG_TTL_MS = 5 * 60_000;
 let rootOrg: { id: string; readAt: number } | undefined;
 
 /** The org users' roles are at: the root organisation, or the tenant's id when it has no organisation. */
-async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: readonly Entity[]) {
+export async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: readonly Entity[]) {
   const now = Date.now();
   if (entities) {
     rootOrg = { id: rootOrganisation(entities)?.entity_id ?? request.config.tenantId, readAt: now };
@@ -32,7 +32,7 @@ async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: r
   return rootOrg.id;
 }
 
-const makerFor = (request: ApiRequest, homeOrg: string) =>
+export const makerFor = (request: ApiRequest, homeOrg: string) =>
   new ObjectMaker(request.config.publicBaseUrl, homeOrg);
 
 /**
@@ -56,7 +56,7 @@ function changedSince(filter: Filter | undefined): { since: string; inclusive: b
 }
 
 /** The list response: the page under its collection key, with X-Total-Count and Link. */
-function collectionResponse<T extends { sourcedId: string }>(
+export function collectionResponse<T extends { sourcedId: string }>(
   request: ApiRequest,
   key: string,
   objects: readonly T[],
@@ -71,7 +71,7 @@ export type UserRole = 'student' | 'teacher';
 
 /** A user is a person with a role: the binding's users have at least one. */
 const isUser = (e: Entity) => e.entity_type === 'person' && e.roles.length > 0;
-const hasRole = (role: UserRole | undefined) => (e: Entity) =>
+export const hasRole = (role: UserRole | undefined) => (e: Entity) =>
   isUser(e) && (role === undefined || e.roles.some((r) => r.role === role));
 
 /** GET /users, /students and /teachers. */
@@ -101,14 +101,14 @@ export async function listUsers(
 }
 
 /** The one object of a single-object read, with only the fields asked for. */
-function singleObject(request: ApiRequest, fieldNames: readonly string[]) {
+export function singleObject(request: ApiRequest, fieldNames: readonly string[]) {
   const fields = parseCollectionQuery(request.query, fieldNames).fields;
   return <T extends object>(key: string, object: T): ApiResponse => ({
     body: { [key]: selectFields(object, fields) },
   });
 }
 
-const unknownObject = (kind: string, id: string) =>
+export const unknownObject = (kind: string, id: string) =>
   new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
 
 const sourcedIdOf = (request: ApiRequest) => request.path.sourcedId ?? '';
@@ -127,7 +127,7 @@ export async function getUser(
   return respond('user', maker.user(entity));
 }
 
-const isOrg = (type: string | undefined) => (e: Entity) =>
+export const isOrg = (type: string | undefined) => (e: Entity) =>
   e.entity_type === 'organisation' && (type === undefined || (e as { org_type?: unknown }).org_type === type);
 
 /** GET /orgs and /schools. */

@@ -17,16 +17,47 @@ const entityReads = [keys.recordPartition('entities'), keys.counterPartition];
 const userReads = [...entityReads, keys.changePartition('entities')];
 const personGroups: RoleGroup[] = ['students', 'teachers', 'tutors', 'staffs'];
 
+/** Nested collections take roster.readonly alone (binding section 4). */
+const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
+
+const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
+
+/**
+ * A nested collection, `GET <path>`. The object a path names first is `{sourcedId}`, as in the object's
+ * own path (API Gateway wants one name a position); a class under a school is `{classSourcedId}`.
+ */
+function nested(id: string, path: string, handler: string, reads: readonly string[]): Route {
+  return {
+    id: `list-oneroster-${id}`,
+    method: 'GET',
+    path: `${ROSTERING_PATH}${path}`,
+    handler: `oneroster/${handler}`,
+    auth: roster,
+    query: collectionParameters,
+    access: 'read',
+    reads,
+    writes: [],
+    imsxErrors: true,
+  };
+}
+
 /** A collection and its single-object read: `GET <path>` and `GET <path>/{sourcedId}`. */
-function collection(name: string, single: string, auth: Route['auth'], reads: readonly string[]): Route[] {
+function collection(
+  name: string,
+  single: string,
+  auth: Route['auth'],
+  reads: readonly string[],
+  /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
+  plural = name,
+): Route[] {
   const base = { auth, access: 'read', reads, writes: [], imsxErrors: true } as const;
   return [
     {
       ...base,
-      id: `list-oneroster-${name}`,
+      id: `list-oneroster-${plural}`,
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}`,
-      handler: `oneroster/list-${name}`,
+      handler: `oneroster/list-${plural}`,
       query: collectionParameters,
     },
     {
@@ -46,6 +77,95 @@ export const oneRosterRoutes: Route[] = [
   ...collection('teachers', 'teacher', core, userReads),
   ...collection('orgs', 'org', core, entityReads),
   ...collection('schools', 'school', core, entityReads),
+  ...collection(
+    'academicSessions',
+    'academic-session',
+    core,
+    [...rec('academic_sessions'), keys.counterPartition],
+    'academic-sessions',
+  ),
+  ...collection('terms', 'term', core, [...rec('academic_sessions'), keys.counterPartition]),
+  ...collection(
+    'gradingPeriods',
+    'grading-period',
+    core,
+    [...rec('academic_sessions'), keys.counterPartition],
+    'grading-periods',
+  ),
+  ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition]),
+  ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition]),
+  ...collection('enrollments', 'enrollment', core, [...rec('enrollments', 'classes'), keys.counterPartition]),
+  nested('classes-of-school', '/schools/{sourcedId}/classes', 'list-classes-of-school', [
+    ...rec('entities', 'classes', 'courses'),
+    keys.counterPartition,
+  ]),
+  nested('courses-of-school', '/schools/{sourcedId}/courses', 'list-courses-of-school', [
+    ...rec('entities', 'courses'),
+    keys.counterPartition,
+  ]),
+  nested('terms-of-school', '/schools/{sourcedId}/terms', 'list-terms-of-school', [
+    ...rec('entities', 'academic_sessions', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('enrollments-of-school', '/schools/{sourcedId}/enrollments', 'list-enrollments-of-school', [
+    ...rec('entities', 'enrollments', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('students-of-school', '/schools/{sourcedId}/students', 'list-students-of-school', [
+    ...rec('entities', 'enrollments', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('teachers-of-school', '/schools/{sourcedId}/teachers', 'list-teachers-of-school', [
+    ...rec('entities', 'enrollments', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('students-of-class', '/classes/{sourcedId}/students', 'list-students-of-class', [
+    ...rec('classes', 'enrollments', 'entities'),
+    keys.counterPartition,
+  ]),
+  nested('teachers-of-class', '/classes/{sourcedId}/teachers', 'list-teachers-of-class', [
+    ...rec('classes', 'enrollments', 'entities'),
+    keys.counterPartition,
+  ]),
+  nested(
+    'enrollments-of-class-in-school',
+    '/schools/{sourcedId}/classes/{classSourcedId}/enrollments',
+    'list-enrollments-of-class-in-school',
+    rec('entities', 'classes', 'enrollments'),
+  ),
+  nested(
+    'students-of-class-in-school',
+    '/schools/{sourcedId}/classes/{classSourcedId}/students',
+    'list-students-of-class-in-school',
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition],
+  ),
+  nested(
+    'teachers-of-class-in-school',
+    '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
+    'list-teachers-of-class-in-school',
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition],
+  ),
+  nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
+    ...rec('courses', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('classes-of-term', '/terms/{sourcedId}/classes', 'list-classes-of-term', [
+    ...rec('academic_sessions', 'classes', 'courses'),
+    keys.counterPartition,
+  ]),
+  nested('grading-periods-of-term', '/terms/{sourcedId}/gradingPeriods', 'list-grading-periods-of-term', [
+    ...rec('academic_sessions'),
+    keys.counterPartition,
+  ]),
+  nested('classes-of-user', '/users/{sourcedId}/classes', 'list-classes-of-user', [
+    ...rec('entities', 'enrollments', 'classes', 'courses'),
+  ]),
+  nested('classes-of-student', '/students/{sourcedId}/classes', 'list-classes-of-student', [
+    ...rec('entities', 'enrollments', 'classes', 'courses'),
+  ]),
+  nested('classes-of-teacher', '/teachers/{sourcedId}/classes', 'list-classes-of-teacher', [
+    ...rec('entities', 'enrollments', 'classes', 'courses'),
+  ]),
   ...collection('demographics', 'demographics', demographics, [
     ...entityReads,
     ...personGroups.map(keys.recordPartition),

@@ -12,11 +12,23 @@ import {
 } from './oauth-requests';
 import {
   ImsxStatusInfo,
+  OneRosterAcademicSession,
+  OneRosterAcademicSessionSet,
+  OneRosterClass,
+  OneRosterClassSet,
+  OneRosterCourse,
+  OneRosterCourseSet,
   OneRosterDemographics,
   OneRosterDemographicsSet,
+  OneRosterEnrollment,
+  OneRosterEnrollmentSet,
   OneRosterOrg,
   OneRosterOrgSet,
+  OneRosterSingleAcademicSession,
+  OneRosterSingleClass,
+  OneRosterSingleCourse,
   OneRosterSingleDemographics,
+  OneRosterSingleEnrollment,
   OneRosterSingleOrg,
   OneRosterSingleUser,
   OneRosterUser,
@@ -340,6 +352,45 @@ const componentTable = {
   OneRosterSingleDemographics: {
     schema: OneRosterSingleDemographics,
     description: "One user's OneRoster demographics (SingleDemographicsDType).",
+  },
+  OneRosterAcademicSession: {
+    schema: OneRosterAcademicSession,
+    description: 'A OneRoster 1.2 academic session: a school year, term, semester or grading period.',
+  },
+  OneRosterCourse: { schema: OneRosterCourse, description: 'A OneRoster 1.2 course.' },
+  OneRosterClass: { schema: OneRosterClass, description: 'A OneRoster 1.2 class.' },
+  OneRosterEnrollment: { schema: OneRosterEnrollment, description: 'A OneRoster 1.2 enrollment.' },
+  OneRosterAcademicSessionSet: {
+    schema: OneRosterAcademicSessionSet,
+    description: 'A page of OneRoster academic sessions (AcademicSessionSetDType).',
+  },
+  OneRosterSingleAcademicSession: {
+    schema: OneRosterSingleAcademicSession,
+    description: 'One OneRoster academic session (SingleAcademicSessionDType).',
+  },
+  OneRosterCourseSet: {
+    schema: OneRosterCourseSet,
+    description: 'A page of OneRoster courses (CourseSetDType).',
+  },
+  OneRosterSingleCourse: {
+    schema: OneRosterSingleCourse,
+    description: 'One OneRoster course (SingleCourseDType).',
+  },
+  OneRosterClassSet: {
+    schema: OneRosterClassSet,
+    description: 'A page of OneRoster classes (ClassSetDType).',
+  },
+  OneRosterSingleClass: {
+    schema: OneRosterSingleClass,
+    description: 'One OneRoster class (SingleClassDType).',
+  },
+  OneRosterEnrollmentSet: {
+    schema: OneRosterEnrollmentSet,
+    description: 'A page of OneRoster enrollments (EnrollmentSetDType).',
+  },
+  OneRosterSingleEnrollment: {
+    schema: OneRosterSingleEnrollment,
+    description: 'One OneRoster enrollment (SingleEnrollmentDType).',
   },
   ImsxStatusInfo: {
     schema: ImsxStatusInfo,

@@ -53,6 +53,72 @@ export const OneRosterDemographics = z
   })
   .partial();
 
+const date = z.iso.date();
+
+export const OneRosterAcademicSession = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    startDate: date,
+    endDate: date,
+    type: z.string(),
+    parent: guidRef('academicSession'),
+    children: z.array(guidRef('academicSession')),
+    schoolYear: z.string(),
+  })
+  .partial();
+
+export const OneRosterCourse = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    courseCode: z.string(),
+    grades: z.array(z.string()),
+    subjects: z.array(z.string()),
+    org: guidRef('org'),
+  })
+  .partial();
+
+export const OneRosterClass = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    classCode: z.string(),
+    classType: z.string(),
+    location: z.string(),
+    grades: z.array(z.string()),
+    subjects: z.array(z.string()),
+    course: guidRef('course'),
+    school: guidRef('org'),
+    terms: z.array(guidRef('academicSession')),
+    periods: z.array(z.string()),
+  })
+  .partial();
+
+export const OneRosterEnrollment = z
+  .strictObject({
+    ...base,
+    user: guidRef('user'),
+    class: guidRef('class'),
+    school: guidRef('org'),
+    role: z.string(),
+    primary: z.enum(['true', 'false']),
+    beginDate: date,
+    endDate: date,
+  })
+  .partial();
+
+export const OneRosterAcademicSessionSet = z.strictObject({
+  academicSessions: z.array(OneRosterAcademicSession),
+});
+export const OneRosterSingleAcademicSession = z.strictObject({ academicSession: OneRosterAcademicSession });
+export const OneRosterCourseSet = z.strictObject({ courses: z.array(OneRosterCourse) });
+export const OneRosterSingleCourse = z.strictObject({ course: OneRosterCourse });
+export const OneRosterClassSet = z.strictObject({ classes: z.array(OneRosterClass) });
+export const OneRosterSingleClass = z.strictObject({ class: OneRosterClass });
+export const OneRosterEnrollmentSet = z.strictObject({ enrollments: z.array(OneRosterEnrollment) });
+export const OneRosterSingleEnrollment = z.strictObject({ enrollment: OneRosterEnrollment });
+
 export const OneRosterUserSet = z.strictObject({ users: z.array(OneRosterUser) });
 export const OneRosterSingleUser = z.strictObject({ user: OneRosterUser });
 export const OneRosterOrgSet = z.strictObject({ orgs: z.array(OneRosterOrg) });
