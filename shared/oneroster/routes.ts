@@ -7,6 +7,44 @@ import type { Route } from '../routes';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
 
+/**
+ * The route area (nested stack, functions/<area>/) of an operation, by the objects it serves: people,
+ * organisations and what hangs off a school, or sessions, courses, classes and enrollments. Three areas
+ * keep each stack far under CloudFormation's resource limit as routes are added.
+ */
+const peopleHandlers = new Set([
+  'users',
+  'user',
+  'students',
+  'student',
+  'teachers',
+  'teacher',
+  'demographics',
+  'classes-of-user',
+  'classes-of-student',
+  'classes-of-teacher',
+]);
+const orgHandlers = new Set([
+  'orgs',
+  'org',
+  'schools',
+  'school',
+  'classes-of-school',
+  'courses-of-school',
+  'terms-of-school',
+  'enrollments-of-school',
+  'students-of-school',
+  'teachers-of-school',
+  'enrollments-of-class-in-school',
+  'students-of-class-in-school',
+  'teachers-of-class-in-school',
+]);
+function areaOf(stem: string): string {
+  if (peopleHandlers.has(stem)) return 'oneroster-people';
+  if (orgHandlers.has(stem)) return 'oneroster-orgs';
+  return 'oneroster-classes';
+}
+
 /** Core collections take roster-core.readonly or roster.readonly (binding section 4). */
 const core = { kind: 'scope', scope: oneRosterScopes.core, or: oneRosterScopes.roster } as const;
 const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as const;
@@ -31,7 +69,7 @@ function nested(id: string, path: string, handler: string, reads: readonly strin
     id: `list-oneroster-${id}`,
     method: 'GET',
     path: `${ROSTERING_PATH}${path}`,
-    handler: `oneroster/${handler}`,
+    handler: `${areaOf(handler.replace(/^list-/, ''))}/${handler}`,
     auth: roster,
     query: collectionParameters,
     access: 'read',
@@ -57,7 +95,7 @@ function collection(
       id: `list-oneroster-${plural}`,
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}`,
-      handler: `oneroster/list-${plural}`,
+      handler: `${areaOf(plural)}/list-${plural}`,
       query: collectionParameters,
     },
     {
@@ -65,7 +103,7 @@ function collection(
       id: `get-oneroster-${single}`,
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}/{sourcedId}`,
-      handler: `oneroster/get-${single}`,
+      handler: `${areaOf(single)}/get-${single}`,
       query: ['fields'],
     },
   ];
