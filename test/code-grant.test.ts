@@ -40,7 +40,15 @@ describe('exchanging a code (RFC 6749 section 4.1.3)', () => {
     const arranged = await arrangeCode(api, { username: 'teacher' });
     const tokens = await expectTokens(await exchangeCode(api, arranged));
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 900, scope: arranged.scopes.join(' ') });
-    expect(arranged.scopes).toEqual(['students:read', 'teachers:read', 'tutors:read']);
+    expect(arranged.scopes).toEqual([
+      'students:read',
+      'teachers:read',
+      'tutors:read',
+      'academic_sessions:read',
+      'courses:read',
+      'classes:read',
+      'enrollments:read',
+    ]);
     expect(tokens.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const jwks = await json<{ keys: object[] }>(await api.get('/api/sso/jwks', { token: null }));
@@ -60,7 +68,7 @@ describe('exchanging a code (RFC 6749 section 4.1.3)', () => {
       tenant_id: 'demo',
       entity_id: arranged.person.entityId,
       roles: ['teacher'],
-      scope: 'students:read teachers:read tutors:read',
+      scope: arranged.scopes.join(' '),
     });
 
     const me = await json(await api.get('/api/sso/me', { token: tokens.access_token }));

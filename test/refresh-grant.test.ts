@@ -148,7 +148,9 @@ describe('scopes at refresh', () => {
     expect(decodeJwt(asAdmin.access_token).roles).toEqual(['admin', 'staff']);
     await withAccount('admin', { admin: false }, async () => {
       const asStaff = await refreshed(asAdmin.refresh_token, DEMO_CLIENT_ID);
-      expect(asStaff.scope).toBe('teachers:read staffs:read');
+      expect(asStaff.scope).toBe(
+        'teachers:read staffs:read academic_sessions:read courses:read classes:read enrollments:read',
+      );
       expect(decodeJwt(asStaff.access_token).roles).toEqual(['staff']);
       const restored = asStaff.refresh_token;
       await api.users.update(session.person.userId, { admin: true });
@@ -162,7 +164,9 @@ describe('scopes at refresh', () => {
     expect(narrowed.scope).toBe('students:read');
     expect(decodeJwt(narrowed.access_token).scope).toBe('students:read');
     const full = await refreshed(narrowed.refresh_token);
-    expect(full.scope).toBe('students:read teachers:read tutors:read');
+    expect(full.scope).toBe(
+      'students:read teachers:read tutors:read academic_sessions:read courses:read classes:read enrollments:read',
+    );
   });
 
   it('refuses a scope the sign-in did not grant (invalid_scope), and the token stays usable', async () => {

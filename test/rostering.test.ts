@@ -73,7 +73,7 @@ describe('organisations', () => {
     expect(school).toMatchObject({ org_type: 'school', parent_id: district.entity_id });
   });
 
-  it('refuse a parent that is missing, a person, or the organisation itself, with 400', async () => {
+  it('refuse a parent that is missing, a person, the organisation itself or one below it, with 400', async () => {
     const missing = await api.send('POST', '/api/entities', {
       ...organisationBody(),
       parent_id: '00000000-0000-4000-8000-000000000000',
@@ -92,6 +92,13 @@ describe('organisations', () => {
       parent_id: school.entity_id,
     });
     await expectProblem(itself, 400);
+    const { district, school: under } = await schoolYear();
+    const loop = await api.send('PUT', `/api/entities/${district.entity_id}`, {
+      ...organisationBody(),
+      org_type: 'district',
+      parent_id: under.entity_id,
+    });
+    expect((await expectProblem(loop, 400)).errors).toEqual([expect.objectContaining({ name: 'parent_id' })]);
     const personWithType = await api.send('POST', '/api/entities', {
       ...organisationBody(),
       entity_type: 'person',

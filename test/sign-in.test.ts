@@ -383,7 +383,14 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
       user_id: guardian?.user_id,
       entity_id: guardian?.entity_id,
       roles: ['tutor'],
-      scopes: ['students:read', 'tutors:read'],
+      scopes: [
+        'students:read',
+        'tutors:read',
+        'academic_sessions:read',
+        'courses:read',
+        'classes:read',
+        'enrollments:read',
+      ],
     });
     expect(first.code.family_id).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,

@@ -32,8 +32,13 @@ export interface NewRecord<G extends RecordGroup = RecordGroup> {
   record: GroupRecords[G];
 }
 
-/** DynamoDB takes at most 100 actions in one transaction: 45 records with their processnumber claims, and the counters. */
-const MAX_RECORDS_PER_TRANSACTION = 45;
+/**
+ * DynamoDB takes at most 100 actions in one transaction: a seed's records (one action each, two with a
+ * processnumber claim) fill it up to this, leaving room for a counter per group.
+ */
+const MAX_RECORD_ACTIONS_PER_TRANSACTION = 90;
+/** A transaction holds at most 4 MB: records are grouped well under it, by their JSON size. */
+const MAX_RECORD_BYTES_PER_TRANSACTION = 3_000_000;
 /** DynamoDB reads at most 100 keys in one BatchGetItem. */
 const MAX_KEYS_PER_BATCH_GET = 100;
 
@@ -415,8 +420,25 @@ export class RecordRepository {
    */
   async insert(records: NewRecord[]): Promise<void> {
     const linksOf = insertedLinks(records);
-    for (let start = 0; start < records.length; start += MAX_RECORDS_PER_TRANSACTION) {
-      const chunk = records.slice(start, start + MAX_RECORDS_PER_TRANSACTION);
+    const chunks: NewRecord[][] = [[]];
+    let actions = 0;
+    let bytes = 0;
+    for (const one of records) {
+      const needs = 'processnumber' in one.record ? 2 : 1;
+      const size = JSON.stringify(one.record).length;
+      if (
+        actions + needs > MAX_RECORD_ACTIONS_PER_TRANSACTION ||
+        (actions > 0 && bytes + size > MAX_RECORD_BYTES_PER_TRANSACTION)
+      ) {
+        chunks.push([]);
+        actions = 0;
+        bytes = 0;
+      }
+      chunks.at(-1)?.push(one);
+      actions += needs;
+      bytes += size;
+    }
+    for (const chunk of chunks) {
       const added = new Map<RecordGroup, number>();
       for (const { group } of chunk) added.set(group, (added.get(group) ?? 0) + 1);
       await this.db.send(

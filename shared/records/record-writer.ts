@@ -5,7 +5,7 @@
 // writes involve is in write-rules.ts, the items in write-steps.ts, the transaction in write-transaction.ts.
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { classEntry, entriesOf } from '../data/enrollment-entries';
+import { classEntry, entriesOf, personEntry } from '../data/enrollment-entries';
 import {
   carriedAttributes,
   etag,
@@ -18,7 +18,7 @@ import {
 import type { RecordRepository } from '../data/record-repository';
 import { type DocumentGroup, groups, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
-import { ConflictError, PreconditionFailedError } from '../http/errors';
+import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
@@ -41,6 +41,9 @@ import { commit, retrying, type Step } from './write-transaction';
  * items and at most one class update, so 20 stay inside DynamoDB's 100 actions with the person and counter.
  */
 const ENROLLMENTS_ENDED_PER_TRANSACTION = 20;
+
+/** How far up a tree the cycle check walks: a district, its schools and their departments are three. */
+const MAX_TREE_DEPTH = 20;
 
 const enrollmentReference = (group: 'classes' | 'entities'): Reference =>
   groups.enrollments.references.find((r) => r.group === group) as Reference;
@@ -86,6 +89,7 @@ export class RecordWriter {
     input: InsertRequest<G>,
     ifMatch?: EntityTagCondition,
   ): Promise<StoredRecord<G>> {
+    await this.refuseCycle(group, id, input);
     return this.modify(group, id, ifMatch, (current, stored) =>
       personRules[group].replace(current, input, id, stored),
     );
@@ -133,7 +137,7 @@ export class RecordWriter {
   /**
    * Deletes a person's enrollments, before the person: a batch a transaction, each taking the
    * enrollments out of their classes and the person's list and recording their deletion, until none is
-   * left. A person who keeps roles, or an organisation still named, is refused before any is ended.
+   * left. A person who keeps roles is refused before any is ended.
    */
   private async endEnrollments(entityId: string, ifMatch: EntityTagCondition | undefined): Promise<void> {
     for (;;) {
@@ -165,7 +169,9 @@ export class RecordWriter {
           this.steps.enroll(
             enrollmentReference('entities'),
             entityId,
-            batch.map(({ role, otherId, enrollmentId }) => `${role}#${otherId}#${enrollmentId}`),
+            batch.map(({ role, otherId: classId, enrollmentId }) =>
+              personEntry({ role, class_id: classId, entity_id: entityId, enrollment_id: enrollmentId }),
+            ),
             false,
             now,
           ),
@@ -175,6 +181,26 @@ export class RecordWriter {
         return entries.length <= batch.length;
       });
       if (done) return;
+    }
+  }
+
+  /**
+   * Refuses a parent that is the record itself or below it (an organisation or session tree must stay
+   * a tree), by walking up from the new parent; trees here are a few levels deep.
+   */
+  private async refuseCycle(group: RecordGroup, id: string, input: object): Promise<void> {
+    const reference = groups[group].references.find((r: Reference) => r.group === group);
+    if (!reference) return;
+    const field = reference.field;
+    let parent = (input as Record<string, unknown>)[field];
+    for (let depth = 0; typeof parent === 'string' && depth < MAX_TREE_DEPTH; depth++) {
+      if (parent === id) {
+        throw new BadRequestError(`${field} would make the ${groups[group].noun} its own ancestor.`, [
+          { name: field, in: 'body', reason: 'names the record itself or one below it' },
+        ]);
+      }
+      const above = await this.records.get(group, parent);
+      parent = above ? (above.record as Record<string, unknown>)[field] : undefined;
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError, PreconditionFailedError } from '../http/errors';
-import { claimSteps, linkGuards, linkSteps } from './write-rules';
+import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
+import { claimSteps, linkGuards, linkSteps, referenceGuards, referenceSteps } from './write-rules';
 import { WriteSteps } from './write-steps';
 import { RETRY, type Step } from './write-transaction';
 
@@ -75,5 +75,74 @@ describe('deleting a record at its version', () => {
     expect(failed?.({ _version: 4 })).toBeInstanceOf(PreconditionFailedError);
     expect(failed?.(undefined)).toBe(RETRY);
     expect(step().onConditionFailed?.({ _version: 4 })).toBe(RETRY);
+  });
+});
+
+describe('the rostering references of a write', () => {
+  const now = '2026-09-14T08:00:00.000Z';
+  const klass = { course_id: 'c1', school_id: 'o1', term_ids: ['t1', 't2'] };
+
+  it('count a class on its course, school and terms when made, and move the counts as it changes', () => {
+    expect(referenceSteps(steps, 'classes', id, undefined, klass, now).map(summary)).toEqual([
+      'Update REC#courses c1',
+      'Update REC#entities o1',
+      'Update REC#academic_sessions t1',
+      'Update REC#academic_sessions t2',
+    ]);
+    const moved = { ...klass, course_id: 'c2', term_ids: ['t2', 't3'] };
+    const changes = referenceSteps(steps, 'classes', id, klass, moved, now);
+    expect(changes.map(summary)).toEqual([
+      'Update REC#courses c2',
+      'Update REC#courses c1',
+      'Update REC#academic_sessions t3',
+      'Update REC#academic_sessions t1',
+    ]);
+    expect(changes.map((s) => s.action.Update?.ExpressionAttributeValues?.[':n'])).toEqual([1, -1, 1, -1]);
+    // A newly named record must exist (and be an organisation, for a school); one no longer named need not.
+    expect(changes[0]?.action.Update?.ConditionExpression).toBe('attribute_exists(pk)');
+    expect(changes[1]?.action.Update?.ConditionExpression).toBeUndefined();
+    expect(changes[0]?.onConditionFailed?.(undefined)).toBeInstanceOf(BadRequestError);
+  });
+
+  it('list an enrollment on its class and its person, and only when it is made or deleted', () => {
+    const enrollment = { enrollment_id: id, class_id: 'k1', entity_id: 'p1', role: 'student' };
+    const made = referenceSteps(steps, 'enrollments', id, undefined, enrollment, now);
+    expect(made.map(summary)).toEqual(['Update REC#classes k1', 'Update REC#entities p1']);
+    expect(
+      made.map((s) => [
+        ...((s.action.Update?.ExpressionAttributeValues?.[':e'] as Set<string> | undefined) ?? []),
+      ]),
+    ).toEqual([[`student#p1#${id}`], [`student#k1#${id}`]]);
+    expect(made[1]?.action.Update?.ConditionExpression).toBe('attribute_exists(pk) AND entity_type = :type');
+    expect(
+      referenceSteps(steps, 'enrollments', id, enrollment, { ...enrollment, primary: true }, now),
+    ).toEqual([]);
+    expect(referenceSteps(steps, 'enrollments', id, enrollment, undefined, now).map(summary)).toEqual([
+      'Update REC#classes k1',
+      'Update REC#entities p1',
+    ]);
+  });
+
+  it('refuse a record naming itself', () => {
+    expect(() => referenceSteps(steps, 'academic_sessions', id, undefined, { parent_id: id }, now)).toThrow(
+      BadRequestError,
+    );
+  });
+
+  it('keep what is named from being deleted: counted records while counted, a class while it has enrollments', () => {
+    expect(referenceGuards('courses').map((g) => [g.kind, g.attribute])).toEqual([['zero', '_refs']]);
+    expect(referenceGuards('academic_sessions').map((g) => [g.kind, g.attribute])).toEqual([
+      ['zero', '_refs'],
+    ]);
+    expect(referenceGuards('classes').map((g) => [g.kind, g.attribute])).toEqual([
+      ['absent', '_enrollments'],
+    ]);
+    expect(referenceGuards('classes')[0]?.refusal()).toBeInstanceOf(ConflictError);
+    expect(referenceGuards('entities').map((g) => [g.kind, g.attribute])).toEqual([
+      ['zero', '_refs'],
+      ['absent', '_enrollments'],
+    ]);
+    expect(referenceGuards('enrollments')).toEqual([]);
+    expect(referenceGuards('students')).toEqual([]);
   });
 });
