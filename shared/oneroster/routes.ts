@@ -1,5 +1,5 @@
 // The OneRoster 1.2 Rostering REST binding's read operations, as rows of the route table
-// (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in the `oneroster` area, with the
+// (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
 import { oneRosterScopes, type RoleGroup } from '../domain/groups';
