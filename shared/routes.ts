@@ -16,11 +16,12 @@ import {
   writeScope,
 } from './domain/groups';
 import { LIMITS } from './domain/limits';
+import { oneRosterRoutes } from './oneroster/routes';
 import { filterParameters } from './records/list-filters';
 
 export type RouteAuth =
-  /** A bearer token carrying this scope. */
-  | { kind: 'scope'; scope: Scope }
+  /** A bearer token carrying this scope, or the other one where `or` names one. */
+  | { kind: 'scope'; scope: Scope; or?: Scope }
   /** Any valid bearer token. */
   | { kind: 'token' }
   /** OAuth client authentication at the token endpoint (RFC 6749 section 2.3). */
@@ -59,6 +60,8 @@ export interface Route {
   writes: readonly string[];
   /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
   oauthErrors?: boolean;
+  /** OneRoster imsx_StatusInfo error bodies instead of problems (the OneRoster binding's routes). */
+  imsxErrors?: true;
   /**
    * A person's token is refused once the sign-in it comes from is revoked (its code or a refresh token
    * reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request: set
@@ -453,6 +456,7 @@ export const routes: readonly Route[] = [
     reads: [],
     writes: [],
   },
+  ...oneRosterRoutes,
 ];
 
 /** Answers every request no route matches: a 404 or 405 problem, locally and behind API Gateway alike. */

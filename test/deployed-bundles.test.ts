@@ -30,6 +30,7 @@ import { groups, idFields, personGroups, type RecordGroup, recordGroups } from '
 import { createS3Client, S3Store } from '../shared/exports/store';
 import { verifyExport } from '../shared/exports/verify';
 import { openApiDocument } from '../shared/openapi/document';
+import { routes } from '../shared/routes';
 import { type CloudAssembly, readCloudAssembly } from './support/cloud-assembly';
 import { expectProblem, json } from './support/contract';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
@@ -37,6 +38,7 @@ import { nodeForRuntime } from './support/lambda-environment';
 import { LocalDeployment, type StandInEndpoints } from './support/local-deployment';
 import { hasMotoServer, type MotoServer, startMotoServer } from './support/moto-server';
 import { basic, form } from './support/oauth';
+import { rosterSamples } from './support/oneroster-samples';
 import { ResponseValidator } from './support/openapi-validator';
 import { authorizeUrl, pkce, REDIRECT_URI } from './support/sign-in';
 import { completeSignIn } from './support/sign-in-form';
@@ -320,6 +322,19 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
       expect(feed.deleted).toContainEqual({ [idField]: deleted, deleted_at: expect.any(String) });
     }
   }, 180_000);
+
+  it('serve every OneRoster 1.2 rostering collection, object and nested collection', async () => {
+    const samples = await rosterSamples((path) => request('GET', path));
+    for (const route of routes.filter((r) => r.imsxErrors)) {
+      const path = samples.pathOf(route.path);
+      const response = await request('GET', route.id.startsWith('list-') ? `${path}?limit=2` : path);
+      const expected = path.includes('/none') ? 404 : 200;
+      expect(response.status, `${route.id} ${path}`).toBe(expected);
+      if (expected === 200 && route.id.startsWith('list-')) {
+        expect(response.headers.get('x-total-count'), route.id).toMatch(/^\d+$/);
+      }
+    }
+  }, 600_000);
 
   it('serve the tenant status, the API description, the docs page and its assets, and the fallback', async () => {
     const system = await json<Row>(await request('GET', '/api/system'));

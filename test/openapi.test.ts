@@ -166,7 +166,10 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(oauth2.flows.clientCredentials.scopes).sort()).toEqual([...scopes].sort());
     for (const route of routes) {
       const { security } = operationOf(document, route.path, route.method);
-      if (route.auth.kind === 'scope') expect(security, route.id).toEqual([{ oauth2: [route.auth.scope] }]);
+      if (route.auth.kind === 'scope') {
+        const alternatives = [route.auth.scope, ...(route.auth.or ? [route.auth.or] : [])];
+        expect(security, route.id).toEqual(alternatives.map((scope) => ({ oauth2: [scope] })));
+      }
       if (route.auth.kind === 'token') expect(security, route.id).toEqual([{ oauth2: [] }]);
       if (route.auth.kind === 'public') expect(security, route.id).toEqual([]);
     }

@@ -227,11 +227,25 @@ export const writeScope = <G extends RecordGroup>(group: G) => `${group}:write` 
  */
 export const sensitiveScope = <G extends DocumentGroup>(group: G) => `${group}:read:sensitive` as const;
 
+/**
+ * The OneRoster 1.2 Rostering scopes (OneRoster Rostering REST binding, section 4): `roster.readonly`
+ * reads every collection but demographics, `roster-core.readonly` the same core set, and
+ * `roster-demographics.readonly` the demographics.
+ */
+export const oneRosterScopes = {
+  roster: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
+  core: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
+  demographics: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-demographics.readonly',
+} as const;
+
 export const scopes = [
   ...recordGroups.map(readScope),
   ...recordGroups.map(writeScope),
   'system:read',
   ...documentGroups.map(sensitiveScope),
+  oneRosterScopes.roster,
+  oneRosterScopes.core,
+  oneRosterScopes.demographics,
 ] as const;
 export type Scope = (typeof scopes)[number];
 

@@ -11,11 +11,12 @@ import type { AccessToken, TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { BusinessCount, RequestMetrics } from '../metrics';
+import { statusInfoResponse } from '../oneroster/status-info';
 import type { Route } from '../routes';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import type { ApiHandler, ApiResponse } from './exchange';
-import { errorPageResponse, errorResponse } from './problem';
+import { errorPageResponse, errorResponse, logFailure } from './problem';
 import { QueryParams } from './request';
 
 /** The process's parts the factory uses, each built on first use. */
@@ -130,6 +131,10 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       };
       if (route.page) {
         request.response = render(errorPageResponse(request.error, errorContext));
+      } else if (route.imsxErrors) {
+        request.response = statusInfoResponse(request.error, errorContext.requestId, (error) =>
+          logFailure(error, errorContext),
+        );
       } else {
         const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
         request.response = errorResponse(error, errorContext);

@@ -37,6 +37,8 @@ export async function authenticate(
   if (auth.kind === 'public' || auth.kind === 'client') return undefined;
   if (token === undefined) throw new UnauthorizedError('This operation needs an access token.', false);
   const verified = await verifier.verify(token);
-  if (auth.kind === 'scope' && !verified.scopes.includes(auth.scope)) throw new ForbiddenError(auth.scope);
+  if (auth.kind === 'scope' && !verified.scopes.some((s) => s === auth.scope || s === auth.or)) {
+    throw new ForbiddenError(auth.scope, auth.or);
+  }
   return verified;
 }

@@ -53,8 +53,9 @@ export class UnauthorizedError extends HttpError {
 
 /** 403: a valid token that lacks the scope the operation needs. */
 export class ForbiddenError extends HttpError {
-  constructor(scope: string) {
-    super(403, 'insufficient-scope', 'Forbidden', `This operation needs the scope ${scope}.`, {
+  constructor(scope: string, alternative?: string) {
+    const needs = alternative ? `${scope} or ${alternative}` : scope;
+    super(403, 'insufficient-scope', 'Forbidden', `This operation needs the scope ${needs}.`, {
       'www-authenticate': bearerChallenge({
         error: 'insufficient_scope',
         error_description: `needs scope ${scope}`,

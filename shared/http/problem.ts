@@ -86,7 +86,7 @@ export function errorPageResponse(error: unknown, context: ErrorContext): ApiRes
   });
 }
 
-function logFailure(error: unknown, context: ErrorContext) {
+export function logFailure(error: unknown, context: ErrorContext) {
   context.logger.error('request failed', {
     request_id: context.requestId,
     route: context.route,

@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import {
   documentGroups,
   groups,
+  oneRosterScopes,
   readScope,
   recordGroups,
   type Scope,
@@ -11,6 +12,7 @@ import {
   writeScope,
 } from '../domain/groups';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../oneroster/collection-query';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';
@@ -24,6 +26,9 @@ const scopeDescriptions = Object.fromEntries([
     `Read the identification-document and bank-account numbers of ${groups[group].plural} unmasked; ` +
       'without it they read as `****` and their last four characters',
   ]),
+  [oneRosterScopes.roster, 'OneRoster 1.2: read every rostering collection but demographics'],
+  [oneRosterScopes.core, 'OneRoster 1.2: read the core rostering collections'],
+  [oneRosterScopes.demographics, 'OneRoster 1.2: read demographics'],
 ]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {
@@ -33,13 +38,17 @@ const tagDescriptions: Record<string, string> = {
     'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
     "people's sign-in), their revocation, the signing keys and the discovery document.",
   docs: 'This description and the page that shows it.',
+  oneroster:
+    'The OneRoster 1.2 Rostering REST binding (read-only) over the same records, under ' +
+    '/ims/oneroster/rostering/v1p2, with imsx_StatusInfo errors (docs/oneroster.md).',
 };
 
 /**
  * The tag of an operation: the first path segment after /api (RFC 8414's metadata path ends in the
- * issuer's, /api/sso), the description itself under docs.
+ * issuer's, /api/sso), the description itself under docs, and the OneRoster binding's under oneroster.
  */
 function tagOf(route: DocumentedRoute): string {
+  if (route.imsxErrors) return 'oneroster';
   const segment = route.path.split('/api/')[1]?.split('/')[0] ?? '';
   const tag = segment === 'openapi.json' ? 'docs' : segment;
   if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);
@@ -49,6 +58,39 @@ function tagOf(route: DocumentedRoute): string {
 const ref = (kind: 'schemas' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 const queryParameters: Record<string, Record<string, unknown>> = {
+  limit: {
+    name: 'limit',
+    in: 'query',
+    description: 'OneRoster: how many objects a page holds at most.',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  },
+  offset: {
+    name: 'offset',
+    in: 'query',
+    description: 'OneRoster: how many of the selected objects to skip.',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
+  sort: {
+    name: 'sort',
+    in: 'query',
+    description:
+      'OneRoster: the field to sort by (a dotted path into objects and arrays); sourcedId by default.',
+    schema: { type: 'string' },
+  },
+  orderBy: {
+    name: 'orderBy',
+    in: 'query',
+    description: 'OneRoster: ascending or descending `sort`.',
+    schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+  },
+  filter: {
+    name: 'filter',
+    in: 'query',
+    description:
+      "OneRoster: `field<op>'value'` with =, !=, >, >=, <, <= or ~ (contains), or two joined by one AND or " +
+      "OR. `dateLastModified>'<time>'` reads only what changed since (docs/oneroster.md).",
+    schema: { type: 'string' },
+  },
   page: {
     name: 'page',
     in: 'query',
@@ -108,7 +150,7 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     description:
       "Only these fields of each record (comma-separated, the record's field names, such as " +
       '`name,processnumber,email`), always with its id: a roster without `photobase64` moves a fraction ' +
-      'of the bytes. An unknown name gets 400.',
+      "of the bytes. An unknown name gets 400. On the OneRoster routes, the binding's field names; all by default.",
     schema: { type: 'string' },
   },
   since: {
@@ -257,7 +299,9 @@ const headerParameters: Record<string, Record<string, unknown>> = {
 function security(route: DocumentedRoute) {
   switch (route.auth.kind) {
     case 'scope':
-      return [{ oauth2: [route.auth.scope] }];
+      return route.auth.or
+        ? [{ oauth2: [route.auth.scope] }, { oauth2: [route.auth.or] }]
+        : [{ oauth2: [route.auth.scope] }];
     case 'token':
       return [{ oauth2: [] }];
     case 'client':

@@ -127,6 +127,9 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
         pattern: '^true$',
       };
     }
+    if (route.imsxErrors && route.query !== 'any' && route.query.includes('limit')) {
+      Object.assign(headers, oneRosterPagingHeaders);
+    }
     if (body === 'NoContent') {
       responses[status] = { description: 'Done; no content.', headers };
     } else if (body === 'NotModified') {
@@ -158,8 +161,48 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
   return responses;
 }
 
+/** A OneRoster collection's paging headers (Rostering REST binding, section 3.4.1). */
+const oneRosterPagingHeaders: Record<string, HeaderSpec> = {
+  'X-Total-Count': {
+    description: 'How many objects the filter selects.',
+    required: true,
+    pattern: '^[0-9]+$',
+  },
+  Link: {
+    description: 'The first, prev, next and last pages (RFC 8288).',
+    required: true,
+    pattern: '^<[^>]+>; rel="first"',
+  },
+};
+
+/** A OneRoster route's errors: imsx_StatusInfo bodies with the binding's codeMinor values. */
+function oneRosterErrors(route: DocumentedRoute): Record<string, ResponseSpec> {
+  const content = { [JSON_TYPE]: 'ImsxStatusInfo' } as const;
+  const responses: Record<string, ResponseSpec> = {
+    400: {
+      description: 'A parameter is not valid (invalid_filter_field, invalid_selection_field, invaliddata).',
+      content,
+    },
+    401: {
+      description: 'No access token, or one that is not valid (unauthorisedrequest).',
+      content,
+      headers: { 'WWW-Authenticate': bearerChallenge('^Bearer ') },
+    },
+    403: {
+      description: 'The access token lacks the scope (forbidden).',
+      content,
+      headers: { 'WWW-Authenticate': bearerChallenge('^Bearer .*error="insufficient_scope"') },
+    },
+    500: { description: 'The request failed on the service side (internal_server_error).', content },
+  };
+  if (route.path.includes('{'))
+    responses[404] = { description: 'Nothing has this sourcedId (unknownobject).', content };
+  return responses;
+}
+
 function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
   if (route.page) return pageErrors(route, route.page.errors);
+  if (route.imsxErrors) return oneRosterErrors(route);
   const oauth = route.oauthErrors === true;
   const problem = (component: ComponentName) => ({ [PROBLEM_TYPE]: component });
   const responses: Record<string, ResponseSpec> = {
@@ -188,7 +231,7 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
   }
   if (route.auth.kind === 'scope') {
     responses[403] = {
-      description: `The access token lacks the scope ${route.auth.scope}.`,
+      description: `The access token lacks the scope ${route.auth.scope}${route.auth.or ? ` and ${route.auth.or}` : ''}.`,
       content: problem('ProblemDetails'),
       headers: { 'WWW-Authenticate': bearerChallenge('^Bearer .*error="insufficient_scope"') },
     };

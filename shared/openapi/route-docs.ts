@@ -150,6 +150,132 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
   };
 }
 
+/** The OneRoster 1.2 Rostering binding's reads (shared/oneroster/routes.ts). */
+const oneRosterDocs: Record<string, RouteDocs> = {
+  'list-oneroster-users': { summary: 'OneRoster: list users', responses: { 200: 'OneRosterUserSet' } },
+  'get-oneroster-user': { summary: 'OneRoster: get a user', responses: { 200: 'OneRosterSingleUser' } },
+  'list-oneroster-students': { summary: 'OneRoster: list students', responses: { 200: 'OneRosterUserSet' } },
+  'get-oneroster-student': { summary: 'OneRoster: get a student', responses: { 200: 'OneRosterSingleUser' } },
+  'list-oneroster-teachers': { summary: 'OneRoster: list teachers', responses: { 200: 'OneRosterUserSet' } },
+  'get-oneroster-teacher': { summary: 'OneRoster: get a teacher', responses: { 200: 'OneRosterSingleUser' } },
+  'list-oneroster-orgs': { summary: 'OneRoster: list orgs', responses: { 200: 'OneRosterOrgSet' } },
+  'get-oneroster-org': { summary: 'OneRoster: get an org', responses: { 200: 'OneRosterSingleOrg' } },
+  'list-oneroster-schools': { summary: 'OneRoster: list schools', responses: { 200: 'OneRosterOrgSet' } },
+  'get-oneroster-school': { summary: 'OneRoster: get a school', responses: { 200: 'OneRosterSingleOrg' } },
+  'list-oneroster-academic-sessions': {
+    summary: 'OneRoster: list academic sessions',
+    responses: { 200: 'OneRosterAcademicSessionSet' },
+  },
+  'get-oneroster-academic-session': {
+    summary: 'OneRoster: get an academic session',
+    responses: { 200: 'OneRosterSingleAcademicSession' },
+  },
+  'list-oneroster-terms': {
+    summary: 'OneRoster: list terms',
+    responses: { 200: 'OneRosterAcademicSessionSet' },
+  },
+  'get-oneroster-term': {
+    summary: 'OneRoster: get a term',
+    responses: { 200: 'OneRosterSingleAcademicSession' },
+  },
+  'list-oneroster-grading-periods': {
+    summary: 'OneRoster: list grading periods',
+    responses: { 200: 'OneRosterAcademicSessionSet' },
+  },
+  'get-oneroster-grading-period': {
+    summary: 'OneRoster: get a grading period',
+    responses: { 200: 'OneRosterSingleAcademicSession' },
+  },
+  'list-oneroster-courses': { summary: 'OneRoster: list courses', responses: { 200: 'OneRosterCourseSet' } },
+  'get-oneroster-course': { summary: 'OneRoster: get a course', responses: { 200: 'OneRosterSingleCourse' } },
+  'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },
+  'get-oneroster-class': { summary: 'OneRoster: get a class', responses: { 200: 'OneRosterSingleClass' } },
+  'list-oneroster-enrollments': {
+    summary: 'OneRoster: list enrollments',
+    responses: { 200: 'OneRosterEnrollmentSet' },
+  },
+  'get-oneroster-enrollment': {
+    summary: 'OneRoster: get an enrollment',
+    responses: { 200: 'OneRosterSingleEnrollment' },
+  },
+  'list-oneroster-classes-of-school': {
+    summary: "OneRoster: list a school's classes",
+    responses: { 200: 'OneRosterClassSet' },
+  },
+  'list-oneroster-courses-of-school': {
+    summary: "OneRoster: list a school's courses",
+    responses: { 200: 'OneRosterCourseSet' },
+  },
+  'list-oneroster-terms-of-school': {
+    summary: "OneRoster: list the terms of a school's classes",
+    responses: { 200: 'OneRosterAcademicSessionSet' },
+  },
+  'list-oneroster-enrollments-of-school': {
+    summary: "OneRoster: list the enrollments in a school's classes",
+    responses: { 200: 'OneRosterEnrollmentSet' },
+  },
+  'list-oneroster-students-of-school': {
+    summary: "OneRoster: list the students enrolled in a school's classes",
+    responses: { 200: 'OneRosterUserSet' },
+  },
+  'list-oneroster-teachers-of-school': {
+    summary: "OneRoster: list the teachers enrolled in a school's classes",
+    responses: { 200: 'OneRosterUserSet' },
+  },
+  'list-oneroster-students-of-class': {
+    summary: "OneRoster: list a class's students",
+    responses: { 200: 'OneRosterUserSet' },
+  },
+  'list-oneroster-teachers-of-class': {
+    summary: "OneRoster: list a class's teachers",
+    responses: { 200: 'OneRosterUserSet' },
+  },
+  'list-oneroster-enrollments-of-class-in-school': {
+    summary: "OneRoster: list the enrollments of a school's class",
+    responses: { 200: 'OneRosterEnrollmentSet' },
+  },
+  'list-oneroster-students-of-class-in-school': {
+    summary: "OneRoster: list the students of a school's class",
+    responses: { 200: 'OneRosterUserSet' },
+  },
+  'list-oneroster-teachers-of-class-in-school': {
+    summary: "OneRoster: list the teachers of a school's class",
+    responses: { 200: 'OneRosterUserSet' },
+  },
+  'list-oneroster-classes-of-course': {
+    summary: "OneRoster: list a course's classes",
+    responses: { 200: 'OneRosterClassSet' },
+  },
+  'list-oneroster-classes-of-term': {
+    summary: "OneRoster: list a term's classes",
+    responses: { 200: 'OneRosterClassSet' },
+  },
+  'list-oneroster-grading-periods-of-term': {
+    summary: "OneRoster: list a term's grading periods",
+    responses: { 200: 'OneRosterAcademicSessionSet' },
+  },
+  'list-oneroster-classes-of-user': {
+    summary: "OneRoster: list a user's classes",
+    responses: { 200: 'OneRosterClassSet' },
+  },
+  'list-oneroster-classes-of-student': {
+    summary: "OneRoster: list a student's classes",
+    responses: { 200: 'OneRosterClassSet' },
+  },
+  'list-oneroster-classes-of-teacher': {
+    summary: "OneRoster: list a teacher's classes",
+    responses: { 200: 'OneRosterClassSet' },
+  },
+  'list-oneroster-demographics': {
+    summary: 'OneRoster: list demographics',
+    responses: { 200: 'OneRosterDemographicsSet' },
+  },
+  'get-oneroster-demographics': {
+    summary: "OneRoster: get a user's demographics",
+    responses: { 200: 'OneRosterSingleDemographics' },
+  },
+};
+
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON. */
 const oauthRequest = (schema: ComponentName): RequestBody => ({
   schema,
@@ -216,6 +342,7 @@ const docs: Record<string, RouteDocs> = {
     summary: 'A script, style sheet or licence file of the docs page',
     responses: { 200: { mediaTypes: ['text/javascript', 'text/css', 'text/plain'] } },
   },
+  ...oneRosterDocs,
   [fallbackRoute.id]: { summary: 'Unknown paths and methods', responses: {} },
 };
 

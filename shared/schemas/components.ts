@@ -12,6 +12,30 @@ import {
   SignInForm,
 } from './oauth-requests';
 import {
+  ImsxStatusInfo,
+  OneRosterAcademicSession,
+  OneRosterAcademicSessionSet,
+  OneRosterClass,
+  OneRosterClassSet,
+  OneRosterCourse,
+  OneRosterCourseSet,
+  OneRosterDemographics,
+  OneRosterDemographicsSet,
+  OneRosterEnrollment,
+  OneRosterEnrollmentSet,
+  OneRosterOrg,
+  OneRosterOrgSet,
+  OneRosterSingleAcademicSession,
+  OneRosterSingleClass,
+  OneRosterSingleCourse,
+  OneRosterSingleDemographics,
+  OneRosterSingleEnrollment,
+  OneRosterSingleOrg,
+  OneRosterSingleUser,
+  OneRosterUser,
+  OneRosterUserSet,
+} from './oneroster';
+import {
   AcademicSession,
   AcademicSessionsChanges,
   AcademicSessionsDeletions,
@@ -423,6 +447,68 @@ const componentTable = {
   InternalServerErrorHttpException: {
     schema: InternalServerErrorHttpException,
     description: 'The request failed on the service side; `request_id` is the id its logs carry.',
+  },
+  OneRosterUser: { schema: OneRosterUser, description: 'A OneRoster 1.2 user: a person entity.' },
+  OneRosterOrg: { schema: OneRosterOrg, description: 'A OneRoster 1.2 org: an organisation entity.' },
+  OneRosterDemographics: {
+    schema: OneRosterDemographics,
+    description: "A OneRoster 1.2 user's demographics, with the user's sourcedId.",
+  },
+  OneRosterUserSet: { schema: OneRosterUserSet, description: 'A page of OneRoster users (UserSetDType).' },
+  OneRosterSingleUser: { schema: OneRosterSingleUser, description: 'One OneRoster user (SingleUserDType).' },
+  OneRosterOrgSet: { schema: OneRosterOrgSet, description: 'A page of OneRoster orgs (OrgSetDType).' },
+  OneRosterSingleOrg: { schema: OneRosterSingleOrg, description: 'One OneRoster org (SingleOrgDType).' },
+  OneRosterDemographicsSet: {
+    schema: OneRosterDemographicsSet,
+    description: 'A page of OneRoster demographics (DemographicsSetDType).',
+  },
+  OneRosterSingleDemographics: {
+    schema: OneRosterSingleDemographics,
+    description: "One user's OneRoster demographics (SingleDemographicsDType).",
+  },
+  OneRosterAcademicSession: {
+    schema: OneRosterAcademicSession,
+    description: 'A OneRoster 1.2 academic session: a school year, term, semester or grading period.',
+  },
+  OneRosterCourse: { schema: OneRosterCourse, description: 'A OneRoster 1.2 course.' },
+  OneRosterClass: { schema: OneRosterClass, description: 'A OneRoster 1.2 class.' },
+  OneRosterEnrollment: { schema: OneRosterEnrollment, description: 'A OneRoster 1.2 enrollment.' },
+  OneRosterAcademicSessionSet: {
+    schema: OneRosterAcademicSessionSet,
+    description: 'A page of OneRoster academic sessions (AcademicSessionSetDType).',
+  },
+  OneRosterSingleAcademicSession: {
+    schema: OneRosterSingleAcademicSession,
+    description: 'One OneRoster academic session (SingleAcademicSessionDType).',
+  },
+  OneRosterCourseSet: {
+    schema: OneRosterCourseSet,
+    description: 'A page of OneRoster courses (CourseSetDType).',
+  },
+  OneRosterSingleCourse: {
+    schema: OneRosterSingleCourse,
+    description: 'One OneRoster course (SingleCourseDType).',
+  },
+  OneRosterClassSet: {
+    schema: OneRosterClassSet,
+    description: 'A page of OneRoster classes (ClassSetDType).',
+  },
+  OneRosterSingleClass: {
+    schema: OneRosterSingleClass,
+    description: 'One OneRoster class (SingleClassDType).',
+  },
+  OneRosterEnrollmentSet: {
+    schema: OneRosterEnrollmentSet,
+    description: 'A page of OneRoster enrollments (EnrollmentSetDType).',
+  },
+  OneRosterSingleEnrollment: {
+    schema: OneRosterSingleEnrollment,
+    description: 'One OneRoster enrollment (SingleEnrollmentDType).',
+  },
+  ImsxStatusInfo: {
+    schema: ImsxStatusInfo,
+    description:
+      'A OneRoster error (imsx_StatusInfoDType): codeMajor failure, and the codeMinor that says why.',
   },
 } as const satisfies Record<string, Component>;
 

@@ -1,0 +1,134 @@
+// The query parameters of a OneRoster collection (Rostering REST binding, section 3.4): `limit` and
+// `offset` paging with the X-Total-Count and Link headers, `sort` and `orderBy`, `filter`, and `fields`.
+// Pure: the handlers read the records, this module decides which of them a response carries and how.
+import type { QueryParams } from '../http/request';
+import { type Filter, filterFields, matches, parseFilter, valuesAt } from './filter';
+import { OneRosterError } from './status-info';
+
+export const DEFAULT_LIMIT = 100;
+/** OneRoster objects are small (under 2 kB each), so a page of the largest size stays far under 6 MB. */
+export const MAX_LIMIT = 1000;
+
+export const collectionParameters = ['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields'] as const;
+
+export interface CollectionQuery {
+  limit: number;
+  offset: number;
+  sort: string | undefined;
+  orderBy: 'asc' | 'desc';
+  filter: Filter | undefined;
+  fields: string[] | undefined;
+}
+
+function wholeNumber(query: QueryParams, name: string, min: number, max: number, fallback: number): number {
+  const text = query.get(name);
+  if (text === undefined) return fallback;
+  const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new OneRosterError(400, 'invaliddata', `${name} must be a whole number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+/** The top-level field a dotted path starts with. */
+const rootOf = (path: string) => path.split('.')[0] as string;
+
+/** Reads and checks the parameters against the fields the collection's objects have. */
+export function parseCollectionQuery(query: QueryParams, knownFields: readonly string[]): CollectionQuery {
+  const known = new Set(knownFields);
+  const limit = wholeNumber(query, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT);
+  const offset = wholeNumber(query, 'offset', 0, 999_999_999, 0);
+  const sort = query.get('sort');
+  if (sort !== undefined && !known.has(rootOf(sort))) {
+    throw new OneRosterError(400, 'invalid_selection_field', `sort names ${sort}, which these objects lack.`);
+  }
+  const orderBy = query.get('orderBy') ?? 'asc';
+  if (orderBy !== 'asc' && orderBy !== 'desc') {
+    throw new OneRosterError(400, 'invaliddata', 'orderBy is asc or desc.');
+  }
+  const filterText = query.get('filter');
+  const filter = filterText === undefined ? undefined : parseFilter(filterText);
+  for (const field of filter ? filterFields(filter) : []) {
+    if (!known.has(rootOf(field))) {
+      throw new OneRosterError(
+        400,
+        'invalid_filter_field',
+        `The filter names ${field}, which these objects lack.`,
+      );
+    }
+  }
+  const fieldsText = query.get('fields');
+  const fields = fieldsText === undefined ? undefined : fieldsText.split(',').map((f) => f.trim());
+  for (const field of fields ?? []) {
+    if (!known.has(field)) {
+      throw new OneRosterError(
+        400,
+        'invalid_selection_field',
+        `fields names ${field || '(nothing)'}, which these objects lack.`,
+      );
+    }
+  }
+  return { limit, offset, sort, orderBy, filter, fields };
+}
+
+/** Only the fields asked for, in the object's own order. */
+export function selectFields<T extends object>(object: T, fields: readonly string[] | undefined): Partial<T> {
+  if (!fields) return object;
+  return Object.fromEntries(Object.entries(object).filter(([name]) => fields.includes(name))) as Partial<T>;
+}
+
+const sortKey = (object: object, path: string) => {
+  const first = valuesAt(object, path.split('.'))[0];
+  return first === undefined || first === null ? '' : String(first);
+};
+
+/**
+ * The objects the query selects, sorted, with how many there are before paging. Without `sort` they keep
+ * sourcedId order. Ties keep their order, so a page boundary is the same on every request.
+ */
+export function selectPage<T extends { sourcedId: string }>(
+  objects: readonly T[],
+  query: CollectionQuery,
+): { page: Partial<T>[]; total: number } {
+  const { filter, sort = 'sourcedId', orderBy, offset, limit } = query;
+  const selected = filter ? objects.filter((o) => matches(o, filter)) : [...objects];
+  const collator = new Intl.Collator('en', { sensitivity: 'variant' });
+  const direction = orderBy === 'desc' ? -1 : 1;
+  selected.sort(
+    (a, b) =>
+      direction * collator.compare(sortKey(a, sort), sortKey(b, sort)) ||
+      (a.sourcedId < b.sourcedId ? -1 : a.sourcedId > b.sourcedId ? 1 : 0),
+  );
+  return {
+    page: selected.slice(offset, offset + limit).map((o) => selectFields(o, query.fields)),
+    total: selected.length,
+  };
+}
+
+/**
+ * The paging headers: X-Total-Count, and a Link header (RFC 8288) with the first, prev, next and last
+ * pages, each the request's own URL with only `offset` changed (and `limit` set).
+ */
+export function pagingHeaders(
+  url: string,
+  query: QueryParams,
+  { limit, offset }: Pick<CollectionQuery, 'limit' | 'offset'>,
+  total: number,
+): Record<string, string> {
+  const at = (start: number) => {
+    const params = new URLSearchParams();
+    for (const name of query.names()) {
+      if (name === 'limit' || name === 'offset' || name === 'access_token') continue;
+      for (const value of query.all(name)) params.append(name, value);
+    }
+    params.set('limit', String(limit));
+    params.set('offset', String(start));
+    return `<${url}?${params.toString()}>`;
+  };
+  const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
+  const links = [`${at(0)}; rel="first"`];
+  if (offset > 0) links.push(`${at(Math.max(0, Math.min(offset, lastOffset + limit) - limit))}; rel="prev"`);
+  if (offset + limit < total) links.push(`${at(offset + limit)}; rel="next"`);
+  links.push(`${at(lastOffset)}; rel="last"`);
+  return { 'x-total-count': String(total), link: links.join(', ') };
+}

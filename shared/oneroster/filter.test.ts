@@ -1,0 +1,85 @@
+// The OneRoster 1.2 filter grammar (Rostering REST binding, section 3.4.4).
+import { describe, expect, it } from 'vitest';
+import { matches, parseFilter } from './filter';
+import { OneRosterError } from './status-info';
+
+const user = {
+  sourcedId: 'a1',
+  familyName: "O'Neill",
+  givenName: 'Ana',
+  dateLastModified: '2026-09-01T10:00:00.000Z',
+  roles: [
+    { role: 'student', org: { sourcedId: 'org-1' } },
+    { role: 'guardian', org: { sourcedId: 'org-2' } },
+  ],
+};
+
+describe('parseFilter', () => {
+  it('reads one predicate of each operator', () => {
+    for (const op of ['=', '!=', '>', '>=', '<', '<=', '~']) {
+      expect(parseFilter(`givenName${op}'Ana'`)).toEqual({
+        predicates: [{ field: 'givenName', operator: op, value: 'Ana' }],
+        logic: 'AND',
+      });
+    }
+  });
+
+  it('reads two predicates joined by AND or OR, dotted paths, and doubled quotes', () => {
+    expect(parseFilter("roles.role='student' OR familyName='O''Neill'")).toEqual({
+      predicates: [
+        { field: 'roles.role', operator: '=', value: 'student' },
+        { field: 'familyName', operator: '=', value: "O'Neill" },
+      ],
+      logic: 'OR',
+    });
+  });
+
+  it.each([
+    ['', 'no field'],
+    ["givenName'Ana'", 'no operator'],
+    ['givenName=Ana', 'unquoted value'],
+    ["givenName='Ana", 'unclosed quote'],
+    ["givenName='Ana' AND", 'dangling AND'],
+    ["a='1' AND b='2' AND c='3'", 'three predicates'],
+    ["a='1' XOR b='2'", 'unknown logic'],
+    ["a='1' and b='2'", 'lower-case logic'],
+  ])('refuses %j (%s) as invalid_filter_field', (text) => {
+    try {
+      parseFilter(text);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(OneRosterError);
+      expect((error as OneRosterError).codeMinor).toBe('invalid_filter_field');
+      expect((error as OneRosterError).status).toBe(400);
+    }
+  });
+});
+
+describe('matches', () => {
+  const check = (text: string) => matches(user, parseFilter(text));
+
+  it('compares strings, and timestamps in their ISO order', () => {
+    expect(check("givenName='Ana'")).toBe(true);
+    expect(check("givenName!='Ana'")).toBe(false);
+    expect(check("dateLastModified>'2026-08-31T00:00:00Z'")).toBe(true);
+    expect(check("dateLastModified<='2026-08-31'")).toBe(false);
+    expect(check("familyName~'neil'")).toBe(true);
+  });
+
+  it('matches an array path when any element does, and != only when none does', () => {
+    expect(check("roles.role='guardian'")).toBe(true);
+    expect(check("roles.org.sourcedId='org-3'")).toBe(false);
+    expect(check("roles.role!='teacher'")).toBe(true);
+    expect(check("roles.role!='student'")).toBe(false);
+  });
+
+  it('applies AND and OR', () => {
+    expect(check("givenName='Ana' AND roles.role='teacher'")).toBe(false);
+    expect(check("givenName='Ana' OR roles.role='teacher'")).toBe(true);
+  });
+
+  it('never matches a missing field, except with !=', () => {
+    expect(check("email='x'")).toBe(false);
+    expect(check("email!='x'")).toBe(true);
+  });
+});

@@ -1,0 +1,355 @@
+// The OneRoster 1.2 objects (Rostering service model) made from the native records. A user is a person
+// entity and an org an organisation entity, so every sourcedId is the native entity_id, and a user's
+// demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
+import type {
+  AcademicSession,
+  Class,
+  Course,
+  Enrollment,
+  Entity,
+  EntityRole,
+  Staff,
+  Student,
+  Teacher,
+  Tutor,
+} from '../schemas/records';
+
+/** A reference to another object (GUIDRef), with the address it is read at. */
+export interface GuidRef<T extends string> {
+  href: string;
+  sourcedId: string;
+  type: T;
+}
+
+export interface OneRosterRole {
+  roleType: 'primary' | 'secondary';
+  role: string;
+  org: GuidRef<'org'>;
+}
+
+export interface OneRosterUser {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  userIds: { type: string; identifier: string }[];
+  enabledUser: 'true' | 'false';
+  givenName: string;
+  familyName: string;
+  roles: OneRosterRole[];
+  primaryOrg: GuidRef<'org'>;
+  email: string;
+}
+
+export interface OneRosterOrg {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  name: string;
+  type: string;
+  identifier: string;
+  parent?: GuidRef<'org'>;
+  children: GuidRef<'org'>[];
+}
+
+export interface OneRosterDemographics {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  birthDate: string;
+  sex: 'male' | 'female' | 'unspecified';
+  cityOfBirth: string;
+}
+
+export interface OneRosterAcademicSession {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  title: string;
+  startDate: string;
+  endDate: string;
+  type: string;
+  parent?: GuidRef<'academicSession'>;
+  children: GuidRef<'academicSession'>[];
+  schoolYear: string;
+}
+
+export interface OneRosterCourse {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  title: string;
+  courseCode: string;
+  grades: string[];
+  subjects: string[];
+  org: GuidRef<'org'>;
+}
+
+export interface OneRosterClass {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  title: string;
+  classCode: string;
+  classType: string;
+  location: string;
+  grades: string[];
+  subjects: string[];
+  course: GuidRef<'course'>;
+  school: GuidRef<'org'>;
+  terms: GuidRef<'academicSession'>[];
+  periods: string[];
+}
+
+export interface OneRosterEnrollment {
+  sourcedId: string;
+  status: 'active';
+  dateLastModified: string;
+  user: GuidRef<'user'>;
+  class: GuidRef<'class'>;
+  school: GuidRef<'org'>;
+  role: string;
+  primary: 'true' | 'false';
+  beginDate?: string;
+  endDate?: string;
+}
+
+/** The binding's session types for the native ones. */
+const sessionTypes: Record<AcademicSession['type'], string> = {
+  school_year: 'schoolYear',
+  term: 'term',
+  semester: 'semester',
+  grading_period: 'gradingPeriod',
+};
+
+/** The binding's enrollment roles are administrator, proctor, student and teacher; an aide is an extension. */
+const enrollmentRoles: Record<Enrollment['role'], string> = {
+  student: 'student',
+  teacher: 'teacher',
+  administrator: 'administrator',
+  proctor: 'proctor',
+  aide: 'ext:aide',
+};
+
+/** The native fields an organisation entity carries in the rostering model (absent on older ones). */
+interface OrgFields {
+  org_type?: string | null;
+  parent_id?: string | null;
+}
+
+/** Which native role is which OneRoster role: a tutor is a student's guardian; staff have no role of their own. */
+export const oneRosterRoles: Record<EntityRole['role'], string> = {
+  student: 'student',
+  teacher: 'teacher',
+  tutor: 'guardian',
+  staff: 'ext:staff',
+};
+
+/** Where the binding's objects are read: `<base>/ims/oneroster/rostering/v1p2`. */
+export const ROSTERING_PATH = '/ims/oneroster/rostering/v1p2';
+
+export class ObjectMaker {
+  constructor(
+    /** The service's base address, for the href of references. */
+    private readonly baseUrl: string,
+    /**
+     * The org every role is at: the tenant's root organisation (no parent; a district first). Persons are
+     * not tied to schools natively until enrollments do it.
+     */
+    private readonly homeOrgId: string,
+  ) {}
+
+  private ref<T extends string>(type: T, collection: string, id: string): GuidRef<T> {
+    return { href: `${this.baseUrl}${ROSTERING_PATH}/${collection}/${id}`, sourcedId: id, type };
+  }
+
+  orgRef(id: string): GuidRef<'org'> {
+    return this.ref('org', 'orgs', id);
+  }
+
+  academicSession(session: AcademicSession, all: readonly AcademicSession[]): OneRosterAcademicSession {
+    const sessionRef = (id: string) => this.ref('academicSession', 'academicSessions', id);
+    return {
+      sourcedId: session.academic_session_id,
+      status: 'active',
+      dateLastModified: session.updated_at,
+      title: session.title,
+      startDate: session.start_date,
+      endDate: session.end_date,
+      type: sessionTypes[session.type],
+      ...(session.parent_id ? { parent: sessionRef(session.parent_id) } : {}),
+      children: all
+        .filter((s) => s.parent_id === session.academic_session_id)
+        .map((s) => sessionRef(s.academic_session_id)),
+      schoolYear: session.school_year,
+    };
+  }
+
+  course(course: Course): OneRosterCourse {
+    return {
+      sourcedId: course.course_id,
+      status: 'active',
+      dateLastModified: course.updated_at,
+      title: course.title,
+      courseCode: course.course_code,
+      grades: course.grades,
+      subjects: course.subjects,
+      org: this.orgRef(course.org_id),
+    };
+  }
+
+  /** A class, with the grades and subjects of its course where that is at hand. */
+  class(cls: Class, course: Course | undefined): OneRosterClass {
+    return {
+      sourcedId: cls.class_id,
+      status: 'active',
+      dateLastModified: cls.updated_at,
+      title: cls.title,
+      classCode: cls.class_code,
+      classType: cls.class_type,
+      location: cls.location,
+      grades: course?.grades ?? [],
+      subjects: course?.subjects ?? [],
+      course: this.ref('course', 'courses', cls.course_id),
+      school: this.orgRef(cls.school_id),
+      terms: cls.term_ids.map((id) => this.ref('academicSession', 'academicSessions', id)),
+      periods: cls.periods,
+    };
+  }
+
+  /** An enrollment, at the school of its class. */
+  enrollment(enrollment: Enrollment, cls: Class): OneRosterEnrollment {
+    return {
+      sourcedId: enrollment.enrollment_id,
+      status: 'active',
+      dateLastModified: enrollment.updated_at,
+      user: this.ref('user', 'users', enrollment.entity_id),
+      class: this.ref('class', 'classes', enrollment.class_id),
+      school: this.orgRef(cls.school_id),
+      role: enrollmentRoles[enrollment.role],
+      primary: enrollment.primary ? 'true' : 'false',
+      ...(enrollment.begin_date ? { beginDate: enrollment.begin_date } : {}),
+      ...(enrollment.end_date ? { endDate: enrollment.end_date } : {}),
+    };
+  }
+
+  user(entity: Entity): OneRosterUser {
+    const [givenName = '', ...family] = entity.name.trim().split(/\s+/);
+    const org = this.orgRef(this.homeOrgId);
+    return {
+      sourcedId: entity.entity_id,
+      status: 'active',
+      dateLastModified: entity.updated_at,
+      userIds: entity.roles.map(({ role, id }) => ({ type: `${role}_id`, identifier: id })),
+      enabledUser: 'true',
+      givenName,
+      familyName: family.join(' '),
+      roles: entity.roles.map(({ role }, i) => ({
+        roleType: i === 0 ? 'primary' : 'secondary',
+        role: oneRosterRoles[role],
+        org,
+      })),
+      primaryOrg: org,
+      email: entity.email,
+    };
+  }
+
+  /** An organisation, with the children that name it as their parent among `all`. */
+  org(entity: Entity, all: readonly Entity[]): OneRosterOrg {
+    const { org_type, parent_id } = entity as Entity & OrgFields;
+    const children = all
+      .filter((e) => (e as Entity & OrgFields).parent_id === entity.entity_id)
+      .map((e) => this.orgRef(e.entity_id));
+    return {
+      sourcedId: entity.entity_id,
+      status: 'active',
+      dateLastModified: entity.updated_at,
+      name: entity.name,
+      type: org_type ?? 'ext:unspecified',
+      identifier: '',
+      ...(parent_id ? { parent: this.orgRef(parent_id) } : {}),
+      children,
+    };
+  }
+
+  /** A person's demographics, from the record of their first role (where birth date and gender live). */
+  demographics(entity: Entity, person: Student | Teacher | Tutor | Staff): OneRosterDemographics {
+    const gender = person.gender.toLowerCase();
+    return {
+      sourcedId: entity.entity_id,
+      status: 'active',
+      dateLastModified: [entity.updated_at, person.updated_at].sort()[1] as string,
+      birthDate: person.birth_date,
+      sex: gender === 'male' || gender === 'female' ? gender : 'unspecified',
+      cityOfBirth: person.naturality,
+    };
+  }
+}
+
+/** The field names of each kind of object, for checking `fields`, `sort` and `filter`. */
+export const objectFields = {
+  users: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'userIds',
+    'enabledUser',
+    'givenName',
+    'familyName',
+    'roles',
+    'primaryOrg',
+    'email',
+  ],
+  orgs: ['sourcedId', 'status', 'dateLastModified', 'name', 'type', 'identifier', 'parent', 'children'],
+  demographics: ['sourcedId', 'status', 'dateLastModified', 'birthDate', 'sex', 'cityOfBirth'],
+  academicSessions: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'startDate',
+    'endDate',
+    'type',
+    'parent',
+    'children',
+    'schoolYear',
+  ],
+  courses: ['sourcedId', 'status', 'dateLastModified', 'title', 'courseCode', 'grades', 'subjects', 'org'],
+  classes: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'classCode',
+    'classType',
+    'location',
+    'grades',
+    'subjects',
+    'course',
+    'school',
+    'terms',
+    'periods',
+  ],
+  enrollments: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'user',
+    'class',
+    'school',
+    'role',
+    'primary',
+    'beginDate',
+    'endDate',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The tenant's root organisation: one without a parent, a district first, then the lowest id. */
+export function rootOrganisation(entities: readonly Entity[]): Entity | undefined {
+  const roots = entities.filter(
+    (e) => e.entity_type === 'organisation' && !(e as Entity & OrgFields).parent_id,
+  );
+  return (
+    roots.find((e) => (e as Entity & OrgFields).org_type === 'district') ??
+    [...roots].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1))[0]
+  );
+}

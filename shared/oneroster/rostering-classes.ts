@@ -1,0 +1,262 @@
+// The OneRoster 1.2 Rostering reads of the rostering model: academic sessions (and terms and grading
+// periods), courses, classes and enrollments, and the nested collections that list them by school, term,
+// course, class or user. Each reads the groups it needs whole (they are small beside the people, and
+// bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
+import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
+import { parseCollectionQuery } from './collection-query';
+import { objectFields } from './objects';
+import type { RosterReader } from './roster-reader';
+import {
+  collectionResponse,
+  hasRole,
+  homeOrgId,
+  isOrg,
+  makerFor,
+  singleObject,
+  type UserRole,
+  unknownObject,
+} from './rostering';
+
+/** Session types the binding gives their own collections. */
+export type SessionKind = 'term' | 'grading_period' | undefined;
+const ofKind = (kind: SessionKind) => (s: AcademicSession) => kind === undefined || s.type === kind;
+const kindName = (kind: SessionKind) =>
+  kind === 'term' ? 'term' : kind === 'grading_period' ? 'grading period' : 'academic session';
+
+const param = (request: ApiRequest, name: string) => request.path[name] ?? '';
+
+const listQuery = (request: ApiRequest, fields: readonly string[]) =>
+  parseCollectionQuery(request.query, fields);
+
+/** Objects are made without the root organisation: no rostering object names it. */
+const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
+
+/** GET /academicSessions, /terms, /gradingPeriods, and /terms/{termSourcedId}/gradingPeriods. */
+export async function listAcademicSessions(
+  request: ApiRequest,
+  reader: RosterReader,
+  kind: SessionKind,
+  ofTerm = false,
+): Promise<ApiResponse> {
+  const query = listQuery(request, objectFields.academicSessions);
+  const all = await reader.all('academic_sessions');
+  let selected = all.filter(ofKind(kind));
+  if (ofTerm) {
+    const parentId = param(request, 'sourcedId');
+    if (!all.some((s) => s.academic_session_id === parentId && s.type === 'term')) {
+      throw unknownObject('term', parentId);
+    }
+    selected = selected.filter((s) => s.parent_id === parentId);
+  }
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'academicSessions',
+    selected.map((s) => make.academicSession(s, all)),
+    query,
+  );
+}
+
+/** GET /academicSessions/{sourcedId}, /terms/{sourcedId}, /gradingPeriods/{sourcedId}. */
+export async function getAcademicSession(
+  request: ApiRequest,
+  reader: RosterReader,
+  kind: SessionKind,
+): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.academicSessions);
+  const id = param(request, 'sourcedId');
+  const session = (await reader.get('academic_sessions', id))?.record;
+  if (!session || !ofKind(kind)(session)) throw unknownObject(kindName(kind), id);
+  // Its children are the sessions that name it as parent.
+  const all = await reader.all('academic_sessions');
+  return respond('academicSession', maker(request).academicSession(session, all));
+}
+
+/** The terms of the school's classes: GET /schools/{schoolSourcedId}/terms. */
+export async function listTermsOfSchool(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const query = listQuery(request, objectFields.academicSessions);
+  const schoolId = await schoolOf(request, reader);
+  const [sessions, classes] = await Promise.all([reader.all('academic_sessions'), reader.all('classes')]);
+  const termIds = new Set(classes.filter((c) => c.school_id === schoolId).flatMap((c) => c.term_ids));
+  const make = maker(request);
+  const terms = sessions.filter((s) => termIds.has(s.academic_session_id));
+  return collectionResponse(
+    request,
+    'academicSessions',
+    terms.map((s) => make.academicSession(s, sessions)),
+    query,
+  );
+}
+
+/** The school a nested path names, checked to be one. */
+async function schoolOf(request: ApiRequest, reader: RosterReader): Promise<string> {
+  const id = param(request, 'sourcedId');
+  const entity = (await reader.get('entities', id))?.record;
+  if (!entity || !isOrg('school')(entity)) throw unknownObject('school', id);
+  return id;
+}
+
+/** GET /courses, and /schools/{schoolSourcedId}/courses. */
+export async function listCourses(request: ApiRequest, reader: RosterReader, bySchool = false) {
+  const query = listQuery(request, objectFields.courses);
+  const schoolId = bySchool ? await schoolOf(request, reader) : undefined;
+  const courses = (await reader.all('courses')).filter((c) => !schoolId || c.org_id === schoolId);
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'courses',
+    courses.map((c) => make.course(c)),
+    query,
+  );
+}
+
+/** GET /courses/{sourcedId}. */
+export async function getCourse(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.courses);
+  const id = param(request, 'sourcedId');
+  const course = (await reader.get('courses', id))?.record;
+  if (!course) throw unknownObject('course', id);
+  return respond('course', maker(request).course(course));
+}
+
+/** Which classes a classes collection lists: all, or those of a school, course, term or user. */
+export type ClassesOf =
+  | { by: 'all' }
+  | { by: 'school' }
+  | { by: 'course' }
+  | { by: 'term' }
+  | { by: 'user'; role: UserRole | undefined };
+
+async function selectClasses(request: ApiRequest, reader: RosterReader, of: ClassesOf): Promise<Class[]> {
+  switch (of.by) {
+    case 'all':
+      return reader.all('classes');
+    case 'school': {
+      const schoolId = await schoolOf(request, reader);
+      return (await reader.all('classes')).filter((c) => c.school_id === schoolId);
+    }
+    case 'course': {
+      const courseId = param(request, 'sourcedId');
+      if (!(await reader.get('courses', courseId))) throw unknownObject('course', courseId);
+      return (await reader.all('classes')).filter((c) => c.course_id === courseId);
+    }
+    case 'term': {
+      const termId = param(request, 'sourcedId');
+      const term = (await reader.get('academic_sessions', termId))?.record;
+      if (term?.type !== 'term') throw unknownObject('term', termId);
+      return (await reader.all('classes')).filter((c) => c.term_ids.includes(termId));
+    }
+    case 'user': {
+      // A person's classes come from their enrollments, read by id: not the whole group.
+      const userId = param(request, 'sourcedId');
+      const entity = (await reader.get('entities', userId))?.record;
+      if (!entity || !hasRole(of.role)(entity)) throw unknownObject(of.role ?? 'user', userId);
+      const enrollments = await reader.enrollmentsOfPerson(userId);
+      const classIds = [...new Set(enrollments.map((e) => e.class_id))];
+      return [...(await reader.getMany('classes', classIds)).values()];
+    }
+  }
+}
+
+/** The courses of some classes, by id, for their grades and subjects. */
+async function coursesOf(reader: RosterReader, classes: readonly Class[]): Promise<Map<string, Course>> {
+  return reader.getMany('courses', [...new Set(classes.map((c) => c.course_id))]);
+}
+
+/** GET /classes and the nested classes collections. */
+export async function listClasses(request: ApiRequest, reader: RosterReader, of: ClassesOf) {
+  const query = listQuery(request, objectFields.classes);
+  const classes = await selectClasses(request, reader, of);
+  const courses = await coursesOf(reader, classes);
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'classes',
+    classes.map((c) => make.class(c, courses.get(c.course_id))),
+    query,
+  );
+}
+
+/** GET /classes/{sourcedId}. */
+export async function getClass(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.classes);
+  const id = param(request, 'sourcedId');
+  const cls = (await reader.get('classes', id))?.record;
+  if (!cls) throw unknownObject('class', id);
+  const course = (await reader.get('courses', cls.course_id))?.record;
+  return respond('class', maker(request).class(cls, course));
+}
+
+/** The class a nested path names, within the school it names too where it does. */
+async function classOf(request: ApiRequest, reader: RosterReader): Promise<Class> {
+  // Under /schools/{sourcedId}/classes/{classSourcedId} the school is named first; under /classes, the class.
+  const inSchool = request.path.classSourcedId !== undefined;
+  const schoolId = inSchool ? await schoolOf(request, reader) : undefined;
+  const id = param(request, inSchool ? 'classSourcedId' : 'sourcedId');
+  const cls = (await reader.get('classes', id))?.record;
+  if (!cls || (schoolId !== undefined && cls.school_id !== schoolId)) throw unknownObject('class', id);
+  return cls;
+}
+
+/** GET /classes/{classSourcedId}/students and /teachers (also under /schools/{schoolSourcedId}). */
+export async function listUsersOfClass(request: ApiRequest, reader: RosterReader, role: UserRole) {
+  const query = listQuery(request, objectFields.users);
+  const cls = await classOf(request, reader);
+  const enrolled = (await reader.enrollmentsOfClass(cls.class_id)).filter((e) => e.role === role);
+  const entities = await reader.getMany('entities', [...new Set(enrolled.map((e) => e.entity_id))]);
+  const make = makerFor(request, await homeOrgId(request, reader));
+  const users = [...entities.values()].filter(hasRole(undefined)).map((e) => make.user(e));
+  return collectionResponse(request, 'users', users, query);
+}
+
+/** GET /schools/{schoolSourcedId}/students and /teachers: the users enrolled in its classes with the role. */
+export async function listUsersOfSchool(request: ApiRequest, reader: RosterReader, role: UserRole) {
+  const query = listQuery(request, objectFields.users);
+  const schoolId = await schoolOf(request, reader);
+  const [classes, enrollments] = await Promise.all([reader.all('classes'), reader.all('enrollments')]);
+  const inSchool = new Set(classes.filter((c) => c.school_id === schoolId).map((c) => c.class_id));
+  const ids = new Set(
+    enrollments.filter((e) => e.role === role && inSchool.has(e.class_id)).map((e) => e.entity_id),
+  );
+  const entities = await reader.getMany('entities', [...ids]);
+  const make = makerFor(request, await homeOrgId(request, reader));
+  const users = [...entities.values()].filter(hasRole(undefined)).map((e) => make.user(e));
+  return collectionResponse(request, 'users', users, query);
+}
+
+/** Which enrollments a collection lists: all, a school's, or one class's of a school. */
+export type EnrollmentsOf = 'all' | 'school' | 'class';
+
+/** GET /enrollments, /schools/{schoolSourcedId}/enrollments and /schools/{..}/classes/{..}/enrollments. */
+export async function listEnrollments(request: ApiRequest, reader: RosterReader, of: EnrollmentsOf) {
+  const query = listQuery(request, objectFields.enrollments);
+  let enrollments: Enrollment[];
+  let classes: Map<string, Class>;
+  if (of === 'class') {
+    const cls = await classOf(request, reader);
+    enrollments = await reader.enrollmentsOfClass(cls.class_id);
+    classes = new Map([[cls.class_id, cls]]);
+  } else {
+    const schoolId = of === 'school' ? await schoolOf(request, reader) : undefined;
+    const [all, allClasses] = await Promise.all([reader.all('enrollments'), reader.all('classes')]);
+    classes = new Map(allClasses.map((c) => [c.class_id, c]));
+    enrollments = all.filter((e) => !schoolId || classes.get(e.class_id)?.school_id === schoolId);
+  }
+  const make = maker(request);
+  const objects = enrollments.flatMap((e) => {
+    const cls = classes.get(e.class_id);
+    return cls ? [make.enrollment(e, cls)] : [];
+  });
+  return collectionResponse(request, 'enrollments', objects, query);
+}
+
+/** GET /enrollments/{sourcedId}. */
+export async function getEnrollment(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.enrollments);
+  const id = param(request, 'sourcedId');
+  const enrollment = (await reader.get('enrollments', id))?.record;
+  const cls = enrollment && (await reader.get('classes', enrollment.class_id))?.record;
+  if (!enrollment || !cls) throw unknownObject('enrollment', id);
+  return respond('enrollment', maker(request).enrollment(enrollment, cls));
+}

@@ -1,0 +1,205 @@
+// The OneRoster 1.2 Rostering read operations over the native groups: users (and students and teachers,
+// the users of one role, in the same `users` and `user` payloads), orgs (and schools), and demographics. Each list reads its candidates (a whole
+// group, or only what changed since a time when the filter allows), makes the objects, then filters,
+// sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
+import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { Entity } from '../schemas/records';
+import {
+  type CollectionQuery,
+  pagingHeaders,
+  parseCollectionQuery,
+  selectFields,
+  selectPage,
+} from './collection-query';
+import type { Filter } from './filter';
+import { ObjectMaker, objectFields, rootOrganisation } from './objects';
+import type { RosterReader } from './roster-reader';
+import { OneRosterError } from './status-info';
+
+/** How long a function instance keeps the tenant's root organisation before reading it again. */
+const ROOT_ORG_TTL_MS = 5 * 60_000;
+let rootOrg: { id: string; readAt: number } | undefined;
+
+/** The org users' roles are at: the root organisation, or the tenant's id when it has no organisation. */
+export async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: readonly Entity[]) {
+  const now = Date.now();
+  if (entities) {
+    rootOrg = { id: rootOrganisation(entities)?.entity_id ?? request.config.tenantId, readAt: now };
+  } else if (!rootOrg || now - rootOrg.readAt > ROOT_ORG_TTL_MS) {
+    const all = await reader.all('entities');
+    rootOrg = { id: rootOrganisation(all)?.entity_id ?? request.config.tenantId, readAt: now };
+  }
+  return rootOrg.id;
+}
+
+export const makerFor = (request: ApiRequest, homeOrg: string) =>
+  new ObjectMaker(request.config.publicBaseUrl, homeOrg);
+
+/**
+ * The time a filter's `dateLastModified>` (or `>=`) gives, when every object it selects changed after it:
+ * then only the records changed since are read. Not with OR, where the other predicate may select more.
+ */
+function changedSince(filter: Filter | undefined): { since: string; inclusive: boolean } | undefined {
+  if (!filter || (filter.logic === 'OR' && filter.predicates.length > 1)) return undefined;
+  const bound = filter.predicates.find(
+    (p) => p.field === 'dateLastModified' && (p.operator === '>' || p.operator === '>='),
+  );
+  if (!bound) return undefined;
+  if (Number.isNaN(Date.parse(bound.value))) {
+    throw new OneRosterError(
+      400,
+      'invalid_filter_field',
+      `dateLastModified is compared with an ISO 8601 timestamp, not ${bound.value}.`,
+    );
+  }
+  return { since: bound.value, inclusive: bound.operator === '>=' };
+}
+
+/** The list response: the page under its collection key, with X-Total-Count and Link. */
+export function collectionResponse<T extends { sourcedId: string }>(
+  request: ApiRequest,
+  key: string,
+  objects: readonly T[],
+  query: CollectionQuery,
+): ApiResponse {
+  const { page, total } = selectPage(objects, query);
+  const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
+  return { headers: pagingHeaders(url, request.query, query, total), body: { [key]: page } };
+}
+
+export type UserRole = 'student' | 'teacher';
+
+/** A user is a person with a role: the binding's users have at least one. */
+const isUser = (e: Entity) => e.entity_type === 'person' && e.roles.length > 0;
+export const hasRole = (role: UserRole | undefined) => (e: Entity) =>
+  isUser(e) && (role === undefined || e.roles.some((r) => r.role === role));
+
+/** GET /users, /students and /teachers. */
+export async function listUsers(
+  request: ApiRequest,
+  reader: RosterReader,
+  role: UserRole | undefined,
+): Promise<ApiResponse> {
+  const query = parseCollectionQuery(request.query, objectFields.users);
+  const window = changedSince(query.filter);
+  let entities: Entity[];
+  let homeOrg: string;
+  if (window) {
+    entities = await reader.changedSince('entities', window.since, window.inclusive);
+    homeOrg = await homeOrgId(request, reader);
+  } else {
+    entities = await reader.all('entities');
+    homeOrg = await homeOrgId(request, reader, entities);
+  }
+  const maker = makerFor(request, homeOrg);
+  return collectionResponse(
+    request,
+    'users',
+    entities.filter(hasRole(role)).map((e) => maker.user(e)),
+    query,
+  );
+}
+
+/** The one object of a single-object read, with only the fields asked for. */
+export function singleObject(request: ApiRequest, fieldNames: readonly string[]) {
+  const fields = parseCollectionQuery(request.query, fieldNames).fields;
+  return <T extends object>(key: string, object: T): ApiResponse => ({
+    body: { [key]: selectFields(object, fields) },
+  });
+}
+
+export const unknownObject = (kind: string, id: string) =>
+  new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
+
+const sourcedIdOf = (request: ApiRequest) => request.path.sourcedId ?? '';
+
+/** GET /users/{sourcedId}, /students/{sourcedId} and /teachers/{sourcedId}. */
+export async function getUser(
+  request: ApiRequest,
+  reader: RosterReader,
+  role: UserRole | undefined,
+): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.users);
+  const id = sourcedIdOf(request);
+  const entity = (await reader.get('entities', id))?.record;
+  if (!entity || !hasRole(role)(entity)) throw unknownObject(role ?? 'user', id);
+  const maker = makerFor(request, await homeOrgId(request, reader));
+  return respond('user', maker.user(entity));
+}
+
+export const isOrg = (type: string | undefined) => (e: Entity) =>
+  e.entity_type === 'organisation' && (type === undefined || (e as { org_type?: unknown }).org_type === type);
+
+/** GET /orgs and /schools. */
+export async function listOrgs(
+  request: ApiRequest,
+  reader: RosterReader,
+  type: 'school' | undefined,
+): Promise<ApiResponse> {
+  const query = parseCollectionQuery(request.query, objectFields.orgs);
+  // An org lists its children, which may have changed without it: orgs are read whole.
+  const entities = await reader.all('entities');
+  const orgs = entities.filter(isOrg(undefined));
+  const maker = makerFor(request, await homeOrgId(request, reader, entities));
+  return collectionResponse(
+    request,
+    'orgs',
+    orgs.filter(isOrg(type)).map((e) => maker.org(e, orgs)),
+    query,
+  );
+}
+
+/** GET /orgs/{sourcedId} and /schools/{sourcedId}. */
+export async function getOrg(
+  request: ApiRequest,
+  reader: RosterReader,
+  type: 'school' | undefined,
+): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.orgs);
+  const id = sourcedIdOf(request);
+  const entity = (await reader.get('entities', id))?.record;
+  if (!entity || !isOrg(type)(entity)) throw unknownObject(type ?? 'org', id);
+  // Its children are the organisations that name it as parent: found among all of them.
+  const entities = await reader.all('entities');
+  const maker = makerFor(request, await homeOrgId(request, reader, entities));
+  return respond('org', maker.org(entity, entities.filter(isOrg(undefined))));
+}
+
+/** The record of a person's first role, where their birth date and gender are kept. */
+async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: readonly Entity[]) {
+  const firstRoles = people.flatMap((e) => (e.roles[0] ? [{ entity: e, role: e.roles[0] }] : []));
+  const groupOf = { student: 'students', teacher: 'teachers', tutor: 'tutors', staff: 'staffs' } as const;
+  const records = await Promise.all(
+    (['student', 'teacher', 'tutor', 'staff'] as const).map((role) =>
+      reader.getMany(
+        groupOf[role],
+        firstRoles.filter((f) => f.role.role === role).map((f) => f.role.id),
+      ),
+    ),
+  );
+  const found = new Map(records.flatMap((m) => [...m]));
+  return firstRoles.flatMap(({ entity, role }) => {
+    const person = found.get(role.id);
+    return person ? [maker.demographics(entity, person)] : [];
+  });
+}
+
+/** GET /demographics. */
+export async function listDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const query = parseCollectionQuery(request.query, objectFields.demographics);
+  const entities = await reader.all('entities');
+  const maker = makerFor(request, await homeOrgId(request, reader, entities));
+  const objects = await demographicsOf(reader, maker, entities.filter(isUser));
+  return collectionResponse(request, 'demographics', objects, query);
+}
+
+/** GET /demographics/{sourcedId}. */
+export async function getDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, objectFields.demographics);
+  const id = sourcedIdOf(request);
+  const entity = (await reader.get('entities', id))?.record;
+  const maker = makerFor(request, request.config.tenantId);
+  const [object] = entity && isUser(entity) ? await demographicsOf(reader, maker, [entity]) : [];
+  if (!object) throw unknownObject('demographics', id);
+  return respond('demographics', object);
+}

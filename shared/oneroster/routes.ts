@@ -1,0 +1,211 @@
+// The OneRoster 1.2 Rostering REST binding's read operations, as rows of the route table
+// (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
+// binding's scopes and imsx_StatusInfo errors.
+import { keys } from '../data/keys';
+import { oneRosterScopes, type RoleGroup } from '../domain/groups';
+import type { Route } from '../routes';
+import { collectionParameters } from './collection-query';
+import { ROSTERING_PATH } from './objects';
+
+/**
+ * The route area (nested stack, functions/<area>/) of an operation, by the objects it serves: people,
+ * organisations and what hangs off a school, or sessions, courses, classes and enrollments. Three areas
+ * keep each stack far under CloudFormation's resource limit as routes are added.
+ */
+const peopleHandlers = new Set([
+  'users',
+  'user',
+  'students',
+  'student',
+  'teachers',
+  'teacher',
+  'demographics',
+  'classes-of-user',
+  'classes-of-student',
+  'classes-of-teacher',
+]);
+const orgHandlers = new Set([
+  'orgs',
+  'org',
+  'schools',
+  'school',
+  'classes-of-school',
+  'courses-of-school',
+  'terms-of-school',
+  'enrollments-of-school',
+  'students-of-school',
+  'teachers-of-school',
+  'enrollments-of-class-in-school',
+  'students-of-class-in-school',
+  'teachers-of-class-in-school',
+]);
+function areaOf(stem: string): string {
+  if (peopleHandlers.has(stem)) return 'oneroster-people';
+  if (orgHandlers.has(stem)) return 'oneroster-orgs';
+  return 'oneroster-classes';
+}
+
+/** Core collections take roster-core.readonly or roster.readonly (binding section 4). */
+const core = { kind: 'scope', scope: oneRosterScopes.core, or: oneRosterScopes.roster } as const;
+const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as const;
+
+/** Users and orgs are entities, read whole (the counter bounds the read). */
+const entityReads = [keys.recordPartition('entities'), keys.counterPartition];
+/** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
+const userReads = [...entityReads, keys.changePartition('entities')];
+const personGroups: RoleGroup[] = ['students', 'teachers', 'tutors', 'staffs'];
+
+/** Nested collections take roster.readonly alone (binding section 4). */
+const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
+
+const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
+
+/**
+ * A nested collection, `GET <path>`. The object a path names first is `{sourcedId}`, as in the object's
+ * own path (API Gateway wants one name a position); a class under a school is `{classSourcedId}`.
+ */
+function nested(id: string, path: string, handler: string, reads: readonly string[]): Route {
+  return {
+    id: `list-oneroster-${id}`,
+    method: 'GET',
+    path: `${ROSTERING_PATH}${path}`,
+    handler: `${areaOf(handler.replace(/^list-/, ''))}/${handler}`,
+    auth: roster,
+    query: collectionParameters,
+    access: 'read',
+    reads,
+    writes: [],
+    imsxErrors: true,
+  };
+}
+
+/** A collection and its single-object read: `GET <path>` and `GET <path>/{sourcedId}`. */
+function collection(
+  name: string,
+  single: string,
+  auth: Route['auth'],
+  reads: readonly string[],
+  /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
+  plural = name,
+): Route[] {
+  const base = { auth, access: 'read', reads, writes: [], imsxErrors: true } as const;
+  return [
+    {
+      ...base,
+      id: `list-oneroster-${plural}`,
+      method: 'GET',
+      path: `${ROSTERING_PATH}/${name}`,
+      handler: `${areaOf(plural)}/list-${plural}`,
+      query: collectionParameters,
+    },
+    {
+      ...base,
+      id: `get-oneroster-${single}`,
+      method: 'GET',
+      path: `${ROSTERING_PATH}/${name}/{sourcedId}`,
+      handler: `${areaOf(single)}/get-${single}`,
+      query: ['fields'],
+    },
+  ];
+}
+
+export const oneRosterRoutes: Route[] = [
+  ...collection('users', 'user', core, userReads),
+  ...collection('students', 'student', core, userReads),
+  ...collection('teachers', 'teacher', core, userReads),
+  ...collection('orgs', 'org', core, entityReads),
+  ...collection('schools', 'school', core, entityReads),
+  ...collection(
+    'academicSessions',
+    'academic-session',
+    core,
+    [...rec('academic_sessions'), keys.counterPartition],
+    'academic-sessions',
+  ),
+  ...collection('terms', 'term', core, [...rec('academic_sessions'), keys.counterPartition]),
+  ...collection(
+    'gradingPeriods',
+    'grading-period',
+    core,
+    [...rec('academic_sessions'), keys.counterPartition],
+    'grading-periods',
+  ),
+  ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition]),
+  ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition]),
+  ...collection('enrollments', 'enrollment', core, [...rec('enrollments', 'classes'), keys.counterPartition]),
+  nested('classes-of-school', '/schools/{sourcedId}/classes', 'list-classes-of-school', [
+    ...rec('entities', 'classes', 'courses'),
+    keys.counterPartition,
+  ]),
+  nested('courses-of-school', '/schools/{sourcedId}/courses', 'list-courses-of-school', [
+    ...rec('entities', 'courses'),
+    keys.counterPartition,
+  ]),
+  nested('terms-of-school', '/schools/{sourcedId}/terms', 'list-terms-of-school', [
+    ...rec('entities', 'academic_sessions', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('enrollments-of-school', '/schools/{sourcedId}/enrollments', 'list-enrollments-of-school', [
+    ...rec('entities', 'enrollments', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('students-of-school', '/schools/{sourcedId}/students', 'list-students-of-school', [
+    ...rec('entities', 'enrollments', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('teachers-of-school', '/schools/{sourcedId}/teachers', 'list-teachers-of-school', [
+    ...rec('entities', 'enrollments', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('students-of-class', '/classes/{sourcedId}/students', 'list-students-of-class', [
+    ...rec('classes', 'enrollments', 'entities'),
+    keys.counterPartition,
+  ]),
+  nested('teachers-of-class', '/classes/{sourcedId}/teachers', 'list-teachers-of-class', [
+    ...rec('classes', 'enrollments', 'entities'),
+    keys.counterPartition,
+  ]),
+  nested(
+    'enrollments-of-class-in-school',
+    '/schools/{sourcedId}/classes/{classSourcedId}/enrollments',
+    'list-enrollments-of-class-in-school',
+    rec('entities', 'classes', 'enrollments'),
+  ),
+  nested(
+    'students-of-class-in-school',
+    '/schools/{sourcedId}/classes/{classSourcedId}/students',
+    'list-students-of-class-in-school',
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition],
+  ),
+  nested(
+    'teachers-of-class-in-school',
+    '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
+    'list-teachers-of-class-in-school',
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition],
+  ),
+  nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
+    ...rec('courses', 'classes'),
+    keys.counterPartition,
+  ]),
+  nested('classes-of-term', '/terms/{sourcedId}/classes', 'list-classes-of-term', [
+    ...rec('academic_sessions', 'classes', 'courses'),
+    keys.counterPartition,
+  ]),
+  nested('grading-periods-of-term', '/terms/{sourcedId}/gradingPeriods', 'list-grading-periods-of-term', [
+    ...rec('academic_sessions'),
+    keys.counterPartition,
+  ]),
+  nested('classes-of-user', '/users/{sourcedId}/classes', 'list-classes-of-user', [
+    ...rec('entities', 'enrollments', 'classes', 'courses'),
+  ]),
+  nested('classes-of-student', '/students/{sourcedId}/classes', 'list-classes-of-student', [
+    ...rec('entities', 'enrollments', 'classes', 'courses'),
+  ]),
+  nested('classes-of-teacher', '/teachers/{sourcedId}/classes', 'list-classes-of-teacher', [
+    ...rec('entities', 'enrollments', 'classes', 'courses'),
+  ]),
+  ...collection('demographics', 'demographics', demographics, [
+    ...entityReads,
+    ...personGroups.map(keys.recordPartition),
+  ]),
+];

@@ -1,0 +1,402 @@
+// The OneRoster 1.2 Rostering REST binding over real HTTP against DynamoDB Local: every response is
+// validated with ajv against 1EdTech's published OpenAPI file for the binding (test/fixtures/oneroster/),
+// and compared with the native API; paging headers, filters, sort, fields, imsx_StatusInfo errors and
+// the binding's scopes (Rostering REST binding, sections 3.3, 3.4 and 4).
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oneRosterScopes } from '../shared/domain/groups';
+import { routes } from '../shared/routes';
+import type { Entity } from '../shared/schemas/records';
+import { personBody } from './support/fixtures';
+import { rosterSamples } from './support/oneroster-samples';
+import { startTestApi, type TestApi } from './support/test-api';
+
+const binding = JSON.parse(
+  readFileSync(
+    new URL('./fixtures/oneroster/onerosterv1p2rostersservice_openapi3_v1p0.json', import.meta.url),
+    'utf8',
+  ),
+) as { components: Record<string, unknown> };
+
+// The binding's schemas are OpenAPI 3.0 (JSON Schema draft 7 with OpenAPI's extra keywords).
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: 'urn:1edtech:oneroster-rostering', components: binding.components });
+const schema = (name: string) => {
+  const validate = ajv.getSchema(`urn:1edtech:oneroster-rostering#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no schema ${name} in the binding`);
+  return validate;
+};
+
+const BASE = '/ims/oneroster/rostering/v1p2';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+async function valid(response: Response, schemaName: string, status = 200) {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  const body = JSON.parse(text) as unknown;
+  const validate = schema(schemaName);
+  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+  return body as Record<string, unknown>;
+}
+
+type Obj = { sourcedId: string } & Record<string, unknown>;
+
+async function all(collection: string, key: string, query = ''): Promise<Obj[]> {
+  const response = await api.get(
+    `${BASE}/${collection}?${query.includes('limit=') ? '' : 'limit=1000'}${query}`,
+  );
+  const setSchemas: Record<string, string> = {
+    orgs: 'OrgSetDType',
+    users: 'UserSetDType',
+    demographics: 'DemographicsSetDType',
+    academicSessions: 'AcademicSessionSetDType',
+    classes: 'ClassSetDType',
+    courses: 'CourseSetDType',
+    enrollments: 'EnrollmentSetDType',
+  };
+  const body = await valid(response, setSchemas[key] as string);
+  const objects = body[key] as Obj[];
+  if (!query.includes('limit=')) expect(Number(response.headers.get('x-total-count'))).toBe(objects.length);
+  return objects;
+}
+
+async function nativeEntities(): Promise<Entity[]> {
+  const response = await api.get('/api/entities?items_per_page=500');
+  const body = (await response.json()) as { entities: Entity[]; total_items: number };
+  expect(body.entities.length).toBe(body.total_items);
+  return body.entities;
+}
+
+const linksOf = (response: Response) =>
+  Object.fromEntries(
+    (response.headers.get('link') ?? '').split(', ').map((link) => {
+      const [, target, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(link) ?? [];
+      return [rel, target];
+    }),
+  ) as Record<string, string | undefined>;
+
+describe('collections and objects against the binding schemas', () => {
+  it('users are the person entities with a role, students and teachers those with theirs, orgs the organisations', async () => {
+    const entities = await nativeEntities();
+    const persons = entities.filter((e) => e.entity_type === 'person' && e.roles.length > 0);
+    const users = await all('users', 'users');
+    expect(users.map((u) => u.sourcedId)).toEqual(persons.map((e) => e.entity_id).sort());
+    const withRole = (role: string) => persons.filter((e) => e.roles.some((r) => r.role === role)).length;
+    expect((await all('students', 'users')).length).toBe(withRole('student'));
+    expect((await all('teachers', 'users')).length).toBe(withRole('teacher'));
+    expect(withRole('student')).toBeGreaterThanOrEqual(120);
+    const orgs = await all('orgs', 'orgs');
+    expect(orgs.map((o) => o.sourcedId)).toEqual(
+      entities
+        .filter((e) => e.entity_type === 'organisation')
+        .map((e) => e.entity_id)
+        .sort(),
+    );
+    const demographics = await all('demographics', 'demographics');
+    expect(demographics.map((d) => d.sourcedId)).toEqual(users.map((u) => u.sourcedId));
+    await all('schools', 'orgs');
+  });
+
+  it('a user carries the entity name, e-mail and roles, and its native records as userIds', async () => {
+    const entity = (await nativeEntities()).find(
+      (e) => e.entity_type === 'person' && e.roles.length > 0,
+    ) as Entity;
+    const body = await valid(await api.get(`${BASE}/users/${entity.entity_id}`), 'SingleUserDType');
+    const user = body.user as Record<string, unknown>;
+    expect(`${user.givenName} ${user.familyName}`).toBe(entity.name);
+    expect(user.email).toBe(entity.email);
+    expect(user.dateLastModified).toBe(entity.updated_at);
+    expect(user.userIds).toEqual(entity.roles.map((r) => ({ type: `${r.role}_id`, identifier: r.id })));
+    const names = { student: 'student', teacher: 'teacher', tutor: 'guardian', staff: 'ext:staff' };
+    expect((user.roles as { role: string }[]).map((r) => r.role)).toEqual(
+      entity.roles.map((r) => names[r.role]),
+    );
+  });
+
+  it('answers every single-object read, and a student read by a teacher path is unknown', async () => {
+    const [student] = await all('students', 'users', '&limit=1');
+    const [teacher] = await all('teachers', 'users', '&limit=1');
+    const [org] = await all('orgs', 'orgs', '&limit=1');
+    await valid(await api.get(`${BASE}/students/${student?.sourcedId}`), 'SingleUserDType');
+    await valid(await api.get(`${BASE}/teachers/${teacher?.sourcedId}`), 'SingleUserDType');
+    await valid(await api.get(`${BASE}/orgs/${org?.sourcedId}`), 'SingleOrgDType');
+    const demographics = await valid(
+      await api.get(`${BASE}/demographics/${student?.sourcedId}`),
+      'SingleDemographicsDType',
+    );
+    expect((demographics.demographics as Obj).sourcedId).toBe(student?.sourcedId);
+    const wrong = await valid(
+      await api.get(`${BASE}/teachers/${student?.sourcedId}`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    expect(wrong.imsx_codeMajor).toBe('failure');
+    const unknown = await valid(await api.get(`${BASE}/orgs/no-such-id`), 'imsx_StatusInfoDType', 404);
+    expect(JSON.stringify(unknown)).toContain('unknownobject');
+  });
+});
+
+describe('paging', () => {
+  it('walks the Link next pages to the same objects as one page, with X-Total-Count on each', async () => {
+    const everyone = await all('users', 'users');
+    const seen: string[] = [];
+    let next: string | undefined = `${api.url}${BASE}/users?limit=37`;
+    while (next) {
+      const response = await api.get(next.slice(api.url.length));
+      const links = linksOf(response);
+      expect(Number(response.headers.get('x-total-count'))).toBe(everyone.length);
+      const body = await valid(response, 'UserSetDType');
+      seen.push(...(body.users as Obj[]).map((u) => u.sourcedId));
+      expect(links.first).toContain('offset=0');
+      expect(links.last).toBeDefined();
+      next = links.next;
+    }
+    expect(seen).toEqual(everyone.map((u) => u.sourcedId));
+    const beyond = await valid(await api.get(`${BASE}/users?offset=100000`), 'UserSetDType');
+    expect(beyond.users).toEqual([]);
+  });
+});
+
+describe('filter, sort and fields', () => {
+  it('filters on a role, a name and with AND or OR', async () => {
+    const students = await all('students', 'users');
+    const byRole = await all('users', 'users', `&filter=${encodeURIComponent("roles.role='student'")}`);
+    expect(byRole.map((u) => u.sourcedId)).toEqual(students.map((u) => u.sourcedId));
+    const first = students[0] as Obj;
+    const exact = await all(
+      'users',
+      'users',
+      `&filter=${encodeURIComponent(`givenName='${first.givenName}' AND familyName='${first.familyName}'`)}`,
+    );
+    expect(exact.map((u) => u.sourcedId)).toContain(first.sourcedId);
+    const either = await all(
+      'users',
+      'users',
+      `&filter=${encodeURIComponent("roles.role='student' OR roles.role='teacher'")}`,
+    );
+    expect(either.length).toBeGreaterThan(students.length);
+    const contains = await all('users', 'users', `&filter=${encodeURIComponent("email~'@'")}`);
+    expect(contains.length).toBe((await all('users', 'users')).length);
+  });
+
+  it("reads only what changed with dateLastModified>, and sees a new person's user", async () => {
+    const before = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const created = await api.send('POST', '/api/students', personBody());
+    expect(created.status).toBe(201);
+    const { entity_id } = (await created.json()) as { entity_id: string };
+    const entity = (await (await api.get(`/api/entities/${entity_id}`)).json()) as Entity;
+    const changed = await all(
+      'users',
+      'users',
+      `&filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`,
+    );
+    expect(changed.map((u) => u.sourcedId)).toContain(entity.entity_id);
+    expect(changed.every((u) => (u.dateLastModified as string) > before)).toBe(true);
+    const later = await all(
+      'users',
+      'users',
+      `&filter=${encodeURIComponent(`dateLastModified>='${entity.updated_at}'`)}`,
+    );
+    expect(later.map((u) => u.sourcedId)).toContain(entity.entity_id);
+  });
+
+  it('sorts either way and keeps only the fields asked for', async () => {
+    const asc = await all('users', 'users', '&sort=familyName');
+    const desc = await all('users', 'users', '&sort=familyName&orderBy=desc');
+    const collator = new Intl.Collator('en');
+    const names = asc.map((u) => u.familyName as string);
+    expect([...names].sort(collator.compare)).toEqual(names);
+    expect(desc[0]?.familyName).toBe(names.at(-1));
+    const response = await api.get(`${BASE}/users?fields=sourcedId,givenName&limit=3`);
+    const body = (await response.json()) as { users: Obj[] };
+    expect(body.users.map((u) => Object.keys(u).sort())).toEqual([
+      ['givenName', 'sourcedId'],
+      ['givenName', 'sourcedId'],
+      ['givenName', 'sourcedId'],
+    ]);
+    const one = (await (
+      await api.get(`${BASE}/orgs/${body.users[0]?.sourcedId}?fields=name`)
+    ).json()) as unknown;
+    expect(one).toBeDefined();
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    ['limit=0', 'invaliddata'],
+    ['limit=abc', 'invaliddata'],
+    ['offset=-3', 'invaliddata'],
+    ['orderBy=sideways', 'invaliddata'],
+    ['sort=shoeSize', 'invalid_selection_field'],
+    ['fields=sourcedId,shoeSize', 'invalid_selection_field'],
+    [`filter=${encodeURIComponent("shoeSize='42'")}`, 'invalid_filter_field'],
+    [`filter=${encodeURIComponent('givenName=Ana')}`, 'invalid_filter_field'],
+    [`filter=${encodeURIComponent("dateLastModified>'yesterday'")}`, 'invalid_filter_field'],
+    ['page=2', 'invaliddata'],
+  ])('refuses ?%s with a 400 imsx_StatusInfo (%s)', async (query, codeMinor) => {
+    const body = await valid(await api.get(`${BASE}/users?${query}`), 'imsx_StatusInfoDType', 400);
+    expect(body).toMatchObject({
+      imsx_codeMajor: 'failure',
+      imsx_severity: 'error',
+      imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldValue: codeMinor }] },
+    });
+  });
+});
+
+describe('scopes', () => {
+  it('answers 401 without a token, with a Bearer challenge', async () => {
+    const response = await api.get(`${BASE}/users`, { token: null });
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    const body = await valid(response, 'imsx_StatusInfoDType', 401);
+    expect(JSON.stringify(body)).toContain('unauthorisedrequest');
+  });
+
+  it('reads the core collections with roster-core.readonly or roster.readonly, demographics with its own scope', async () => {
+    const core = await api.token(oneRosterScopes.core);
+    const roster = await api.token(oneRosterScopes.roster);
+    const demographics = await api.token(oneRosterScopes.demographics);
+    const native = await api.token('students:read');
+    for (const token of [core, roster]) {
+      await valid(await api.get(`${BASE}/users?limit=1`, { token }), 'UserSetDType');
+      const refused = await valid(
+        await api.get(`${BASE}/demographics?limit=1`, { token }),
+        'imsx_StatusInfoDType',
+        403,
+      );
+      expect(JSON.stringify(refused)).toContain('forbidden');
+    }
+    await valid(
+      await api.get(`${BASE}/demographics?limit=1`, { token: demographics }),
+      'DemographicsSetDType',
+    );
+    await valid(await api.get(`${BASE}/orgs?limit=1`, { token: demographics }), 'imsx_StatusInfoDType', 403);
+    await valid(await api.get(`${BASE}/users?limit=1`, { token: native }), 'imsx_StatusInfoDType', 403);
+  });
+});
+
+describe('the rostering model: sessions, courses, classes, enrollments and the nested collections', () => {
+  const schemaOfKey: Record<string, string> = {
+    users: 'UserSetDType',
+    orgs: 'OrgSetDType',
+    academicSessions: 'AcademicSessionSetDType',
+    courses: 'CourseSetDType',
+    classes: 'ClassSetDType',
+    enrollments: 'EnrollmentSetDType',
+    demographics: 'DemographicsSetDType',
+    user: 'SingleUserDType',
+    org: 'SingleOrgDType',
+    academicSession: 'SingleAcademicSessionDType',
+    course: 'SingleCourseDType',
+    class: 'SingleClassDType',
+    enrollment: 'SingleEnrollmentDType',
+  };
+
+  it('answers every route with objects that meet the binding schemas', async () => {
+    const samples = await rosterSamples((path) => api.get(path));
+    const rostering = routes.filter((r) => r.imsxErrors);
+    expect(rostering.length).toBeGreaterThanOrEqual(40);
+    for (const route of rostering) {
+      if (route.id === 'get-oneroster-grading-period') continue;
+      const path = samples.pathOf(route.path);
+      if (route.id === 'get-oneroster-grading-period') continue;
+      const response = await api.get(
+        `${path}${route.path.includes('{') && !route.id.startsWith('list-') ? '' : '?limit=1000'}`,
+      );
+      const text = await response.text();
+      expect(response.status, `${route.id} ${path}: ${text}`).toBe(200);
+      const body = JSON.parse(text) as Record<string, unknown>;
+      const [key] = Object.keys(body) as [string];
+      const isList = route.id.startsWith('list-');
+      const schemaName = key === 'demographics' && !isList ? 'SingleDemographicsDType' : schemaOfKey[key];
+      const validate = schema(schemaName as string);
+      expect(validate(body), `${route.id}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      // The demo year has no grading periods; everything else lists something.
+      if (isList && !route.id.includes('grading-periods')) {
+        expect((body[key] as unknown[]).length, `${route.id} lists something`).toBeGreaterThan(0);
+      }
+    }
+  }, 240_000);
+
+  it('maps classes, enrollments and sessions from the native records', async () => {
+    const native = async <T>(group: string): Promise<T[]> => {
+      const found: T[] = [];
+      let cursor = '';
+      for (;;) {
+        const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
+          string,
+          unknown
+        >;
+        found.push(...(page[group] as T[]));
+        if (typeof page.next_cursor !== 'string') return found;
+        cursor = `&cursor=${page.next_cursor}`;
+      }
+    };
+    const classes = await native<{
+      class_id: string;
+      school_id: string;
+      course_id: string;
+      term_ids: string[];
+      title: string;
+    }>('classes');
+    const orClasses = await all('classes', 'classes');
+    expect(orClasses.map((c) => c.sourcedId)).toEqual(classes.map((c) => c.class_id).sort());
+    const cls = classes[0] as (typeof classes)[number];
+    const mapped = orClasses.find((c) => c.sourcedId === cls.class_id) as Obj;
+    expect(mapped).toMatchObject({
+      title: cls.title,
+      school: { sourcedId: cls.school_id, type: 'org' },
+      course: { sourcedId: cls.course_id, type: 'course' },
+      terms: cls.term_ids.map((id) => ({ sourcedId: id, type: 'academicSession' })),
+    });
+    const enrollments = await native<{
+      enrollment_id: string;
+      class_id: string;
+      entity_id: string;
+      role: string;
+    }>('enrollments');
+    const ofClass = enrollments.filter((e) => e.class_id === cls.class_id);
+    const students = await all(`classes/${cls.class_id}/students`, 'users');
+    expect(students.map((u) => u.sourcedId)).toEqual(
+      [...new Set(ofClass.filter((e) => e.role === 'student').map((e) => e.entity_id))].sort(),
+    );
+    const school = await all(`schools/${cls.school_id}/enrollments`, 'enrollments');
+    const schoolClasses = new Set(
+      classes.filter((c) => c.school_id === cls.school_id).map((c) => c.class_id),
+    );
+    expect(school.length).toBe(enrollments.filter((e) => schoolClasses.has(e.class_id)).length);
+    const sessions = await native<{ academic_session_id: string; type: string }>('academic_sessions');
+    expect((await all('terms', 'academicSessions')).length).toBe(
+      sessions.filter((s) => s.type === 'term').length,
+    );
+    expect((await all('gradingPeriods', 'academicSessions')).length).toBe(
+      sessions.filter((s) => s.type === 'grading_period').length,
+    );
+    const student = students[0] as Obj;
+    const theirClasses = await all(`students/${student.sourcedId}/classes`, 'classes');
+    expect(theirClasses.map((c) => c.sourcedId)).toContain(cls.class_id);
+    expect(theirClasses.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('answers unknownobject for a nested path under an object that is not there, and needs roster.readonly', async () => {
+    const body = await valid(await api.get(`${BASE}/schools/none/classes`), 'imsx_StatusInfoDType', 404);
+    expect(JSON.stringify(body)).toContain('unknownobject');
+    const core = await api.token(oneRosterScopes.core);
+    await valid(await api.get(`${BASE}/classes?limit=1`, { token: core }), 'ClassSetDType');
+    const [cls] = await all('classes', 'classes', '&limit=1');
+    await valid(
+      await api.get(`${BASE}/classes/${cls?.sourcedId}/students`, { token: core }),
+      'imsx_StatusInfoDType',
+      403,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+// Real sourcedIds for the OneRoster routes' path parameters, found through the binding itself: a class
+// (with a student and a teacher), its school, course and first term, so every nested collection of a
+// path answers with objects.
+import { ROSTERING_PATH } from '../../shared/oneroster/objects';
+
+type Get = (path: string) => Promise<Response>;
+type Obj = { sourcedId: string } & Record<string, unknown>;
+
+async function first(get: Get, path: string, key: string): Promise<Obj> {
+  const response = await get(`${ROSTERING_PATH}${path}${path.includes('?') ? '&' : '?'}limit=1`);
+  const body = (await response.json()) as Record<string, Obj[]>;
+  const found = body[key]?.[0];
+  if (!found) throw new Error(`no object at ${path}`);
+  return found;
+}
+
+export interface RosterSamples {
+  /** The path with its parameters filled in with the ids that fit it. */
+  pathOf(template: string): string;
+}
+
+export async function rosterSamples(get: Get): Promise<RosterSamples> {
+  const cls = await first(get, '/classes', 'classes');
+  const ref = (field: string) => (cls[field] as { sourcedId: string }).sourcedId;
+  const student = await first(get, `/classes/${cls.sourcedId}/students`, 'users');
+  const teacher = await first(get, `/classes/${cls.sourcedId}/teachers`, 'users');
+  const terms = cls.terms as { sourcedId: string }[];
+  const term = terms[0]?.sourcedId ?? '';
+  const byCollection: Record<string, string> = {
+    schools: ref('school'),
+    orgs: ref('school'),
+    classes: cls.sourcedId,
+    courses: ref('course'),
+    terms: term,
+    academicSessions: term,
+    users: student.sourcedId,
+    students: student.sourcedId,
+    teachers: teacher.sourcedId,
+    demographics: student.sourcedId,
+  };
+  const enrollment = await first(get, '/enrollments', 'enrollments');
+  byCollection.enrollments = enrollment.sourcedId;
+  const gradingPeriods = await get(`${ROSTERING_PATH}/gradingPeriods?limit=1`);
+  const period = ((await gradingPeriods.json()) as { academicSessions: Obj[] }).academicSessions[0];
+  byCollection.gradingPeriods = period?.sourcedId ?? 'none';
+  return {
+    pathOf(template) {
+      const collection = template.slice(ROSTERING_PATH.length).split('/')[1] ?? '';
+      return template
+        .replace('{sourcedId}', byCollection[collection] ?? 'none')
+        .replace('{classSourcedId}', cls.sourcedId);
+    },
+  };
+}
