@@ -59,7 +59,22 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
 async function addMissingIndexes(db: DynamoDBDocumentClient, tableName: string, present: unknown[]) {
   for (const update of missingIndexUpdates(tableName, present)) {
     await db.send(new UpdateTableCommand(update));
-    await waitUntilTableExists({ client: db, maxWaitTime: 60 }, { TableName: tableName });
+    await untilIndexesActive(db, tableName);
+  }
+}
+
+/**
+ * Waits while a new index fills from the table's items: the table itself stays ACTIVE meanwhile, and a
+ * Query of an index still CREATING fails.
+ */
+async function untilIndexesActive(db: DynamoDBDocumentClient, tableName: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexes = Table?.GlobalSecondaryIndexes ?? [];
+    if (Table?.TableStatus === 'ACTIVE' && indexes.every((index) => index.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`The indexes of ${tableName} are not active after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
