@@ -242,7 +242,9 @@ describe('npm run import', () => {
     expect(first.status, first.stderr).toBe(1);
     expect(first.stdout).toContain('line 3: course_id: no course has id');
     expect(first.stdout).toContain('line 5: class_id: must be a UUID');
-    expect(first.stdout).toMatch(/4 rows in [\d.]+ s: 2 created, 0 updated, 0 unchanged, 2 refused/);
+    expect(first.stdout).toMatch(
+      /4 rows in [\d.]+ s \([\d.]+ rows\/s\): 2 created, 0 updated, 0 unchanged, 2 refused/,
+    );
     expect(await json(await api.get(`/api/classes/${one}`))).toMatchObject({
       class_id: one,
       title: 'Matemática 7.º B',
