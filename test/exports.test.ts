@@ -365,6 +365,15 @@ describe('the scheduled export', () => {
       /teachers\.csv: \d+ bytes, the manifest says/,
     );
     writeFileSync(csv, original);
+    const zip = join(folder, 'oneroster-csv.zip');
+    const zipBytes = readFileSync(zip);
+    const changedZip = Buffer.from(zipBytes);
+    changedZip[40] = (changedZip[40] as number) ^ 0xff;
+    writeFileSync(zip, changedZip);
+    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toMatch(
+      /oneroster-csv\.zip: SHA-256 [0-9a-f]{64}, the manifest says/,
+    );
+    writeFileSync(zip, zipBytes);
     writeFileSync(join(folder, 'notes.txt'), 'x');
     expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toContain(
       'notes.txt: not listed in the manifest',
