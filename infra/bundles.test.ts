@@ -20,6 +20,8 @@ const OPENAPI = /shared\/(openapi|docs)\//;
 const ZOD_CLASSIC = /node_modules\/zod\/v4\/classic\//;
 const ANY_ZOD = /node_modules\/zod\//;
 const DYNAMODB = /@aws-sdk\/client-dynamodb\//;
+/** The zip library, for the scheduled export's OneRoster CSV zip only. */
+const ZIP = /node_modules\/fflate\//;
 /** The sign-in check of writes and /me, which reads do without. */
 const SIGN_IN_CHECK = /shared\/wiring\/revocable-api\.ts$/;
 
@@ -52,6 +54,13 @@ describe('function bundles', () => {
       expect(holds(bundle, WRITER).length, bundle.name).toBeGreaterThan(0);
       expect(holds(bundle, SIGN_IN_CHECK).length, bundle.name).toBeGreaterThan(0);
     }
+  });
+
+  it('hold the zip library only in the scheduled export, which writes the OneRoster CSV zip', () => {
+    for (const bundle of routeBundles())
+      expect(holds(bundle, ZIP), `${bundle.name} holds ${ZIP}`).toEqual([]);
+    const exporter = bundles.find((b) => b.name === 'scheduled-export');
+    expect(exporter && holds(exporter, ZIP).length).toBeGreaterThan(0);
   });
 
   it('hold the Secrets Manager client only where the private key is read', () => {

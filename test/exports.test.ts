@@ -9,13 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { parse } from 'csv-parse/sync';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler } from '../functions/exports/run';
 import { unflatten } from '../infra/cli/read-rows';
 import { type S3Local, startS3Local } from '../infra/local/s3-local';
 import { parseExportConfig } from '../shared/config';
-import { idFields, recordGroups } from '../shared/domain/groups';
+import { idFields, oneRosterScopes, recordGroups } from '../shared/domain/groups';
 import { type Manifest, runIdAt } from '../shared/exports/manifest';
+import { oneRosterHeaders, oneRosterTables } from '../shared/exports/oneroster-csv';
 import { createExportServices, type ExportServices } from '../shared/exports/services';
 import { createS3Client, type ExportStore, FolderStore } from '../shared/exports/store';
 import { createLogger } from '../shared/log';
@@ -131,11 +133,15 @@ describe('the scheduled export', () => {
     const result = await handler({ time }, { getRemainingTimeInMillis: () => 900_000 });
     expect(result).toEqual({ status: 'complete', location: `s3://${BUCKET}/${prefix}` });
     expect(await keysUnder(prefix)).toEqual(
-      [...recordGroups.flatMap((g) => [`${g}.csv`, `${g}.ndjson.gz`]), 'manifest.json'].sort(),
+      [
+        ...recordGroups.flatMap((g) => [`${g}.csv`, `${g}.ndjson.gz`]),
+        'manifest.json',
+        'oneroster-csv.zip',
+      ].sort(),
     );
     manifest = JSON.parse((await object(`${prefix}manifest.json`)).toString('utf8')) as Manifest;
     const counts = (await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts;
-    expect(manifest).toMatchObject({ schema_version: 1, tenant_id: 'demo', run_id: runIdAt(new Date(time)) });
+    expect(manifest).toMatchObject({ schema_version: 2, tenant_id: 'demo', run_id: runIdAt(new Date(time)) });
     expect(Date.parse(manifest.finished_at)).toBeGreaterThanOrEqual(Date.parse(manifest.started_at));
 
     for (const group of recordGroups) {
@@ -165,6 +171,154 @@ describe('the scheduled export', () => {
           sha256: await sha256(bytes),
         });
       }
+    }
+  });
+
+  it('writes a OneRoster CSV 1.2.1 bulk zip that a CSV parser reads and that agrees with the REST binding', async () => {
+    const zipBytes = await object(`${prefix}oneroster-csv.zip`);
+    expect(manifest.oneroster).toMatchObject({
+      name: 'oneroster-csv.zip',
+      format: 'oneroster-csv+zip',
+      bytes: zipBytes.length,
+      sha256: await sha256(zipBytes),
+    });
+    const files = unzipSync(zipBytes);
+    expect(Object.keys(files).sort()).toEqual(
+      ['manifest.csv', ...oneRosterTables.map((t) => `${t}.csv`)].sort(),
+    );
+    const table = (name: string) =>
+      parse(Buffer.from(files[name] as Uint8Array), { columns: true }) as Record<string, string>[];
+    const header = (name: string) =>
+      (parse(Buffer.from(files[name] as Uint8Array), { to_line: 1 }) as string[][])[0];
+
+    // OneRoster 1.2 CSV Tables, section 3.1: manifest.csv holds propertyName/value rows.
+    expect(header('manifest.csv')).toEqual(['propertyName', 'value']);
+    const properties = Object.fromEntries(table('manifest.csv').map((r) => [r.propertyName, r.value]));
+    expect(properties).toMatchObject({
+      'manifest.version': '1.0',
+      'oneroster.version': '1.2',
+      'file.orgs': 'bulk',
+      'file.academicSessions': 'bulk',
+      'file.courses': 'bulk',
+      'file.classes': 'bulk',
+      'file.users': 'bulk',
+      'file.roles': 'bulk',
+      'file.enrollments': 'bulk',
+      'file.demographics': 'bulk',
+      'file.lineItems': 'absent',
+      'file.results': 'absent',
+      'source.systemName': 'school-api',
+    });
+
+    const core = await api.token(`${oneRosterScopes.roster} ${oneRosterScopes.demographics}`);
+    const rest = async (path: string) =>
+      json<Record<string, Record<string, unknown>>>(
+        await api.get(`/ims/oneroster/rostering/v1p2/${path}`, { token: core }),
+      );
+    const refId = (ref: unknown) => (ref as { sourcedId: string } | undefined)?.sourcedId ?? '';
+    const listCell = (values: unknown) => (values as string[]).join(',');
+    for (const name of oneRosterTables) {
+      expect(header(`${name}.csv`)).toEqual([...oneRosterHeaders[name]]);
+      const rows = table(`${name}.csv`);
+      expect(rows.length).toBe(manifest.oneroster.tables[name]);
+      expect(rows.length, `${name}.csv has rows to compare`).toBeGreaterThan(0);
+      // A bulk file leaves status and dateLastModified blank (CSV Tables, section 2.1).
+      for (const row of rows) expect([row.status, row.dateLastModified]).toEqual(['', '']);
+    }
+    const entities = await listed('entities');
+    expect(table('orgs.csv').length).toBe(entities.filter((e) => e.entity_type === 'organisation').length);
+    expect(table('courses.csv').length).toBe(manifest.groups.courses.total_items);
+    expect(table('classes.csv').length).toBe(manifest.groups.classes.total_items);
+    expect(table('enrollments.csv').length).toBe(manifest.groups.enrollments.total_items);
+    expect(table('academicSessions.csv').length).toBe(manifest.groups.academic_sessions.total_items);
+
+    for (const row of table('orgs.csv').slice(0, 3)) {
+      const { org } = await rest(`orgs/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        name: org?.name,
+        type: org?.type,
+        identifier: org?.identifier,
+        parentSourcedId: refId(org?.parent),
+      });
+    }
+    for (const row of table('academicSessions.csv').slice(0, 3)) {
+      const { academicSession: s } = await rest(`academicSessions/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        title: s?.title,
+        type: s?.type,
+        startDate: s?.startDate,
+        endDate: s?.endDate,
+        parentSourcedId: refId(s?.parent),
+        schoolYear: s?.schoolYear,
+      });
+      expect(row.startDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+    for (const row of table('courses.csv').slice(0, 3)) {
+      const { course } = await rest(`courses/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        title: course?.title,
+        courseCode: course?.courseCode,
+        grades: listCell(course?.grades),
+        orgSourcedId: refId(course?.org),
+        subjects: listCell(course?.subjects),
+      });
+    }
+    for (const row of table('classes.csv').slice(0, 3)) {
+      const { class: cls } = await rest(`classes/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        title: cls?.title,
+        classCode: cls?.classCode,
+        classType: cls?.classType,
+        location: cls?.location,
+        courseSourcedId: refId(cls?.course),
+        schoolSourcedId: refId(cls?.school),
+        termSourcedIds: ((cls?.terms ?? []) as unknown[]).map(refId).join(','),
+        periods: listCell(cls?.periods),
+        grades: listCell(cls?.grades),
+      });
+    }
+    for (const row of table('enrollments.csv').slice(0, 3)) {
+      const { enrollment } = await rest(`enrollments/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        classSourcedId: refId(enrollment?.class),
+        schoolSourcedId: refId(enrollment?.school),
+        userSourcedId: refId(enrollment?.user),
+        role: enrollment?.role,
+        primary: enrollment?.primary,
+        beginDate: enrollment?.beginDate ?? '',
+        endDate: enrollment?.endDate ?? '',
+      });
+    }
+    const roles = table('roles.csv');
+    for (const row of table('users.csv').slice(0, 3)) {
+      const { user } = await rest(`users/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        enabledUser: user?.enabledUser,
+        givenName: user?.givenName,
+        familyName: user?.familyName,
+        email: user?.email,
+        primaryOrgSourcedId: refId(user?.primaryOrg),
+        userIds: ((user?.userIds ?? []) as { type: string; identifier: string }[])
+          .map((u) => `{${u.type}:${u.identifier}}`)
+          .join(','),
+      });
+      expect(
+        roles
+          .filter((r) => r.userSourcedId === row.sourcedId)
+          .map((r) => ({ roleType: r.roleType, role: r.role, org: { sourcedId: r.orgSourcedId } })),
+      ).toEqual(
+        ((user?.roles ?? []) as Record<string, unknown>[]).map((r) => ({
+          roleType: r.roleType,
+          role: r.role,
+          org: { sourcedId: refId(r.org) },
+        })),
+      );
+      const { demographics } = await rest(`demographics/${row.sourcedId}`);
+      expect(table('demographics.csv').find((d) => d.sourcedId === row.sourcedId)).toMatchObject({
+        birthDate: demographics?.birthDate,
+        sex: demographics?.sex,
+        cityOfBirth: demographics?.cityOfBirth,
+      });
     }
   });
 
@@ -211,6 +365,15 @@ describe('the scheduled export', () => {
       /teachers\.csv: \d+ bytes, the manifest says/,
     );
     writeFileSync(csv, original);
+    const zip = join(folder, 'oneroster-csv.zip');
+    const zipBytes = readFileSync(zip);
+    const changedZip = Buffer.from(zipBytes);
+    changedZip[40] = (changedZip[40] as number) ^ 0xff;
+    writeFileSync(zip, changedZip);
+    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toMatch(
+      /oneroster-csv\.zip: SHA-256 [0-9a-f]{64}, the manifest says/,
+    );
+    writeFileSync(zip, zipBytes);
     writeFileSync(join(folder, 'notes.txt'), 'x');
     expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toContain(
       'notes.txt: not listed in the manifest',

@@ -59,7 +59,7 @@ async function main() {
       .filter((f) => f.format === 'ndjson+gzip')
       .reduce((sum, f) => sum + f.records, 0);
     console.log(
-      `${store.location} matches its manifest: ${manifest.files.length} files, ${records} records, run ${manifest.run_id} of tenant ${manifest.tenant_id}, finished ${manifest.finished_at}`,
+      `${store.location} matches its manifest: ${manifest.files.length} files and the OneRoster zip, ${records} records, run ${manifest.run_id} of tenant ${manifest.tenant_id}, finished ${manifest.finished_at}`,
     );
   } finally {
     destroy();

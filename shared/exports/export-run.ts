@@ -19,10 +19,13 @@ import {
   type ManifestFile,
   type ManifestGroup,
 } from './manifest';
+import { buildOneRosterZip, ONEROSTER_ZIP_NAME } from './oneroster-csv';
 import type { ExportStore } from './store';
 
 /** Records per Query page: a page of a few hundred records of a few KB each is all a group keeps in memory. */
 const PAGE_SIZE = 250;
+/** The manifest.csv's source.systemName of the OneRoster zip. */
+const ONEROSTER_SYSTEM_NAME = 'school-api';
 /** Reads of one group before the run gives up on a group that keeps changing. */
 const MAX_ATTEMPTS = 3;
 
@@ -108,6 +111,10 @@ export class Exporter {
       });
     }
     this.checkDeadline(options);
+    const oneroster = await buildOneRosterZip(store, ONEROSTER_SYSTEM_NAME);
+    const zip = await writeFile(store, ONEROSTER_ZIP_NAME, 'application/zip', [oneroster.zip], false);
+    logger.info('export OneRoster zip written', { run_id: runId, bytes: zip.bytes });
+    this.checkDeadline(options);
     const manifest: Manifest = {
       schema_version: EXPORT_SCHEMA_VERSION,
       tenant_id: this.deps.tenantId,
@@ -117,6 +124,12 @@ export class Exporter {
       finished_at: new Date().toISOString(),
       groups: groups as Record<RecordGroup, ManifestGroup>,
       files,
+      oneroster: {
+        name: ONEROSTER_ZIP_NAME,
+        format: 'oneroster-csv+zip',
+        tables: oneroster.tables,
+        ...zip,
+      },
     };
     await writeFile(
       store,
@@ -288,7 +301,7 @@ async function writeFile(
   store: ExportStore,
   name: string,
   contentType: string,
-  source: AsyncIterable<string> | Iterable<string>,
+  source: AsyncIterable<string> | Iterable<string | Uint8Array>,
   gzip: boolean,
 ): Promise<Digested> {
   const digest = new Digest();

@@ -5,7 +5,7 @@ import { recordGroups } from '../domain/groups';
 
 export const MANIFEST_NAME = 'manifest.json';
 /** Changes when the layout of the files or the manifest changes in a way readers must know about. */
-export const EXPORT_SCHEMA_VERSION = 1;
+export const EXPORT_SCHEMA_VERSION = 2;
 /** Every run lives under this prefix of the tenant's export bucket, the only one its function may write. */
 export const EXPORTS_PREFIX = 'exports/';
 
@@ -22,6 +22,15 @@ const FileEntry = z.strictObject({
   group: z.enum(recordGroups),
   format: z.enum(['ndjson+gzip', 'csv']),
   records: z.int().min(0),
+  bytes: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/** The OneRoster CSV 1.2.1 bulk zip (docs/oneroster.md): made from every rostering group, rows per table. */
+const OneRosterZipEntry = z.strictObject({
+  name: z.literal('oneroster-csv.zip'),
+  format: z.literal('oneroster-csv+zip'),
+  tables: z.record(z.string(), z.int().min(0)),
   bytes: z.int().min(0),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
@@ -44,10 +53,12 @@ export const Manifest = z.strictObject({
   finished_at: z.iso.datetime(),
   groups: z.record(z.enum(recordGroups), GroupEntry),
   files: z.array(FileEntry),
+  oneroster: OneRosterZipEntry,
 });
 
 export type Manifest = z.infer<typeof Manifest>;
 export type ManifestFile = z.infer<typeof FileEntry>;
+export type ManifestOneRosterZip = z.infer<typeof OneRosterZipEntry>;
 export type ManifestGroup = z.infer<typeof GroupEntry>;
 
 /** A run's id is the time it is for, to the second, written so it can name a folder anywhere. */

@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import { unzipSync } from 'fflate';
 import { ndjsonLines } from './export-run';
 import { MANIFEST_NAME, Manifest, type ManifestFile } from './manifest';
 import type { ExportStore } from './store';
@@ -75,7 +77,7 @@ export async function verifyExport(
   } catch {
     return { ok: false, difference: `${MANIFEST_NAME}: not valid JSON` };
   }
-  const listed = new Set(manifest.files.map((f) => f.name));
+  const listed = new Set([...manifest.files.map((f) => f.name), manifest.oneroster.name]);
   const extra = (await store.list()).filter((name) => name !== MANIFEST_NAME && !listed.has(name)).sort();
   if (extra[0]) return { ok: false, manifest, difference: `${extra[0]}: not listed in the manifest` };
 
@@ -107,5 +109,40 @@ export async function verifyExport(
     ].filter(Boolean);
     if (differences[0]) return { ok: false, manifest, difference: `${file.name}: ${differences[0]}` };
   }
+  const zipDifference = await verifyOneRosterZip(store, manifest);
+  if (zipDifference) return { ok: false, manifest, difference: zipDifference };
   return { ok: true, manifest };
+}
+
+/** The OneRoster zip: its size and SHA-256, and each table's rows as the manifest counts them. */
+async function verifyOneRosterZip(store: ExportStore, manifest: Manifest): Promise<string | undefined> {
+  const entry = manifest.oneroster;
+  const body = await store.read(entry.name);
+  if (!body) return `${entry.name}: listed in the manifest but missing`;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer));
+  const bytes = Buffer.concat(chunks);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (bytes.length !== entry.bytes)
+    return `${entry.name}: ${bytes.length} bytes, the manifest says ${entry.bytes}`;
+  if (sha256 !== entry.sha256) return `${entry.name}: SHA-256 ${sha256}, the manifest says ${entry.sha256}`;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes);
+  } catch (error) {
+    return `${entry.name}: not readable as a zip (${(error as Error).message})`;
+  }
+  for (const [table, count] of Object.entries(entry.tables)) {
+    const file = files[`${table}.csv`];
+    if (!file) return `${entry.name}: ${table}.csv is missing`;
+    let rows: unknown[];
+    try {
+      rows = parseSync(Buffer.from(file), { columns: true, bom: true });
+    } catch (error) {
+      return `${entry.name}: ${table}.csv is not readable as CSV (${(error as Error).message})`;
+    }
+    if (rows.length !== count)
+      return `${entry.name}: ${table}.csv has ${rows.length} rows, the manifest says ${count}`;
+  }
+  return undefined;
 }
