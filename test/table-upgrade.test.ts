@@ -2,15 +2,26 @@
 // already in it are found by e-mail address: data kept in DATA_DIR survives the upgrade.
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureTable } from '../infra/local/bootstrap';
+import { type DynamoDbLocal, startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { createDocumentClient } from '../shared/data/document-client';
 import { RecordRepository } from '../shared/data/record-repository';
 import { createTableInput, tableDesign } from '../shared/data/table';
 import type { Student } from '../shared/schemas/records';
 
-const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
-afterAll(() => db.destroy());
+// A DynamoDB Local of its own, as `npm start` has: the suite's shared one, busy with every other test
+// file, was seen to leave a new index CREATING for over a minute.
+let database: DynamoDbLocal;
+let db: ReturnType<typeof createDocumentClient>;
+beforeAll(async () => {
+  database = await startDynamoDbLocal();
+  db = createDocumentClient({ region: 'eu-west-1', endpoint: database.endpoint });
+}, 120_000);
+afterAll(async () => {
+  db?.destroy();
+  await database?.stop();
+});
 
 it('adds the indexes an older table lacks, and finds its records by e-mail', async () => {
   const tableName = `school-upgrade-${randomUUID().slice(0, 8)}`;
@@ -45,5 +56,4 @@ it('adds the indexes an older table lacks, and finds its records by e-mail', asy
   expect(await records.idsByEmail('students', 'kept@example.org')).toEqual([student.student_id]);
   // A second start finds nothing to add.
   expect(await ensureTable(db, tableName)).toBe(false);
-  // The index fills in the background; with the whole suite sharing one DynamoDB Local it takes longer.
-}, 120_000);
+});
