@@ -4,7 +4,7 @@
 // The tables are held in memory while zipped: a rostering tenant's tables are a few MB.
 import type { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
-import { idFields, type RecordGroup } from '../domain/groups';
+import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import { ObjectMaker, type OneRosterOrg, oneRosterRoles, rootOrganisation } from '../oneroster/objects';
 import type { GroupRecords } from '../schemas/records';
 import { csvLine } from './csv';
@@ -291,19 +291,6 @@ export function tableCsv(table: OneRosterTable, rows: readonly Row[]): string {
   return [csvLine([...header]), ...rows.map((row) => csvLine(header.map((h) => row[h] ?? '')))].join('');
 }
 
-/** The groups the zip is made from. */
-const sourceGroups = [
-  'entities',
-  'students',
-  'teachers',
-  'tutors',
-  'staffs',
-  'academic_sessions',
-  'courses',
-  'classes',
-  'enrollments',
-] as const satisfies readonly RecordGroup[];
-
 async function readGroup(store: ExportStore, group: RecordGroup): Promise<unknown[]> {
   const body: Readable | undefined = await store.read(fileNames.ndjson(group));
   if (!body) throw new Error(`${fileNames.ndjson(group)} was not found after it was written.`);
@@ -318,7 +305,8 @@ export async function buildOneRosterZip(
   systemName: string,
 ): Promise<{ zip: Uint8Array; tables: Record<OneRosterTable, number> }> {
   const records: Record<string, unknown[]> = {};
-  for (const group of sourceGroups) records[group] = await readGroup(store, group);
+  // The zip is made from every group the run wrote.
+  for (const group of recordGroups) records[group] = await readGroup(store, group);
   const rows = oneRosterRows(records as Parameters<typeof oneRosterRows>[0]);
   const files: Record<string, Uint8Array> = { 'manifest.csv': strToU8(manifestCsv(systemName)) };
   const tables = {} as Record<OneRosterTable, number>;
