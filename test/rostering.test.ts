@@ -1,7 +1,12 @@
 // The rostering groups over HTTP (issue "Rostering", deliverable 1): academic sessions, courses, classes
 // and enrollments with the conventions of every group (contract.md sections 2 to 5), the organisation
 // tree, and the integrity of what they name, kept in the transactions that write them.
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../shared/data/keys';
+import { internal } from '../shared/data/record-items';
+import { LIMITS } from '../shared/domain/limits';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
 import { organisationBody, personBody } from './support/fixtures';
@@ -283,6 +288,49 @@ describe('enrollments', () => {
     expect(refused.detail).toMatch(/enrollments/);
     expect((await api.send('DELETE', `/api/enrollments/${enrollment.enrollment_id}`)).status).toBe(204);
     expect((await api.send('DELETE', `/api/classes/${klass.class_id}`)).status).toBe(204);
+  });
+
+  it('stop at the most one class may hold (409), writing nothing', async () => {
+    const { klass, student } = await enrolled();
+    const classKey = keys.record('classes', klass.class_id as string);
+    // The class's list filled to the limit as DynamoDB holds it: entries of the shape it writes.
+    const filler = Array.from(
+      { length: LIMITS.enrollmentsPerRecord - 1 },
+      (_, i) => `student#${randomUUID()}#${i.toString().padStart(8, '0')}`,
+    );
+    await api.db.send(
+      new UpdateCommand({
+        TableName: api.tableName,
+        Key: classKey,
+        UpdateExpression: 'ADD #e :filler',
+        ExpressionAttributeNames: { '#e': internal.enrollments },
+        ExpressionAttributeValues: { ':filler': new Set(filler) },
+      }),
+    );
+    const before = await json<Row>(await api.send('GET', '/api/enrollments?items_per_page=1'));
+    const refused = await expectProblem(
+      await api.send('POST', '/api/enrollments', {
+        class_id: klass.class_id,
+        entity_id: await person(),
+        role: 'student',
+      }),
+      409,
+    );
+    expect((refused.errors as Row[]).map((e) => e.name)).toEqual(['class_id']);
+    expect(refused.detail).toMatch(`${LIMITS.enrollmentsPerRecord}`);
+    const after = await json<Row>(await api.send('GET', '/api/enrollments?items_per_page=1'));
+    expect(after.total_items).toBe(before.total_items);
+    // Taking one out makes room again.
+    await api.db.send(
+      new UpdateCommand({
+        TableName: api.tableName,
+        Key: classKey,
+        UpdateExpression: 'DELETE #e :one',
+        ExpressionAttributeNames: { '#e': internal.enrollments },
+        ExpressionAttributeValues: { ':one': new Set([filler[0]]) },
+      }),
+    );
+    await create('enrollments', { class_id: klass.class_id, entity_id: student, role: 'aide' });
   });
 
   it("are read for a class and for a person by id, from the class's and the person's lists", async () => {

@@ -11,4 +11,9 @@ export const LIMITS = {
   tutorStudents: 20,
   /** The terms a class runs in: each is counted on its session in the transaction that writes the class. */
   classTerms: 12,
+  /**
+   * The enrollments one class or one person may hold: each is an entry of about 80 bytes in a set on the
+   * class's and the person's item, so this keeps both far inside DynamoDB's 400 KB item.
+   */
+  enrollmentsPerRecord: 2_000,
 } as const;

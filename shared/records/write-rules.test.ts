@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../domain/limits';
 import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { claimSteps, linkGuards, linkSteps, referenceGuards, referenceSteps } from './write-rules';
 import { WriteSteps } from './write-steps';
@@ -113,7 +114,12 @@ describe('the rostering references of a write', () => {
         ...((s.action.Update?.ExpressionAttributeValues?.[':e'] as Set<string> | undefined) ?? []),
       ]),
     ).toEqual([[`student#p1#${id}`], [`student#k1#${id}`]]);
-    expect(made[1]?.action.Update?.ConditionExpression).toBe('attribute_exists(pk) AND entity_type = :type');
+    expect(made[1]?.action.Update?.ConditionExpression).toBe(
+      'attribute_exists(pk) AND entity_type = :type AND (attribute_not_exists(#a) OR size(#a) <= :room)',
+    );
+    expect(made[1]?.action.Update?.ExpressionAttributeValues?.[':room']).toBe(
+      LIMITS.enrollmentsPerRecord - 1,
+    );
     expect(
       referenceSteps(steps, 'enrollments', id, enrollment, { ...enrollment, primary: true }, now),
     ).toEqual([]);

@@ -7,6 +7,7 @@ import { keys } from '../data/keys';
 import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
 import { groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
+import { LIMITS } from '../domain/limits';
 import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import type { EntityTagCondition } from '../http/preconditions';
 import type { EntityRole } from '../schemas/records';
@@ -22,6 +23,9 @@ export interface DeleteGuard {
   attribute: string;
   refusal: () => Error;
 }
+
+/** How many entries a stored set holds (none when it is absent). */
+const sizeOf = (value: unknown) => (value instanceof Set ? value.size : 0);
 
 /** Whether a stored record fails a guard. */
 function violates(stored: Item, guard: DeleteGuard): boolean {
@@ -287,7 +291,10 @@ export class WriteSteps {
     return this.linkUpdate(reference, id, by > 0, 'ADD #a :n, #l :one', { ':n': by }, internal.refs);
   }
 
-  /** Adds entries to (or takes them from) the enrollments a class or person entity lists, at `now`. */
+  /**
+   * Adds entries to (or takes them from) the enrollments a class or person entity lists, at `now`. An
+   * addition that would take the list past `LIMITS.enrollmentsPerRecord` entries is refused (409).
+   */
   enroll(reference: Reference, id: string, entries: readonly string[], adding: boolean, now: string): Step {
     const expression = `${adding ? 'ADD #a :e, #l :one' : 'DELETE #a :e ADD #l :one'} SET #at = :at`;
     return this.linkUpdate(
@@ -297,12 +304,13 @@ export class WriteSteps {
       expression,
       { ':e': new Set(entries), ':at': now },
       internal.enrollments,
+      adding ? LIMITS.enrollmentsPerRecord - entries.length : undefined,
     );
   }
 
   /**
    * An update of a named record's links (`#a`, and the links counter `#l`); when `naming`, the record
-   * must exist and be of the right type.
+   * must exist and be of the right type; with `room`, the set `#a` must hold at most that many entries.
    */
   private linkUpdate(
     reference: Reference,
@@ -311,42 +319,54 @@ export class WriteSteps {
     expression: string,
     values: Record<string, NativeAttributeValue>,
     attribute: string,
+    room?: number,
   ): Step {
     const { group, entityType, field } = reference;
     const typed = naming && entityType !== undefined;
+    const conditions = [
+      ...(naming ? ['attribute_exists(pk)'] : []),
+      ...(typed ? ['entity_type = :type'] : []),
+      ...(room !== undefined ? ['(attribute_not_exists(#a) OR size(#a) <= :room)'] : []),
+    ];
     return {
       action: {
         Update: {
           TableName: this.tableName,
           Key: keys.record(group, id),
           UpdateExpression: expression,
-          ...(naming
-            ? {
-                ConditionExpression: typed
-                  ? 'attribute_exists(pk) AND entity_type = :type'
-                  : 'attribute_exists(pk)',
-              }
-            : {}),
+          ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
           ExpressionAttributeNames: {
             '#a': attribute,
             '#l': internal.links,
             ...(':at' in values ? { '#at': internal.enrolledAt } : {}),
           },
-          ExpressionAttributeValues: { ...values, ':one': 1, ...(typed ? { ':type': entityType } : {}) },
+          ExpressionAttributeValues: {
+            ...values,
+            ':one': 1,
+            ...(typed ? { ':type': entityType } : {}),
+            ...(room !== undefined ? { ':room': room } : {}),
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
       onConditionFailed: (old) =>
-        new BadRequestError(
-          `${field} does not name ${typed ? `an ${entityType} entity` : `a ${groups[group].noun}`}.`,
-          [
-            {
-              name: field,
-              in: 'body',
-              reason: old ? `entity ${id} is not an ${entityType}` : `no ${groups[group].noun} has id ${id}`,
-            },
-          ],
-        ),
+        room !== undefined && old && sizeOf(old[attribute]) > room
+          ? new ConflictError(
+              `${groups[group].noun} ${id} already has the most enrollments one may have (${LIMITS.enrollmentsPerRecord}).`,
+              [{ name: field, in: 'body', reason: `${groups[group].noun} ${id} is full` }],
+            )
+          : new BadRequestError(
+              `${field} does not name ${typed ? `an ${entityType} entity` : `a ${groups[group].noun}`}.`,
+              [
+                {
+                  name: field,
+                  in: 'body',
+                  reason: old
+                    ? `entity ${id} is not an ${entityType}`
+                    : `no ${groups[group].noun} has id ${id}`,
+                },
+              ],
+            ),
     };
   }
 
