@@ -175,6 +175,8 @@ export interface RosterRecords {
   entities: Entity[];
   /** The record of each person's first role (where birth date and gender live), by its id. */
   firstRoles: Map<string, Person>;
+  /** Every tutor's students, by tutor_id: a guardian's agents. */
+  tutorStudents: Map<string, string[]>;
   academic_sessions: AcademicSession[];
   courses: Course[];
   classes: Class[];
@@ -199,6 +201,16 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
   const root = rootOrganisation(organisations);
   const people = root ? records.entities.filter((e) => e.entity_type === 'person' && e.roles.length > 0) : [];
   const userIds = new Set(people.map((e) => e.entity_id));
+  /** The person each role record is of, by the record's id. */
+  const roleOwners = new Map(people.flatMap((e) => e.roles.map((r) => [r.id, e.entity_id] as const)));
+  /** A guardian's agents are the students they are tutor of, as users of the zip. */
+  const agentsOf = (e: Entity) => [
+    ...new Set(
+      e.roles.flatMap(({ id }) =>
+        (records.tutorStudents.get(id) ?? []).flatMap((student) => roleOwners.get(student) ?? []),
+      ),
+    ),
+  ];
   const maker = new ObjectMaker('', root?.entity_id ?? '');
   const sessions = records.academic_sessions;
   const sessionIds = new Set(sessions.map((s) => s.academic_session_id));
@@ -269,7 +281,10 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
         userIds: list(o.userIds.map((u) => `{${u.type}:${u.identifier}}`)),
         givenName: o.givenName,
         familyName: o.familyName,
+        // The school's own number for the person: their first role record's processnumber.
+        identifier: e.roles[0] && records.firstRoles.get(e.roles[0].id)?.processnumber,
         email: o.email,
+        agentSourcedIds: list(agentsOf(e)),
         primaryOrgSourcedId: o.primaryOrg.sourcedId,
       };
     }),
@@ -352,6 +367,7 @@ export async function readRosterRecords(
   const records: RosterRecords = {
     entities: [],
     firstRoles: new Map(),
+    tutorStudents: new Map(),
     academic_sessions: [],
     courses: [],
     classes: [],
@@ -369,6 +385,7 @@ export async function readRosterRecords(
         records.entities.push({ ...entity, ...withoutLists });
       } else if (isRoleGroup(group)) {
         const id = (record as Record<string, string>)[idFields[group]] as string;
+        if (group === 'tutors') records.tutorStudents.set(id, (record as Tutor).student_ids);
         if (!firstRoleIds.has(id)) continue;
         const person = { ...(record as Person), ...withoutLists, photobase64: '' };
         records.firstRoles.set(id, 'student_ids' in person ? { ...person, student_ids: [] } : person);
