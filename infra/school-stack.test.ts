@@ -557,6 +557,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         ...recordGroups.map(keys.recordPartition),
         keys.counterPartition,
         ...recordGroups.map(keys.deletionPartition),
+        keys.userPartition,
       ].sort(),
     ]);
     const { id: bucketId } = theOne(s(), 'AWS::S3::Bucket');

@@ -345,6 +345,8 @@ export class SchoolStack extends Stack {
             ...recordGroups.map(keys.recordPartition),
             keys.counterPartition,
             ...recordGroups.map(keys.deletionPartition),
+            // The accounts' usernames, for the OneRoster users.csv.
+            keys.userPartition,
           ],
         ),
         keyStatement(key, ['kms:Decrypt'], 'dynamodb'),

@@ -22,6 +22,7 @@ import { createExportServices, type ExportServices } from '../shared/exports/ser
 import { createS3Client, type ExportStore, FolderStore } from '../shared/exports/store';
 import { createLogger } from '../shared/log';
 import { json } from './support/contract';
+import { checkOneRosterZip } from './support/oneroster-zip';
 import { startTestApi, TEST_SYNC_LAG_MS, type TestApi } from './support/test-api';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -208,7 +209,16 @@ describe('the scheduled export', () => {
       'file.lineItems': 'absent',
       'file.results': 'absent',
       'source.systemName': 'school-api',
+      'source.systemCode': 'demo',
     });
+    // What a consumer checks first: required columns filled, and every reference naming a row of the zip.
+    expect(checkOneRosterZip(files).problems).toEqual([]);
+    const accounts = await api.users.list();
+    expect(accounts.length).toBeGreaterThan(0);
+    const users = new Map(table('users.csv').map((u) => [u.sourcedId, u]));
+    for (const account of accounts) expect(users.get(account.entity_id)?.username).toBe(account.username);
+    for (const user of users.values())
+      if (!accounts.some((a) => a.entity_id === user.sourcedId)) expect(user.username).toBe(user.email);
 
     const core = await api.token(`${oneRosterScopes.roster} ${oneRosterScopes.demographics}`);
     const rest = async (path: string) =>

@@ -2,17 +2,20 @@
 // tenant: students, teachers, tutors or staffs upserted by processnumber; academic sessions, courses,
 // classes and enrollments by their ids, which the file carries. Bad rows are reported by line and
 // skipped; the good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
-// `npm run import -- roster.zip --format oneroster` loads a OneRoster CSV 1.2.1 bulk or delta zip's
-// academic sessions, courses, classes and enrollments the same way, reporting bad rows by file and line.
+// `npm run import -- roster.zip --format oneroster` loads a OneRoster CSV 1.2.1 bulk or delta zip, this
+// service's or another system's (orgs, sessions, courses, classes, users with their roles and
+// demographics, enrollments, and a delta's deletions) the same way, reporting bad rows by file and line.
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { type RecordGroup, recordGroups, roleNamesInWords } from '../../shared/domain/groups';
 import { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
-import { type OneRosterTableRows, OneRosterZipError, readOneRosterZip } from './oneroster-rows';
-import { progressBar } from './progress-bar';
+import { SourcedIds } from './oneroster-ids';
+import { importOneRoster } from './oneroster-import';
+import { OneRosterZipError } from './oneroster-rows';
 import { type Format, formatOf, type Row, readRows } from './read-rows';
+import { emptyTally, runRows, type Tally, tallyOf } from './row-pool';
 import { resolveTarget } from './target';
 import { createUpserter, type Outcome } from './upsert';
 
@@ -66,39 +69,10 @@ function parseArguments() {
   return { file, group, format, concurrency };
 }
 
-type Tally = Record<Outcome['result'], number>;
-
-/** Upserts rows, `concurrency` at a time, counting outcomes and collecting refused rows by line. */
-async function importRows(rows: Row[], upsert: (value: unknown) => Promise<Outcome>, concurrency: number) {
-  const tally: Tally = { created: 0, updated: 0, unchanged: 0, refused: 0 };
-  const refused: { line: number; reasons: string[] }[] = [];
-  const started = Date.now();
-  const bar = progressBar(
-    'importing',
-    '{percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
-  );
-  bar.start(rows.length, 0, { rate: '0' });
-  let next = 0;
-  const work = async () => {
-    for (let i = next++; i < rows.length; i = next++) {
-      const row = rows[i] as Row;
-      const outcome: Outcome = row.error
-        ? { result: 'refused', reasons: [row.error] }
-        : await upsert(row.value);
-      tally[outcome.result] += 1;
-      if (outcome.result === 'refused') refused.push({ line: row.line, reasons: outcome.reasons });
-      const done = tally.created + tally.updated + tally.unchanged + tally.refused;
-      bar.update(done, { rate: (done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1) });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, work));
-  bar.stop();
-  refused.sort((a, b) => a.line - b.line);
-  return { tally, refused };
-}
-
 const outcomeText = (t: Tally) =>
   `${t.created} created, ${t.updated} updated, ${t.unchanged} unchanged, ${t.refused} refused`;
+/** A OneRoster zip may delete: its lines say how many. */
+const zipOutcomeText = (t: Tally) => `${outcomeText(t)}, ${t.deleted} deleted`;
 
 async function main() {
   const args = parseArguments();
@@ -113,42 +87,47 @@ async function main() {
   const writer = new RecordWriter(db, target.tableName, records);
   const started = Date.now();
 
-  let tables: OneRosterTableRows[];
+  const total = emptyTally();
+  let count = 0;
   if (args.format === 'oneroster') {
-    const zip = readOneRosterZip(file);
-    tables = zip.tables;
-    if (zip.skipped.length > 0)
-      console.log(
-        `not loaded (create them through the API): ${zip.skipped.map((t) => `${t}.csv`).join(', ')}`,
-      );
+    const ids = new SourcedIds(target.tenantId);
+    const { tables, skipped } = await importOneRoster(file, ids, records, writer, concurrency);
+    if (skipped.length > 0) console.log(`not loaded: ${skipped.map((t) => `${t}.csv`).join(', ')}`);
+    for (const { table, rows, tally, refused } of tables) {
+      for (const { line, reasons } of refused)
+        console.log(`${table}.csv line ${line}: ${reasons.join('; ')}`);
+      console.log(`${table}.csv: ${rows} rows: ${zipOutcomeText(tally)}`);
+      for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += tally[key];
+      count += rows;
+    }
   } else {
     const rows: Row[] = [];
     for await (const row of readRows(file, args.format, args.group)) rows.push(row);
-    tables = [{ table: '', group: args.group, mode: 'bulk', rows }];
-  }
-
-  const total: Tally = { created: 0, updated: 0, unchanged: 0, refused: 0 };
-  let count = 0;
-  for (const { table, group, rows } of tables) {
-    const upserter = createUpserter(group, records, writer, knownFields);
-    // A session may name a parent of the same file, so sessions go one at a time, parents first.
-    const { tally, refused } = await importRows(
-      rows,
-      (value) => upserter.upsert(value),
-      group === 'academic_sessions' ? 1 : concurrency,
+    const upserter = createUpserter(args.group, records, writer, knownFields);
+    const outcomes = await runRows(
+      rows.map(
+        (row) => (): Promise<Outcome> =>
+          row.error
+            ? Promise.resolve({ result: 'refused', reasons: [row.error] })
+            : upserter.upsert(row.value),
+      ),
+      concurrency,
     );
-    const where = table ? `${table}.csv line` : 'line';
-    for (const { line, reasons } of refused) console.log(`${where} ${line}: ${reasons.join('; ')}`);
-    if (table) console.log(`${table}.csv: ${rows.length} rows: ${outcomeText(tally)}`);
-    for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += tally[key];
-    count += rows.length;
+    const { tally, refused } = tallyOf(
+      rows.map((r) => r.line),
+      outcomes,
+    );
+    for (const { line, reasons } of refused) console.log(`line ${line}: ${reasons.join('; ')}`);
+    Object.assign(total, tally);
+    count = rows.length;
   }
   db.destroy();
 
   const elapsed = Math.max(0.001, (Date.now() - started) / 1000);
   const rate = (count / elapsed).toFixed(1);
+  const outcome = args.format === 'oneroster' ? zipOutcomeText(total) : outcomeText(total);
   // The last line is the whole outcome, for a log or a script to read.
-  console.log(`${file}: ${count} rows in ${elapsed.toFixed(1)} s (${rate} rows/s): ${outcomeText(total)}`);
+  console.log(`${file}: ${count} rows in ${elapsed.toFixed(1)} s (${rate} rows/s): ${outcome}`);
   process.exit(total.refused > 0 ? 1 : 0);
 }
 

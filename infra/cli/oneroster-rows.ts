@@ -1,21 +1,51 @@
-// Reads a OneRoster CSV 1.2.1 zip (bulk or delta) into native rostering records, table by table, each
-// row with the file and line it came from: the inverse of shared/exports/oneroster-csv.ts, so an export's
-// zip imports back unchanged. sourcedId is the native id. Orgs and users are not loaded by this reader.
+// Reads a OneRoster CSV 1.2.1 zip (bulk or delta, this service's export or another system's) into the
+// writes that load it, phase by phase in the order references need: orgs (parents first), academic
+// sessions (parents first), courses, classes, users with their role records, enrollments; then, for a
+// delta's `tobedeleted` rows, the deletions, enrollments first and orgs last. Every write carries the
+// file and line it came from. docs/oneroster.md says what each column becomes.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
-import type { RecordGroup } from '../../shared/domain/groups';
-import type { Row } from './read-rows';
+import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
+import { orgTypes } from '../../shared/domain/rostering';
+import type { SourcedIds, SourcedKind } from './oneroster-ids';
 
 type Cells = Record<string, string>;
 
-/** The tables loaded, in the order their references need, and the native group each fills. */
-export const loadedTables = [
-  ['academicSessions', 'academic_sessions'],
-  ['courses', 'courses'],
-  ['classes', 'classes'],
-  ['enrollments', 'enrollments'],
-] as const satisfies readonly (readonly [string, RecordGroup])[];
+/** One record to write: upserted by its id (fields of `defaults` only when it is created), or deleted. */
+export type Write =
+  | { kind: 'upsert'; group: RecordGroup; value: Record<string, unknown>; defaults?: Record<string, unknown> }
+  | { kind: 'delete'; group: RecordGroup; id: string }
+  /** A person: every role record, then the entity (which ends their enrollments). */
+  | { kind: 'delete-person'; id: string };
+
+/** A row of a file and what it writes; a row that could not be read carries why instead. */
+export interface PlannedRow {
+  line: number;
+  writes: Write[];
+  error?: string;
+}
+
+/** Rows of one file written together; `serial` when rows of the file name each other (parents). */
+export interface Phase {
+  table: string;
+  rows: PlannedRow[];
+  serial: boolean;
+}
+
+export class OneRosterZipError extends Error {}
+
+/** The files this reader loads; any other a manifest lists as bulk or delta is reported as not loaded. */
+const loaded = [
+  'orgs',
+  'academicSessions',
+  'courses',
+  'classes',
+  'users',
+  'roles',
+  'demographics',
+  'enrollments',
+];
 
 const sessionTypes: Record<string, string> = {
   schoolYear: 'school_year',
@@ -23,8 +53,14 @@ const sessionTypes: Record<string, string> = {
   semester: 'semester',
   gradingPeriod: 'grading_period',
 };
-/** A school year before its semesters and terms, and those before grading periods: parents first. */
-const sessionOrder = ['schoolYear', 'semester', 'term', 'gradingPeriod'];
+
+/** The native role group of a OneRoster role: guardians, parents and relatives are tutors; any other adult is staff. */
+export function roleGroupOf(role: string): RoleGroup {
+  if (role === 'student') return 'students';
+  if (role === 'teacher') return 'teachers';
+  if (role === 'guardian' || role === 'parent' || role === 'relative') return 'tutors';
+  return 'staffs';
+}
 
 const listOf = (cell: string | undefined) =>
   cell
@@ -35,57 +71,19 @@ const listOf = (cell: string | undefined) =>
     : [];
 const orNull = (cell: string | undefined) => (cell ? cell : null);
 
-const toNative: Record<(typeof loadedTables)[number][0], (c: Cells) => unknown> = {
-  academicSessions: (c) => ({
-    academic_session_id: c.sourcedId,
-    title: c.title,
-    type: sessionTypes[c.type ?? ''] ?? c.type,
-    start_date: c.startDate,
-    end_date: c.endDate,
-    parent_id: orNull(c.parentSourcedId),
-    school_year: c.schoolYear,
-  }),
-  courses: (c) => ({
-    course_id: c.sourcedId,
-    title: c.title,
-    course_code: c.courseCode,
-    grades: listOf(c.grades),
-    subjects: listOf(c.subjects),
-    org_id: c.orgSourcedId,
-  }),
-  classes: (c) => ({
-    class_id: c.sourcedId,
-    title: c.title,
-    class_code: c.classCode,
-    class_type: c.classType,
-    course_id: c.courseSourcedId,
-    school_id: c.schoolSourcedId,
-    term_ids: listOf(c.termSourcedIds),
-    periods: listOf(c.periods),
-    location: c.location ?? '',
-  }),
-  enrollments: (c) => ({
-    enrollment_id: c.sourcedId,
-    class_id: c.classSourcedId,
-    entity_id: c.userSourcedId,
-    role: c.role === 'ext:aide' ? 'aide' : c.role,
-    primary: c.primary === 'true' ? true : c.primary === 'false' ? false : c.primary,
-    begin_date: orNull(c.beginDate),
-    end_date: orNull(c.endDate),
-  }),
-};
+/** The binding's `sex` as the native free-text gender: male and female as they are, anything else none. */
+const genderOf = (sex: string) => (sex === 'male' || sex === 'female' ? sex : '');
 
-export interface OneRosterTableRows {
-  table: string;
-  group: RecordGroup;
+interface Parsed {
   mode: 'bulk' | 'delta';
-  rows: Row[];
+  rows: { cells: Cells; line: number }[];
 }
 
-export class OneRosterZipError extends Error {}
+/** The address an entity gets when its file gives none: the native model requires one, `.invalid` says it is none. */
+const noAddress = (id: string) => `${id}@oneroster.invalid`;
 
-/** The zip's tables this reader loads, as its manifest.csv declares them; rows not read carry an error. */
-export function readOneRosterZip(file: string): { tables: OneRosterTableRows[]; skipped: string[] } {
+/** The zip's writes, and the files it lists that this reader does not load. */
+export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase[]; skipped: string[] } {
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(readFileSync(file));
@@ -102,37 +100,351 @@ export function readOneRosterZip(file: string): { tables: OneRosterTableRows[]; 
   );
   if (manifest.get('oneroster.version') !== '1.2')
     throw new OneRosterZipError('manifest.csv must say oneroster.version 1.2.');
-  const skipped = ['orgs', 'users', 'roles', 'demographics'].filter((t) =>
-    ['bulk', 'delta'].includes(manifest.get(`file.${t}`) ?? ''),
-  );
-  const tables: OneRosterTableRows[] = [];
-  for (const [table, group] of loadedTables) {
-    const mode = manifest.get(`file.${table}`);
-    if (mode !== 'bulk' && mode !== 'delta') continue;
+  const listed = [...manifest.entries()]
+    .filter(([property, mode]) => property?.startsWith('file.') && (mode === 'bulk' || mode === 'delta'))
+    .map(([property]) => (property as string).slice('file.'.length));
+  const skipped = listed.filter((name) => !loaded.includes(name));
+
+  const tables = new Map<string, Parsed>();
+  for (const table of listed.filter((name) => loaded.includes(name))) {
+    const mode = manifest.get(`file.${table}`) as 'bulk' | 'delta';
     const body = files[`${table}.csv`];
     if (!body)
       throw new OneRosterZipError(`manifest.csv lists ${table}.csv as ${mode}, but the zip lacks it.`);
-    const records = parse(Buffer.from(body), {
-      columns: true,
-      bom: true,
-      info: true,
-      relax_column_count: true,
-    }) as { record: Cells; info: { lines: number } }[];
-    if (table === 'academicSessions')
-      records.sort(
-        (a, b) => sessionOrder.indexOf(a.record.type ?? '') - sessionOrder.indexOf(b.record.type ?? ''),
-      );
-    const rows = records.map(({ record, info }): Row => {
-      if (record.status === 'tobedeleted')
-        return {
-          line: info.lines,
-          value: undefined,
-          error: 'status tobedeleted: delete it through the API; an import only creates and updates',
-        };
-      if (!record.sourcedId) return { line: info.lines, value: undefined, error: 'sourcedId is empty' };
-      return { line: info.lines, value: toNative[table](record) };
+    let records: { record: Cells; info: { lines: number } }[];
+    try {
+      records = parse(Buffer.from(body), { columns: true, bom: true, info: true, relax_column_count: true });
+    } catch (error) {
+      throw new OneRosterZipError(`${table}.csv is not readable as CSV (${(error as Error).message}).`);
+    }
+    tables.set(table, {
+      mode,
+      rows: records.map(({ record, info }) => ({ cells: record, line: info.lines })),
     });
-    tables.push({ table, group, mode, rows });
   }
-  return { tables, skipped };
+  return { phases: new Planner(tables, ids).phases(), skipped };
+}
+
+/** Turns the parsed files into phases of writes. */
+class Planner {
+  private readonly deletions = new Map<string, PlannedRow[]>();
+
+  constructor(
+    private readonly tables: Map<string, Parsed>,
+    private readonly ids: SourcedIds,
+  ) {}
+
+  private id(kind: SourcedKind, sourcedId: string | undefined) {
+    return sourcedId ? this.ids.id(kind, sourcedId) : undefined;
+  }
+
+  /**
+   * The rows of a file to upsert, each read by `toWrites`; a delta's `tobedeleted` rows are kept for the
+   * deletion phases. A row without a sourcedId, or with a status the binding does not have, is refused.
+   */
+  private rowsOf(
+    table: string,
+    toWrites: (cells: Cells) => Write[],
+    toDelete: (id: string, cells: Cells) => Write[],
+  ) {
+    const parsed = this.tables.get(table);
+    if (!parsed) return [];
+    const upserts: (PlannedRow & { cells: Cells })[] = [];
+    const deletions: PlannedRow[] = [];
+    for (const { cells, line } of parsed.rows) {
+      const status = cells.status ?? '';
+      if (!cells.sourcedId) upserts.push({ line, cells, writes: [], error: 'sourcedId is empty' });
+      else if (status === 'tobedeleted' && parsed.mode === 'delta')
+        deletions.push({ line, writes: toDelete(cells.sourcedId, cells) });
+      else if (status === 'tobedeleted')
+        upserts.push({
+          line,
+          cells,
+          writes: [],
+          error: 'status tobedeleted is for a delta file, not a bulk one',
+        });
+      else if (status !== '' && status !== 'active')
+        upserts.push({
+          line,
+          cells,
+          writes: [],
+          error: `status must be active or tobedeleted, not ${status}`,
+        });
+      else upserts.push({ line, cells, writes: toWrites(cells) });
+    }
+    if (deletions.length > 0) this.deletions.set(table, deletions);
+    return upserts;
+  }
+
+  /** Rows whose parent is a row of the same file after it: each after its parent, deepest last. */
+  private parentsFirst<R extends { cells: Cells }>(rows: R[]): R[] {
+    const parents = new Map(rows.map((r) => [r.cells.sourcedId, r.cells.parentSourcedId]));
+    const depth = (id: string | undefined, seen = new Set<string>()): number => {
+      const parent = id === undefined ? undefined : parents.get(id);
+      if (!parent || !parents.has(parent) || seen.has(parent)) return 0;
+      seen.add(parent);
+      return 1 + depth(parent, seen);
+    };
+    return rows
+      .map((row) => ({ row, depth: depth(row.cells.sourcedId) }))
+      .sort((a, b) => a.depth - b.depth)
+      .map(({ row }) => row);
+  }
+
+  phases(): Phase[] {
+    const phases: Phase[] = [];
+    const add = (table: string, rows: PlannedRow[], serial = false) => {
+      if (this.tables.has(table)) phases.push({ table, rows, serial });
+    };
+    const remove =
+      (group: RecordGroup, kind: SourcedKind) =>
+      (sourcedId: string): Write[] => [{ kind: 'delete', group, id: this.ids.id(kind, sourcedId) }];
+
+    const orgs = this.rowsOf(
+      'orgs',
+      (c) => {
+        const id = this.ids.id('org', c.sourcedId as string);
+        return [
+          {
+            kind: 'upsert',
+            group: 'entities',
+            value: {
+              entity_id: id,
+              entity_type: 'organisation',
+              name: c.name,
+              // A type of the binding the native model has not (an `ext:` one) leaves org_type unset.
+              ...((orgTypes as readonly string[]).includes(c.type ?? '') ? { org_type: c.type } : {}),
+              parent_id: this.id('org', c.parentSourcedId) ?? null,
+            },
+            defaults: { email: noAddress(id) },
+          },
+        ];
+      },
+      remove('entities', 'org'),
+    );
+    add('orgs', this.parentsFirst(orgs), true);
+
+    const sessions = this.rowsOf(
+      'academicSessions',
+      (c) => [
+        {
+          kind: 'upsert',
+          group: 'academic_sessions',
+          value: {
+            academic_session_id: this.ids.id('academicSession', c.sourcedId as string),
+            title: c.title,
+            type: sessionTypes[c.type ?? ''] ?? c.type,
+            start_date: c.startDate,
+            end_date: c.endDate,
+            parent_id: this.id('academicSession', c.parentSourcedId) ?? null,
+            school_year: c.schoolYear,
+          },
+        },
+      ],
+      remove('academic_sessions', 'academicSession'),
+    );
+    add('academicSessions', this.parentsFirst(sessions), true);
+
+    add(
+      'courses',
+      this.rowsOf(
+        'courses',
+        (c) => [
+          {
+            kind: 'upsert',
+            group: 'courses',
+            value: {
+              course_id: this.ids.id('course', c.sourcedId as string),
+              title: c.title,
+              course_code: c.courseCode ?? '',
+              grades: listOf(c.grades),
+              subjects: listOf(c.subjects),
+              org_id: this.id('org', c.orgSourcedId),
+            },
+          },
+        ],
+        remove('courses', 'course'),
+      ),
+    );
+
+    add(
+      'classes',
+      this.rowsOf(
+        'classes',
+        (c) => [
+          {
+            kind: 'upsert',
+            group: 'classes',
+            value: {
+              class_id: this.ids.id('class', c.sourcedId as string),
+              title: c.title,
+              class_code: c.classCode ?? '',
+              class_type: c.classType || 'scheduled',
+              course_id: this.id('course', c.courseSourcedId),
+              school_id: this.id('org', c.schoolSourcedId),
+              term_ids: listOf(c.termSourcedIds).map((t) => this.ids.id('academicSession', t)),
+              periods: listOf(c.periods),
+              location: c.location ?? '',
+            },
+          },
+        ],
+        remove('classes', 'class'),
+      ),
+    );
+
+    this.addPeople(add);
+
+    add(
+      'enrollments',
+      this.rowsOf(
+        'enrollments',
+        (c) => [
+          {
+            kind: 'upsert',
+            group: 'enrollments',
+            value: {
+              enrollment_id: this.ids.id('enrollment', c.sourcedId as string),
+              class_id: this.id('class', c.classSourcedId),
+              entity_id: this.id('user', c.userSourcedId),
+              role: c.role === 'ext:aide' ? 'aide' : c.role,
+              primary: c.primary === 'true' ? true : c.primary === 'false' || !c.primary ? false : c.primary,
+              begin_date: orNull(c.beginDate),
+              end_date: orNull(c.endDate),
+            },
+          },
+        ],
+        remove('enrollments', 'enrollment'),
+      ),
+    );
+
+    // Deletions: what names a record goes before it.
+    for (const table of ['enrollments', 'classes', 'courses', 'academicSessions', 'roles', 'users', 'orgs']) {
+      const rows = this.deletions.get(table);
+      if (rows) phases.push({ table, rows, serial: table === 'orgs' || table === 'academicSessions' });
+    }
+    return phases;
+  }
+
+  /**
+   * Users as person entities, and their roles (roles.csv, or users.csv's `role` column without it) as
+   * role records, with the demographics of demographics.csv. Tutors go in a phase after the others: a
+   * tutor's students must exist first.
+   */
+  private addPeople(add: (table: string, rows: PlannedRow[], serial?: boolean) => void) {
+    const users = new Map(
+      (this.tables.get('users')?.rows ?? []).map(({ cells }) => [cells.sourcedId ?? '', cells]),
+    );
+    const demographics = new Map(
+      (this.tables.get('demographics')?.rows ?? [])
+        .filter(({ cells }) => cells.status !== 'tobedeleted')
+        .map(({ cells }) => [cells.sourcedId ?? '', cells]),
+    );
+    const fromRoles = this.tables.has('roles');
+    /** Each role as (its id, the user, the OneRoster role, where it was read). */
+    const roleRows = fromRoles
+      ? (this.tables.get('roles')?.rows ?? []).map(({ cells }) => ({
+          id: this.id('role', cells.sourcedId) ?? '',
+          user: cells.userSourcedId ?? '',
+          role: cells.role ?? '',
+        }))
+      : [...users.values()].map((cells) => ({
+          id: this.ids.id('role', `${cells.sourcedId}:${cells.role}`),
+          user: cells.sourcedId ?? '',
+          role: cells.role ?? '',
+        }));
+    const studentRole = new Map(roleRows.filter((r) => r.role === 'student').map((r) => [r.user, r.id]));
+    /** A guardian's students: the users its agentSourcedIds name, and those naming it, that are students. */
+    const studentsOf = (guardian: string) => {
+      const agents = new Set(listOf(users.get(guardian)?.agentSourcedIds));
+      for (const [sourcedId, cells] of users)
+        if (listOf(cells.agentSourcedIds).includes(guardian)) agents.add(sourcedId);
+      return [...agents].flatMap((agent) => studentRole.get(agent) ?? []);
+    };
+
+    const roleWrite = (id: string, userSourcedId: string, role: string): Write => {
+      const group = roleGroupOf(role);
+      const entityId = this.ids.id('user', userSourcedId);
+      const user = users.get(userSourcedId);
+      const demographic = demographics.get(userSourcedId);
+      const students = group === 'tutors' ? studentsOf(userSourcedId) : [];
+      return {
+        kind: 'upsert',
+        group,
+        value: {
+          [idFields[group]]: id,
+          entity_id: entityId,
+          ...(user ? { name: nameOf(user), ative: user.enabledUser !== 'false' } : {}),
+          ...(user?.email ? { email: user.email } : {}),
+          ...(demographic?.birthDate ? { birth_date: demographic.birthDate } : {}),
+          ...(demographic
+            ? { gender: genderOf(demographic.sex ?? ''), naturality: demographic.cityOfBirth ?? '' }
+            : {}),
+          // Without students in the zip, a tutor keeps the ones it has (and a new one is refused).
+          ...(students.length > 0 ? { student_ids: students } : {}),
+        },
+        // A role record keeps the processnumber it was created with.
+        defaults: {
+          processnumber: user?.identifier || userSourcedId,
+          email: noAddress(entityId),
+          ative: true,
+        },
+      };
+    };
+
+    const userRows = this.rowsOf(
+      'users',
+      (c) => {
+        const entityId = this.ids.id('user', c.sourcedId as string);
+        const entity: Write = {
+          kind: 'upsert',
+          group: 'entities',
+          value: {
+            entity_id: entityId,
+            entity_type: 'person',
+            name: nameOf(c),
+            ...(c.email ? { email: c.email } : {}),
+          },
+          defaults: { email: noAddress(entityId) },
+        };
+        if (fromRoles) return [entity];
+        return [
+          entity,
+          roleWrite(this.ids.id('role', `${c.sourcedId}:${c.role}`), c.sourcedId as string, c.role ?? ''),
+        ];
+      },
+      (sourcedId) => [{ kind: 'delete-person', id: this.ids.id('user', sourcedId) }],
+    );
+    const isTutor = (write: Write) => write.kind === 'upsert' && write.group === 'tutors';
+    // A user's tutor record, from users.csv's role column, is written in the tutors' phase.
+    add(
+      'users',
+      userRows.map((row) => ({ ...row, writes: row.writes.filter((w) => !isTutor(w)) })),
+    );
+    const roles = fromRoles
+      ? this.rowsOf(
+          'roles',
+          (c) => [roleWrite(this.ids.id('role', c.sourcedId as string), c.userSourcedId ?? '', c.role ?? '')],
+          (sourcedId, c) => [
+            { kind: 'delete', group: roleGroupOf(c.role ?? ''), id: this.ids.id('role', sourcedId) },
+          ],
+        )
+      : userRows
+          .map((row) => ({ ...row, writes: row.writes.filter(isTutor) }))
+          .filter((r) => r.writes.length > 0);
+    const rolesTable = fromRoles ? 'roles' : 'users';
+    add(
+      rolesTable,
+      roles.filter((r) => !r.writes.some(isTutor)),
+    );
+    const tutors = roles.filter((r) => r.writes.some(isTutor));
+    if (tutors.length > 0) add(rolesTable, tutors);
+  }
+}
+
+/** The native name from givenName and familyName; the export writes a one-word name as both. */
+function nameOf(cells: Cells): string {
+  const given = cells.givenName?.trim() ?? '';
+  const family = cells.familyName?.trim() ?? '';
+  if (!given || !family || given === family) return given || family;
+  return `${given} ${family}`;
 }

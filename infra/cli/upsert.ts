@@ -1,7 +1,7 @@
 // Upserts one imported record by its processnumber, or (for the rostering groups, whose records no
-// processnumber names) by its id, through the same validation and transactional writes as the API: a
-// new processnumber or id creates, a known one replaces only when something differs, so importing the
-// same file twice changes nothing.
+// processnumber names, and for every group of a OneRoster zip) by its id, through the same validation
+// and transactional writes as the API: a new processnumber or id creates, a known one replaces only when
+// something differs, so importing the same file twice changes nothing. Deletes go through the writer too.
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordRepository } from '../../shared/data/record-repository';
 import {
@@ -11,19 +11,39 @@ import {
   isRoleGroup,
   type NumberedGroup,
   type RecordGroup,
+  type RoleGroup,
+  roleGroups,
+  roleName,
 } from '../../shared/domain/groups';
 import { isUuid } from '../../shared/domain/identifiers';
-import { BadRequestError, ConflictError, HttpError, PreconditionFailedError } from '../../shared/http/errors';
+import {
+  BadRequestError,
+  ConflictError,
+  GoneError,
+  HttpError,
+  NotFoundError,
+  PreconditionFailedError,
+} from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { type InsertRequest, insertRequests } from '../../shared/schemas/requests';
 
 export type Outcome =
-  | { result: 'created' | 'updated' | 'unchanged' }
+  | { result: 'created' | 'updated' | 'deleted' | 'unchanged' }
   | { result: 'refused'; reasons: string[] };
 
 export interface Upserter {
-  upsert(value: unknown): Promise<Outcome>;
+  /** `defaults` fill the fields the value leaves out only when the record is created. */
+  upsert(value: unknown, defaults?: Record<string, unknown>): Promise<Outcome>;
+}
+
+export interface UpsertOptions {
+  /**
+   * Upsert by the id the value carries whatever the group (a OneRoster zip's rows, whose ids are kept or
+   * derived), keeping of a current record every field the value leaves out: a OneRoster user carries no
+   * photo, address or document, and loading one must not drop the record's own.
+   */
+  byId?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -45,10 +65,16 @@ export function createUpserter(
   records: RecordRepository,
   writer: RecordWriter,
   knownFields: string[],
+  options: UpsertOptions = {},
 ): Upserter {
   // What a record carries as the API returns it (and an export holds) but no insert request takes; the
   // upsert goes by processnumber or id, so an exported file imports back as it is.
-  const readOnly = new Set<string>([idFields[group], 'created_at', 'updated_at']);
+  const readOnly = new Set<string>([
+    idFields[group],
+    'created_at',
+    'updated_at',
+    ...(group === 'entities' ? ['roles'] : []),
+  ]);
   const writable = (value: unknown) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).filter(([field]) => !readOnly.has(field)))
@@ -80,6 +106,37 @@ export function createUpserter(
     );
     return { ...value, [links.field]: resolved };
   };
+  /** The same, by the id the value carries: a current record's fields under the value's. */
+  const attemptById = async (value: unknown, defaults: Record<string, unknown>): Promise<Outcome> => {
+    const id = importedId(group, value);
+    const current = await records.get(group, id);
+    const whole = { ...(current ? current.record : defaults), ...(value as object) };
+    const input = validateBody(insertRequests[group], writable(await resolveLinks(whole)), knownFields);
+    if (!current) {
+      await writer.create(group, input, undefined, id);
+      return { result: 'created' };
+    }
+    return replaceIfChanged(id, input, current);
+  };
+  const replaceIfChanged = async (
+    id: string,
+    input: unknown,
+    current: { record: unknown; version: number },
+  ): Promise<Outcome> => {
+    // A role record's entity_id may be left out of a file; it stays with its entity either way.
+    const fields = Object.entries(input as Record<string, unknown>).filter(
+      ([field]) => !(isRoleGroup(group) && field === 'entity_id'),
+    );
+    const record = current.record as Record<string, unknown>;
+    if (fields.every(([field, wanted]) => isDeepStrictEqual(record[field], wanted))) {
+      return { result: 'unchanged' };
+    }
+    await writer.replace(group, id, input as InsertRequest<typeof group>, {
+      any: false,
+      versions: [current.version],
+    });
+    return { result: 'updated' };
+  };
   const attempt = async (value: unknown): Promise<Outcome> => {
     const input = validateBody(insertRequests[group], writable(await resolveLinks(value)), knownFields);
     const numbered = isNumberedGroup(group);
@@ -93,23 +150,14 @@ export function createUpserter(
       await writer.create(group, input, undefined, numbered ? undefined : id);
       return { result: 'created' };
     }
-    // A role record's entity_id may be left out of a file; it stays with its entity either way.
-    const fields = Object.entries(input as Record<string, unknown>).filter(
-      ([field]) => !(isRoleGroup(group) && field === 'entity_id'),
-    );
-    const record = current.record as Record<string, unknown>;
-    if (fields.every(([field, wanted]) => isDeepStrictEqual(record[field], wanted))) {
-      return { result: 'unchanged' };
-    }
-    await writer.replace(group, id, input, { any: false, versions: [current.version] });
-    return { result: 'updated' };
+    return replaceIfChanged(id, input, current);
   };
   return {
-    async upsert(value) {
+    async upsert(value, defaults = {}) {
       // A race with another writer of the same processnumber is settled by trying again.
       for (let tries = 1; ; tries++) {
         try {
-          return await attempt(value);
+          return await (options.byId ? attemptById(value, defaults) : attempt(value));
         } catch (error) {
           const raced =
             error instanceof PreconditionFailedError ||
@@ -124,4 +172,35 @@ export function createUpserter(
       }
     },
   };
+}
+
+/** Deletes a record through the writer: one already gone is unchanged, one the writer refuses is refused. */
+export async function removeRecord(group: RecordGroup, id: string, writer: RecordWriter): Promise<Outcome> {
+  try {
+    await writer.remove(group, id);
+    return { result: 'deleted' };
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof GoneError) return { result: 'unchanged' };
+    if (error instanceof HttpError && error.status < 500) {
+      const reasons = error.invalidParams?.map((p) => `${p.name}: ${p.reason}`) ?? [error.message];
+      return { result: 'refused', reasons };
+    }
+    throw error;
+  }
+}
+
+/** Deletes a person: every role record, then the entity, which ends the person's enrollments. */
+export async function removePerson(
+  entityId: string,
+  records: RecordRepository,
+  writer: RecordWriter,
+): Promise<Outcome> {
+  const entity = await records.get('entities', entityId);
+  if (!entity) return { result: 'unchanged' };
+  for (const { role, id } of entity.record.roles) {
+    const group = roleGroups.find((g) => roleName(g) === role) as RoleGroup;
+    const outcome = await removeRecord(group, id, writer);
+    if (outcome.result === 'refused') return outcome;
+  }
+  return removeRecord('entities', entityId, writer);
 }

@@ -83,6 +83,32 @@ export class UserRepository {
     return users;
   }
 
+  /**
+   * Each account's person and username, and nothing else of it: what the export's OneRoster users need,
+   * without the password hashes and second-factor secrets passing through the export.
+   */
+  async usernames(): Promise<Map<string, string>> {
+    const byEntity = new Map<string, string>();
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.userPartition },
+        ProjectionExpression: '#e, #u',
+        ExpressionAttributeNames: { '#e': 'entity_id', '#u': 'username' },
+      },
+    );
+    for await (const page of pages)
+      for (const { entity_id, username } of page.Items ?? []) {
+        if (typeof entity_id !== 'string' || typeof username !== 'string') continue;
+        // A person with two accounts is named by the first username in order, the same every run.
+        const known = byEntity.get(entity_id);
+        if (known === undefined || username < known) byEntity.set(entity_id, username);
+      }
+    return byEntity;
+  }
+
   /** Creates an account with its login claims, or fails with LoginTakenError and writes nothing. */
   async create(user: User): Promise<void> {
     const names = [user.username, ...(user.email ? [user.email] : [])];

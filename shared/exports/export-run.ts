@@ -61,6 +61,8 @@ export interface ExporterDependencies {
   logger: Logger;
   /** How long a write's timestamp may precede its commit (the service's SYNC_LAG_MS). */
   syncLagMs: number;
+  /** Each person's sign-in username by entity_id, for the OneRoster users' `username`. */
+  usernames: () => Promise<ReadonlyMap<string, string>>;
 }
 
 interface Digested {
@@ -111,7 +113,11 @@ export class Exporter {
       });
     }
     this.checkDeadline(options);
-    const oneroster = await buildOneRosterZip(store, ONEROSTER_SYSTEM_NAME);
+    const oneroster = await buildOneRosterZip(
+      store,
+      { systemName: ONEROSTER_SYSTEM_NAME, systemCode: this.deps.tenantId },
+      await this.deps.usernames(),
+    );
     const zip = await writeFile(store, ONEROSTER_ZIP_NAME, 'application/zip', [oneroster.zip], false);
     logger.info('export OneRoster zip written', { run_id: runId, bytes: zip.bytes });
     this.checkDeadline(options);

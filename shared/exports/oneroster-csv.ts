@@ -1,12 +1,25 @@
 // The OneRoster CSV 1.2.1 bulk zip of an export run: manifest.csv and one table per rostering object,
 // built from the run's own NDJSON files (the same snapshot as the rest of the run) through the objects
-// the REST binding serves (shared/oneroster/objects.ts), so CSV and REST agree field for field.
-// The tables are held in memory while zipped: a rostering tenant's tables are a few MB.
+// the REST binding serves (shared/oneroster/objects.ts), so CSV and REST agree field for field. Every
+// reference between the tables names a row of the zip: rows that would dangle are left out.
+// The records are read a line at a time and kept without the fields no table reads (photos, documents,
+// addresses), so memory holds the rostering records and the tables, not the tenant's people whole.
 import type { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
-import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
+import { idFields, isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
 import { ObjectMaker, type OneRosterOrg, oneRosterRoles, rootOrganisation } from '../oneroster/objects';
-import type { GroupRecords } from '../schemas/records';
+import type {
+  AcademicSession,
+  Class,
+  Course,
+  Enrollment,
+  Entity,
+  GroupRecords,
+  Staff,
+  Student,
+  Teacher,
+  Tutor,
+} from '../schemas/records';
 import { csvLine } from './csv';
 import { ndjsonLines } from './export-run';
 import { fileNames } from './manifest';
@@ -154,35 +167,68 @@ const manifestFiles = [
 ] as const;
 
 type Row = Partial<Record<string, string>>;
+type Person = Student | Teacher | Tutor | Staff;
+
+/** What the zip is made from: the rostering records, each without the fields no table reads. */
+export interface RosterRecords {
+  /** Organisations, and persons with at least one role. */
+  entities: Entity[];
+  /** The record of each person's first role (where birth date and gender live), by its id. */
+  firstRoles: Map<string, Person>;
+  /** Every tutor's students, by tutor_id: a guardian's agents. */
+  tutorStudents: Map<string, string[]>;
+  academic_sessions: AcademicSession[];
+  courses: Course[];
+  classes: Class[];
+  enrollments: Enrollment[];
+  /** Each person's sign-in username, for those with an account, by entity_id. */
+  usernames: ReadonlyMap<string, string>;
+}
 
 /** A list field: comma-separated values, quoted as one cell by csvLine when it holds a comma. */
 const list = (values: readonly string[]) => values.join(',');
 
-/** The rows of every table from the native records. A bulk file leaves status and dateLastModified blank. */
-export function oneRosterRows(
-  records: {
-    [G in RecordGroup]?: readonly GroupRecords[G][];
-  },
-): Record<OneRosterTable, Row[]> {
-  const entities = records.entities ?? [];
-  const organisations = entities.filter((e) => e.entity_type === 'organisation');
-  const people = entities.filter((e) => e.entity_type === 'person' && e.roles.length > 0);
-  const root = rootOrganisation(entities);
+/**
+ * The rows of every table from the native records. A bulk file leaves status and dateLastModified blank.
+ * A row whose required reference would name no row of the zip is left out, and so are the rows that
+ * depend on it: a course of an org not exported, a class without its course, school or any of its
+ * terms, an enrollment of a class left out or of a person without roles; users when the tenant has no
+ * organisation for their roles to be at.
+ */
+export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Row[]> {
+  const organisations = records.entities.filter((e) => e.entity_type === 'organisation');
+  const orgIds = new Set(organisations.map((e) => e.entity_id));
+  const root = rootOrganisation(organisations);
+  const people = root ? records.entities.filter((e) => e.entity_type === 'person' && e.roles.length > 0) : [];
+  const userIds = new Set(people.map((e) => e.entity_id));
+  /** The person each role record is of, by the record's id. */
+  const roleOwners = new Map(people.flatMap((e) => e.roles.map((r) => [r.id, e.entity_id] as const)));
+  /** A guardian's agents are the students they are tutor of, as users of the zip. */
+  const agentsOf = (e: Entity) => [
+    ...new Set(
+      e.roles.flatMap(({ id }) =>
+        (records.tutorStudents.get(id) ?? []).flatMap((student) => roleOwners.get(student) ?? []),
+      ),
+    ),
+  ];
   const maker = new ObjectMaker('', root?.entity_id ?? '');
-  const sessions = records.academic_sessions ?? [];
-  const courses = new Map((records.courses ?? []).map((c) => [c.course_id, c]));
-  const classes = new Map((records.classes ?? []).map((c) => [c.class_id, c]));
-  const roleRecords = new Map<string, GroupRecords['students' | 'teachers' | 'tutors' | 'staffs']>();
-  for (const group of ['students', 'teachers', 'tutors', 'staffs'] as const)
-    for (const person of records[group] ?? [])
-      roleRecords.set((person as unknown as Record<string, string>)[idFields[group]] ?? '', person);
+  const sessions = records.academic_sessions;
+  const sessionIds = new Set(sessions.map((s) => s.academic_session_id));
+  const courses = new Map(records.courses.filter((c) => orgIds.has(c.org_id)).map((c) => [c.course_id, c]));
+  const classes = new Map<string, { cls: Class; terms: string[] }>();
+  for (const cls of records.classes) {
+    const terms = cls.term_ids.filter((id) => sessionIds.has(id));
+    if (courses.has(cls.course_id) && orgIds.has(cls.school_id) && terms.length > 0)
+      classes.set(cls.class_id, { cls, terms });
+  }
+  const known = (ids: Set<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
 
   const org = (o: OneRosterOrg): Row => ({
     sourcedId: o.sourcedId,
     name: o.name,
     type: o.type,
     identifier: o.identifier,
-    parentSourcedId: o.parent?.sourcedId,
+    parentSourcedId: known(orgIds, o.parent?.sourcedId),
   });
   return {
     orgs: organisations.map((e) => org(maker.org(e, organisations))),
@@ -194,7 +240,7 @@ export function oneRosterRows(
         type: o.type,
         startDate: o.startDate,
         endDate: o.endDate,
-        parentSourcedId: o.parent?.sourcedId,
+        parentSourcedId: known(sessionIds, o.parent?.sourcedId),
         schoolYear: o.schoolYear,
       };
     }),
@@ -209,8 +255,8 @@ export function oneRosterRows(
         subjects: list(o.subjects),
       };
     }),
-    classes: [...classes.values()].map((c) => {
-      const o = maker.class(c, courses.get(c.course_id));
+    classes: [...classes.values()].map(({ cls, terms }) => {
+      const o = maker.class(cls, courses.get(cls.course_id));
       return {
         sourcedId: o.sourcedId,
         title: o.title,
@@ -220,7 +266,7 @@ export function oneRosterRows(
         classType: o.classType,
         location: o.location,
         schoolSourcedId: o.school.sourcedId,
-        termSourcedIds: list(o.terms.map((t) => t.sourcedId)),
+        termSourcedIds: list(terms),
         subjects: list(o.subjects),
         periods: list(o.periods),
       };
@@ -230,10 +276,15 @@ export function oneRosterRows(
       return {
         sourcedId: o.sourcedId,
         enabledUser: o.enabledUser,
+        // The binding requires a username: the sign-in one, else the e-mail address (never empty natively).
+        username: records.usernames.get(e.entity_id) ?? (o.email || o.sourcedId),
         userIds: list(o.userIds.map((u) => `{${u.type}:${u.identifier}}`)),
         givenName: o.givenName,
         familyName: o.familyName,
+        // The school's own number for the person: their first role record's processnumber.
+        identifier: e.roles[0] && records.firstRoles.get(e.roles[0].id)?.processnumber,
         email: o.email,
+        agentSourcedIds: list(agentsOf(e)),
         primaryOrgSourcedId: o.primaryOrg.sourcedId,
       };
     }),
@@ -244,12 +295,12 @@ export function oneRosterRows(
         userSourcedId: e.entity_id,
         roleType: i === 0 ? 'primary' : 'secondary',
         role: oneRosterRoles[role],
-        orgSourcedId: root?.entity_id ?? '',
+        orgSourcedId: root?.entity_id,
       })),
     ),
-    enrollments: (records.enrollments ?? []).flatMap((enrollment) => {
-      const cls = classes.get(enrollment.class_id);
-      if (!cls) return [];
+    enrollments: records.enrollments.flatMap((enrollment) => {
+      const cls = classes.get(enrollment.class_id)?.cls;
+      if (!cls || !userIds.has(enrollment.entity_id)) return [];
       const o = maker.enrollment(enrollment, cls);
       return [
         {
@@ -265,7 +316,7 @@ export function oneRosterRows(
       ];
     }),
     demographics: people.flatMap((e) => {
-      const person = e.roles[0] && roleRecords.get(e.roles[0].id);
+      const person = e.roles[0] && records.firstRoles.get(e.roles[0].id);
       if (!person) return [];
       const o = maker.demographics(e, person);
       return [{ sourcedId: o.sourcedId, birthDate: o.birthDate, sex: o.sex, cityOfBirth: o.cityOfBirth }];
@@ -273,15 +324,20 @@ export function oneRosterRows(
   };
 }
 
-/** manifest.csv: the binding's propertyName/value rows; every table written is a bulk file. */
-export function manifestCsv(systemName: string): string {
-  const written = new Set<string>(oneRosterTables);
+/**
+ * manifest.csv: the binding's propertyName/value rows. A table with rows is `bulk`; one without is
+ * `absent` and not in the zip, as is every file this service does not write.
+ */
+export function manifestCsv(
+  written: ReadonlySet<string>,
+  source: { systemName: string; systemCode: string },
+): string {
   const rows: [string, string][] = [
     ['manifest.version', '1.0'],
     ['oneroster.version', '1.2'],
     ...manifestFiles.map((f): [string, string] => [`file.${f}`, written.has(f) ? 'bulk' : 'absent']),
-    ['source.systemName', systemName],
-    ['source.systemCode', ''],
+    ['source.systemName', source.systemName],
+    ['source.systemCode', source.systemCode],
   ];
   return [['propertyName', 'value'], ...rows].map((cells) => csvLine(cells)).join('');
 }
@@ -291,28 +347,69 @@ export function tableCsv(table: OneRosterTable, rows: readonly Row[]): string {
   return [csvLine([...header]), ...rows.map((row) => csvLine(header.map((h) => row[h] ?? '')))].join('');
 }
 
-async function readGroup(store: ExportStore, group: RecordGroup): Promise<unknown[]> {
+async function* groupLines(store: ExportStore, group: RecordGroup): AsyncGenerator<unknown> {
   const body: Readable | undefined = await store.read(fileNames.ndjson(group));
   if (!body) throw new Error(`${fileNames.ndjson(group)} was not found after it was written.`);
-  const records: unknown[] = [];
-  for await (const line of ndjsonLines(body)) records.push(JSON.parse(line));
+  for await (const line of ndjsonLines(body)) if (line) yield JSON.parse(line);
+}
+
+/** The lists no table reads, emptied. */
+const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
+
+/**
+ * Reads the run's NDJSON files a record at a time, keeping of each only what a table reads: entities
+ * without their lists, and of role records only each person's first, without photo and lists.
+ */
+export async function readRosterRecords(
+  store: ExportStore,
+  usernames: ReadonlyMap<string, string>,
+): Promise<RosterRecords> {
+  const records: RosterRecords = {
+    entities: [],
+    firstRoles: new Map(),
+    tutorStudents: new Map(),
+    academic_sessions: [],
+    courses: [],
+    classes: [],
+    enrollments: [],
+    usernames,
+  };
+  const firstRoleIds = new Set<string>();
+  // recordGroups lists entities before the role groups, so every first role is known when they are read.
+  for (const group of recordGroups) {
+    for await (const record of groupLines(store, group)) {
+      if (group === 'entities') {
+        const entity = record as Entity;
+        if (entity.entity_type === 'person' && entity.roles.length === 0) continue;
+        if (entity.roles[0]) firstRoleIds.add(entity.roles[0].id);
+        records.entities.push({ ...entity, ...withoutLists });
+      } else if (isRoleGroup(group)) {
+        const id = (record as Record<string, string>)[idFields[group]] as string;
+        if (group === 'tutors') records.tutorStudents.set(id, (record as Tutor).student_ids);
+        if (!firstRoleIds.has(id)) continue;
+        const person = { ...(record as Person), ...withoutLists, photobase64: '' };
+        records.firstRoles.set(id, 'student_ids' in person ? { ...person, student_ids: [] } : person);
+      } else {
+        (records[group] as GroupRecords[typeof group][]).push(record as GroupRecords[typeof group]);
+      }
+    }
+  }
   return records;
 }
 
 /** Reads the run's NDJSON files and returns the zip's bytes and each table's row count. */
 export async function buildOneRosterZip(
   store: ExportStore,
-  systemName: string,
+  source: { systemName: string; systemCode: string },
+  usernames: ReadonlyMap<string, string>,
 ): Promise<{ zip: Uint8Array; tables: Record<OneRosterTable, number> }> {
-  const records: Record<string, unknown[]> = {};
-  // The zip is made from every group the run wrote.
-  for (const group of recordGroups) records[group] = await readGroup(store, group);
-  const rows = oneRosterRows(records as Parameters<typeof oneRosterRows>[0]);
-  const files: Record<string, Uint8Array> = { 'manifest.csv': strToU8(manifestCsv(systemName)) };
+  const rows = oneRosterRows(await readRosterRecords(store, usernames));
+  const written = new Set(oneRosterTables.filter((table) => rows[table].length > 0));
+  const files: Record<string, Uint8Array> = { 'manifest.csv': strToU8(manifestCsv(written, source)) };
   const tables = {} as Record<OneRosterTable, number>;
   for (const table of oneRosterTables) {
-    files[`${table}.csv`] = strToU8(tableCsv(table, rows[table]));
     tables[table] = rows[table].length;
+    if (written.has(table)) files[`${table}.csv`] = strToU8(tableCsv(table, rows[table]));
   }
   // A fixed modification time keeps the zip's bytes a function of the records alone.
   return { zip: zipSync(files, { level: 6, mtime: new Date('2026-01-01T00:00:00Z') }), tables };

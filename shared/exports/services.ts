@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { type ExportConfig, parseExportConfig } from '../config';
 import { createDocumentClient } from '../data/document-client';
 import { RecordRepository } from '../data/record-repository';
+import { UserRepository } from '../data/user-repository';
 import { createLogger, type Logger } from '../log';
 import { Exporter } from './export-run';
 import { EXPORTS_PREFIX } from './manifest';
@@ -25,6 +26,7 @@ export function createExportServices(
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
   const s3 = createS3Client({ region: config.region, endpoint: config.s3Endpoint });
   const records = new RecordRepository(db, config.tableName);
+  const users = new UserRepository(db, config.tableName);
   return {
     config,
     records,
@@ -34,6 +36,7 @@ export function createExportServices(
       serviceVersion: packageJson.version,
       logger,
       syncLagMs: config.syncLagMs,
+      usernames: () => users.usernames(),
     }),
     bucketStore: (runId) => new S3Store(s3, config.exportBucket, `${EXPORTS_PREFIX}${runId}/`),
     destroy: () => {

@@ -144,6 +144,15 @@ export const oneRosterRoles: Record<EntityRole['role'], string> = {
   staff: 'ext:staff',
 };
 
+/**
+ * A user's givenName and familyName from the one native `name`: the first word and the rest. Both are
+ * required by the CSV binding, so a one-word name is both, and a name of no word at all is `-` in both.
+ */
+export function nameParts(name: string): { givenName: string; familyName: string } {
+  const [first = '-', ...rest] = name.trim().split(/\s+/).filter(Boolean);
+  return { givenName: first, familyName: rest.length > 0 ? rest.join(' ') : first };
+}
+
 /** Where the binding's objects are read: `<base>/ims/oneroster/rostering/v1p2`. */
 export const ROSTERING_PATH = '/ims/oneroster/rostering/v1p2';
 
@@ -233,7 +242,7 @@ export class ObjectMaker {
   }
 
   user(entity: Entity): OneRosterUser {
-    const [givenName = '', ...family] = entity.name.trim().split(/\s+/);
+    const { givenName, familyName } = nameParts(entity.name);
     const org = this.orgRef(this.homeOrgId);
     return {
       sourcedId: entity.entity_id,
@@ -242,7 +251,7 @@ export class ObjectMaker {
       userIds: entity.roles.map(({ role, id }) => ({ type: `${role}_id`, identifier: id })),
       enabledUser: 'true',
       givenName,
-      familyName: family.join(' '),
+      familyName,
       roles: entity.roles.map(({ role }, i) => ({
         roleType: i === 0 ? 'primary' : 'secondary',
         role: oneRosterRoles[role],

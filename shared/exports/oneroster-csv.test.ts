@@ -1,0 +1,203 @@
+// The OneRoster zip from a small snapshot written as an export run writes it: required columns filled
+// (a one-word name, a person without an account), rows whose references would dangle left out, empty
+// tables absent, and the heavy fields of people never kept while reading.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkOneRosterZip } from '../../test/support/oneroster-zip';
+import { recordGroups } from '../domain/groups';
+import { fileNames } from './manifest';
+import { buildOneRosterZip, readRosterRecords } from './oneroster-csv';
+import { FolderStore } from './store';
+
+const dir = mkdtempSync(join(tmpdir(), 'school-oneroster-zip-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const at = '2026-09-01T00:00:00.000Z';
+const stamps = { created_at: at, updated_at: at };
+const lists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
+const id = () => randomUUID();
+
+function person(name: string, role: 'student' | 'teacher', roleId = id()) {
+  const entity = { entity_id: id(), entity_type: 'person', name, email: `${roleId}@example.org`, ...lists };
+  const record = {
+    [`${role}_id`]: roleId,
+    processnumber: roleId.slice(0, 8),
+    ative: true,
+    email: entity.email,
+    name,
+    gender: 'Female',
+    photobase64: 'A'.repeat(4096),
+    birth_date: '2012-03-04',
+    naturality: 'Porto',
+    nationality: 'PT',
+    marital_status: '',
+    deceased: false,
+    ...lists,
+    documents: [
+      {
+        init_date: '2020-01-01',
+        end_date: '2030-01-01',
+        identification_document_value: '1',
+        identification_document_type_name: 'CC',
+      },
+    ],
+    entity_id: entity.entity_id,
+    ...stamps,
+  };
+  return { entity: { ...entity, roles: [{ role, id: roleId }], ...stamps }, record };
+}
+
+/** Writes a run's NDJSON files for the groups given; the others are empty. */
+function snapshot(name: string, groups: Partial<Record<(typeof recordGroups)[number], object[]>>) {
+  mkdirSync(join(dir, name));
+  const store = new FolderStore(join(dir, name));
+  for (const group of recordGroups) {
+    const lines = (groups[group] ?? []).map((r) => `${JSON.stringify(r)}\n`).join('');
+    writeFileSync(join(dir, name, fileNames.ndjson(group)), gzipSync(lines));
+  }
+  return store;
+}
+
+describe('the OneRoster zip', () => {
+  const district = {
+    entity_id: id(),
+    entity_type: 'organisation',
+    name: 'Agrupamento',
+    email: 'a@example.org',
+  };
+  const org = { ...district, ...lists, roles: [], org_type: 'district', parent_id: null, ...stamps };
+  const school = { ...org, entity_id: id(), name: 'Escola', org_type: 'school', parent_id: org.entity_id };
+  const year = {
+    academic_session_id: id(),
+    title: '2026/27',
+    type: 'school_year',
+    start_date: '2026-09-01',
+    end_date: '2027-07-31',
+    parent_id: null,
+    school_year: '2027',
+    ...stamps,
+  };
+  const course = {
+    course_id: id(),
+    title: 'Matemática',
+    course_code: 'MAT',
+    grades: ['07'],
+    subjects: ['Matemática'],
+    org_id: org.entity_id,
+    ...stamps,
+  };
+  const orphanCourse = { ...course, course_id: id(), org_id: id() };
+  const cls = {
+    class_id: id(),
+    title: '7.º A Matemática',
+    class_code: '7A-MAT',
+    class_type: 'scheduled',
+    course_id: course.course_id,
+    school_id: school.entity_id,
+    term_ids: [year.academic_session_id, id()],
+    periods: ['1'],
+    location: '',
+    ...stamps,
+  };
+  const classOfOrphan = { ...cls, class_id: id(), course_id: orphanCourse.course_id };
+  const classWithoutTerms = { ...cls, class_id: id(), term_ids: [id()] };
+  const ana = person('Ana', 'student');
+  const rui = person('Rui Costa Silva', 'teacher');
+  const roleless = { ...ana.entity, entity_id: id(), name: 'Sem Papel', roles: [] };
+  const enrollment = (classId: string, entityId: string, role = 'student') => ({
+    enrollment_id: id(),
+    class_id: classId,
+    entity_id: entityId,
+    role,
+    primary: false,
+    begin_date: null,
+    end_date: null,
+    ...stamps,
+  });
+  const kept = [
+    enrollment(cls.class_id, ana.entity.entity_id),
+    enrollment(cls.class_id, rui.entity.entity_id, 'teacher'),
+  ];
+  const groups = {
+    entities: [org, school, ana.entity, rui.entity, roleless],
+    students: [ana.record],
+    teachers: [rui.record],
+    academic_sessions: [year],
+    courses: [course, orphanCourse],
+    classes: [cls, classOfOrphan, classWithoutTerms],
+    enrollments: [
+      ...kept,
+      enrollment(classOfOrphan.class_id, ana.entity.entity_id),
+      enrollment(classWithoutTerms.class_id, ana.entity.entity_id),
+      enrollment(cls.class_id, roleless.entity_id),
+    ],
+  };
+
+  it('fills every required column, and leaves out rows whose references would dangle', async () => {
+    const store = snapshot('whole', groups);
+    const usernames = new Map([[rui.entity.entity_id, 'rui.silva']]);
+    const { zip, tables } = await buildOneRosterZip(
+      store,
+      { systemName: 'school-api', systemCode: 'demo' },
+      usernames,
+    );
+    const { manifest, tables: rows, problems } = checkOneRosterZip(unzipSync(zip));
+    expect(problems).toEqual([]);
+    expect(manifest).toMatchObject({ 'source.systemName': 'school-api', 'source.systemCode': 'demo' });
+    expect(tables).toEqual({
+      orgs: 2,
+      academicSessions: 1,
+      courses: 1,
+      classes: 1,
+      users: 2,
+      roles: 2,
+      enrollments: 2,
+      demographics: 2,
+    });
+    expect(rows.classes?.[0]?.termSourcedIds).toBe(year.academic_session_id);
+    expect(rows.enrollments?.map((e) => e.sourcedId).sort()).toEqual(kept.map((e) => e.enrollment_id).sort());
+    const user = (entityId: string) => rows.users?.find((u) => u.sourcedId === entityId);
+    // A one-word name is both given and family name; without an account the username is the e-mail.
+    expect(user(ana.entity.entity_id)).toMatchObject({
+      givenName: 'Ana',
+      familyName: 'Ana',
+      username: ana.entity.email,
+      primaryOrgSourcedId: org.entity_id,
+    });
+    expect(user(rui.entity.entity_id)).toMatchObject({
+      givenName: 'Rui',
+      familyName: 'Costa Silva',
+      username: 'rui.silva',
+    });
+    expect(rows.roles?.every((r) => r.orgSourcedId === org.entity_id)).toBe(true);
+  });
+
+  it('marks a table without rows absent in manifest.csv and leaves its file out', async () => {
+    const store = snapshot('no-enrollments', { ...groups, enrollments: [] });
+    const { zip, tables } = await buildOneRosterZip(
+      store,
+      { systemName: 'school-api', systemCode: 'demo' },
+      new Map(),
+    );
+    const files = unzipSync(zip);
+    const { manifest, problems } = checkOneRosterZip(files);
+    expect(problems).toEqual([]);
+    expect(tables.enrollments).toBe(0);
+    expect(manifest['file.enrollments']).toBe('absent');
+    expect(manifest['file.users']).toBe('bulk');
+    expect(files['enrollments.csv']).toBeUndefined();
+  });
+
+  it('keeps no photo, document or address of a person while reading', async () => {
+    const records = await readRosterRecords(snapshot('slim', groups), new Map());
+    const read = records.firstRoles.get(ana.entity.roles[0]?.id as string);
+    expect(read).toMatchObject({ birth_date: '2012-03-04', photobase64: '', documents: [] });
+    expect(records.entities.every((e) => e.documents.length === 0)).toBe(true);
+    expect(records.entities.map((e) => e.entity_id)).not.toContain(roleless.entity_id);
+  });
+});
