@@ -1,7 +1,7 @@
 // What integrators do first (issue 14): a record read with GET goes back with PUT unchanged, and every
 // response names its request (contract section 5: "it carries an id that the logs carry too").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentGroups, idFields, recordGroups } from '../shared/domain/groups';
+import { documentGroups, idFields, isRoleGroup, recordGroups } from '../shared/domain/groups';
 import { expectProblem, json } from './support/contract';
 import { documentBody, personBody } from './support/fixtures';
 import { startTestApi, type TestApi } from './support/test-api';
@@ -54,6 +54,27 @@ describe.each(recordGroups)('a %s read with GET and sent back with PUT', (group)
     ]);
     expect((await api.get(path)).headers.get('etag')).toBe(tag);
   });
+
+  it.runIf(isRoleGroup(group))(
+    'refuses another entity_id with 400 naming it, and changes nothing',
+    async () => {
+      const { [idField]: id } = await first(group);
+      const path = `/api/${group}/${id}`;
+      const read = await api.get(path);
+      const tag = read.headers.get('etag') as string;
+      const record = await json<Row>(read);
+      const { entities } = await json<{ entities: Row[] }>(await api.get('/api/entities?items_per_page=2'));
+      const other = entities.find((entity) => entity.entity_id !== record.entity_id)?.entity_id;
+      const problem = await expectProblem(
+        await api.send('PUT', path, { ...record, entity_id: other }, { headers: { 'if-match': tag } }),
+        400,
+      );
+      expect(problem.errors).toEqual([
+        { name: 'entity_id', in: 'body', reason: `must be ${record.entity_id} or left out` },
+      ]);
+      expect((await api.get(path)).headers.get('etag')).toBe(tag);
+    },
+  );
 
   it('refuses a changed read-only field, naming it, and never hints at the field it refuses', async () => {
     const { [idField]: id } = await first(group);
