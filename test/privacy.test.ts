@@ -5,7 +5,7 @@
 // student is in a tutor's care, then with --force leaves nothing of the person readable through the API.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,6 +181,21 @@ describe('the audit trail', () => {
         entity_ids: [created.entity_id],
         outcome: 201,
       });
+    }
+  });
+
+  it('does not turn a committed write into a 500 when its event cannot be written', async () => {
+    const kept = existsSync(api.auditLogFile) ? readFileSync(api.auditLogFile, 'utf8') : '';
+    // The audit file's place taken by a folder: appending to it fails.
+    rmSync(api.auditLogFile, { force: true });
+    mkdirSync(api.auditLogFile);
+    try {
+      const created = await json<Student>(await api.send('POST', '/api/students', personBody('AF')), 201);
+      expect((await api.records.get('students', created.student_id))?.record).toEqual(created);
+      await expectProblem(await api.send('POST', '/api/students', { name: '' }), 400);
+    } finally {
+      rmSync(api.auditLogFile, { recursive: true });
+      writeFileSync(api.auditLogFile, kept);
     }
   });
 
