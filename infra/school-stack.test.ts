@@ -368,7 +368,21 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     );
     const { id: apiId, resource: api } = theOne(s(), 'AWS::ApiGatewayV2::Api');
     if (tenant.corsOrigins.length === 0) expect(api.Properties.CorsConfiguration).toBeUndefined();
-    else expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: tenant.corsOrigins });
+    else
+      expect(api.Properties.CorsConfiguration).toMatchObject({
+        AllowOrigins: tenant.corsOrigins,
+        AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        AllowHeaders: ['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match'],
+        ExposeHeaders: [
+          'x-request-id',
+          'etag',
+          'location',
+          'x-total-count',
+          'link',
+          'idempotent-replayed',
+          'retry-after',
+        ],
+      });
     for (const { resource: group } of ofType(s(), 'AWS::Logs::LogGroup')) {
       expect(group.Properties.RetentionInDays).toBe(tenant.logRetentionDays);
     }

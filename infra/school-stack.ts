@@ -73,6 +73,31 @@ const EXPORT_TIMEOUT = Duration.minutes(15);
 /** How long an export object replaced by a retried run, or expired, can still be recovered. */
 const EXPORT_NONCURRENT_DAYS = 30;
 
+/** What a browser client of a tenant with CORS origins may send: every method and header the API takes. */
+export const corsMethods = [
+  apigw.CorsHttpMethod.GET,
+  apigw.CorsHttpMethod.POST,
+  apigw.CorsHttpMethod.PUT,
+  apigw.CorsHttpMethod.DELETE,
+] as const;
+export const corsRequestHeaders = [
+  'authorization',
+  'content-type',
+  'idempotency-key',
+  'if-match',
+  'if-none-match',
+] as const;
+/** The response headers the API's contract gives clients (docs/api.md), readable by a browser client. */
+export const corsExposedHeaders = [
+  'x-request-id',
+  'etag',
+  'location',
+  'x-total-count',
+  'link',
+  'idempotent-replayed',
+  'retry-after',
+] as const;
+
 export class SchoolStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
@@ -151,8 +176,11 @@ export class SchoolStack extends Stack {
         ? {
             corsPreflight: {
               allowOrigins: tenant.corsOrigins,
-              allowMethods: [apigw.CorsHttpMethod.GET, apigw.CorsHttpMethod.POST],
-              allowHeaders: ['authorization', 'content-type'],
+              allowMethods: [...corsMethods],
+              allowHeaders: [...corsRequestHeaders],
+              // Without these a browser client sees only the CORS-safelisted headers: no ETag to send back
+              // in If-Match, no cursor links or totals, no request id to quote.
+              exposeHeaders: [...corsExposedHeaders],
               maxAge: Duration.hours(1),
             },
           }

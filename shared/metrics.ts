@@ -1,14 +1,15 @@
 // Business metrics in CloudWatch's embedded metric format, by the Powertools for AWS Lambda Metrics: one
 // EMF line on standard output per request, which CloudWatch turns into metrics with no API call (namespace
 // SchoolApi, dimension `service` = the tenant). Requests and their errors by route; what a handler adds
-// (sign-in failures, records written by group) in metrics of their own dimension.
+// (sign-in failures, records written by group) and audit events that could not be written, in metrics
+// of their own dimension.
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 export const METRICS_NAMESPACE = 'SchoolApi';
 
 /** A count a handler reports for its request, with the one dimension it is broken down by, if any. */
 export interface BusinessCount {
-  name: 'SignInFailures' | 'RecordsWritten';
+  name: 'SignInFailures' | 'RecordsWritten' | 'AuditWriteFailures';
   value: number;
   dimension?: { name: 'group'; value: string };
 }

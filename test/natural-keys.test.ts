@@ -1,7 +1,10 @@
 // Lookups by natural key, field selection and safe retries over HTTP (issue 14): what a nightly sync
 // reaches for first. Lists keep the contract's envelope (contract section 4); errors are problems
 // (section 5) and change nothing.
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordItem } from '../shared/data/record-items';
+import { FILTERED_READ } from '../shared/data/record-repository';
 import { documentGroups, idFields, roleGroups } from '../shared/domain/groups';
 import { expectProblem, json } from './support/contract';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
@@ -125,6 +128,16 @@ describe('lookups refused', () => {
       const page = await json<Row>(await api.get(`/api/students?${query}`, { token }));
       expect((page.students as Row[]).map((s) => s.student_id)).not.toContain(other.student_id);
     }
+  });
+
+  it('answers 400 to email and ative on groups whose records have no such field', async () => {
+    for (const group of ['academic_sessions', 'courses', 'classes', 'enrollments']) {
+      for (const query of ['email=a@b.example', 'ative=true']) {
+        const problem = await expectProblem(await api.get(`/api/${group}?${query}`), 400);
+        expect(problem.errors?.map((e) => e.name)).toEqual([query.split('=')[0]]);
+      }
+    }
+    await expectProblem(await api.get('/api/entities?ative=true'), 400);
   });
 
   it('finds an entity by its email', async () => {
@@ -251,4 +264,53 @@ describe('a retried POST without a key', () => {
       expect(await totals()).toEqual(before);
     },
   );
+});
+
+// Last in the file: it fills the staffs with active records ahead of the seeded ones.
+describe('ative alone on a large group', () => {
+  it('reads a bounded number of records a request, and goes on from where it stopped', async () => {
+    const { staffs } = await json<{ staffs: Row[] }>(await api.get('/api/staffs?items_per_page=500'));
+    const inactive = staffs.filter((staff) => staff.ative === false).map((staff) => staff.staff_id);
+    expect(inactive.length).toBeGreaterThan(0);
+    const model = (await api.records.get('staffs', (staffs[0] as Row).staff_id as string))?.record as Row;
+    // More active records than one request reads, all sorting before the seeded ones.
+    const filler = Array.from({ length: FILTERED_READ.records + 100 }, (_, i) =>
+      recordItem(
+        'staffs',
+        {
+          ...model,
+          staff_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          ative: true,
+        } as never,
+        1,
+      ),
+    );
+    for (let i = 0; i < filler.length; i += 25 * 8) {
+      await Promise.all(
+        Array.from({ length: 8 }, (_, j) => filler.slice(i + j * 25, i + (j + 1) * 25))
+          .filter((batch) => batch.length > 0)
+          .map((batch) =>
+            api.db.send(
+              new BatchWriteCommand({
+                RequestItems: { [api.tableName]: batch.map((Item) => ({ PutRequest: { Item } })) },
+              }),
+            ),
+          ),
+      );
+    }
+    const first = await json<Row>(await api.get('/api/staffs?ative=false&items_per_page=5'));
+    expect(first.staffs).toEqual([]);
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const found: unknown[] = [];
+    let cursor = first.next_cursor as string | undefined;
+    for (let requests = 0; cursor !== undefined; requests++) {
+      expect(requests).toBeLessThan(20);
+      const page = await json<Row>(
+        await api.get(`/api/staffs?ative=false&items_per_page=5&cursor=${encodeURIComponent(cursor)}`),
+      );
+      found.push(...(page.staffs as Row[]).map((staff) => staff.staff_id));
+      cursor = page.next_cursor as string | undefined;
+    }
+    expect(found).toEqual(inactive);
+  });
 });

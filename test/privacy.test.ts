@@ -4,17 +4,25 @@
 // them; `people export` writes everything about a person to one file; `people erase` refuses while a
 // student is in a tutor's care, then with --force leaves nothing of the person readable through the API.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditEvent } from '../shared/audit/audit-event';
+import { keys } from '../shared/data/keys';
+import { SessionRepository } from '../shared/data/session-repository';
+import type { User } from '../shared/data/user-repository';
 import { idFields } from '../shared/domain/groups';
 import type { Entity, Student } from '../shared/schemas/records';
-import { json } from './support/contract';
+import { refresh, signIn } from './support/authorization-codes';
+import { expectProblem, json } from './support/contract';
+import { personBody } from './support/fixtures';
 import { startTestApi, type TestApi } from './support/test-api';
 
+const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Tests that run the CLI start a tsx process per command, seconds each on a busy machine. */
 const CLI_TIMEOUT_MS = 180_000;
@@ -159,6 +167,38 @@ describe('the audit trail', () => {
     });
   });
 
+  it('names the record in the event of a POST replayed for its Idempotency-Key', async () => {
+    const body = personBody('AU');
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await api.send('POST', '/api/students', body, { headers });
+    const created = await json<Student>(first, 201);
+    const replay = await api.send('POST', '/api/students', body, { headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await json(replay, 201);
+    for (const response of [first, replay]) {
+      expect(eventOf(response.headers.get('x-request-id'))).toMatchObject({
+        record_ids: [created.student_id],
+        entity_ids: [created.entity_id],
+        outcome: 201,
+      });
+    }
+  });
+
+  it('does not turn a committed write into a 500 when its event cannot be written', async () => {
+    const kept = existsSync(api.auditLogFile) ? readFileSync(api.auditLogFile, 'utf8') : '';
+    // The audit file's place taken by a folder: appending to it fails.
+    rmSync(api.auditLogFile, { force: true });
+    mkdirSync(api.auditLogFile);
+    try {
+      const created = await json<Student>(await api.send('POST', '/api/students', personBody('AF')), 201);
+      expect((await api.records.get('students', created.student_id))?.record).toEqual(created);
+      await expectProblem(await api.send('POST', '/api/students', { name: '' }), 400);
+    } finally {
+      rmSync(api.auditLogFile, { recursive: true });
+      writeFileSync(api.auditLogFile, kept);
+    }
+  });
+
   it('writes nothing for routes that read no person records', async () => {
     const before = auditEvents().length;
     await json(await api.get('/api/system'));
@@ -199,6 +239,16 @@ describe("a person's data on request", () => {
     'exports everything about a person to one file, accounts without secrets',
     async () => {
       const { entity, student, user } = await demoStudent();
+      // A second factor enrolled and used: the account holds a TOTP secret and its last step.
+      await api.users.update(user?.user_id as string, { totp_secret: TOTP_SECRET });
+      await api.db.send(
+        new UpdateCommand({
+          TableName: api.tableName,
+          Key: keys.user(user?.user_id as string),
+          UpdateExpression: 'SET totp_last_step = :step',
+          ExpressionAttributeValues: { ':step': 59_000_000 },
+        }),
+      );
       const out = join(mkdtempSync(join(tmpdir(), 'person-export-')), 'student.json');
       const run = await admin(['people', 'export', entity.entity_id, '--out', out]);
       expect(run.code, run.stderr).toBe(0);
@@ -207,8 +257,16 @@ describe("a person's data on request", () => {
       expect(exported.entity).toEqual(entity);
       expect(exported.records.students).toEqual([student]);
       expect(exported.accounts).toHaveLength(1);
-      expect(exported.accounts[0]).toMatchObject({ user_id: user?.user_id, username: 'student' });
-      expect(JSON.stringify(exported.accounts)).not.toContain('password_hash');
+      expect(exported.accounts[0]).toMatchObject({ user_id: user?.user_id, username: 'student', totp: true });
+      const text = readFileSync(out, 'utf8');
+      for (const secret of [
+        'password_hash',
+        'totp_secret',
+        'totp_last_step',
+        TOTP_SECRET,
+        user?.password_hash,
+      ])
+        expect(text).not.toContain(secret);
       expect(exported.audit.length).toBeGreaterThan(0);
       expect(auditEvents().at(-1)).toMatchObject({
         route: 'admin:people-export',
@@ -256,6 +314,101 @@ describe("a person's data on request", () => {
         record_ids: expect.arrayContaining([student.student_id, entity.entity_id]),
       });
       expect((await admin(['people', 'erase', entity.entity_id])).code).toBe(2);
+    },
+    CLI_TIMEOUT_MS,
+  );
+});
+
+describe('an erased person', () => {
+  const partition = async (pk: string) =>
+    (
+      await api.db.send(
+        new QueryCommand({
+          TableName: api.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items ?? [];
+
+  it(
+    'can no longer write with a token of theirs, sign on with a session, nor be replayed from a kept response',
+    async () => {
+      const user = (await api.users.byLogin('admin')) as User;
+      const signed = await signIn(api, { username: 'admin' });
+      const token = signed.tokens.access_token;
+      const write = () => api.send('POST', '/api/students', personBody('ER'), { token });
+      await json(await write(), 201);
+      await new SessionRepository(api.db, api.tableName).create({
+        session_hash: 'erased-person-session',
+        user_id: user.user_id,
+        auth_time: Math.floor(Date.now() / 1000),
+        amr: ['pwd'],
+        created_at: new Date().toISOString(),
+        idle_expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      // A first response kept for an Idempotency-Key, holding a record of the person.
+      const entity = (await api.records.get('entities', user.entity_id))?.record as Entity;
+      await json(
+        await api.send(
+          'POST',
+          '/api/teachers',
+          { ...personBody('ER'), entity_id: entity.entity_id },
+          { headers: { 'idempotency-key': 'erase-me' } },
+        ),
+        201,
+      );
+      const keptBefore = await partition('IDEM#teachers');
+      expect(keptBefore.some((item) => (item.entity_ids as string[]).includes(entity.entity_id))).toBe(true);
+
+      const erased = await admin(['people', 'erase', user.entity_id, '--force']);
+      expect(erased.code, erased.stderr).toBe(0);
+
+      await expectProblem(await write(), 401);
+      expect((await refresh(api, signed.refreshToken)).status).toBe(400);
+      expect(await partition('SSO_SESSION')).not.toContainEqual(
+        expect.objectContaining({ user_id: user.user_id }),
+      );
+      const family = await partition('REFRESH_FAMILY');
+      expect(family.find((item) => item.sk === signed.familyId)).toMatchObject({ status: 'revoked' });
+      expect(JSON.stringify(family)).not.toContain(user.user_id);
+      const kept = await partition('IDEM#teachers');
+      expect(JSON.stringify(kept)).not.toContain(entity.entity_id);
+      expect(kept.length).toBe(keptBefore.length - 1);
+    },
+    CLI_TIMEOUT_MS,
+  );
+
+  it(
+    'is erased by a second run when the first stopped after the entity went, accounts left',
+    async () => {
+      const person = await json<Entity>(
+        await api.send('POST', '/api/entities', {
+          entity_type: 'person',
+          name: 'Half Erased',
+          email: 'half@example.org',
+        }),
+        201,
+      );
+      const now = new Date().toISOString();
+      await api.users.create({
+        user_id: randomUUID(),
+        username: 'half-erased',
+        password_hash: 'not-a-hash',
+        status: 'active',
+        entity_id: person.entity_id,
+        admin: false,
+        created_at: now,
+        updated_at: now,
+      });
+      expect((await api.send('DELETE', `/api/entities/${person.entity_id}`)).status).toBe(204);
+      const run = await admin(['people', 'erase', person.entity_id]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('half-erased');
+      expect(await api.users.byLogin('half-erased')).toBeUndefined();
+      expect((await admin(['people', 'erase', person.entity_id])).code).toBe(2);
     },
     CLI_TIMEOUT_MS,
   );

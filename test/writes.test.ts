@@ -249,13 +249,14 @@ describe('integrity', () => {
       );
       expect(problem.errors?.[0]?.name).toBe('entity_id');
     }
-    await expectProblem(
+    const moved = await expectProblem(
       await api.send('PUT', `/api/teachers/${teacher.teacher_id}`, {
         ...personBody(),
         entity_id: organisation.entity_id,
       }),
-      409,
+      400,
     );
+    expect(moved.errors?.map((e) => e.name)).toEqual(['entity_id']);
   });
 
   it("refuses to delete an entity with roles, or a student still in a tutor's care", async () => {

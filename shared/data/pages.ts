@@ -13,6 +13,11 @@ export interface RecordPage<T> {
   items: T[];
   /** Whether records follow the last one returned. */
   hasMore: boolean;
+  /**
+   * The id the read stopped after when it stopped short of a full page (a filtered list reads a bounded
+   * number of records a request): the next page starts after it, not after the last record returned.
+   */
+  readTo?: string;
 }
 
 /** A window of time-ordered entries: strictly after `since`, up to and including `until`. */

@@ -41,6 +41,11 @@ const MAX_RECORD_ACTIONS_PER_TRANSACTION = 90;
 const MAX_RECORD_BYTES_PER_TRANSACTION = 3_000_000;
 /** DynamoDB reads at most 100 keys in one BatchGetItem. */
 const MAX_KEYS_PER_BATCH_GET = 100;
+/**
+ * What one request of a list filtered by `ative` alone reads at most: 1,000 records (two pages of the
+ * largest size) in at most 8 Queries (each reads at most 1 MB), well inside the functions' 10 s.
+ */
+export const FILTERED_READ = { records: 1_000, queries: 8 } as const;
 
 export class RecordRepository {
   constructor(
@@ -175,7 +180,10 @@ export class RecordRepository {
 
   /**
    * A page of the group's list; with `ative`, only the records whose flag is that, read by a filtered
-   * Query that goes on through the partition until the page is full (so it reads the records it skips).
+   * Query that goes on through the partition until the page is full (so it reads the records it skips),
+   * but no further than FILTERED_READ bounds: a rare value in a large group would otherwise be thousands
+   * of sequential Queries in one request. A page cut short says where the read stopped (`readTo`), as
+   * DynamoDB's LastEvaluatedKey does, and the client's next request goes on from there.
    */
   async listPage<G extends RecordGroup>(
     group: G,
@@ -197,6 +205,13 @@ export class RecordRepository {
       ative === undefined
         ? {}
         : { FilterExpression: 'ative = :ative', ExpressionAttributeValues: { ':ative': ative } };
+    let read = 0;
+    let queries = 0;
+    // A filtered Query reads `Limit` records before filtering: it starts at a page's worth and doubles,
+    // so a common value costs about a page and a rare one reaches the bound in a few Queries.
+    let limit = wanted;
+    const bounded = () =>
+      ative !== undefined && (read >= FILTERED_READ.records || queries >= FILTERED_READ.queries);
     do {
       const page = await this.db.send(
         new QueryCommand({
@@ -208,16 +223,21 @@ export class RecordRepository {
             ...filter.ExpressionAttributeValues,
           },
           ExclusiveStartKey: startKey,
-          Limit: wanted - items.length,
+          Limit: ative === undefined ? wanted - items.length : Math.min(limit, FILTERED_READ.records - read),
           ConsistentRead: true,
         }),
       );
       items.push(...(page.Items ?? []));
+      read += page.ScannedCount ?? 0;
+      queries += 1;
+      limit *= 2;
       startKey = page.LastEvaluatedKey as Key | undefined;
-    } while (startKey && items.length < wanted);
+    } while (startKey && items.length < wanted && !bounded());
+    const cutShort = startKey !== undefined && items.length < wanted;
     return {
       items: items.slice(0, query.itemsPerPage).map((item) => toRecord(group, item)),
-      hasMore: items.length > query.itemsPerPage,
+      hasMore: items.length > query.itemsPerPage || cutShort,
+      ...(cutShort ? { readTo: startKey?.sk } : {}),
     };
   }
 

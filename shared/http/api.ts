@@ -80,20 +80,36 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
   const group = auditedGroup(route.path);
   if (group !== undefined && !runtime.audit)
     throw new Error(`Route ${route.id} is audited: give it an audit log`);
-  /** One audit event a request of a person group, whatever its outcome: ids only, never content. */
-  const audit = (event: Event, context: ApiContext, status: number) => {
+  /**
+   * One audit event a request of a person group, whatever its outcome: ids only, never content. An event
+   * that cannot be written (the local run's file, say) does not change the answer: a write has committed
+   * by then, and a 500 would tell the client it had not. The failure is reported loudly instead, by an
+   * error log line and the AuditWriteFailures metric. Deployed, the event is a line on standard output.
+   */
+  const audit = async (event: Event, context: ApiContext, status: number) => {
     if (group === undefined || !runtime.audit) return;
     const named = Object.values(event.pathParameters ?? {}).filter((id): id is string => id !== undefined);
-    return runtime.audit().write(
-      auditEvent({
-        route,
-        group,
-        requestId: requestIdOf(event, context),
-        auth: context.auth,
-        subject: context.audited ?? { recordIds: named, entityIds: group === 'entities' ? named : [] },
-        outcome: status,
-      }),
-    );
+    const written = auditEvent({
+      route,
+      group,
+      requestId: requestIdOf(event, context),
+      auth: context.auth,
+      subject: context.audited ?? { recordIds: named, entityIds: group === 'entities' ? named : [] },
+      outcome: status,
+    });
+    try {
+      await runtime.audit().write(written);
+    } catch (error) {
+      runtime.logger().error('audit event not written', {
+        request_id: written.request_id,
+        route: route.id,
+        status,
+        record_ids: written.record_ids.join(','),
+        entity_ids: written.entity_ids.join(','),
+        error: error instanceof Error ? error.message : String(error),
+      });
+      context.counts = [...(context.counts ?? []), { name: 'AuditWriteFailures', value: 1 }];
+    }
   };
   /** The request's metrics: by route, with the records a successful write of a person group wrote. */
   const measure = (context: ApiContext, status: number) => {
@@ -118,8 +134,8 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       const { event, context, response } = request;
       if (response) request.response = withRequestId(response, requestIdOf(event, context));
       log(event, context, response?.statusCode ?? 200);
-      measure(context, response?.statusCode ?? 200);
       await audit(event, context, response?.statusCode ?? 200);
+      measure(context, response?.statusCode ?? 200);
     },
     onError: async (request) => {
       const { event, context } = request;
@@ -141,8 +157,8 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       }
       request.response = withRequestId(request.response, errorContext.requestId);
       log(event, context, request.response.statusCode ?? 500);
-      measure(context, request.response.statusCode ?? 500);
       await audit(event, context, request.response.statusCode ?? 500);
+      measure(context, request.response.statusCode ?? 500);
     },
   };
 }

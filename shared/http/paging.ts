@@ -84,6 +84,8 @@ export interface ListBodyInput {
   idField: string;
   records: Record<string, unknown>[];
   hasMore: boolean;
+  /** Where the read stopped, when it stopped short of a full page (RecordPage.readTo). */
+  readTo?: string;
   page: number;
   itemsPerPage: number;
   /** Left out where counting would read the whole group (a list filtered by `ative` alone). */
@@ -94,7 +96,10 @@ export interface ListBodyInput {
 /** The list envelope as JSON text, with `next_cursor` after the last record that fits. */
 export function listBody(input: ListBodyInput): string {
   const { items, kept } = serialisePage(input.records, input.budgetBytes);
-  const after = input.records[kept - 1]?.[input.idField];
+  const after =
+    kept === input.records.length && input.readTo !== undefined
+      ? input.readTo
+      : input.records[kept - 1]?.[input.idField];
   const more = input.hasMore || kept < input.records.length;
   const nextCursor =
     more && typeof after === 'string'

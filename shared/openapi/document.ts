@@ -141,7 +141,9 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     description:
       'Only active (`true`) or inactive (`false`) records. With `processnumber` or `email` it narrows what ' +
       'they found. Alone it reads the group until the page is full, so it costs the records it passes ' +
-      'over too; such a list has no `total_items` or `total_pages`, and is walked with `next_cursor`.',
+      'over too, but at most 1,000 records a request: a page may then hold fewer records than asked, even ' +
+      'none, with a `next_cursor` going on from where the read stopped. Such a list has no `total_items` ' +
+      'or `total_pages`, and is walked with `next_cursor` until there is none.',
     schema: { type: 'string', enum: ['true', 'false'] },
   },
   fields: {

@@ -63,6 +63,9 @@ export function idempotentPost(group: RecordGroup, request: ApiRequest): Idempot
 
 const replayedHeader = { 'idempotent-replayed': 'true' };
 
+/** A kept list of ids; a response kept before they were kept names none. */
+const idsOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
 export class IdempotencyStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -92,6 +95,10 @@ export class IdempotencyStore {
             status: response.status ?? 200,
             headers: response.headers ?? {},
             body: gzipSync(JSON.stringify(response.body)),
+            // What the response's audit event named, so a replay's event names the same records, and so
+            // erasing a person (infra/cli/admin/people.ts) finds the responses about them.
+            record_ids: response.audit?.recordIds ?? [],
+            entity_ids: response.audit?.entityIds ?? [],
             [ttl]: timeToLive(new Date(now.getTime() + IDEMPOTENCY_HOURS * 3_600_000)),
           },
           ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
@@ -116,6 +123,7 @@ export class IdempotencyStore {
       status: Number(item.status),
       headers: { ...(item.headers as Record<string, string>), ...replayedHeader },
       body: JSON.parse(gunzipSync(item.body as Uint8Array).toString('utf8')),
+      audit: { recordIds: idsOf(item.record_ids), entityIds: idsOf(item.entity_ids) },
     };
   }
 }

@@ -13,11 +13,13 @@ export interface ListFilters {
   ative?: boolean;
 }
 
-/** The query parameters a group's list takes to narrow it. */
+/**
+ * The query parameters a group's list takes to narrow it: only those naming a field its records have
+ * (a course has no e-mail address), so the others get the usual 400 for an unknown parameter.
+ */
 export const filterParameters = (group: RecordGroup): string[] => [
   ...(groups[group].processnumber ? ['processnumber'] : []),
-  'email',
-  ...(group === 'entities' ? [] : ['ative']),
+  ...(['email', 'ative'] as const).filter((field) => recordFields[group].includes(field)),
 ];
 
 /** The filters a list request asks for; none when it asks for none. */

@@ -4,7 +4,7 @@
 import { subjectOf } from '../audit/audit-event';
 import { readScope } from '../auth/reach';
 import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
-import type { Deletion, PageQuery, TimedPage } from '../data/pages';
+import type { Deletion, PageQuery, RecordPage, TimedPage } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { etag } from '../data/record-items';
@@ -15,6 +15,7 @@ import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
+import type { GroupRecords } from '../schemas/records';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { type ListFilters, parseFields, parseFilters, passes, select } from './list-filters';
 import { missingRecord, notFound } from './missing-record';
@@ -64,6 +65,7 @@ export async function listRecords(
       idField: idFields[group],
       records: result.items.map((record) => select(view(record), fields)),
       hasMore: result.hasMore,
+      readTo: result.readTo,
       page: position?.page ?? page,
       itemsPerPage,
       totalItems,
@@ -83,7 +85,7 @@ async function filteredPage<G extends RecordGroup>(
   filters: ListFilters,
   pageQuery: PageQuery,
   query: ApiRequest['query'],
-) {
+): Promise<RecordPage<GroupRecords[G]> & { totalItems: number | undefined }> {
   const { processnumber, email } = filters;
   let candidates: string[];
   if (processnumber !== undefined) {

@@ -92,17 +92,20 @@ export class RecordWriter {
     });
   }
 
+  /**
+   * Replaces a record's fields with `input`, or with what `input` makes of the current record (a body
+   * whose masked numbers are given back from it, or whose read-only fields are checked against it).
+   */
   async replace<G extends RecordGroup>(
     group: G,
     id: string,
-    input: InsertRequest<G>,
+    input: InsertRequest<G> | ((current: GroupRecords[G]) => InsertRequest<G>),
     ifMatch?: EntityTagCondition,
-    check: (current: GroupRecords[G]) => void = () => {},
   ): Promise<StoredRecord<G>> {
-    await this.refuseCycle(group, id, input);
-    return this.modify(group, id, ifMatch, (current, stored) => {
-      check(current);
-      return personRules[group].replace(current, input, id, stored);
+    return this.modify(group, id, ifMatch, async (current, stored) => {
+      const fields = typeof input === 'function' ? input(current) : input;
+      await this.refuseCycle(group, id, fields);
+      return personRules[group].replace(current, fields, id, stored);
     });
   }
 
@@ -233,7 +236,7 @@ export class RecordWriter {
     group: G,
     id: string,
     ifMatch: EntityTagCondition | undefined,
-    change: (current: GroupRecords[G], stored: Item) => GroupRecords[G],
+    change: (current: GroupRecords[G], stored: Item) => GroupRecords[G] | Promise<GroupRecords[G]>,
     also: AlsoWrite<G> = () => [],
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
@@ -241,7 +244,7 @@ export class RecordWriter {
       const current = toRecord(group, item);
       const now = this.clock().toISOString();
       const next = {
-        ...change(current, item),
+        ...(await change(current, item)),
         created_at: current.created_at,
         updated_at: now,
       } as GroupRecords[G];

@@ -11,6 +11,7 @@ import { header } from '../http/request';
 import { validateBody } from '../http/validate';
 import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
 import { type IdempotencyStore, idempotentPost, once } from './idempotency';
+import { carriesMasked, refuseMasked, refuseMaskedDocument, restoreMasked } from './masked-values';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
@@ -74,6 +75,7 @@ export async function createRecord(
   writer: RecordWriter,
   idempotency: IdempotencyStore,
 ): Promise<ApiResponse> {
+  refuseMasked(request.body);
   const input = validateBody(insertRequests[group], request.body, knownFields);
   return once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
@@ -93,11 +95,22 @@ export async function replaceRecord(
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
-  // A record as GET gave it is a valid replacement: its read-only fields are checked, not refused.
+  // A record as GET gave it is a valid replacement: its read-only fields are checked, not refused, and
+  // its masked numbers are given back from the record (masked-values.ts), so that body is validated
+  // once the record is read; any other body is validated before anything is read.
   const { input: body, readOnly } = splitReadOnly(group, request.body, id);
-  const input = validateBody(insertRequests[group], body, knownFields);
+  const masked = carriesMasked(body);
+  const input = masked ? undefined : validateBody(insertRequests[group], body, knownFields);
   const { record, version } = await locatingClashes(request, group, () =>
-    writer.replace(group, id, input, condition, (current) => checkReadOnly(readOnly, current)),
+    writer.replace(
+      group,
+      id,
+      (current) => {
+        checkReadOnly(readOnly, current);
+        return input ?? validateBody(insertRequests[group], restoreMasked(body, current), knownFields);
+      },
+      condition,
+    ),
   );
   return {
     headers: { etag: etag(version) },
@@ -124,6 +137,7 @@ export async function addDocument(
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
   const condition = ifMatch(request);
+  refuseMaskedDocument(request.body);
   const document = validateBody(IdentificationDocumentInsertRequest, request.body, knownFields);
   return once(idempotency, idempotentPost(group, request), async (keep) =>
     created(

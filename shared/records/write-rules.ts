@@ -157,8 +157,10 @@ function roleRules<G extends RoleGroup>(group: G): PersonRules<G> {
     replace(current, input, id) {
       const { entity_id: entityId, ...fields } = input as InsertRequest<RoleGroup>;
       const currentEntity = (current as GroupRecords[RoleGroup]).entity_id;
+      // Like another id in the body (read-only-fields.ts), another entity_id is a bad request, not a
+      // conflict: no state of the record would make it valid.
       if (entityId !== undefined && entityId !== currentEntity) {
-        throw new ConflictError('A record stays with the entity it was created for.', [
+        throw new BadRequestError('A record stays with the entity it was created for.', [
           { name: 'entity_id', in: 'body', reason: `must be ${currentEntity} or left out` },
         ]);
       }

@@ -1,12 +1,15 @@
 // A person's data on request (GDPR articles 15 and 17; FERPA's right to inspect): `people export` gathers
 // every record about a person (their entity, their student, teacher, tutor and staff records, their
 // sign-in accounts without password hashes, and the audit trail of their records) into one document;
-// `people erase` deletes the records through the record writer (one transaction each, so roles, claims,
-// counters and links stay consistent), then each account with its login names, sign-ins (refresh
-// families), refresh tokens, unredeemed codes and sign-in counters in transactions of its own.
+// `people erase` first ends each account: its login names, sign-on sessions, refresh tokens, unredeemed
+// codes and sign-in counters are deleted and its sign-ins (refresh families) marked revoked, in
+// transactions of its own; then it deletes the records through the record writer (one transaction each, so
+// roles, claims, counters and links stay consistent), and last the kept first responses of POSTs with an
+// Idempotency-Key that name the person. Each step finds what is left, so an erase that failed part-way is
+// run again to finish, even once the entity is gone.
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEvent } from '../../../shared/audit/audit-event';
 import type { AuditLog } from '../../../shared/audit/audit-log';
 import { idsOfRole } from '../../../shared/auth/reach';
@@ -14,14 +17,16 @@ import { type Key, keys } from '../../../shared/data/keys';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
 import { accountThrottleSubject } from '../../../shared/data/sign-in-throttle-repository';
+import { timeToLive } from '../../../shared/data/table';
 import type { User, UserRepository } from '../../../shared/data/user-repository';
-import { type RoleGroup, roleGroups, roleName } from '../../../shared/domain/groups';
+import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../../../shared/domain/groups';
 import type { RecordWriter } from '../../../shared/records/record-writer';
 import type { Entity, GroupRecords, Tutor } from '../../../shared/schemas/records';
 import type { InsertRequest } from '../../../shared/schemas/requests';
 import type { AuditSource } from './audit';
 import { auditOfPerson } from './audit';
 import { UsageError } from './usage-error';
+import { summarise, type UserSummary } from './users';
 
 export interface PeopleStores {
   db: DynamoDBDocumentClient;
@@ -37,8 +42,8 @@ export interface PeopleStores {
   now?: () => Date;
 }
 
-/** An account as the person's export shows it: everything but the password hash. */
-export type AccountSummary = Omit<User, 'password_hash'>;
+/** An account as the person's export shows it: as `users list` does, without a secret of any kind. */
+export type AccountSummary = UserSummary;
 
 export interface PersonExport {
   exported_at: string;
@@ -68,6 +73,7 @@ function adminEvent(
   command: 'people-export' | 'people-erase',
   entityId: string,
   recordIds: string[],
+  outcome = 200,
 ): AuditEvent {
   return {
     time: (stores.now?.() ?? new Date()).toISOString(),
@@ -78,7 +84,7 @@ function adminEvent(
     group: 'entities',
     record_ids: recordIds,
     entity_ids: [entityId],
-    outcome: 200,
+    outcome,
     client_id: 'admin-cli',
     actor_user_id: stores.operator,
     actor_entity_id: undefined,
@@ -95,9 +101,7 @@ export async function exportPerson(stores: PeopleStores, entityId: string): Prom
       }),
     ),
   ) as PersonExport['records'];
-  const accounts = (await accountsOf(stores.users, entityId)).map(
-    ({ password_hash: _hash, ...account }) => account,
-  );
+  const accounts = (await accountsOf(stores.users, entityId)).map(summarise);
   const audit = await auditOfPerson(stores.auditSource, entityId, new Date(0).toISOString());
   const exported: PersonExport = {
     exported_at: (stores.now?.() ?? new Date()).toISOString(),
@@ -157,71 +161,145 @@ async function releaseStudent(
   erasure.tutorsChanged.push(tutorId);
 }
 
-/** Every table item of an account beyond the account itself: login names, sign-ins, tokens, codes. */
-async function accountItems(stores: PeopleStores, user: User): Promise<Key[]> {
-  const ofUser = async (pk: string, sk: (item: Record<string, unknown>) => Key) => {
-    const found: Key[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await stores.db.send(
-        new QueryCommand({
-          TableName: stores.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          FilterExpression: 'user_id = :user',
-          ExpressionAttributeValues: { ':pk': pk, ':user': user.user_id },
-          ExclusiveStartKey: start,
-          ConsistentRead: true,
-        }),
-      );
-      found.push(...(page.Items ?? []).map(sk));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return found;
-  };
+/** Every item of a table partition that names a user, by its user_id attribute (a Query, never a Scan). */
+async function itemsOfUser(stores: PeopleStores, pk: string, user: User): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await stores.db.send(
+      new QueryCommand({
+        TableName: stores.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: 'user_id = :user',
+        ExpressionAttributeValues: { ':pk': pk, ':user': user.user_id },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/**
+ * The longest an access token lives (ACCESS_TOKEN_TTL_SECONDS at most, shared/config.ts): a sign-in
+ * marked revoked from its code is kept this long past the code's end, past every token issued from it.
+ */
+const LONGEST_ACCESS_TOKEN_SECONDS = 86_400;
+
+type Action = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/**
+ * What ending an account takes besides deleting the account item: its login names, sign-on sessions,
+ * refresh tokens, codes and sign-in counter deleted, and its sign-ins marked revoked. A sign-in's family
+ * is not deleted: writes and /api/sso/me refuse an access token whose family is revoked, and one that is
+ * missing is a sign-in of a client without refresh tokens. The mark keeps no personal data (not even
+ * the user id) and goes when the family would have; a sign-in known only from its code (a client without
+ * refresh tokens writes no family) is marked until the last access token from it has expired.
+ */
+async function accountActions(stores: PeopleStores, user: User, now: Date): Promise<Action[]> {
+  const { tableName } = stores;
+  const remove = (Key: Key): Action => ({ Delete: { TableName: tableName, Key } });
+  const revoked = (familyId: string, ttl: unknown): Action => ({
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.refreshFamily(familyId), status: 'revoked', revoked_at: now.toISOString(), ttl },
+    },
+  });
+  const families = await itemsOfUser(stores, keys.refreshFamilyPartition, user);
+  const codes = await itemsOfUser(stores, keys.authorizationCodePartition, user);
+  const familyIds = new Set(families.map((family) => family.sk as string));
+  const codeFamilies = new Map(
+    codes
+      .filter((code) => !familyIds.has(code.family_id as string))
+      .map((code) => [
+        code.family_id as string,
+        timeToLive(code.expires_at as string) + LONGEST_ACCESS_TOKEN_SECONDS,
+      ]),
+  );
   return [
-    ...[user.username, ...(user.email ? [user.email] : [])].map((name) => keys.login(name)),
-    ...(await ofUser(keys.refreshFamilyPartition, (item) => keys.refreshFamily(item.family_id as string))),
-    ...(await ofUser(keys.refreshTokenPartition, (item) => keys.refreshToken(item.token_hash as string))),
-    ...(await ofUser(keys.authorizationCodePartition, (item) =>
-      keys.authorizationCode(item.code_hash as string),
-    )),
-    keys.signInThrottle(accountThrottleSubject(user.user_id)),
+    ...[user.username, ...(user.email ? [user.email] : [])].map((name) => remove(keys.login(name))),
+    ...(await itemsOfUser(stores, keys.sessionPartition, user)).map((session) =>
+      remove(keys.session(session.sk as string)),
+    ),
+    ...(await itemsOfUser(stores, keys.refreshTokenPartition, user)).map((token) =>
+      remove(keys.refreshToken(token.sk as string)),
+    ),
+    ...codes.map((code) => remove(keys.authorizationCode(code.sk as string))),
+    remove(keys.signInThrottle(accountThrottleSubject(user.user_id))),
+    ...families.map((family) => revoked(family.sk as string, family.ttl)),
+    ...[...codeFamilies].map(([familyId, ttl]) => revoked(familyId, ttl)),
   ];
 }
 
 /** DynamoDB takes at most 100 items a transaction; the account item goes in the last one. */
 const TRANSACTION_ITEMS = 100;
 
-async function deleteAccount(stores: PeopleStores, user: User): Promise<void> {
-  const items = [...(await accountItems(stores, user)), keys.user(user.user_id)];
-  for (let i = 0; i < items.length; i += TRANSACTION_ITEMS) {
+async function endAccount(stores: PeopleStores, user: User, now: Date): Promise<void> {
+  const actions = [
+    ...(await accountActions(stores, user, now)),
+    { Delete: { TableName: stores.tableName, Key: keys.user(user.user_id) } },
+  ];
+  for (let i = 0; i < actions.length; i += TRANSACTION_ITEMS) {
     await stores.db.send(
-      new TransactWriteCommand({
-        TransactItems: items
-          .slice(i, i + TRANSACTION_ITEMS)
-          .map((Key) => ({ Delete: { TableName: stores.tableName, Key } })),
-      }),
+      new TransactWriteCommand({ TransactItems: actions.slice(i, i + TRANSACTION_ITEMS) }),
     );
   }
 }
 
 /**
+ * The kept first responses of POSTs with an Idempotency-Key (shared/records/idempotency.ts) about a
+ * person: each names the records and people its response held. They live 24 hours; a Query of each
+ * person group's few items.
+ */
+async function idempotencyItemsOf(stores: PeopleStores, entityId: string): Promise<Key[]> {
+  const found: Key[] = [];
+  for (const group of ['entities', ...roleGroups] satisfies RecordGroup[]) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await stores.db.send(
+        new QueryCommand({
+          TableName: stores.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: 'contains(entity_ids, :entity)',
+          ExpressionAttributeValues: { ':pk': keys.idempotencyPartition(group), ':entity': entityId },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: start,
+          ConsistentRead: true,
+        }),
+      );
+      found.push(...((page.Items ?? []) as Key[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+  return found;
+}
+
+/** The person's entity, if it is still there; an organisation is refused. */
+async function personEntity(records: RecordRepository, entityId: string): Promise<Entity | undefined> {
+  const entity = (await records.get('entities', entityId))?.record;
+  if (entity && entity.entity_type !== 'person')
+    throw new UsageError(`entity ${entityId} is an organisation, not a person.`);
+  return entity;
+}
+
+/**
  * Erases a person. Refuses, changing nothing, while a student record of theirs is in a tutor's care,
  * unless `force`: then each such tutor is changed to drop the student first (or deleted, when the student
- * was the only one in its care, since a tutor of nobody is refused by the API).
+ * was the only one in its care, since a tutor of nobody is refused by the API). The audit event is
+ * written however it ends once anything was changed: a failure part-way is recorded with outcome 500,
+ * naming what was erased before it, and a second run finishes the erase.
  */
 export async function erasePerson(stores: PeopleStores, entityId: string, force: boolean): Promise<Erasure> {
-  const entity = await entityOf(stores.records, entityId);
+  const now = stores.now?.() ?? new Date();
+  const entity = await personEntity(stores.records, entityId);
+  const accounts = await accountsOf(stores.users, entityId);
+  const kept = await idempotencyItemsOf(stores, entityId);
+  if (!entity && accounts.length === 0 && kept.length === 0)
+    throw new UsageError(`there is no entity ${entityId}.`);
   const erasure: Erasure = { records: [], accounts: [], tutorsChanged: [], tutorsDeleted: [] };
-  const students = idsOfRole(entity, 'student');
-  const cared = await Promise.all(
-    students.map(async (id) => ({ id, tutors: await tutorsCaringFor(stores, id) })),
-  );
-  // The person's own tutor records are deleted below; only other tutors keep them from being erased.
-  const ownTutors = new Set(idsOfRole(entity, 'tutor'));
-  const blocking = cared
-    .map(({ id, tutors }) => ({ id, tutors: tutors.filter((t) => !ownTutors.has(t)) }))
-    .filter(({ tutors }) => tutors.length > 0);
+  const blocking = entity ? await studentsInOthersCare(stores, entity) : [];
   if (blocking.length > 0 && !force) {
     throw new UsageError(
       `student ${blocking.map((b) => b.id).join(', ')} is in the care of tutor ${[
@@ -229,6 +307,44 @@ export async function erasePerson(stores: PeopleStores, entityId: string, force:
       ].join(', ')}; change those tutors first, or erase with --force to take the student out of their care.`,
     );
   }
+  const recordIds = () => erasure.records.map((r) => r.id);
+  try {
+    // Accounts first: their sign-ins are revoked before anything else changes.
+    for (const user of accounts) {
+      await endAccount(stores, user, now);
+      erasure.accounts.push(user.username);
+    }
+    if (entity) await eraseRecords(stores, entity, blocking, erasure);
+    for (const key of kept) {
+      await stores.db.send(new DeleteCommand({ TableName: stores.tableName, Key: key }));
+    }
+  } catch (error) {
+    await stores.auditLog.write(adminEvent(stores, 'people-erase', entityId, recordIds(), 500));
+    throw error;
+  }
+  await stores.auditLog.write(adminEvent(stores, 'people-erase', entityId, recordIds()));
+  return erasure;
+}
+
+/** The person's student records in the care of tutors other than their own, with those tutors. */
+async function studentsInOthersCare(stores: PeopleStores, entity: Entity) {
+  const cared = await Promise.all(
+    idsOfRole(entity, 'student').map(async (id) => ({ id, tutors: await tutorsCaringFor(stores, id) })),
+  );
+  // The person's own tutor records are deleted below; only other tutors keep them from being erased.
+  const ownTutors = new Set(idsOfRole(entity, 'tutor'));
+  return cared
+    .map(({ id, tutors }) => ({ id, tutors: tutors.filter((t) => !ownTutors.has(t)) }))
+    .filter(({ tutors }) => tutors.length > 0);
+}
+
+/** Deletes the person's role records, their students' tutors' hold on them, and then the entity. */
+async function eraseRecords(
+  stores: PeopleStores,
+  entity: Entity,
+  blocking: { id: string; tutors: string[] }[],
+  erasure: Erasure,
+): Promise<void> {
   // Tutor records first: they name students, and a named student cannot be deleted.
   for (const tutorId of idsOfRole(entity, 'tutor')) {
     await stores.writer.remove('tutors', tutorId);
@@ -244,21 +360,6 @@ export async function erasePerson(stores: PeopleStores, entityId: string, force:
     }
   }
   // The last role record leaves the entity without roles; it goes in a transaction of its own.
-  if (await stores.records.get('entities', entityId)) {
-    await stores.writer.remove('entities', entityId);
-  }
-  erasure.records.push({ group: 'entities', id: entityId });
-  for (const user of await accountsOf(stores.users, entityId)) {
-    await deleteAccount(stores, user);
-    erasure.accounts.push(user.username);
-  }
-  await stores.auditLog.write(
-    adminEvent(
-      stores,
-      'people-erase',
-      entityId,
-      erasure.records.map((r) => r.id),
-    ),
-  );
-  return erasure;
+  await stores.writer.remove('entities', entity.entity_id);
+  erasure.records.push({ group: 'entities', id: entity.entity_id });
 }

@@ -15,7 +15,6 @@ export interface AccountStores {
   throttles: SignInThrottleRepository;
 }
 
-/** What `users list` shows of an account: everything but its password hash. */
 /** What the CLI shows of an account: never its password hash nor its TOTP secret, only whether it has one. */
 export type UserSummary = Omit<User, 'password_hash' | 'totp_secret' | 'totp_last_step'> & { totp: boolean };
 
@@ -145,6 +144,11 @@ async function accountNamed(users: UserRepository, name: string): Promise<User> 
   return user;
 }
 
-function summarise({ password_hash: _hash, totp_secret, totp_last_step: _step, ...user }: User): UserSummary {
+export function summarise({
+  password_hash: _hash,
+  totp_secret,
+  totp_last_step: _step,
+  ...user
+}: User): UserSummary {
   return { ...user, totp: totp_secret !== undefined };
 }
