@@ -11,7 +11,7 @@ import { routes } from '../shared/routes';
 import type { Entity } from '../shared/schemas/records';
 import { personBody } from './support/fixtures';
 import { rosterSamples } from './support/oneroster-samples';
-import { startTestApi, type TestApi } from './support/test-api';
+import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const binding = JSON.parse(
   readFileSync(
@@ -188,26 +188,61 @@ describe('filter, sort and fields', () => {
     expect(contains.length).toBe((await all('users', 'users')).length);
   });
 
-  it("reads only what changed with dateLastModified>, and sees a new person's user", async () => {
+  it("reads only what changed with dateLastModified>, and sees a new person's user once the sync lag has passed", async () => {
     const before = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
     const created = await api.send('POST', '/api/students', personBody());
     expect(created.status).toBe(201);
     const { entity_id } = (await created.json()) as { entity_id: string };
     const entity = (await (await api.get(`/api/entities/${entity_id}`)).json()) as Entity;
-    const changed = await all(
-      'users',
-      'users',
-      `&filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`,
-    );
+    const since = `&filter=${encodeURIComponent(`dateLastModified>'${before}'`)}`;
+    // Within the sync lag a change may still be committing: it is left for the next read.
+    expect((await all('users', 'users', since)).map((u) => u.sourcedId)).not.toContain(entity.entity_id);
+    await waitForSyncLag();
+    const changed = await all('users', 'users', since);
     expect(changed.map((u) => u.sourcedId)).toContain(entity.entity_id);
-    expect(changed.every((u) => (u.dateLastModified as string) > before)).toBe(true);
+    expect(changed.every((u) => Date.parse(u.dateLastModified as string) > Date.parse(before))).toBe(true);
     const later = await all(
       'users',
       'users',
       `&filter=${encodeURIComponent(`dateLastModified>='${entity.updated_at}'`)}`,
     );
     expect(later.map((u) => u.sourcedId)).toContain(entity.entity_id);
+    const after = await all(
+      'users',
+      'users',
+      `&filter=${encodeURIComponent(`dateLastModified>'${entity.updated_at}'`)}`,
+    );
+    expect(after.map((u) => u.sourcedId)).not.toContain(entity.entity_id);
+  });
+
+  it('answers an empty page for a dateLastModified> in the future', async () => {
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    for (const op of ['>', '>=']) {
+      const response = await api.get(
+        `${BASE}/users?filter=${encodeURIComponent(`dateLastModified${op}'${future}'`)}`,
+      );
+      const body = await valid(response, 'UserSetDType');
+      expect(body.users).toEqual([]);
+      expect(response.headers.get('x-total-count')).toBe('0');
+    }
+  });
+
+  it('compares dateLastModified as an instant, not as text', async () => {
+    const [user] = await all('users', 'users', '&limit=1');
+    // The stored time has milliseconds; the same instant written without them is not earlier.
+    const at = new Date(Date.parse(user?.dateLastModified as string));
+    const whole = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const wholeSecond = Date.parse(whole);
+    const filter = (text: string) => `&filter=${encodeURIComponent(text)}`;
+    const after = await all('users', 'users', filter(`dateLastModified>'${whole}'`));
+    expect(after.some((u) => u.sourcedId === user?.sourcedId)).toBe(at.getTime() > wholeSecond);
+    const exact = await all(
+      'users',
+      'users',
+      filter(`dateLastModified='${at.toISOString().replace('Z', '+00:00')}'`),
+    );
+    expect(exact.map((u) => u.sourcedId)).toContain(user?.sourcedId);
   });
 
   it('sorts either way and keeps only the fields asked for', async () => {
@@ -250,6 +285,39 @@ describe('errors', () => {
       imsx_severity: 'error',
       imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldValue: codeMinor }] },
     });
+  });
+});
+
+describe('date and date-time filters on every collection', () => {
+  it.each([
+    ['classes', "dateLastModified>'yesterday'"],
+    ['enrollments', "beginDate>'2026-13-01'"],
+    ['enrollments', "endDate<'soon'"],
+    ['academicSessions', "startDate>='2026-09-01T00:00:00Z'"],
+    ['terms', "endDate='31/12/2026'"],
+    ['orgs', "dateLastModified<'2026-09-01'"],
+    ['demographics', "birthDate>'2010-02-30'"],
+    ['courses', "dateLastModified>'2026-09-01T00:00:00'"],
+  ])('refuses /%s?filter=%s with 400 invalid_filter_field', async (collection, filter) => {
+    const body = await valid(
+      await api.get(`${BASE}/${collection}?filter=${encodeURIComponent(filter)}`),
+      'imsx_StatusInfoDType',
+      400,
+    );
+    expect(JSON.stringify(body)).toContain('invalid_filter_field');
+  });
+
+  it('compares dates as dates', async () => {
+    const terms = await all('terms', 'academicSessions');
+    const first = terms[0] as Obj;
+    const from = await all(
+      'terms',
+      'academicSessions',
+      `&filter=${encodeURIComponent(`startDate>='${first.startDate}'`)}`,
+    );
+    expect(from.map((t) => t.sourcedId)).toEqual(
+      terms.filter((t) => (t.startDate as string) >= (first.startDate as string)).map((t) => t.sourcedId),
+    );
   });
 });
 
