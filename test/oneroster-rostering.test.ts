@@ -321,6 +321,36 @@ describe('date and date-time filters on every collection', () => {
   });
 });
 
+describe('path sourcedIds', () => {
+  it('answers 404 unknownobject for a sourcedId that is not a UUID, however long, on every route with one', async () => {
+    const long = 'x'.repeat(2000);
+    for (const route of routes.filter((r) => r.imsxErrors && r.path.includes('{'))) {
+      for (const id of [long, 'no-such-id', `${'0'.repeat(8)}-0000-0000-0000-00000000000g`]) {
+        const path = route.path.replace('{sourcedId}', id).replace('{classSourcedId}', id);
+        const body = await valid(await api.get(path), 'imsx_StatusInfoDType', 404);
+        expect(JSON.stringify(body), route.id).toContain('unknownobject');
+        expect(JSON.stringify(body)).not.toContain(long);
+      }
+    }
+  }, 120_000);
+
+  it('reads a sourcedId given in upper case as the object it names', async () => {
+    const [user] = await all('users', 'users', '&limit=1');
+    const cls = (await all('classes', 'classes', '&limit=1'))[0] as Obj;
+    const body = await valid(
+      await api.get(`${BASE}/users/${user?.sourcedId.toUpperCase()}`),
+      'SingleUserDType',
+    );
+    expect((body.user as Obj).sourcedId).toBe(user?.sourcedId);
+    const school = (cls.school as { sourcedId: string }).sourcedId.toUpperCase();
+    const students = await valid(
+      await api.get(`${BASE}/schools/${school}/classes/${cls.sourcedId.toUpperCase()}/students`),
+      'UserSetDType',
+    );
+    expect((students.users as Obj[]).length).toBeGreaterThan(0);
+  });
+});
+
 describe('scopes', () => {
   it('answers 401 without a token, with a Bearer challenge', async () => {
     const response = await api.get(`${BASE}/users`, { token: null });

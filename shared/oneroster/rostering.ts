@@ -2,6 +2,7 @@
 // the users of one role, in the same `users` and `user` payloads), orgs (and schools), and demographics. Each list reads its candidates (a whole
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
+import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import type { Entity } from '../schemas/records';
 import {
@@ -104,7 +105,18 @@ export function singleObject(request: ApiRequest, fieldNames: readonly string[])
 export const unknownObject = (kind: string, id: string) =>
   new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
 
-const sourcedIdOf = (request: ApiRequest) => request.path.sourcedId ?? '';
+/**
+ * The sourcedId a path names (`{sourcedId}`, or `{classSourcedId}` under a school), in lower case as ids
+ * are stored. Every sourcedId of this service is a UUID, so anything else names no object: 404 before
+ * the table is read, without echoing what may be kilobytes of text.
+ */
+export function pathId(request: ApiRequest, kind: string, name = 'sourcedId'): string {
+  const id = request.path[name] ?? '';
+  if (!isUuid(id)) {
+    throw new OneRosterError(404, 'unknownobject', `No ${kind} has that sourcedId: sourcedIds are UUIDs.`);
+  }
+  return id.toLowerCase();
+}
 
 /** GET /users/{sourcedId}, /students/{sourcedId} and /teachers/{sourcedId}. */
 export async function getUser(
@@ -113,7 +125,7 @@ export async function getUser(
   role: UserRole | undefined,
 ): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.users);
-  const id = sourcedIdOf(request);
+  const id = pathId(request, role ?? 'user');
   const entity = (await reader.get('entities', id))?.record;
   if (!entity || !hasRole(role)(entity)) throw unknownObject(role ?? 'user', id);
   const maker = makerFor(request, await homeOrgId(request, reader));
@@ -149,7 +161,7 @@ export async function getOrg(
   type: 'school' | undefined,
 ): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.orgs);
-  const id = sourcedIdOf(request);
+  const id = pathId(request, type ?? 'org');
   const entity = (await reader.get('entities', id))?.record;
   if (!entity || !isOrg(type)(entity)) throw unknownObject(type ?? 'org', id);
   // Its children are the organisations that name it as parent: found among all of them.
@@ -189,7 +201,7 @@ export async function listDemographics(request: ApiRequest, reader: RosterReader
 /** GET /demographics/{sourcedId}. */
 export async function getDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.demographics);
-  const id = sourcedIdOf(request);
+  const id = pathId(request, 'demographics');
   const entity = (await reader.get('entities', id))?.record;
   const maker = makerFor(request, request.config.tenantId);
   const [object] = entity && isUser(entity) ? await demographicsOf(reader, maker, [entity]) : [];
