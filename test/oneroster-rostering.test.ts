@@ -259,10 +259,38 @@ describe('filter, sort and fields', () => {
       ['givenName', 'sourcedId'],
       ['givenName', 'sourcedId'],
     ]);
-    const one = (await (
-      await api.get(`${BASE}/orgs/${body.users[0]?.sourcedId}?fields=name`)
-    ).json()) as unknown;
-    expect(one).toBeDefined();
+    const user = body.users[0] as Obj;
+    const one = (await (await api.get(`${BASE}/users/${user.sourcedId}?fields=givenName,email`)).json()) as {
+      user: Obj;
+    };
+    expect(Object.keys(one.user).sort()).toEqual(['email', 'givenName']);
+    const [org] = await all('orgs', 'orgs', '&limit=1');
+    const named = (await (
+      await api.get(`${BASE}/orgs/${org?.sourcedId}?fields=name&fields=type`)
+    ).json()) as {
+      org: Obj;
+    };
+    expect(named.org).toEqual({ name: org?.name, type: org?.type });
+  });
+
+  it('answers every field when fields names one the objects lack, as the binding says', async () => {
+    const [user] = await all('users', 'users', '&limit=1');
+    const whole = await valid(
+      await api.get(`${BASE}/users/${user?.sourcedId}?fields=givenName,shoeSize`),
+      'SingleUserDType',
+    );
+    expect(whole.user).toEqual(user);
+    const list = await valid(await api.get(`${BASE}/users?fields=shoeSize&limit=2`), 'UserSetDType');
+    expect(Object.keys((list.users as Obj[])[0] as Obj)).toEqual(Object.keys(user as Obj));
+  });
+
+  it('serves a limit above 1000 as 1000, and says so in the Link header', async () => {
+    const response = await api.get(`${BASE}/users?limit=5000`);
+    const links = linksOf(response);
+    const body = await valid(response, 'UserSetDType');
+    const total = Number(response.headers.get('x-total-count'));
+    expect((body.users as Obj[]).length).toBe(Math.min(total, 1000));
+    expect(links.first).toContain('limit=1000');
   });
 });
 
@@ -273,7 +301,15 @@ describe('errors', () => {
     ['offset=-3', 'invaliddata'],
     ['orderBy=sideways', 'invaliddata'],
     ['sort=shoeSize', 'invalid_selection_field'],
-    ['fields=sourcedId,shoeSize', 'invalid_selection_field'],
+    ['fields=sourcedId,', 'invalid_selection_field'],
+    ['fields=', 'invalid_selection_field'],
+    ['limit=5&limit=6', 'invaliddata'],
+    [
+      `filter=${encodeURIComponent("givenName='A'")}&filter=${encodeURIComponent("givenName='B'")}`,
+      'invaliddata',
+    ],
+    ['sort=givenName&sort=familyName', 'invaliddata'],
+    ['limit=1.5', 'invaliddata'],
     [`filter=${encodeURIComponent("shoeSize='42'")}`, 'invalid_filter_field'],
     [`filter=${encodeURIComponent('givenName=Ana')}`, 'invalid_filter_field'],
     [`filter=${encodeURIComponent("dateLastModified>'yesterday'")}`, 'invalid_filter_field'],

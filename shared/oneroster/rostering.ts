@@ -58,7 +58,10 @@ export function collectionResponse<T extends { sourcedId: string }>(
 ): ApiResponse {
   const { page, total } = selectPage(objects, query);
   const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
-  return { headers: pagingHeaders(url, request.query, query, total), body: { [key]: page } };
+  return {
+    headers: pagingHeaders(url, request.query, query, total),
+    body: { [key]: page.map((o) => selectFields(o, query.fields)) },
+  };
 }
 
 export type UserRole = 'student' | 'teacher';
