@@ -145,6 +145,76 @@ describe('collections and objects against the binding schemas', () => {
   });
 });
 
+describe('mapping fidelity', () => {
+  it("sets enabledUser from the person's role records, and maps every gender to the binding's sex", async () => {
+    const inactive = await api.send('POST', '/api/students', {
+      ...personBody(),
+      ative: false,
+      gender: 'Non-binary',
+    });
+    expect(inactive.status).toBe(201);
+    const { entity_id } = (await inactive.json()) as { entity_id: string };
+    const one = await valid(await api.get(`${BASE}/users/${entity_id}`), 'SingleUserDType');
+    expect((one.user as Obj).enabledUser).toBe('false');
+    const demographics = await valid(
+      await api.get(`${BASE}/demographics/${entity_id}`),
+      'SingleDemographicsDType',
+    );
+    expect((demographics.demographics as Obj).sex).toBe('other');
+    const disabled = await all('users', 'users', `&filter=${encodeURIComponent("enabledUser='false'")}`);
+    expect(disabled.map((u) => u.sourcedId)).toContain(entity_id);
+    const paged = await all(
+      'users',
+      'users',
+      `&filter=${encodeURIComponent(`email='${(one.user as Obj).email}'`)}`,
+    );
+    expect(paged.map((u) => u.enabledUser)).toEqual(['false']);
+  });
+
+  it('agrees with the native records user by user: enabledUser, names, e-mail, and demographics', async () => {
+    const native = async <T>(group: string): Promise<T[]> => {
+      const found: T[] = [];
+      let cursor = '';
+      for (;;) {
+        const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
+          string,
+          unknown
+        >;
+        found.push(...(page[group] as T[]));
+        if (typeof page.next_cursor !== 'string') return found;
+        cursor = `&cursor=${page.next_cursor}`;
+      }
+    };
+    type Role = { ative: boolean; gender: string; birth_date: string; naturality: string };
+    const records = new Map<string, Role>();
+    for (const [group, idField] of [
+      ['students', 'student_id'],
+      ['teachers', 'teacher_id'],
+      ['tutors', 'tutor_id'],
+      ['staffs', 'staff_id'],
+    ] as const) {
+      for (const r of await native<Role & Record<string, string>>(group))
+        records.set(r[idField] as string, r);
+    }
+    const entities = new Map((await nativeEntities()).map((e) => [e.entity_id, e]));
+    const sexes: Record<string, string> = { male: 'male', female: 'female' };
+    const demographics = new Map((await all('demographics', 'demographics')).map((d) => [d.sourcedId, d]));
+    for (const user of await all('users', 'users')) {
+      const entity = entities.get(user.sourcedId) as Entity;
+      const roles = entity.roles.map((r) => records.get(r.id) as Role);
+      expect(user.enabledUser, user.sourcedId).toBe(roles.some((r) => r.ative) ? 'true' : 'false');
+      expect(`${user.givenName} ${user.familyName}`).toBe(entity.name);
+      expect(user.email).toBe(entity.email);
+      const first = roles[0] as Role;
+      expect(demographics.get(user.sourcedId)).toMatchObject({
+        birthDate: first.birth_date,
+        cityOfBirth: first.naturality,
+        sex: sexes[first.gender.toLowerCase()] ?? expect.any(String),
+      });
+    }
+  });
+});
+
 describe('paging', () => {
   it('walks the Link next pages to the same objects as one page, with X-Total-Count on each', async () => {
     const everyone = await all('users', 'users');

@@ -17,6 +17,7 @@ import {
   singleObject,
   type UserRole,
   unknownObject,
+  usersResponse,
 } from './rostering';
 
 /** Session types the binding gives their own collections. */
@@ -204,9 +205,8 @@ export async function listUsersOfClass(request: ApiRequest, reader: RosterReader
   const cls = await classOf(request, reader);
   const enrolled = (await reader.enrollmentsOfClass(cls.class_id)).filter((e) => e.role === role);
   const entities = await reader.getMany('entities', [...new Set(enrolled.map((e) => e.entity_id))]);
-  const make = makerFor(request, await homeOrgId(request, reader));
-  const users = [...entities.values()].filter(hasRole(undefined)).map((e) => make.user(e));
-  return collectionResponse(request, 'users', users, query);
+  const people = [...entities.values()].filter(hasRole(undefined));
+  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
 }
 
 /** GET /schools/{schoolSourcedId}/students and /teachers: the users enrolled in its classes with the role. */
@@ -219,9 +219,8 @@ export async function listUsersOfSchool(request: ApiRequest, reader: RosterReade
     enrollments.filter((e) => e.role === role && inSchool.has(e.class_id)).map((e) => e.entity_id),
   );
   const entities = await reader.getMany('entities', [...ids]);
-  const make = makerFor(request, await homeOrgId(request, reader));
-  const users = [...entities.values()].filter(hasRole(undefined)).map((e) => make.user(e));
-  return collectionResponse(request, 'users', users, query);
+  const people = [...entities.values()].filter(hasRole(undefined));
+  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
 }
 
 /** Which enrollments a collection lists: all, a school's, or one class's of a school. */
