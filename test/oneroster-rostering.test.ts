@@ -236,6 +236,49 @@ describe('paging', () => {
   });
 });
 
+describe('paging on every collection', () => {
+  /** Every object of a list, by following its Link next pages of `limit` from `offset`, checking each. */
+  async function walk(path: string, limit: number, offset: number, total?: number) {
+    const seen: Obj[] = [];
+    let key = '';
+    let next: string | undefined = `${api.url}${path}?limit=${limit}&offset=${offset}`;
+    while (next) {
+      const response = await api.get(next.slice(api.url.length));
+      expect(response.status, path).toBe(200);
+      const count = Number(response.headers.get('x-total-count'));
+      if (total !== undefined) expect(count, path).toBe(total);
+      const links = linksOf(response);
+      const body = (await response.json()) as Record<string, Obj[]>;
+      key = Object.keys(body)[0] as string;
+      const at = Number(new URL(next).searchParams.get('offset'));
+      expect(links.first, path).toContain(`limit=${limit}&offset=0`);
+      expect(links.last, path).toContain(
+        `offset=${count === 0 ? 0 : Math.floor((count - 1) / limit) * limit}`,
+      );
+      expect(links.prev !== undefined, path).toBe(at > 0);
+      expect(links.next === undefined, path).toBe(at + limit >= count);
+      seen.push(...(body[key] as Obj[]));
+      next = links.next;
+    }
+    return { key, ids: seen.map((o) => o.sourcedId) };
+  }
+
+  it('answers X-Total-Count and Link on every list route, and its next pages walk to the whole list', async () => {
+    const samples = await rosterSamples((path) => api.get(path));
+    const lists = routes.filter((r) => r.imsxErrors && r.id.startsWith('list-'));
+    expect(lists.length).toBeGreaterThanOrEqual(29);
+    for (const route of lists) {
+      const path = samples.pathOf(route.path);
+      const everything = (await walk(path, 1000, 0)).ids;
+      expect(everything.length, route.id).toBeGreaterThan(0);
+      // About four pages, from the second object: every page boundary and the prev link are crossed.
+      const limit = Math.max(1, Math.ceil(everything.length / 4));
+      const walked = await walk(path, limit, 1, everything.length);
+      expect(walked.ids, route.id).toEqual(everything.slice(1));
+    }
+  }, 240_000);
+});
+
 describe('filter, sort and fields', () => {
   it('filters on a role, a name and with AND or OR', async () => {
     const students = await all('students', 'users');
