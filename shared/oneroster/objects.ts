@@ -14,6 +14,7 @@ import type {
   Teacher,
   Tutor,
 } from '../schemas/records';
+import { ROSTERING_PATH } from './rostering-path';
 
 /** A reference to another object (GUIDRef), with the address it is read at. */
 export interface GuidRef<T extends string> {
@@ -164,8 +165,7 @@ export const oneRosterRoles: Record<EntityRole['role'], string> = {
   staff: 'ext:staff',
 };
 
-/** Where the binding's objects are read: `<base>/ims/oneroster/rostering/v1p2`. */
-export const ROSTERING_PATH = '/ims/oneroster/rostering/v1p2';
+export { ROSTERING_PATH };
 
 export class ObjectMaker {
   constructor(

@@ -74,7 +74,18 @@ export async function collectionResponse<T extends { sourcedId: string }>(
   return {
     headers: pagingHeaders(url, request.query, query, selected.total),
     body: { [key]: page.map((o) => selectFields(o, query.fields)) },
+    ...audited(key, page),
   };
+}
+
+/** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
+const peopleKeys = new Set(['users', 'user', 'demographics']);
+
+/** The people a response returns, for its audit event (shared/audit/): their ids, never their content. */
+function audited(key: string, objects: readonly { sourcedId: string }[]): Pick<ApiResponse, 'audit'> {
+  if (!peopleKeys.has(key)) return {};
+  const ids = objects.map((o) => o.sourcedId);
+  return { audit: { recordIds: ids, entityIds: ids } };
 }
 
 export type UserRole = 'student' | 'teacher';
@@ -153,8 +164,9 @@ export async function listUsers(
 /** The one object of a single-object read, with only the fields asked for. */
 export function singleObject(request: ApiRequest, fieldNames: readonly string[]) {
   const fields = parseCollectionQuery(request.query, fieldNames).fields;
-  return <T extends object>(key: string, object: T): ApiResponse => ({
+  return <T extends { sourcedId: string }>(key: string, object: T): ApiResponse => ({
     body: { [key]: selectFields(object, fields) },
+    ...audited(key, [object]),
   });
 }
 
