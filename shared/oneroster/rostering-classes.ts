@@ -40,10 +40,10 @@ export async function listAcademicSessions(
   ofTerm = false,
 ): Promise<ApiResponse> {
   const query = listQuery(request, objectFields.academicSessions);
+  const parentId = ofTerm ? pathId(request, 'term') : undefined;
   const all = await reader.all('academic_sessions');
   let selected = all.filter(ofKind(kind));
-  if (ofTerm) {
-    const parentId = pathId(request, 'term');
+  if (parentId !== undefined) {
     if (!all.some((s) => s.academic_session_id === parentId && s.type === 'term')) {
       throw unknownObject('term', parentId);
     }
