@@ -15,7 +15,7 @@ import type { AuditEvent } from '../shared/audit/audit-event';
 import { keys } from '../shared/data/keys';
 import { SessionRepository } from '../shared/data/session-repository';
 import type { User } from '../shared/data/user-repository';
-import { idFields } from '../shared/domain/groups';
+import { idFields, oneRosterScopes } from '../shared/domain/groups';
 import type { Entity, Student } from '../shared/schemas/records';
 import { refresh, signIn } from './support/authorization-codes';
 import { expectProblem, json } from './support/contract';
@@ -198,6 +198,58 @@ describe('the audit trail', () => {
       writeFileSync(api.auditLogFile, kept);
     }
   });
+
+  it(
+    'records the OneRoster reads of people by their sourcedIds, and `audit person` lists them',
+    async () => {
+      const { entity } = await demoStudent();
+      const base = '/ims/oneroster/rostering/v1p2';
+      const one = await api.get(`${base}/users/${entity.entity_id.toUpperCase()}`);
+      expect(one.status).toBe(200);
+      expect(eventOf(one.headers.get('x-request-id'))).toMatchObject({
+        route: 'get-oneroster-user',
+        action: 'read',
+        group: 'entities',
+        record_ids: [entity.entity_id],
+        entity_ids: [entity.entity_id],
+        outcome: 200,
+        client_id: 'demo-client',
+      });
+      const list = await api.get(`${base}/students?limit=5&fields=givenName`);
+      const page = (await list.json()) as { users: object[] };
+      const listed = eventOf(list.headers.get('x-request-id'));
+      expect(listed).toMatchObject({ route: 'list-oneroster-students', outcome: 200 });
+      expect(listed?.entity_ids).toHaveLength(page.users.length);
+      expect(listed?.record_ids).toEqual(listed?.entity_ids);
+      const classes = await api.get(`${base}/students/${entity.entity_id}/classes`);
+      expect(eventOf(classes.headers.get('x-request-id'))).toMatchObject({
+        route: 'list-oneroster-classes-of-student',
+        entity_ids: [entity.entity_id],
+      });
+      const refused = await api.get(`${base}/demographics/${entity.entity_id}`, {
+        token: await api.token(oneRosterScopes.core),
+      });
+      expect(eventOf(refused.headers.get('x-request-id'))).toMatchObject({
+        route: 'get-oneroster-demographics',
+        entity_ids: [entity.entity_id],
+        outcome: 403,
+      });
+      // Schools and classes are no person's: reading them writes nothing.
+      const before = auditEvents().length;
+      expect((await api.get(`${base}/schools`)).status).toBe(200);
+      expect(auditEvents()).toHaveLength(before);
+      const text = readFileSync(api.auditLogFile, 'utf8');
+      expect(text).not.toContain(entity.name);
+      expect(text).not.toContain(entity.email);
+      const trail = await admin(['audit', 'person', entity.entity_id, '--json']);
+      expect(trail.code, trail.stderr).toBe(0);
+      const routes = (JSON.parse(trail.stdout) as AuditEvent[]).map((e) => e.route);
+      expect(routes).toEqual(
+        expect.arrayContaining(['get-oneroster-user', 'list-oneroster-classes-of-student']),
+      );
+    },
+    CLI_TIMEOUT_MS,
+  );
 
   it('writes nothing for routes that read no person records', async () => {
     const before = auditEvents().length;

@@ -108,6 +108,8 @@ describe('the OneRoster zip', () => {
   const classWithoutTerms = { ...cls, class_id: id(), term_ids: [id()] };
   const ana = person('Ana', 'student');
   const rui = person('Rui Costa Silva', 'teacher');
+  // Inactive: the REST binding and the zip both say enabledUser false.
+  rui.record.ative = false;
   const roleless = { ...ana.entity, entity_id: id(), name: 'Sem Papel', roles: [] };
   const enrollment = (classId: string, entityId: string, role = 'student') => ({
     enrollment_id: id(),
@@ -173,7 +175,9 @@ describe('the OneRoster zip', () => {
       givenName: 'Rui',
       familyName: 'Costa Silva',
       username: 'rui.silva',
+      enabledUser: 'false',
     });
+    expect(user(ana.entity.entity_id)?.enabledUser).toBe('true');
     expect(rows.roles?.every((r) => r.orgSourcedId === org.entity_id)).toBe(true);
   });
 

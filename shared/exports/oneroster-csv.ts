@@ -177,6 +177,8 @@ export interface RosterRecords {
   firstRoles: Map<string, Person>;
   /** Every tutor's students, by tutor_id: a guardian's agents. */
   tutorStudents: Map<string, string[]>;
+  /** The ids of the role records that are active (`ative`): a user is enabled while one of theirs is. */
+  activeRoles: Set<string>;
   academic_sessions: AcademicSession[];
   courses: Course[];
   classes: Class[];
@@ -272,7 +274,10 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
       };
     }),
     users: people.map((e) => {
-      const o = maker.user(e);
+      const o = maker.user(
+        e,
+        e.roles.some(({ id }) => records.activeRoles.has(id)),
+      );
       return {
         sourcedId: o.sourcedId,
         enabledUser: o.enabledUser,
@@ -368,6 +373,7 @@ export async function readRosterRecords(
     entities: [],
     firstRoles: new Map(),
     tutorStudents: new Map(),
+    activeRoles: new Set(),
     academic_sessions: [],
     courses: [],
     classes: [],
@@ -386,6 +392,7 @@ export async function readRosterRecords(
       } else if (isRoleGroup(group)) {
         const id = (record as Record<string, string>)[idFields[group]] as string;
         if (group === 'tutors') records.tutorStudents.set(id, (record as Tutor).student_ids);
+        if ((record as Person).ative) records.activeRoles.add(id);
         if (!firstRoleIds.has(id)) continue;
         const person = { ...(record as Person), ...withoutLists, photobase64: '' };
         records.firstRoles.set(id, 'student_ids' in person ? { ...person, student_ids: [] } : person);

@@ -5,7 +5,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type AuditSubject, auditEvent, auditedGroup } from '../audit/audit-event';
+import { type AuditSubject, auditEvent, auditedGroup, namedSubject } from '../audit/audit-event';
 import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken, TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
@@ -88,13 +88,12 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
    */
   const audit = async (event: Event, context: ApiContext, status: number) => {
     if (group === undefined || !runtime.audit) return;
-    const named = Object.values(event.pathParameters ?? {}).filter((id): id is string => id !== undefined);
     const written = auditEvent({
       route,
       group,
       requestId: requestIdOf(event, context),
       auth: context.auth,
-      subject: context.audited ?? { recordIds: named, entityIds: group === 'entities' ? named : [] },
+      subject: context.audited ?? namedSubject(route.path, event.pathParameters ?? {}, group),
       outcome: status,
     });
     try {

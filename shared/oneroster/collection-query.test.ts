@@ -1,7 +1,7 @@
 // Paging, sorting and field selection of OneRoster collections (Rostering REST binding, section 3.4).
 import { describe, expect, it } from 'vitest';
 import { QueryParams } from '../http/request';
-import { pagingHeaders, parseCollectionQuery, selectPage } from './collection-query';
+import { MAX_LIMIT, pagingHeaders, parseCollectionQuery, selectFields, selectPage } from './collection-query';
 import { OneRosterError } from './status-info';
 
 const known = ['sourcedId', 'givenName', 'familyName', 'roles', 'dateLastModified'];
@@ -35,15 +35,26 @@ describe('parseCollectionQuery', () => {
 
   it('refuses bad paging, ordering, sort, filter and fields with the binding codeMinor', () => {
     expect(refusal('limit=0')).toEqual([400, 'invaliddata']);
-    expect(refusal('limit=1001')).toEqual([400, 'invaliddata']);
     expect(refusal('limit=ten')).toEqual([400, 'invaliddata']);
     expect(refusal('offset=-1')).toEqual([400, 'invaliddata']);
     expect(refusal('orderBy=up')).toEqual([400, 'invaliddata']);
     expect(refusal('sort=shoeSize')).toEqual([400, 'invalid_selection_field']);
-    expect(refusal('fields=sourcedId,shoeSize')).toEqual([400, 'invalid_selection_field']);
+    expect(refusal('fields=sourcedId,')).toEqual([400, 'invalid_selection_field']);
+    expect(refusal('fields=')).toEqual([400, 'invalid_selection_field']);
     expect(refusal("filter=shoeSize='42'")).toEqual([400, 'invalid_filter_field']);
     expect(refusal('filter=givenName')).toEqual([400, 'invalid_filter_field']);
     expect(refusal('limit=1&limit=2')).toBeUndefined();
+  });
+
+  it('serves a limit above the largest page as the largest page', () => {
+    expect(parse('limit=1001').limit).toBe(MAX_LIMIT);
+    expect(parse('limit=999999999').limit).toBe(MAX_LIMIT);
+  });
+
+  it('takes fields as a list or repeated, and every field when one is unknown (binding section 3.4)', () => {
+    expect(parse('fields=sourcedId,%20givenName').fields).toEqual(['sourcedId', 'givenName']);
+    expect(parse('fields=sourcedId&fields=givenName').fields).toEqual(['sourcedId', 'givenName']);
+    expect(parse('fields=sourcedId,shoeSize').fields).toBeUndefined();
   });
 });
 
@@ -63,8 +74,9 @@ describe('selectPage', () => {
   });
 
   it('keeps only the fields asked for', () => {
-    const { page } = selectPage(objects, parse('fields=sourcedId,familyName&limit=1'));
-    expect(page).toEqual([{ sourcedId: 'a', familyName: 'Silva' }]);
+    const query = parse('fields=sourcedId,familyName&limit=1');
+    const { page } = selectPage(objects, query);
+    expect(page.map((o) => selectFields(o, query.fields))).toEqual([{ sourcedId: 'a', familyName: 'Silva' }]);
   });
 });
 

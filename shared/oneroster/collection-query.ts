@@ -20,12 +20,12 @@ export interface CollectionQuery {
   fields: string[] | undefined;
 }
 
-function wholeNumber(query: QueryParams, name: string, min: number, max: number, fallback: number): number {
+function wholeNumber(query: QueryParams, name: string, min: number, fallback: number): number {
   const text = query.get(name);
   if (text === undefined) return fallback;
   const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new OneRosterError(400, 'invaliddata', `${name} must be a whole number from ${min} to ${max}.`);
+  if (!(value >= min)) {
+    throw new OneRosterError(400, 'invaliddata', `${name} must be a whole number from ${min}.`);
   }
   return value;
 }
@@ -33,11 +33,29 @@ function wholeNumber(query: QueryParams, name: string, min: number, max: number,
 /** The top-level field a dotted path starts with. */
 const rootOf = (path: string) => path.split('.')[0] as string;
 
-/** Reads and checks the parameters against the fields the collection's objects have. */
+/**
+ * The fields asked for: `fields=a,b`, or the parameter repeated (`fields=a&fields=b`, how the binding's
+ * OpenAPI file sends an array). As the binding says (section 3.4), a blank name makes the request
+ * invalid, and a name the objects lack selects every field.
+ */
+function parseFields(query: QueryParams, known: ReadonlySet<string>): string[] | undefined {
+  const values = query.all('fields');
+  if (values.length === 0) return undefined;
+  const fields = values.flatMap((value) => value.split(',')).map((f) => f.trim());
+  if (fields.some((f) => f === '')) {
+    throw new OneRosterError(400, 'invalid_selection_field', 'fields names a blank field.');
+  }
+  return fields.every((f) => known.has(f)) ? fields : undefined;
+}
+
+/**
+ * Reads and checks the parameters against the fields the collection's objects have. A `limit` above
+ * MAX_LIMIT is served as MAX_LIMIT (the binding sets no maximum; the Link header carries the one used).
+ */
 export function parseCollectionQuery(query: QueryParams, knownFields: readonly string[]): CollectionQuery {
   const known = new Set(knownFields);
-  const limit = wholeNumber(query, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT);
-  const offset = wholeNumber(query, 'offset', 0, 999_999_999, 0);
+  const limit = Math.min(wholeNumber(query, 'limit', 1, DEFAULT_LIMIT), MAX_LIMIT);
+  const offset = wholeNumber(query, 'offset', 0, 0);
   const sort = query.get('sort');
   if (sort !== undefined && !known.has(rootOf(sort))) {
     throw new OneRosterError(400, 'invalid_selection_field', `sort names ${sort}, which these objects lack.`);
@@ -57,18 +75,7 @@ export function parseCollectionQuery(query: QueryParams, knownFields: readonly s
       );
     }
   }
-  const fieldsText = query.get('fields');
-  const fields = fieldsText === undefined ? undefined : fieldsText.split(',').map((f) => f.trim());
-  for (const field of fields ?? []) {
-    if (!known.has(field)) {
-      throw new OneRosterError(
-        400,
-        'invalid_selection_field',
-        `fields names ${field || '(nothing)'}, which these objects lack.`,
-      );
-    }
-  }
-  return { limit, offset, sort, orderBy, filter, fields };
+  return { limit, offset, sort, orderBy, filter, fields: parseFields(query, known) };
 }
 
 /** Only the fields asked for, in the object's own order. */
@@ -83,13 +90,14 @@ const sortKey = (object: object, path: string) => {
 };
 
 /**
- * The objects the query selects, sorted, with how many there are before paging. Without `sort` they keep
- * sourcedId order. Ties keep their order, so a page boundary is the same on every request.
+ * The objects the query selects, sorted, with how many there are before paging; whole, for the caller to
+ * select fields of. Without `sort` they keep sourcedId order. Ties keep their order, so a page boundary
+ * is the same on every request.
  */
 export function selectPage<T extends { sourcedId: string }>(
   objects: readonly T[],
   query: CollectionQuery,
-): { page: Partial<T>[]; total: number } {
+): { page: T[]; total: number } {
   const { filter, sort = 'sourcedId', orderBy, offset, limit } = query;
   const selected = filter ? objects.filter((o) => matches(o, filter)) : [...objects];
   const collator = new Intl.Collator('en', { sensitivity: 'variant' });
@@ -100,7 +108,7 @@ export function selectPage<T extends { sourcedId: string }>(
       (a.sourcedId < b.sourcedId ? -1 : a.sourcedId > b.sourcedId ? 1 : 0),
   );
   return {
-    page: selected.slice(offset, offset + limit).map((o) => selectFields(o, query.fields)),
+    page: selected.slice(offset, offset + limit),
     total: selected.length,
   };
 }

@@ -43,6 +43,12 @@ describe('parseFilter', () => {
     ["a='1' AND b='2' AND c='3'", 'three predicates'],
     ["a='1' XOR b='2'", 'unknown logic'],
     ["a='1' and b='2'", 'lower-case logic'],
+    ["dateLastModified>'yesterday'", 'a date-time field with no date-time'],
+    ["dateLastModified>'2026-09-01'", 'a date-time field with a date alone'],
+    ["dateLastModified>'2026-09-01T10:00:00'", 'a date-time without a time zone'],
+    ["roles.beginDate<'2026-02-30'", 'a date that does not exist'],
+    ["roles.endDate<'2026-13-01'", 'a month that does not exist'],
+    ["birthDate='01/02/2010'", 'a date field with no ISO date'],
   ])('refuses %j (%s) as invalid_filter_field', (text) => {
     try {
       parseFilter(text);
@@ -58,12 +64,23 @@ describe('parseFilter', () => {
 describe('matches', () => {
   const check = (text: string) => matches(user, parseFilter(text));
 
-  it('compares strings, and timestamps in their ISO order', () => {
+  it('compares strings as text, date-times as instants and dates as dates', () => {
     expect(check("givenName='Ana'")).toBe(true);
     expect(check("givenName!='Ana'")).toBe(false);
     expect(check("dateLastModified>'2026-08-31T00:00:00Z'")).toBe(true);
-    expect(check("dateLastModified<='2026-08-31'")).toBe(false);
+    expect(check("dateLastModified<='2026-08-31T23:59:59Z'")).toBe(false);
     expect(check("familyName~'neil'")).toBe(true);
+    const at = (dateLastModified: string, text: string) =>
+      matches({ ...user, dateLastModified }, parseFilter(text));
+    // Text order puts '.' before 'Z'; as instants half a second later is later.
+    expect(at('2026-01-01T10:00:00.500Z', "dateLastModified>'2026-01-01T10:00:00Z'")).toBe(true);
+    expect(at('2026-01-01T10:00:00.000Z', "dateLastModified='2026-01-01T10:00:00Z'")).toBe(true);
+    expect(at('2026-01-01T10:00:00.000Z', "dateLastModified>='2026-01-01T11:00:00+01:00'")).toBe(true);
+    expect(at('2026-01-01T10:00:00.000Z', "dateLastModified>'2026-01-01T11:00:00+01:00'")).toBe(false);
+    const born = (birthDate: string, text: string) => matches({ birthDate }, parseFilter(text));
+    expect(born('2010-05-04', "birthDate<'2010-12-01'")).toBe(true);
+    expect(born('2010-05-04', "birthDate>='2010-05-04'")).toBe(true);
+    expect(born('not a date', "birthDate<'2010-12-01'")).toBe(false);
   });
 
   it('matches an array path when any element does, and != only when none does', () => {

@@ -1,7 +1,7 @@
 // The `filter` query parameter of the OneRoster 1.2 REST binding (section 3.4.4 of the Rostering
 // binding): one predicate `field<op>'value'`, or two joined by one `AND` or one `OR`. Fields may be dotted
 // paths into objects and arrays (`roles.role`, `school.sourcedId`); an array matches when any element
-// does. Values are compared as strings, which orders the binding's dates and timestamps correctly.
+// does. Date-time fields compare as instants and date fields as calendar dates; the rest as text.
 import { OneRosterError } from './status-info';
 
 export const filterOperators = ['!=', '>=', '<=', '=', '>', '<', '~'] as const;
@@ -19,6 +19,48 @@ export interface Filter {
 }
 
 const invalid = (detail: string) => new OneRosterError(400, 'invalid_filter_field', detail);
+
+/**
+ * The fields of the binding's DateTime type, and of its Date type, wherever they appear (by their last
+ * segment, so `roles.beginDate` is a date too). Their values are checked when the filter is read.
+ */
+const dateTimeFields = new Set(['dateLastModified']);
+const dateFields = new Set(['birthDate', 'startDate', 'endDate', 'beginDate']);
+const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
+
+/** An ISO 8601 date-time with a time zone, as the binding writes them (W3C profile). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The instant of a date-time, or NaN when it is not one. */
+const instantOf = (text: string) => (DATE_TIME.test(text) ? Date.parse(text) : Number.NaN);
+
+/** A calendar date that exists (no 31 February), compared as its text. */
+function isDate(text: string): boolean {
+  const at = DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === text;
+}
+
+/** How a field's values compare: as instants, as dates, or as text. */
+type Comparison = 'instant' | 'date' | 'text';
+const comparisonOf = (field: string): Comparison => {
+  const name = lastSegment(field);
+  return dateTimeFields.has(name) ? 'instant' : dateFields.has(name) ? 'date' : 'text';
+};
+
+/** Refuses a value a date or date-time field can never be compared with. */
+function checkValue({ field, operator, value }: Predicate): void {
+  if (operator === '~') return;
+  const comparison = comparisonOf(field);
+  if (comparison === 'instant' && Number.isNaN(instantOf(value))) {
+    throw invalid(
+      `${field} is compared with an ISO 8601 date-time with a time zone, such as 2026-09-01T08:00:00Z, not ${value}.`,
+    );
+  }
+  if (comparison === 'date' && !isDate(value)) {
+    throw invalid(`${field} is compared with a date, YYYY-MM-DD, not ${value}.`);
+  }
+}
 
 /** One predicate at `at`: a field path, an operator and a single-quoted value ('' inside for a quote). */
 function readPredicate(text: string, at: number): { predicate: Predicate; end: number } {
@@ -43,7 +85,9 @@ function readPredicate(text: string, at: number): { predicate: Predicate; end: n
       i++;
     }
   }
-  return { predicate: { field: field[1] as string, operator, value }, end: i + 1 };
+  const predicate = { field: field[1] as string, operator, value };
+  checkValue(predicate);
+  return { predicate, end: i + 1 };
 }
 
 export function parseFilter(text: string): Filter {
@@ -69,24 +113,34 @@ export function valuesAt(value: unknown, path: readonly string[]): unknown[] {
   return valuesAt((value as Record<string, unknown>)[head], tail);
 }
 
-function compare(actual: unknown, { operator, value }: Predicate): boolean {
+/** The order of two values: a date-time by its instant (so .500Z is after :00Z), otherwise as text. */
+function order(comparison: Comparison, actual: string, value: string): number {
+  if (comparison === 'instant') return instantOf(actual) - instantOf(value);
+  return actual < value ? -1 : actual > value ? 1 : 0;
+}
+
+function compare(actual: unknown, { field, operator, value }: Predicate): boolean {
   if (actual === null || actual === undefined || typeof actual === 'object') return false;
   const text = String(actual);
+  if (operator === '~') return text.toLowerCase().includes(value.toLowerCase());
+  const comparison = comparisonOf(field);
+  // A stored value that is not a date where one is expected matches nothing but !=.
+  if (comparison === 'instant' && Number.isNaN(instantOf(text))) return operator === '!=';
+  if (comparison === 'date' && !DATE.test(text)) return operator === '!=';
+  const sign = order(comparison, text, value);
   switch (operator) {
     case '=':
-      return text === value;
+      return sign === 0;
     case '!=':
-      return text !== value;
+      return sign !== 0;
     case '>':
-      return text > value;
+      return sign > 0;
     case '>=':
-      return text >= value;
+      return sign >= 0;
     case '<':
-      return text < value;
+      return sign < 0;
     case '<=':
-      return text <= value;
-    case '~':
-      return text.toLowerCase().includes(value.toLowerCase());
+      return sign <= 0;
   }
 }
 

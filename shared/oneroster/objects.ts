@@ -1,6 +1,7 @@
 // The OneRoster 1.2 objects (Rostering service model) made from the native records. A user is a person
 // entity and an org an organisation entity, so every sourcedId is the native entity_id, and a user's
 // demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
+import { createHash } from 'node:crypto';
 import type {
   AcademicSession,
   Class,
@@ -13,6 +14,7 @@ import type {
   Teacher,
   Tutor,
 } from '../schemas/records';
+import { ROSTERING_PATH } from './rostering-path';
 
 /** A reference to another object (GUIDRef), with the address it is read at. */
 export interface GuidRef<T extends string> {
@@ -56,7 +58,7 @@ export interface OneRosterDemographics {
   status: 'active';
   dateLastModified: string;
   birthDate: string;
-  sex: 'male' | 'female' | 'unspecified';
+  sex: 'male' | 'female' | 'other' | 'unspecified';
   cityOfBirth: string;
 }
 
@@ -113,6 +115,25 @@ export interface OneRosterEnrollment {
   endDate?: string;
 }
 
+/** The native gender values (free text, in English or Portuguese) that name each of the binding's sexes. */
+const sexes: Record<string, OneRosterDemographics['sex']> = {
+  male: 'male',
+  m: 'male',
+  masculino: 'male',
+  female: 'female',
+  f: 'female',
+  feminino: 'female',
+  '': 'unspecified',
+  unspecified: 'unspecified',
+  unknown: 'unspecified',
+  'not stated': 'unspecified',
+  'não especificado': 'unspecified',
+};
+
+/** The binding's sex (male, female, other, unspecified) of a native gender: any other value is `other`. */
+export const sexOf = (gender: string): OneRosterDemographics['sex'] =>
+  sexes[gender.trim().toLowerCase()] ?? 'other';
+
 /** The binding's session types for the native ones. */
 const sessionTypes: Record<AcademicSession['type'], string> = {
   school_year: 'schoolYear',
@@ -152,9 +173,7 @@ export function nameParts(name: string): { givenName: string; familyName: string
   const [first = '-', ...rest] = name.trim().split(/\s+/).filter(Boolean);
   return { givenName: first, familyName: rest.length > 0 ? rest.join(' ') : first };
 }
-
-/** Where the binding's objects are read: `<base>/ims/oneroster/rostering/v1p2`. */
-export const ROSTERING_PATH = '/ims/oneroster/rostering/v1p2';
+export { ROSTERING_PATH };
 
 export class ObjectMaker {
   constructor(
@@ -241,7 +260,11 @@ export class ObjectMaker {
     };
   }
 
-  user(entity: Entity): OneRosterUser {
+  /**
+   * A user. `enabled` says whether any of the person's role records is active (`ative`); the caller reads
+   * those records.
+   */
+  user(entity: Entity, enabled: boolean): OneRosterUser {
     const { givenName, familyName } = nameParts(entity.name);
     const org = this.orgRef(this.homeOrgId);
     return {
@@ -249,7 +272,7 @@ export class ObjectMaker {
       status: 'active',
       dateLastModified: entity.updated_at,
       userIds: entity.roles.map(({ role, id }) => ({ type: `${role}_id`, identifier: id })),
-      enabledUser: 'true',
+      enabledUser: enabled ? 'true' : 'false',
       givenName,
       familyName,
       roles: entity.roles.map(({ role }, i) => ({
@@ -282,13 +305,12 @@ export class ObjectMaker {
 
   /** A person's demographics, from the record of their first role (where birth date and gender live). */
   demographics(entity: Entity, person: Student | Teacher | Tutor | Staff): OneRosterDemographics {
-    const gender = person.gender.toLowerCase();
     return {
       sourcedId: entity.entity_id,
       status: 'active',
       dateLastModified: [entity.updated_at, person.updated_at].sort()[1] as string,
       birthDate: person.birth_date,
-      sex: gender === 'male' || gender === 'female' ? gender : 'unspecified',
+      sex: sexOf(person.gender),
       cityOfBirth: person.naturality,
     };
   }
@@ -362,3 +384,44 @@ export function rootOrganisation(entities: readonly Entity[]): Entity | undefine
     [...roots].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1))[0]
   );
 }
+
+/** RFC 9562's namespace for names that are URLs, for the name-based UUID of a tenant's organisation. */
+const URL_NAMESPACE = Buffer.from('6ba7b8119dad11d180b400c04fd430c8', 'hex');
+
+/**
+ * The organisation a tenant without any organisation entity is served as, so that every user's roles name
+ * an org that can be read: a district named after the tenant, with a name-based (version 5) UUID of the
+ * tenant id, the same on every request.
+ */
+export function tenantOrganisation(tenantId: string): Entity {
+  const hash = createHash('sha1').update(URL_NAMESPACE).update(`urn:tenant:${tenantId}`).digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  const epoch = new Date(0).toISOString();
+  return {
+    entity_id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`,
+    entity_type: 'organisation',
+    name: tenantId,
+    email: `${tenantId}@invalid.example`,
+    addresses: [],
+    contacts: [],
+    documents: [],
+    bankAccounts: [],
+    roles: [],
+    org_type: 'district',
+    parent_id: null,
+    created_at: epoch,
+    updated_at: epoch,
+  };
+}
+
+/** The tenant's organisations, or the tenant's own one when it has none. */
+export function organisationsOf(entities: readonly Entity[], tenantId: string): Entity[] {
+  const organisations = entities.filter((e) => e.entity_type === 'organisation');
+  return organisations.length > 0 ? organisations : [tenantOrganisation(tenantId)];
+}
+
+/** The org every user's roles are at: the root organisation, or the tenant's own one when it has none. */
+export const homeOrganisation = (entities: readonly Entity[], tenantId: string): Entity =>
+  rootOrganisation(entities) ?? tenantOrganisation(tenantId);

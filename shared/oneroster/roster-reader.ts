@@ -1,6 +1,7 @@
 // How the OneRoster routes read the native groups: a whole group, page by page from its partition, or
-// only the records changed since a time, from the `changes` index (what `dateLastModified>` asks for).
-// A whole-group read is bounded: a group larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
+// only the records changed since a time, from the `changes` index (what `dateLastModified>` asks for),
+// up to the sync lag behind the clock as the native changes feed. A whole-group read is bounded: a group
+// larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
 import type { RecordRepository } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
@@ -14,7 +15,14 @@ const idOf = (group: RecordGroup, record: object) =>
   (record as Record<string, unknown>)[idFields[group]] as string;
 
 export class RosterReader {
-  constructor(private readonly records: RecordRepository) {}
+  constructor(
+    private readonly records: RecordRepository,
+    /**
+     * How far behind the clock a changes read stops (the service's SYNC_LAG_MS): a write stamped just
+     * before it commits is then never missed by a client that resumes from the newest dateLastModified.
+     */
+    private readonly syncLagMs: number,
+  ) {}
 
   /** Every record of the group, in id order; refused when the group is larger than the bound. */
   async all<G extends RecordGroup>(group: G): Promise<GroupRecords[G][]> {
@@ -38,16 +46,27 @@ export class RosterReader {
     }
   }
 
-  /** The records changed after `since` (or at it, when `inclusive`), each once in its newest version. */
+  /**
+   * The records changed after `since` (or at it, when `inclusive`) and up to the sync lag behind the
+   * clock, each once in its newest version; none when `since` is later than that.
+   */
   async changedSince<G extends RecordGroup>(
     group: G,
     since: string,
     inclusive: boolean,
   ): Promise<GroupRecords[G][]> {
-    const from = inclusive
-      ? new Date(Date.parse(since) - 1).toISOString()
-      : new Date(Date.parse(since)).toISOString();
-    const until = new Date().toISOString();
+    const from = Date.parse(since) - (inclusive ? 1 : 0);
+    const until = Date.now() - this.syncLagMs;
+    if (!(from < until)) return [];
+    return this.changedWithin(group, since, new Date(from).toISOString(), new Date(until).toISOString());
+  }
+
+  private async changedWithin<G extends RecordGroup>(
+    group: G,
+    since: string,
+    from: string,
+    until: string,
+  ): Promise<GroupRecords[G][]> {
     const found = new Map<string, GroupRecords[G]>();
     let after: string | undefined;
     for (;;) {

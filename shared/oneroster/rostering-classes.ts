@@ -13,9 +13,11 @@ import {
   homeOrgId,
   isOrg,
   makerFor,
+  pathId,
   singleObject,
   type UserRole,
   unknownObject,
+  usersResponse,
 } from './rostering';
 
 /** Session types the binding gives their own collections. */
@@ -23,8 +25,6 @@ export type SessionKind = 'term' | 'grading_period' | undefined;
 const ofKind = (kind: SessionKind) => (s: AcademicSession) => kind === undefined || s.type === kind;
 const kindName = (kind: SessionKind) =>
   kind === 'term' ? 'term' : kind === 'grading_period' ? 'grading period' : 'academic session';
-
-const param = (request: ApiRequest, name: string) => request.path[name] ?? '';
 
 const listQuery = (request: ApiRequest, fields: readonly string[]) =>
   parseCollectionQuery(request.query, fields);
@@ -40,10 +40,10 @@ export async function listAcademicSessions(
   ofTerm = false,
 ): Promise<ApiResponse> {
   const query = listQuery(request, objectFields.academicSessions);
+  const parentId = ofTerm ? pathId(request, 'term') : undefined;
   const all = await reader.all('academic_sessions');
   let selected = all.filter(ofKind(kind));
-  if (ofTerm) {
-    const parentId = param(request, 'sourcedId');
+  if (parentId !== undefined) {
     if (!all.some((s) => s.academic_session_id === parentId && s.type === 'term')) {
       throw unknownObject('term', parentId);
     }
@@ -65,7 +65,7 @@ export async function getAcademicSession(
   kind: SessionKind,
 ): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.academicSessions);
-  const id = param(request, 'sourcedId');
+  const id = pathId(request, kindName(kind));
   const session = (await reader.get('academic_sessions', id))?.record;
   if (!session || !ofKind(kind)(session)) throw unknownObject(kindName(kind), id);
   // Its children are the sessions that name it as parent.
@@ -91,7 +91,7 @@ export async function listTermsOfSchool(request: ApiRequest, reader: RosterReade
 
 /** The school a nested path names, checked to be one. */
 async function schoolOf(request: ApiRequest, reader: RosterReader): Promise<string> {
-  const id = param(request, 'sourcedId');
+  const id = pathId(request, 'school');
   const entity = (await reader.get('entities', id))?.record;
   if (!entity || !isOrg('school')(entity)) throw unknownObject('school', id);
   return id;
@@ -114,7 +114,7 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
 /** GET /courses/{sourcedId}. */
 export async function getCourse(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.courses);
-  const id = param(request, 'sourcedId');
+  const id = pathId(request, 'course');
   const course = (await reader.get('courses', id))?.record;
   if (!course) throw unknownObject('course', id);
   return respond('course', maker(request).course(course));
@@ -137,19 +137,19 @@ async function selectClasses(request: ApiRequest, reader: RosterReader, of: Clas
       return (await reader.all('classes')).filter((c) => c.school_id === schoolId);
     }
     case 'course': {
-      const courseId = param(request, 'sourcedId');
+      const courseId = pathId(request, 'course');
       if (!(await reader.get('courses', courseId))) throw unknownObject('course', courseId);
       return (await reader.all('classes')).filter((c) => c.course_id === courseId);
     }
     case 'term': {
-      const termId = param(request, 'sourcedId');
+      const termId = pathId(request, 'term');
       const term = (await reader.get('academic_sessions', termId))?.record;
       if (term?.type !== 'term') throw unknownObject('term', termId);
       return (await reader.all('classes')).filter((c) => c.term_ids.includes(termId));
     }
     case 'user': {
       // A person's classes come from their enrollments, read by id: not the whole group.
-      const userId = param(request, 'sourcedId');
+      const userId = pathId(request, of.role ?? 'user');
       const entity = (await reader.get('entities', userId))?.record;
       if (!entity || !hasRole(of.role)(entity)) throw unknownObject(of.role ?? 'user', userId);
       const enrollments = await reader.enrollmentsOfPerson(userId);
@@ -181,7 +181,7 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
 /** GET /classes/{sourcedId}. */
 export async function getClass(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.classes);
-  const id = param(request, 'sourcedId');
+  const id = pathId(request, 'class');
   const cls = (await reader.get('classes', id))?.record;
   if (!cls) throw unknownObject('class', id);
   const course = (await reader.get('courses', cls.course_id))?.record;
@@ -193,7 +193,7 @@ async function classOf(request: ApiRequest, reader: RosterReader): Promise<Class
   // Under /schools/{sourcedId}/classes/{classSourcedId} the school is named first; under /classes, the class.
   const inSchool = request.path.classSourcedId !== undefined;
   const schoolId = inSchool ? await schoolOf(request, reader) : undefined;
-  const id = param(request, inSchool ? 'classSourcedId' : 'sourcedId');
+  const id = pathId(request, 'class', inSchool ? 'classSourcedId' : 'sourcedId');
   const cls = (await reader.get('classes', id))?.record;
   if (!cls || (schoolId !== undefined && cls.school_id !== schoolId)) throw unknownObject('class', id);
   return cls;
@@ -205,9 +205,8 @@ export async function listUsersOfClass(request: ApiRequest, reader: RosterReader
   const cls = await classOf(request, reader);
   const enrolled = (await reader.enrollmentsOfClass(cls.class_id)).filter((e) => e.role === role);
   const entities = await reader.getMany('entities', [...new Set(enrolled.map((e) => e.entity_id))]);
-  const make = makerFor(request, await homeOrgId(request, reader));
-  const users = [...entities.values()].filter(hasRole(undefined)).map((e) => make.user(e));
-  return collectionResponse(request, 'users', users, query);
+  const people = [...entities.values()].filter(hasRole(undefined));
+  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
 }
 
 /** GET /schools/{schoolSourcedId}/students and /teachers: the users enrolled in its classes with the role. */
@@ -220,9 +219,8 @@ export async function listUsersOfSchool(request: ApiRequest, reader: RosterReade
     enrollments.filter((e) => e.role === role && inSchool.has(e.class_id)).map((e) => e.entity_id),
   );
   const entities = await reader.getMany('entities', [...ids]);
-  const make = makerFor(request, await homeOrgId(request, reader));
-  const users = [...entities.values()].filter(hasRole(undefined)).map((e) => make.user(e));
-  return collectionResponse(request, 'users', users, query);
+  const people = [...entities.values()].filter(hasRole(undefined));
+  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
 }
 
 /** Which enrollments a collection lists: all, a school's, or one class's of a school. */
@@ -254,7 +252,7 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
 /** GET /enrollments/{sourcedId}. */
 export async function getEnrollment(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.enrollments);
-  const id = param(request, 'sourcedId');
+  const id = pathId(request, 'enrollment');
   const enrollment = (await reader.get('enrollments', id))?.record;
   const cls = enrollment && (await reader.get('classes', enrollment.class_id))?.record;
   if (!enrollment || !cls) throw unknownObject('enrollment', id);

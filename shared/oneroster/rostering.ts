@@ -2,6 +2,7 @@
 // the users of one role, in the same `users` and `user` payloads), orgs (and schools), and demographics. Each list reads its candidates (a whole
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
+import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import type { Entity } from '../schemas/records';
 import {
@@ -11,8 +12,15 @@ import {
   selectFields,
   selectPage,
 } from './collection-query';
-import type { Filter } from './filter';
-import { ObjectMaker, objectFields, rootOrganisation } from './objects';
+import { type Filter, filterFields } from './filter';
+import {
+  homeOrganisation,
+  ObjectMaker,
+  type OneRosterUser,
+  objectFields,
+  organisationsOf,
+  tenantOrganisation,
+} from './objects';
 import type { RosterReader } from './roster-reader';
 import { OneRosterError } from './status-info';
 
@@ -20,14 +28,15 @@ import { OneRosterError } from './status-info';
 const ROOT_ORG_TTL_MS = 5 * 60_000;
 let rootOrg: { id: string; readAt: number } | undefined;
 
-/** The org users' roles are at: the root organisation, or the tenant's id when it has no organisation. */
+/** The org users' roles are at: the root organisation, or the tenant's own when it has none. */
 export async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: readonly Entity[]) {
   const now = Date.now();
+  const { tenantId } = request.config;
   if (entities) {
-    rootOrg = { id: rootOrganisation(entities)?.entity_id ?? request.config.tenantId, readAt: now };
+    rootOrg = { id: homeOrganisation(entities, tenantId).entity_id, readAt: now };
   } else if (!rootOrg || now - rootOrg.readAt > ROOT_ORG_TTL_MS) {
     const all = await reader.all('entities');
-    rootOrg = { id: rootOrganisation(all)?.entity_id ?? request.config.tenantId, readAt: now };
+    rootOrg = { id: homeOrganisation(all, tenantId).entity_id, readAt: now };
   }
   return rootOrg.id;
 }
@@ -38,33 +47,45 @@ export const makerFor = (request: ApiRequest, homeOrg: string) =>
 /**
  * The time a filter's `dateLastModified>` (or `>=`) gives, when every object it selects changed after it:
  * then only the records changed since are read. Not with OR, where the other predicate may select more.
+ * The filter has been read, so the value is a date-time.
  */
 function changedSince(filter: Filter | undefined): { since: string; inclusive: boolean } | undefined {
   if (!filter || (filter.logic === 'OR' && filter.predicates.length > 1)) return undefined;
   const bound = filter.predicates.find(
     (p) => p.field === 'dateLastModified' && (p.operator === '>' || p.operator === '>='),
   );
-  if (!bound) return undefined;
-  if (Number.isNaN(Date.parse(bound.value))) {
-    throw new OneRosterError(
-      400,
-      'invalid_filter_field',
-      `dateLastModified is compared with an ISO 8601 timestamp, not ${bound.value}.`,
-    );
-  }
-  return { since: bound.value, inclusive: bound.operator === '>=' };
+  return bound && { since: bound.value, inclusive: bound.operator === '>=' };
 }
 
-/** The list response: the page under its collection key, with X-Total-Count and Link. */
-export function collectionResponse<T extends { sourcedId: string }>(
+/**
+ * The list response: the page under its collection key, with X-Total-Count and Link. `complete` remakes
+ * the page's objects with what is read only for the objects a page holds.
+ */
+export async function collectionResponse<T extends { sourcedId: string }>(
   request: ApiRequest,
   key: string,
   objects: readonly T[],
   query: CollectionQuery,
-): ApiResponse {
-  const { page, total } = selectPage(objects, query);
+  complete?: (page: T[]) => Promise<T[]>,
+): Promise<ApiResponse> {
+  const selected = selectPage(objects, query);
+  const page = complete ? await complete(selected.page) : selected.page;
   const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
-  return { headers: pagingHeaders(url, request.query, query, total), body: { [key]: page } };
+  return {
+    headers: pagingHeaders(url, request.query, query, selected.total),
+    body: { [key]: page.map((o) => selectFields(o, query.fields)) },
+    ...audited(key, page),
+  };
+}
+
+/** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
+const peopleKeys = new Set(['users', 'user', 'demographics']);
+
+/** The people a response returns, for its audit event (shared/audit/): their ids, never their content. */
+function audited(key: string, objects: readonly { sourcedId: string }[]): Pick<ApiResponse, 'audit'> {
+  if (!peopleKeys.has(key)) return {};
+  const ids = objects.map((o) => o.sourcedId);
+  return { audit: { recordIds: ids, entityIds: ids } };
 }
 
 export type UserRole = 'student' | 'teacher';
@@ -73,6 +94,52 @@ export type UserRole = 'student' | 'teacher';
 const isUser = (e: Entity) => e.entity_type === 'person' && e.roles.length > 0;
 export const hasRole = (role: UserRole | undefined) => (e: Entity) =>
   isUser(e) && (role === undefined || e.roles.some((r) => r.role === role));
+
+const roleGroups = { student: 'students', teacher: 'teachers', tutor: 'tutors', staff: 'staffs' } as const;
+
+/** The people some of whose role records are active (`ative`): the users whose `enabledUser` is true. */
+async function enabledPeople(reader: RosterReader, people: readonly Entity[]): Promise<Set<string>> {
+  const roles = people.flatMap((e) => e.roles);
+  const records = await Promise.all(
+    (['student', 'teacher', 'tutor', 'staff'] as const).map((role) =>
+      reader.getMany(
+        roleGroups[role],
+        roles.filter((r) => r.role === role).map((r) => r.id),
+      ),
+    ),
+  );
+  const active = new Set(records.flatMap((found) => [...found].filter(([, r]) => r.ative).map(([id]) => id)));
+  return new Set(people.filter((e) => e.roles.some((r) => active.has(r.id))).map((e) => e.entity_id));
+}
+
+const namesEnabledUser = ({ sort, filter }: CollectionQuery) =>
+  [sort ?? '', ...(filter ? filterFields(filter) : [])].some((f) => f.split('.')[0] === 'enabledUser');
+
+/**
+ * The users response for some people. `enabledUser` comes from their role records, read by id for the
+ * page alone; for every person only when the filter or sort names it.
+ */
+export async function usersResponse(
+  request: ApiRequest,
+  reader: RosterReader,
+  query: CollectionQuery,
+  people: readonly Entity[],
+  homeOrg: string,
+): Promise<ApiResponse> {
+  const maker = makerFor(request, homeOrg);
+  const users = (enabled: Set<string>) => (list: readonly Entity[]) =>
+    list.map((e) => maker.user(e, enabled.has(e.entity_id)));
+  if (namesEnabledUser(query)) {
+    return collectionResponse(request, 'users', users(await enabledPeople(reader, people))(people), query);
+  }
+  // Selected and paged before enabledUser is read, which neither filter nor sort looks at here.
+  const byId = new Map(people.map((e) => [e.entity_id, e]));
+  const complete = async (page: OneRosterUser[]) => {
+    const onPage = page.flatMap((u) => byId.get(u.sourcedId) ?? []);
+    return users(await enabledPeople(reader, onPage))(onPage);
+  };
+  return collectionResponse(request, 'users', users(new Set())(people), query, complete);
+}
 
 /** GET /users, /students and /teachers. */
 export async function listUsers(
@@ -91,27 +158,33 @@ export async function listUsers(
     entities = await reader.all('entities');
     homeOrg = await homeOrgId(request, reader, entities);
   }
-  const maker = makerFor(request, homeOrg);
-  return collectionResponse(
-    request,
-    'users',
-    entities.filter(hasRole(role)).map((e) => maker.user(e)),
-    query,
-  );
+  return usersResponse(request, reader, query, entities.filter(hasRole(role)), homeOrg);
 }
 
 /** The one object of a single-object read, with only the fields asked for. */
 export function singleObject(request: ApiRequest, fieldNames: readonly string[]) {
   const fields = parseCollectionQuery(request.query, fieldNames).fields;
-  return <T extends object>(key: string, object: T): ApiResponse => ({
+  return <T extends { sourcedId: string }>(key: string, object: T): ApiResponse => ({
     body: { [key]: selectFields(object, fields) },
+    ...audited(key, [object]),
   });
 }
 
 export const unknownObject = (kind: string, id: string) =>
   new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
 
-const sourcedIdOf = (request: ApiRequest) => request.path.sourcedId ?? '';
+/**
+ * The sourcedId a path names (`{sourcedId}`, or `{classSourcedId}` under a school), in lower case as ids
+ * are stored. Every sourcedId of this service is a UUID, so anything else names no object: 404 before
+ * the table is read, without echoing what may be kilobytes of text.
+ */
+export function pathId(request: ApiRequest, kind: string, name = 'sourcedId'): string {
+  const id = request.path[name] ?? '';
+  if (!isUuid(id)) {
+    throw new OneRosterError(404, 'unknownobject', `No ${kind} has that sourcedId: sourcedIds are UUIDs.`);
+  }
+  return id.toLowerCase();
+}
 
 /** GET /users/{sourcedId}, /students/{sourcedId} and /teachers/{sourcedId}. */
 export async function getUser(
@@ -120,11 +193,12 @@ export async function getUser(
   role: UserRole | undefined,
 ): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.users);
-  const id = sourcedIdOf(request);
+  const id = pathId(request, role ?? 'user');
   const entity = (await reader.get('entities', id))?.record;
   if (!entity || !hasRole(role)(entity)) throw unknownObject(role ?? 'user', id);
   const maker = makerFor(request, await homeOrgId(request, reader));
-  return respond('user', maker.user(entity));
+  const enabled = await enabledPeople(reader, [entity]);
+  return respond('user', maker.user(entity, enabled.has(entity.entity_id)));
 }
 
 export const isOrg = (type: string | undefined) => (e: Entity) =>
@@ -139,7 +213,7 @@ export async function listOrgs(
   const query = parseCollectionQuery(request.query, objectFields.orgs);
   // An org lists its children, which may have changed without it: orgs are read whole.
   const entities = await reader.all('entities');
-  const orgs = entities.filter(isOrg(undefined));
+  const orgs = organisationsOf(entities, request.config.tenantId);
   const maker = makerFor(request, await homeOrgId(request, reader, entities));
   return collectionResponse(
     request,
@@ -156,23 +230,29 @@ export async function getOrg(
   type: 'school' | undefined,
 ): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.orgs);
-  const id = sourcedIdOf(request);
-  const entity = (await reader.get('entities', id))?.record;
-  if (!entity || !isOrg(type)(entity)) throw unknownObject(type ?? 'org', id);
+  const id = pathId(request, type ?? 'org');
+  const { tenantId } = request.config;
+  const stored = (await reader.get('entities', id))?.record;
+  // The tenant's own organisation is served only while it has none of its own.
+  if (stored ? !isOrg(type)(stored) : id !== tenantOrganisation(tenantId).entity_id) {
+    throw unknownObject(type ?? 'org', id);
+  }
   // Its children are the organisations that name it as parent: found among all of them.
   const entities = await reader.all('entities');
+  const orgs = organisationsOf(entities, tenantId);
+  const entity = orgs.find((o) => o.entity_id === id);
+  if (!entity || !isOrg(type)(entity)) throw unknownObject(type ?? 'org', id);
   const maker = makerFor(request, await homeOrgId(request, reader, entities));
-  return respond('org', maker.org(entity, entities.filter(isOrg(undefined))));
+  return respond('org', maker.org(entity, orgs));
 }
 
 /** The record of a person's first role, where their birth date and gender are kept. */
 async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: readonly Entity[]) {
   const firstRoles = people.flatMap((e) => (e.roles[0] ? [{ entity: e, role: e.roles[0] }] : []));
-  const groupOf = { student: 'students', teacher: 'teachers', tutor: 'tutors', staff: 'staffs' } as const;
   const records = await Promise.all(
     (['student', 'teacher', 'tutor', 'staff'] as const).map((role) =>
       reader.getMany(
-        groupOf[role],
+        roleGroups[role],
         firstRoles.filter((f) => f.role.role === role).map((f) => f.role.id),
       ),
     ),
@@ -196,7 +276,7 @@ export async function listDemographics(request: ApiRequest, reader: RosterReader
 /** GET /demographics/{sourcedId}. */
 export async function getDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const respond = singleObject(request, objectFields.demographics);
-  const id = sourcedIdOf(request);
+  const id = pathId(request, 'demographics');
   const entity = (await reader.get('entities', id))?.record;
   const maker = makerFor(request, request.config.tenantId);
   const [object] = entity && isUser(entity) ? await demographicsOf(reader, maker, [entity]) : [];

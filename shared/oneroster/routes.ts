@@ -51,9 +51,11 @@ const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as c
 
 /** Users and orgs are entities, read whole (the counter bounds the read). */
 const entityReads = [keys.recordPartition('entities'), keys.counterPartition];
-/** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
-const userReads = [...entityReads, keys.changePartition('entities')];
 const personGroups: RoleGroup[] = ['students', 'teachers', 'tutors', 'staffs'];
+/** A user's enabledUser comes from the person's role records, of any of the four roles. */
+const roleRecords = personGroups.map(keys.recordPartition);
+/** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
+const userReads = [...entityReads, keys.changePartition('entities'), ...roleRecords];
 
 /** Nested collections take roster.readonly alone (binding section 4). */
 const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
@@ -152,18 +154,22 @@ export const oneRosterRoutes: Route[] = [
   nested('students-of-school', '/schools/{sourcedId}/students', 'list-students-of-school', [
     ...rec('entities', 'enrollments', 'classes'),
     keys.counterPartition,
+    ...roleRecords,
   ]),
   nested('teachers-of-school', '/schools/{sourcedId}/teachers', 'list-teachers-of-school', [
     ...rec('entities', 'enrollments', 'classes'),
     keys.counterPartition,
+    ...roleRecords,
   ]),
   nested('students-of-class', '/classes/{sourcedId}/students', 'list-students-of-class', [
     ...rec('classes', 'enrollments', 'entities'),
     keys.counterPartition,
+    ...roleRecords,
   ]),
   nested('teachers-of-class', '/classes/{sourcedId}/teachers', 'list-teachers-of-class', [
     ...rec('classes', 'enrollments', 'entities'),
     keys.counterPartition,
+    ...roleRecords,
   ]),
   nested(
     'enrollments-of-class-in-school',
@@ -175,13 +181,13 @@ export const oneRosterRoutes: Route[] = [
     'students-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/students',
     'list-students-of-class-in-school',
-    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition],
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
   ),
   nested(
     'teachers-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
     'list-teachers-of-class-in-school',
-    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition],
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
   ),
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
     ...rec('courses', 'classes'),
@@ -204,8 +210,5 @@ export const oneRosterRoutes: Route[] = [
   nested('classes-of-teacher', '/teachers/{sourcedId}/classes', 'list-classes-of-teacher', [
     ...rec('entities', 'enrollments', 'classes', 'courses'),
   ]),
-  ...collection('demographics', 'demographics', demographics, [
-    ...entityReads,
-    ...personGroups.map(keys.recordPartition),
-  ]),
+  ...collection('demographics', 'demographics', demographics, [...entityReads, ...roleRecords]),
 ];

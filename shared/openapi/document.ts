@@ -61,8 +61,8 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   limit: {
     name: 'limit',
     in: 'query',
-    description: 'OneRoster: how many objects a page holds at most.',
-    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+    description: `OneRoster: how many objects a page holds at most; above ${MAX_LIMIT}, ${MAX_LIMIT}.`,
+    schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
   },
   offset: {
     name: 'offset',
@@ -152,7 +152,8 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     description:
       "Only these fields of each record (comma-separated, the record's field names, such as " +
       '`name,processnumber,email`), always with its id: a roster without `photobase64` moves a fraction ' +
-      "of the bytes. An unknown name gets 400. On the OneRoster routes, the binding's field names; all by default.",
+      "of the bytes. An unknown name gets 400. On the OneRoster routes, the binding's field names, also as " +
+      'the parameter repeated; all by default, and all when one is unknown (a blank one gets 400).',
     schema: { type: 'string' },
   },
   since: {

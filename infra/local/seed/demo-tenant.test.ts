@@ -86,15 +86,24 @@ describe('the demo school group (issue "Rostering", deliverable 5)', () => {
     for (const school of schools) expect(school.parent_id).toBe(districts[0]?.entity_id);
   });
 
-  it('has the 2026/27 school year with its terms inside it', () => {
-    const [year, ...terms] = of('academic_sessions');
+  it('has the 2026/27 school year with its terms inside it, and two grading periods in each term', () => {
+    const sessions = of('academic_sessions');
+    const [year] = sessions;
     expect(year).toMatchObject({ type: 'school_year', school_year: '2027', parent_id: null });
+    const terms = sessions.filter((s) => s.type === 'term');
     expect(terms.length).toBeGreaterThanOrEqual(3);
     for (const term of terms) {
-      expect(term).toMatchObject({ type: 'term', parent_id: year?.academic_session_id });
+      expect(term).toMatchObject({ parent_id: year?.academic_session_id });
       expect((term.start_date as string) >= (year?.start_date as string)).toBe(true);
       expect((term.end_date as string) <= (year?.end_date as string)).toBe(true);
+      const periods = sessions.filter((s) => s.parent_id === term.academic_session_id);
+      expect(periods.map((p) => p.type)).toEqual(['grading_period', 'grading_period']);
+      // They cover the term, one after the other.
+      expect(periods[0]?.start_date).toBe(term.start_date);
+      expect(periods[1]?.end_date).toBe(term.end_date);
+      expect((periods[0]?.end_date as string) < (periods[1]?.start_date as string)).toBe(true);
     }
+    expect(sessions).toHaveLength(1 + terms.length * 3);
   });
 
   it('has a Portuguese curriculum: courses per grade, offered by the school that teaches it', () => {

@@ -1,5 +1,5 @@
 // The demo tenant's school group: the district (the agrupamento) with its three schools, the 2026/27
-// school year and its three terms, the Portuguese curriculum as courses per grade, and per school one
+// school year and its three terms, each of two grading periods, the Portuguese curriculum as courses per grade, and per school one
 // class of each course and a homeroom per grade, all year long, each with a teacher; every student is
 // enrolled in their grade's classes (6 to 10). Deterministic: it draws from the tenant's generator.
 import type {
@@ -31,6 +31,37 @@ const YEAR_END = '2027-06-30';
 /** A student's grade in 2026/27 from the year they were born: six-year-olds start the 1.º ano. */
 export const gradeOf = (birthDate: string) =>
   Math.min(12, Math.max(1, 2026 - Number(birthDate.slice(0, 4)) - 5));
+
+/** The day after `date` (YYYY-MM-DD), and the day halfway from `start` to `end`. */
+const dayAfter = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const midway = (start: string, end: string) => {
+  const [from, to] = [start, end].map((d) => Date.parse(`${d}T00:00:00Z`) / 86_400_000) as [number, number];
+  return new Date(Math.floor((from + to) / 2) * 86_400_000).toISOString().slice(0, 10);
+};
+
+/** A term's two grading periods (the mid-term and the end-of-term assessment), split at its middle day. */
+function gradingPeriods(
+  r: Random,
+  term: AcademicSession,
+  stamp: () => { created_at: string; updated_at: string },
+): AcademicSession[] {
+  const middle = midway(term.start_date, term.end_date);
+  const halves = [
+    { title: `${term.title}, avaliação intercalar`, start: term.start_date, end: middle },
+    { title: `${term.title}, avaliação final`, start: dayAfter(middle), end: term.end_date },
+  ];
+  return halves.map((half) => ({
+    academic_session_id: r.uuid(),
+    title: half.title,
+    type: 'grading_period',
+    start_date: half.start,
+    end_date: half.end,
+    parent_id: term.academic_session_id,
+    school_year: term.school_year,
+    ...stamp(),
+  }));
+}
 
 /** Grades as OneRoster writes them: two digits. */
 const gradeCode = (grade: number) => String(grade).padStart(2, '0');
@@ -150,9 +181,11 @@ export function demoRoster(
     }
   }
 
+  // Drawn last, so every id drawn before them is the same as in a tenant seeded without them.
+  const periods = termSessions.flatMap((term) => gradingPeriods(r, term, stamp));
   return {
     schools: schoolEntities,
-    sessions: [year, ...termSessions],
+    sessions: [year, ...termSessions, ...periods],
     courses,
     classes,
     enrollments,
