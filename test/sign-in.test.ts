@@ -1,7 +1,7 @@
 // The authorization endpoint and its sign-in form over HTTP (RFC 6749 section 4.1, RFC 7636, RFC 9207,
 // RFC 9700): which requests get the page, which a page and which an error redirect; the form's CSRF
 // defence; slowing and locking out guessing; and the single-use code a sign-in ends with.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   SignInThrottle,
   type Ticket,
 } from '../shared/auth/sign-in-throttle';
+import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
 import { AuthorizationRequestRepository } from '../shared/data/authorization-request-repository';
 import { ClientRepository, type OAuthClient } from '../shared/data/client-repository';
@@ -874,6 +875,60 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
     expect(await counted()).toBe(2);
     expect((await throttle.get(subject))?.locked_until).toBeUndefined();
     expect(await clock.admit(subject, '192.0.2.2', now)).toMatchObject({ admitted: true, delayMs: 500 });
+  });
+
+  it('counts wrong TOTP codes against the account: password and wrong code cycles end in 429', async () => {
+    const account = await newAccount();
+    const secret = base32Encode(randomBytes(20));
+    await api.users.update(account.user_id, { totp_secret: secret });
+    const from = newAddress();
+    const wrongCode = () => {
+      const right = totp(base32Decode(secret), Date.now() / 1000);
+      return right === '000000' ? '111111' : '000000';
+    };
+    const statuses: number[] = [];
+    let last: Answer | undefined;
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const page = await openSignIn();
+      const password = await post(
+        { ...page.form, username: account.username, password: DEMO_USER_PASSWORD },
+        { from, cookie: page.cookie },
+      );
+      last = await post({ ...page.form, otp: wrongCode() }, { from, cookie: page.cookie });
+      statuses.push(password.status, last.status);
+    }
+    // Five attempts (three right passwords, two wrong codes) lock the account; the third code is refused.
+    expect(statuses).toEqual([200, 400, 200, 400, 200, 429]);
+    expectLocked(last as Answer);
+    // The right password and the right code are refused now too, and nothing forgave the account.
+    const page = await openSignIn();
+    const right = await post(
+      { ...page.form, username: account.username, password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie },
+    );
+    expectLocked(right);
+    expect(await countedFor(accountThrottleSubject(account.user_id))).toBe(SIGN_IN_LIMITS.accountFailures);
+    // The right passwords gave their attempts back to the address: only the wrong codes count there.
+    expect(await countedFor(addressThrottleSubject(from), SIGN_IN_LIMITS.addressFailures)).toBe(2);
+  });
+
+  it('forgives the account only once the code is right too', async () => {
+    const account = await newAccount();
+    const secret = base32Encode(randomBytes(20));
+    await api.users.update(account.user_id, { totp_secret: secret });
+    const from = newAddress();
+    const subject = accountThrottleSubject(account.user_id);
+    const page = await openSignIn();
+    const password = await post(
+      { ...page.form, username: account.username, password: DEMO_USER_PASSWORD },
+      { from, cookie: page.cookie },
+    );
+    expect(password.status).toBe(200);
+    expect(await countedFor(subject)).toBe(1);
+    const code = totp(base32Decode(secret), Date.now() / 1000);
+    const signedIn = await post({ ...page.form, otp: code }, { from, cookie: page.cookie });
+    expect(signedIn.status).toBe(303);
+    expect(await countedFor(subject)).toBe(0);
   });
 
   it("forgives the account's failures on a successful sign-in; the address keeps its own", async () => {

@@ -3,7 +3,7 @@
 // Accept-Language by preference (RFC 9110 section 12.5.4), else the tenant's own language.
 import { LOCALES, type Locale } from '../config';
 
-interface PageText {
+export interface PageText {
   signInTitle: (school: string) => string;
   signInHeading: (school: string) => string;
   asks: string;
