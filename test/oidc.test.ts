@@ -277,6 +277,46 @@ describe('OpenID Connect with openid-client', () => {
     expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
   });
 
+  it('sends a cross-site logout POST without the session cookie on as a GET, which ends the session', async () => {
+    const browser = new CookieJar();
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const a = await authorizationRequest(config);
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(a.url, teacher, browser),
+      a.checks,
+    );
+    const state = oidc.randomState();
+    const form = {
+      id_token_hint: tokens.id_token as string,
+      post_logout_redirect_uri: postLogoutUri,
+      state,
+    };
+    // What a browser sends for another site's form: a SameSite=Lax cookie stays behind.
+    const posted = await fetch(`${issuer}/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://app.example' },
+      body: new URLSearchParams(form),
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.getSetCookie()).toEqual([]);
+    const get = locationOf(posted, `${issuer}/logout`);
+    expect(`${get.origin}${get.pathname}`).toBe(`${issuer}/logout`);
+    expect(Object.fromEntries(get.searchParams)).toEqual(form);
+    expect(browser.has('sso_session')).toBe(true);
+
+    const answer = await browser.fetch(get);
+    expect(answer.status).toBe(303);
+    const back = locationOf(answer, get);
+    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(browser.has('sso_session')).toBe(false);
+    const silent = await authorizationRequest(config, { prompt: 'none' });
+    const after = await browser.fetch(silent.url);
+    expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
+  });
+
   it('asks before logging out without an id_token_hint; the answer is a same-site form', async () => {
     const browser = new CookieJar();
     const config = await discover(DEMO_APP_ID, oidc.None());

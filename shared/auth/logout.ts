@@ -3,7 +3,8 @@
 // its registered post_logout_redirect_uris with its state. The session ends at once when the request's
 // id_token_hint names the session's person; otherwise the person is asked first (section 2: a logout
 // request anyone can trigger must not end a session unasked), and their answer is a same-site POST that
-// carries the SameSite=Lax cookie a cross-site POST never does. An unregistered address is never sent to.
+// carries the SameSite=Lax cookie a cross-site POST never does; for that reason an application's POST
+// that arrives without the cookie is sent on as the same request by GET. An unregistered address is never sent to.
 import type { ClientRepository } from '../data/client-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
@@ -77,6 +78,15 @@ async function destinationOf(
 export async function logout(request: ApiRequest, services: LogoutServices): Promise<ApiResponse> {
   const { event, config } = request;
   const params = paramsOf(request);
+  // A cross-site form POST never carries the SameSite=Lax session cookie: without this the session
+  // would live on while the app was told it had ended. The same request as a top-level GET carries it.
+  const post = event.requestContext.http.method === 'POST';
+  if (post && params.confirm === undefined && sessionHashOf(event) === undefined) {
+    return redirectTo(
+      303,
+      `${config.issuer}/logout?${new URLSearchParams(params as Record<string, string>)}`,
+    );
+  }
   const hint =
     params.id_token_hint === undefined
       ? undefined
