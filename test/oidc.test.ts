@@ -144,6 +144,61 @@ describe('OpenID Connect with openid-client', () => {
     },
   );
 
+  it('signs a confidential client in without PKCE when it asks for openid with a nonce (RFC 9700 section 2.1.1)', async () => {
+    const config = await discover(DEMO_CLIENT_ID, oidc.ClientSecretBasic(DEMO_SECRET));
+    /** What a stock confidential-client library sends: state and nonce, no code_challenge. */
+    const withoutPkce = (extra: Record<string, string> = {}) => {
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const params = { redirect_uri: redirectUri, scope: 'openid profile', state, nonce, ...extra };
+      const url = oidc.buildAuthorizationUrl(config, params);
+      return { url, checks: { expectedState: state, expectedNonce: nonce } };
+    };
+    const { url, checks } = withoutPkce();
+    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, teacher), {
+      ...checks,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.nonce).toBe(checks.expectedNonce);
+
+    // A verifier sent for a code issued without a challenge is refused, and the code is used up.
+    const injected = withoutPkce();
+    await expect(
+      oidc.authorizationCodeGrant(config, await completeSignIn(injected.url, teacher), {
+        ...injected.checks,
+        pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // PKCE stays required without openid or without a nonce, and for a public client; plain never passes.
+    const publicConfig = await discover(DEMO_APP_ID, oidc.None());
+    const cases: [oidc.Configuration, Record<string, string | undefined>][] = [
+      [config, { scope: 'openid', nonce: undefined }],
+      [config, { scope: 'students:read', nonce: oidc.randomNonce() }],
+      [config, { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }],
+      [config, { code_challenge_method: 'S256' }],
+      [publicConfig, {}],
+    ];
+    for (const [client, extra] of cases) {
+      const params: Record<string, string> = {
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state: oidc.randomState(),
+        nonce: oidc.randomNonce(),
+      };
+      for (const [name, value] of Object.entries(extra)) {
+        if (value === undefined) delete params[name];
+        else params[name] = value;
+      }
+      const request = oidc.buildAuthorizationUrl(client, params);
+      const answer = await fetch(request, { redirect: 'manual' });
+      expect(answer.status, JSON.stringify(extra)).toBe(302);
+      const back = locationOf(answer, request);
+      expect(back.searchParams.get('error'), JSON.stringify(extra)).toBe('invalid_request');
+      expect(back.searchParams.get('error_description')).toMatch(/code_challenge/);
+    }
+  });
+
   it('answers userinfo by POST too, and refuses with RFC 6750 challenges', async () => {
     const config = await discover(DEMO_APP_ID, oidc.None());
     const { url, checks } = await authorizationRequest(config, { scope: 'openid' });

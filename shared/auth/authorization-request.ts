@@ -12,7 +12,12 @@ import type {
   AuthorizationRequest,
   AuthorizationRequestRepository,
 } from '../data/authorization-request-repository';
-import { type ClientRepository, grantTypesOf, type OAuthClient } from '../data/client-repository';
+import {
+  type ClientRepository,
+  grantTypesOf,
+  isPublicClient,
+  type OAuthClient,
+} from '../data/client-repository';
 import type { RecordRepository } from '../data/record-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
@@ -105,7 +110,7 @@ interface OpenIdParams {
 
 type Checked =
   | { error: AuthorizationError; description: string }
-  | ({ scopes: Scope[]; codeChallenge: string } & OpenIdParams);
+  | ({ scopes: Scope[]; codeChallenge?: string } & OpenIdParams);
 
 const SINGLE = [
   'response_type',
@@ -163,6 +168,48 @@ function checkOpenId(
   };
 }
 
+/**
+ * PKCE with S256 (RFC 7636), which every public client and every OAuth request must send. A confidential
+ * client's OpenID Connect request with a nonce may leave it out (RFC 9700 section 2.1.1: its nonce,
+ * checked in the ID token, defends the code, and its secret keeps the code from anyone else), because
+ * stock confidential-client libraries send none. `plain` is refused always.
+ */
+function checkPkce(
+  param: (name: (typeof SINGLE)[number]) => string | undefined,
+  client: OAuthClient,
+  scopes: string[],
+): { codeChallenge?: string } | { error: AuthorizationError; description: string } {
+  const codeChallenge = param('code_challenge');
+  const method = param('code_challenge_method');
+  if (codeChallenge === undefined) {
+    if (method !== undefined) {
+      return {
+        error: 'invalid_request',
+        description: 'code_challenge_method is given without a code_challenge.',
+      };
+    }
+    if (!isPublicClient(client) && scopes.includes('openid') && param('nonce') !== undefined) return {};
+    return {
+      error: 'invalid_request',
+      description:
+        'code_challenge is required (PKCE, RFC 7636); only a confidential client asking for openid with a nonce may leave it out.',
+    };
+  }
+  if (method !== 'S256') {
+    return {
+      error: 'invalid_request',
+      description: 'code_challenge_method must be S256; plain or none is not accepted.',
+    };
+  }
+  if (!CODE_CHALLENGE.test(codeChallenge)) {
+    return {
+      error: 'invalid_request',
+      description: 'code_challenge must be 43 to 128 unreserved characters (RFC 7636 section 4.2).',
+    };
+  }
+  return { codeChallenge };
+}
+
 /** The rest of the request, once the redirect URI is known to be safe to send an error to. */
 function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   const repeated = SINGLE.find((name) => query.all(name).length > 1);
@@ -175,23 +222,9 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   if (responseType !== 'code') {
     return { error: 'unsupported_response_type', description: 'Only response_type=code is supported.' };
   }
-  const codeChallenge = param('code_challenge');
-  if (codeChallenge === undefined) {
-    return { error: 'invalid_request', description: 'code_challenge is required (PKCE, RFC 7636).' };
-  }
-  if (param('code_challenge_method') !== 'S256') {
-    return {
-      error: 'invalid_request',
-      description: 'code_challenge_method must be S256; plain or none is not accepted.',
-    };
-  }
-  if (!CODE_CHALLENGE.test(codeChallenge)) {
-    return {
-      error: 'invalid_request',
-      description: 'code_challenge must be 43 to 128 unreserved characters (RFC 7636 section 4.2).',
-    };
-  }
   const named = [...new Set((param('scope') ?? '').split(' ').filter(Boolean))];
+  const pkce = checkPkce(param, client, named);
+  if ('error' in pkce) return pkce;
   // OpenID Connect's scopes say what the client may know of the person, not what it may read: any
   // client of the code flow may ask for them.
   const identityScopes = named.filter(isIdentityScope);
@@ -206,7 +239,7 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   if ('error' in openId) return openId;
   // No scope at all asks for everything the client may read; a request for identity scopes alone, none.
   const scopes = asked.length > 0 || named.length > 0 ? (asked as Scope[]) : client.scopes;
-  return { scopes, codeChallenge, ...openId };
+  return { scopes, ...pkce, ...openId };
 }
 
 /** What answering from the browser's session needs: the session, the account, the entity and the codes. */
@@ -246,7 +279,7 @@ export async function startSignIn(
     ...(checked.identityScopes.length > 0 ? { identity_scopes: checked.identityScopes } : {}),
     ...(checked.nonce === undefined ? {} : { nonce: checked.nonce }),
     ...(state === undefined ? {} : { state }),
-    code_challenge: checked.codeChallenge,
+    ...(checked.codeChallenge === undefined ? {} : { code_challenge: checked.codeChallenge }),
   };
   const live = checked.prompt === 'login' ? undefined : await currentSession(event, services, now);
   const fresh =

@@ -248,13 +248,15 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   code_challenge: {
     name: 'code_challenge',
     in: 'query',
-    description: 'PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required.',
+    description:
+      'PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required, except from a confidential client ' +
+      'whose request has the openid scope and a nonce (RFC 9700 section 2.1.1).',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{43,128}$' },
   },
   code_challenge_method: {
     name: 'code_challenge_method',
     in: 'query',
-    description: 'Required, and only `S256`: `plain` is refused.',
+    description: 'Required with code_challenge, and only `S256`: `plain` is refused.',
     schema: { type: 'string', enum: ['S256'] },
   },
   access_token: {
