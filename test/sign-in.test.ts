@@ -266,6 +266,30 @@ describe('GET /api/sso/authorize: never redirected to (RFC 6749 section 4.1.2.1,
     expect(await itemsIn(keys.authorizationRequestPartition)).toBe(before);
   });
 
+  it("speaks the page's language and names the school: Portuguese by ui_locales or Accept-Language", async () => {
+    const school = 'Demo School (Agrupamento de Escolas Demo)';
+    const unknown = authorizeUrl(api.url, { client_id: 'no-such-client' });
+    for (const [url, headers] of [
+      [unknown, { 'accept-language': 'pt-PT,pt;q=0.9,en;q=0.5' }],
+      [`${unknown}&ui_locales=pt-BR`, { 'accept-language': 'en' }],
+    ] as const) {
+      const response = await fetch(url, { redirect: 'manual', headers });
+      const html = await response.text();
+      expect(response.status).toBe(400);
+      expect(html).toContain('<html lang="pt">');
+      expect(html).toContain(`<title>Esta ligação para iniciar sessão não funciona – ${school}</title>`);
+      expect(html).toContain('não é uma em que esta escola deixe iniciar sessão');
+      expect(html).not.toContain('This sign-in link');
+    }
+    const english = await fetch(unknown, { redirect: 'manual' });
+    expect(await english.text()).toContain(`<title>This sign-in link does not work – ${school}</title>`);
+
+    // Logout's refusals speak the request's language too.
+    const logout = await fetch(`${api.url}/api/sso/logout?id_token_hint=forged&ui_locales=pt`);
+    expect(logout.status).toBe(400);
+    expect(await logout.text()).toContain('A aplicação enviou um token de ID que esta escola não emitiu.');
+  });
+
   it('refuses a client with no redirect URI registered', async () => {
     const client = await registerClient({ redirect_uris: [] });
     const response = await fetch(authorizeUrl(api.url, { client_id: client.client_id, redirect_uri: null }), {

@@ -29,7 +29,7 @@ import { authorizationResponse, needsSecondFactor } from './authorization-respon
 import { csrfCookie, csrfCookieOf } from './csrf';
 import { type IdentityScope, isIdentityScope } from './identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
-import { chooseLocale } from './page-text';
+import { chooseLocale, type ErrorText } from './page-text';
 import { signInPage } from './sign-in-page';
 import { currentSession } from './sign-on-session';
 
@@ -66,19 +66,18 @@ export function backToClient(
   return `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${query}`;
 }
 
-const cannotStart = (message: string) =>
-  new PageError(
-    400,
-    'This sign-in link does not work',
-    `${message} You have not been sent anywhere. Go back to the app, or tell whoever looks after it.`,
-  );
+const cannotStart = (reason: (text: ErrorText) => string) =>
+  new PageError(400, (text) => ({
+    title: text.cannotStart,
+    message: `${reason(text)} ${text.notSentAnywhere}`,
+  }));
 
 async function clientOf(query: QueryParams, clients: ClientRepository): Promise<OAuthClient> {
   const [id, ...more] = query.all('client_id');
   const client =
     id && more.length === 0 && id.length <= MAX_CLIENT_ID_LENGTH ? await clients.get(id) : undefined;
   if (client?.status !== 'active' || !grantTypesOf(client).includes(CODE_GRANT)) {
-    throw cannotStart('The app that sent you here is not one this school lets people sign in to.');
+    throw cannotStart((text) => text.unknownApp);
   }
   return client;
 }
@@ -92,11 +91,7 @@ function redirectUriOf(query: QueryParams, client: OAuthClient): { uri: string; 
     return { uri: first, given: true };
   const [only] = registered;
   if (named.length === 0 && registered.length === 1 && only !== undefined) return { uri: only, given: false };
-  throw cannotStart(
-    named.length === 0
-      ? 'The app that sent you here did not say where to send you back.'
-      : 'The app that sent you here asked to send you back to an address it has not registered.',
-  );
+  throw cannotStart((text) => (named.length === 0 ? text.noRedirectUri : text.unregisteredRedirectUri));
 }
 
 /** What OpenID Connect adds to a request: who the client wants to know about, and how fresh a sign-in. */

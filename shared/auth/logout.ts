@@ -13,7 +13,7 @@ import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
 import { fromOwnOrigin } from './csrf';
 import { LOGOUT_PARAMS } from './oauth-terms';
-import { chooseLocale } from './page-text';
+import { chooseLocale, type ErrorText } from './page-text';
 import { signedOutPage, signOutPage } from './sign-in-page';
 import { clearedSessionCookie, currentSession, sessionHashOf } from './sign-on-session';
 import type { TokenVerifier } from './tokens';
@@ -27,25 +27,24 @@ export interface LogoutServices {
   verifier: Pick<TokenVerifier, 'idTokenHint'>;
 }
 
-const cannotSignOut = (message: string) =>
-  new PageError(
-    400,
-    'This sign-out link does not work',
-    `${message} Go back to the app, or close this page.`,
-  );
+const cannotSignOut = (reason: (text: ErrorText) => string) =>
+  new PageError(400, (text) => ({
+    title: text.cannotSignOut,
+    message: `${reason(text)} ${text.goBackOrClose}`,
+  }));
 
 /** The request's parameters: the query of a GET, the form of a POST; each given at most once. */
 function paramsOf({ event }: ApiRequest): LogoutParams {
   const post = event.requestContext.http.method === 'POST';
   if (post && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(header(event, 'content-type') ?? '')) {
-    throw new PageError(415, 'This form cannot be sent', 'Send the sign-out request as a form.');
+    throw new PageError(415, (text) => ({ title: text.formRefused, message: text.notASignOutForm }));
   }
   const source = new URLSearchParams(post ? bodyText(event) : (event.rawQueryString ?? ''));
   const params: LogoutParams = {};
   for (const [name, value] of source) {
     const known = [...LOGOUT_PARAMS, 'confirm' as const].find((p) => p === name);
     if (!known || value === '') continue;
-    if (params[known] !== undefined) throw cannotSignOut(`The request gives ${known} more than once.`);
+    if (params[known] !== undefined) throw cannotSignOut((text) => text.givenTwice(known));
     params[known] = value;
   }
   return params;
@@ -58,14 +57,14 @@ async function destinationOf(
   clients: ClientRepository,
 ): Promise<string | undefined> {
   if (params.client_id !== undefined && hintClient !== undefined && params.client_id !== hintClient) {
-    throw cannotSignOut('The app named is not the one its ID token was issued to.');
+    throw cannotSignOut((text) => text.hintForAnotherApp);
   }
   const uri = params.post_logout_redirect_uri;
   if (uri === undefined) return undefined;
   const clientId = hintClient ?? params.client_id;
   const client = clientId === undefined || clientId.length > 256 ? undefined : await clients.get(clientId);
   if (client?.status !== 'active' || !(client.post_logout_redirect_uris ?? []).includes(uri)) {
-    throw cannotSignOut('The app asked to send you to an address it has not registered.');
+    throw cannotSignOut((text) => text.unregisteredLogoutUri);
   }
   const query =
     params.state === undefined
@@ -92,7 +91,7 @@ export async function logout(request: ApiRequest, services: LogoutServices): Pro
       ? undefined
       : await services.verifier.idTokenHint(params.id_token_hint);
   if (params.id_token_hint !== undefined && !hint) {
-    throw cannotSignOut('The app sent an ID token this school did not issue.');
+    throw cannotSignOut((text) => text.foreignIdToken);
   }
   const destination = await destinationOf(params, hint?.clientId, services.clients);
   const locale = chooseLocale(params.ui_locales, header(event, 'accept-language'), config.defaultLocale);

@@ -52,30 +52,20 @@ const lockedOut = (
 });
 
 const refused = () =>
-  new PageError(
-    403,
-    'This form cannot be sent',
-    'The sign-in form did not come from this sign-in page, or your browser did not keep its cookie. ' +
-      'Go back to the app and start signing in again.',
-  );
+  new PageError(403, (text) => ({ title: text.formRefused, message: text.notFromThisPage }));
 
-const ended = () =>
-  new PageError(
-    400,
-    'This sign-in has ended',
-    'The sign-in page has expired or was already used. Go back to the app and start signing in again.',
-  );
+const ended = () => new PageError(400, (text) => ({ title: text.signInEnded, message: text.signInEndedWhy }));
 
 function readForm(event: ApiRequest['event']): SignInForm {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(header(event, 'content-type') ?? '')) {
-    throw new PageError(415, 'This form cannot be sent', 'Send the sign-in form from the sign-in page.');
+    throw new PageError(415, (text) => ({ title: text.formRefused, message: text.notASignInForm }));
   }
   const form: SignInForm = {};
   for (const [name, value] of new URLSearchParams(bodyText(event))) {
     const field = FIELDS.find((f) => f === name);
     if (!field) continue;
     if (form[field] !== undefined) {
-      throw new PageError(400, 'This form cannot be sent', `The form holds the field ${field} twice.`);
+      throw new PageError(400, (text) => ({ title: text.formRefused, message: text.fieldTwice(field) }));
     }
     form[field] = value;
   }
