@@ -88,7 +88,7 @@ describe('OpenID Connect with openid-client', () => {
       response_types_supported: ['code'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256'],
-      prompt_values_supported: ['none', 'login'],
+      prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     });
     expect(openid.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'roles']));
     expect(openid.claims_supported).toEqual(
@@ -262,6 +262,44 @@ describe('OpenID Connect with openid-client', () => {
         stale.checks,
       ),
     ).rejects.toMatchObject({ error: 'login_required' });
+  });
+
+  it('honours every prompt value it publishes, and an id_token_hint naming the person (Core 3.1.2.1)', async () => {
+    const browser = new CookieJar();
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const a = await authorizationRequest(config);
+    const teacherTokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(a.url, teacher, browser),
+      a.checks,
+    );
+    const other = await authorizationRequest(config);
+    const guardianTokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(other.url, { username: 'guardian', password: DEMO_USER_PASSWORD }),
+      other.checks,
+    );
+
+    // consent asks nothing: the session answers; select_account shows the page, where anyone may sign in.
+    const consent = await authorizationRequest(config, { prompt: 'consent' });
+    const silent = await browser.fetch(consent.url);
+    expect(silent.status).toBe(302);
+    expect(locationOf(silent, consent.url).searchParams.get('code')).not.toBeNull();
+    const select = await authorizationRequest(config, { prompt: 'select_account' });
+    const page = await browser.fetch(select.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="password"');
+
+    const hinted = async (hint: string) => {
+      const request = await authorizationRequest(config, { prompt: 'none', id_token_hint: hint });
+      return locationOf(await browser.fetch(request.url), request.url).searchParams;
+    };
+    expect((await hinted(teacherTokens.id_token as string)).get('code')).not.toBeNull();
+    expect((await hinted(guardianTokens.id_token as string)).get('error')).toBe('login_required');
+    expect((await hinted('abc.def.ghi')).get('error')).toBe('invalid_request');
+    // The session the other person's hint did not use is still the teacher's.
+    expect(browser.has('sso_session')).toBe(true);
+    expect((await hinted(teacherTokens.id_token as string)).get('code')).not.toBeNull();
   });
 
   it('answers prompt=none without a session with login_required, and prefills login_hint', async () => {

@@ -32,6 +32,7 @@ import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { chooseLocale, type ErrorText } from './page-text';
 import { signInPage } from './sign-in-page';
 import { currentSession } from './sign-on-session';
+import type { TokenVerifier } from './tokens';
 
 /** How long a sign-in page stays usable, and its CSRF cookie with it. */
 export const AUTHORIZATION_REQUEST_TTL_SECONDS = 600;
@@ -98,6 +99,7 @@ function redirectUriOf(query: QueryParams, client: OAuthClient): { uri: string; 
 interface OpenIdParams {
   identityScopes: IdentityScope[];
   nonce?: string;
+  /** login and select_account both show the sign-in page, whatever session the browser has. */
   prompt?: 'none' | 'login';
   maxAge?: number;
   loginHint?: string;
@@ -117,6 +119,7 @@ const SINGLE = [
   'prompt',
   'max_age',
   'login_hint',
+  'id_token_hint',
   'ui_locales',
 ] as const;
 
@@ -151,9 +154,11 @@ function checkOpenId(
   if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText)) {
     return { error: 'invalid_request', description: 'max_age must be a number of seconds.' };
   }
-  // No consent is asked (clients are registered by the school) and one browser holds one account, so
-  // consent and select_account need nothing more; login asks for the password again.
-  const prompt = prompts.includes('none') ? 'none' : prompts.includes('login') ? 'login' : undefined;
+  // No consent is asked (clients are registered by the school), so consent needs nothing more. One
+  // browser holds one session, so select_account, like login, shows the sign-in page: another account
+  // may sign in there, and its session replaces the old one.
+  const asks = prompts.includes('login') || prompts.includes('select_account');
+  const prompt = prompts.includes('none') ? 'none' : asks ? 'login' : undefined;
   return {
     identityScopes,
     ...(nonce === undefined ? {} : { nonce }),
@@ -240,6 +245,7 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
 /** What answering from the browser's session needs: the session, the account, the entity and the codes. */
 export interface AuthorizeServices {
   clients: ClientRepository;
+  verifier: Pick<TokenVerifier, 'idTokenHint'>;
   authorizationRequests: AuthorizationRequestRepository;
   sessions: SessionRepository;
   users: UserRepository;
@@ -265,6 +271,13 @@ export async function startSignIn(
     const params = { error: checked.error, error_description: checked.description, state };
     return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
   }
+  const idTokenHint = query.all('id_token_hint')[0];
+  const hint = idTokenHint === undefined ? undefined : await services.verifier.idTokenHint(idTokenHint);
+  if (idTokenHint !== undefined && !hint) {
+    const description = 'id_token_hint is not an ID token this school issued.';
+    const params = { error: 'invalid_request', error_description: description, state };
+    return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
+  }
   const now = new Date();
   const request = {
     client_id: client.client_id,
@@ -279,6 +292,8 @@ export async function startSignIn(
   const live = checked.prompt === 'login' ? undefined : await currentSession(event, services, now);
   const fresh =
     live !== undefined &&
+    // OpenID Connect Core 1.0 section 3.1.2.1: the session must be the person the hint names.
+    (hint === undefined || hint.sub === live.user.entity_id) &&
     (checked.maxAge === undefined ||
       Math.floor(now.getTime() / 1000) - live.session.auth_time <= checked.maxAge) &&
     // A session from before the tenant required a second factor of this account does not satisfy it.

@@ -206,7 +206,9 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     name: 'prompt',
     in: 'query',
     description:
-      '`none`: answer from the sign-on session or with `login_required`, never a page; `login`: ask for the password even with a session.',
+      '`none`: answer from the sign-on session or with `login_required`, never a page; `login`: ask for the ' +
+      'password even with a session; `select_account`: show the sign-in page, where another account may ' +
+      'sign in; `consent`: nothing more, since the school registers every app its people may sign in to.',
     schema: { type: 'string' },
   },
   max_age: {
@@ -230,7 +232,9 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   id_token_hint: {
     name: 'id_token_hint',
     in: 'query',
-    description: 'An ID token this service issued to the app: the session of its person ends without asking.',
+    description:
+      'An ID token this service issued to the app. At logout, the session of its person ends without ' +
+      'asking; at sign-in, a session of another person is not used (with prompt=none: login_required).',
     schema: { type: 'string' },
   },
   post_logout_redirect_uri: {
