@@ -160,6 +160,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         request.response = errorResponse(error, errorContext);
       }
       request.response = withRequestId(request.response, errorContext.requestId);
+      if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
       measure(context, request.response.statusCode ?? 500);
       await audit(event, context, request.response.statusCode ?? 500);
