@@ -5,7 +5,7 @@
 // refresh (section 12.2), silent sign-in of a second client through the sign-on session, prompt and
 // max_age (section 3.1.2.1), and RP-Initiated Logout 1.0.
 import { createHash } from 'node:crypto';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -223,6 +223,22 @@ describe('OpenID Connect with openid-client', () => {
     });
     expect(machine.status).toBe(403);
     expect(machine.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="openid"/);
+  });
+
+  it("honours at userinfo a token issued in the sign-out's own second, and refuses one from a second before", async () => {
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const { url, checks } = await authorizationRequest(config, { scope: 'openid' });
+    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, teacher), checks);
+    const issuedAt = decodeJwt(tokens.access_token).iat as number;
+    const account = await api.users.byLogin('teacher');
+    const info = async (signedOut: number) => {
+      await api.users.update(account?.user_id as string, {
+        signed_out_at: new Date(signedOut).toISOString(),
+      });
+      return fetch(`${issuer}/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    };
+    expect((await info(issuedAt * 1000 + 999)).status).toBe(200);
+    expect((await info((issuedAt + 1) * 1000)).status).toBe(401);
   });
 
   it('signs a second application in through the session, without a password', async () => {
