@@ -214,6 +214,32 @@ describe('clients', () => {
       /https/,
     );
     expectRefused(await admin(['clients', 'set-logout-uris', 'no-such-client']), /there is no client/);
+    expect(await clients.get('no-such-client')).toBeUndefined();
+
+    // A revoked client stays revoked, with the addresses it had.
+    const { client: revoked } = await createClient(clients, {
+      name: 'Retired portal',
+      scopes: ['students:read'],
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://old.escola.example/callback'],
+      postLogoutRedirectUris: ['https://old.escola.example/bye'],
+      isPublic: false,
+    });
+    await clients.revoke(revoked.client_id);
+    const stored = await clients.get(revoked.client_id);
+    expectRefused(
+      await admin([
+        'clients',
+        'set-logout-uris',
+        revoked.client_id,
+        '--post-logout-redirect-uri',
+        'https://old.escola.example/later',
+      ]),
+      /is revoked/,
+    );
+    expect(await clients.get(revoked.client_id)).toEqual(stored);
+    expect(await clients.setPostLogoutRedirectUris(revoked.client_id, [])).toBeUndefined();
+    expect(await clients.get(revoked.client_id)).toEqual(stored);
   });
 
   it('bad arguments exit 2 with one line and register nothing', async () => {
