@@ -369,6 +369,9 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     const { id: apiId, resource: api } = theOne(s(), 'AWS::ApiGatewayV2::Api');
     if (tenant.corsOrigins.length === 0) expect(api.Properties.CorsConfiguration).toBeUndefined();
     else expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: tenant.corsOrigins });
+    // A browser app reads the bearer challenge (RFC 6750 section 3) of a refused userinfo or API call.
+    const cors = api.Properties.CorsConfiguration as { ExposeHeaders?: string[] } | undefined;
+    if (tenant.corsOrigins.length > 0) expect(cors?.ExposeHeaders).toContain('www-authenticate');
     for (const { resource: group } of ofType(s(), 'AWS::Logs::LogGroup')) {
       expect(group.Properties.RetentionInDays).toBe(tenant.logRetentionDays);
     }

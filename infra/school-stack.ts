@@ -153,6 +153,7 @@ export class SchoolStack extends Stack {
               allowOrigins: tenant.corsOrigins,
               allowMethods: [apigw.CorsHttpMethod.GET, apigw.CorsHttpMethod.POST],
               allowHeaders: ['authorization', 'content-type'],
+              exposeHeaders: ['www-authenticate'],
               maxAge: Duration.hours(1),
             },
           }
