@@ -228,9 +228,11 @@ describe('OpenID Connect with openid-client', () => {
   it("honours at userinfo a token issued in the sign-out's own second, and refuses one from a second before", async () => {
     const config = await discover(DEMO_APP_ID, oidc.None());
     const { url, checks } = await authorizationRequest(config, { scope: 'openid' });
-    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, teacher), checks);
+    // An account of its own: the sign-out set here lies a second ahead, after the teacher's next sign-ins.
+    const student = { username: 'student', password: DEMO_USER_PASSWORD };
+    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, student), checks);
     const issuedAt = decodeJwt(tokens.access_token).iat as number;
-    const account = await api.users.byLogin('teacher');
+    const account = await api.users.byLogin('student');
     const info = async (signedOut: number) => {
       await api.users.update(account?.user_id as string, {
         signed_out_at: new Date(signedOut).toISOString(),
