@@ -381,6 +381,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
           'link',
           'idempotent-replayed',
           'retry-after',
+          'www-authenticate',
         ],
       });
     for (const { resource: group } of ofType(s(), 'AWS::Logs::LogGroup')) {

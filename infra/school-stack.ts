@@ -96,6 +96,8 @@ export const corsExposedHeaders = [
   'link',
   'idempotent-replayed',
   'retry-after',
+  // A browser app reads the bearer challenge (RFC 6750 section 3) of a refused userinfo or API call.
+  'www-authenticate',
 ] as const;
 
 export class SchoolStack extends Stack {

@@ -300,17 +300,20 @@ export const routes: readonly Route[] = [
       'prompt',
       'max_age',
       'login_hint',
+      'id_token_hint',
       'ui_locales',
     ],
     ignoreUnknownQuery: true,
     access: 'write',
     // A live sign-on session answers with a code at once: the session, its account and entity are read,
-    // the session's idle end moved on and the code written.
+    // the session's idle end moved on and the code written. An id_token_hint is checked against the
+    // public keys.
     reads: [
       keys.clientPartition,
       keys.sessionPartition,
       keys.userPartition,
       keys.recordPartition('entities'),
+      keys.publicKeyPartition,
     ],
     writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
     page: { errors: [] },

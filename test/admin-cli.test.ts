@@ -10,7 +10,7 @@ import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient, listClients } from '../infra/cli/admin/clients';
 import { UsageError } from '../infra/cli/admin/usage-error';
-import { createUser, listUsers, setStatus, unlockUser } from '../infra/cli/admin/users';
+import { createUser, listUsers, setPassword, setStatus, unlockUser } from '../infra/cli/admin/users';
 import { DEMO_APP_ID, DEMO_CLIENT_ID } from '../infra/local/bootstrap';
 import { demoTenant } from '../infra/local/seed/demo-tenant';
 import { verifySecret } from '../shared/auth/secret-hash';
@@ -23,6 +23,9 @@ import {
 } from '../shared/data/sign-in-throttle-repository';
 import type { Entity } from '../shared/schemas/records';
 import { json } from './support/contract';
+import { postForm } from './support/oauth';
+import { authorizeUrl, pkce, REDIRECT_URI } from './support/sign-in';
+import { CookieJar, completeSignIn, locationOf } from './support/sign-in-form';
 import { DEMO_SECRET, startTestApi, type TestApi } from './support/test-api';
 
 const REFRESH_SECONDS = 1;
@@ -211,6 +214,32 @@ describe('clients', () => {
       /https/,
     );
     expectRefused(await admin(['clients', 'set-logout-uris', 'no-such-client']), /there is no client/);
+    expect(await clients.get('no-such-client')).toBeUndefined();
+
+    // A revoked client stays revoked, with the addresses it had.
+    const { client: revoked } = await createClient(clients, {
+      name: 'Retired portal',
+      scopes: ['students:read'],
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://old.escola.example/callback'],
+      postLogoutRedirectUris: ['https://old.escola.example/bye'],
+      isPublic: false,
+    });
+    await clients.revoke(revoked.client_id);
+    const stored = await clients.get(revoked.client_id);
+    expectRefused(
+      await admin([
+        'clients',
+        'set-logout-uris',
+        revoked.client_id,
+        '--post-logout-redirect-uri',
+        'https://old.escola.example/later',
+      ]),
+      /is revoked/,
+    );
+    expect(await clients.get(revoked.client_id)).toEqual(stored);
+    expect(await clients.setPostLogoutRedirectUris(revoked.client_id, [])).toBeUndefined();
+    expect(await clients.get(revoked.client_id)).toEqual(stored);
   });
 
   it('bad arguments exit 2 with one line and register nothing', async () => {
@@ -360,6 +389,62 @@ describe('users', () => {
       Date.parse(before),
     );
     expectRefused(await admin(['users', 'sign-out', 'nobody']), /there is no account nobody/);
+  });
+
+  it("set-password and disable end the person's sign-on sessions and refresh families", async () => {
+    /** Signs in through the page in a browser of its own, and exchanges the code for a refresh token. */
+    const signedIn = async (username: string, secret: string) => {
+      const browser = new CookieJar();
+      const { verifier, challenge } = pkce();
+      const callback = await completeSignIn(
+        authorizeUrl(api.url, { code_challenge: challenge }),
+        { username, password: secret },
+        browser,
+      );
+      const tokens = (await (
+        await postForm(api, 'token', {
+          grant_type: 'authorization_code',
+          code: callback.searchParams.get('code') as string,
+          code_verifier: verifier,
+          redirect_uri: REDIRECT_URI,
+          client_id: DEMO_APP_ID,
+        })
+      ).json()) as { refresh_token: string };
+      return { browser, refreshToken: tokens.refresh_token };
+    };
+    const ended = async ({ browser, refreshToken }: Awaited<ReturnType<typeof signedIn>>) => {
+      const silent = authorizeUrl(api.url, { prompt: 'none' });
+      const answer = await browser.fetch(silent);
+      expect(locationOf(answer, silent).searchParams.get('error')).toBe('login_required');
+      const refreshed = await postForm(api, 'token', {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: DEMO_APP_ID,
+      });
+      expect(refreshed.status).toBe(400);
+      expect(((await refreshed.json()) as { error: string }).error).toBe('invalid_grant');
+    };
+
+    const rita = await api.users.byLogin('rita.admin');
+    const current = 'a passphrase for this test';
+    await setPassword(api.users, 'rita.admin', current);
+    const before = await signedIn('rita.admin', current);
+    // Sessions are compared with the sign-out by the millisecond: let the sign-out come after this one.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const changed = await admin(['users', 'set-password', 'rita.admin', '--password-stdin'], {
+      input: 'yet another long passphrase',
+    });
+    expect(changed.code, changed.stderr).toBe(0);
+    await ended(before);
+
+    const next = await signedIn('rita.admin', 'yet another long passphrase');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const disabled = await admin(['users', 'disable', 'rita.admin']);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    await ended(next);
+    await setStatus(api.users, 'rita.admin', 'active');
+    await setPassword(api.users, 'rita.admin', password);
+    expect((await api.users.get(rita?.user_id as string))?.status).toBe('active');
   });
 
   it('totp-enroll shows the otpauth URI once and keeps the secret out of list; totp-reset removes it', async () => {

@@ -261,7 +261,7 @@ describe('the published keys and metadata', () => {
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['ES256'],
         claims_supported: expect.arrayContaining(['sub', 'auth_time', 'nonce', 'at_hash', 'amr']),
-        prompt_values_supported: ['none', 'login'],
+        prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
         response_modes_supported: ['query'],
         ui_locales_supported: ['en', 'pt'],
         claims_parameter_supported: false,

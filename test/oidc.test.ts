@@ -5,7 +5,7 @@
 // refresh (section 12.2), silent sign-in of a second client through the sign-on session, prompt and
 // max_age (section 3.1.2.1), and RP-Initiated Logout 1.0.
 import { createHash } from 'node:crypto';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -88,7 +88,7 @@ describe('OpenID Connect with openid-client', () => {
       response_types_supported: ['code'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256'],
-      prompt_values_supported: ['none', 'login'],
+      prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     });
     expect(openid.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'roles']));
     expect(openid.claims_supported).toEqual(
@@ -144,6 +144,61 @@ describe('OpenID Connect with openid-client', () => {
     },
   );
 
+  it('signs a confidential client in without PKCE when it asks for openid with a nonce (RFC 9700 section 2.1.1)', async () => {
+    const config = await discover(DEMO_CLIENT_ID, oidc.ClientSecretBasic(DEMO_SECRET));
+    /** What a stock confidential-client library sends: state and nonce, no code_challenge. */
+    const withoutPkce = (extra: Record<string, string> = {}) => {
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const params = { redirect_uri: redirectUri, scope: 'openid profile', state, nonce, ...extra };
+      const url = oidc.buildAuthorizationUrl(config, params);
+      return { url, checks: { expectedState: state, expectedNonce: nonce } };
+    };
+    const { url, checks } = withoutPkce();
+    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, teacher), {
+      ...checks,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.nonce).toBe(checks.expectedNonce);
+
+    // A verifier sent for a code issued without a challenge is refused, and the code is used up.
+    const injected = withoutPkce();
+    await expect(
+      oidc.authorizationCodeGrant(config, await completeSignIn(injected.url, teacher), {
+        ...injected.checks,
+        pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // PKCE stays required without openid or without a nonce, and for a public client; plain never passes.
+    const publicConfig = await discover(DEMO_APP_ID, oidc.None());
+    const cases: [oidc.Configuration, Record<string, string | undefined>][] = [
+      [config, { scope: 'openid', nonce: undefined }],
+      [config, { scope: 'students:read', nonce: oidc.randomNonce() }],
+      [config, { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }],
+      [config, { code_challenge_method: 'S256' }],
+      [publicConfig, {}],
+    ];
+    for (const [client, extra] of cases) {
+      const params: Record<string, string> = {
+        redirect_uri: redirectUri,
+        scope: 'openid',
+        state: oidc.randomState(),
+        nonce: oidc.randomNonce(),
+      };
+      for (const [name, value] of Object.entries(extra)) {
+        if (value === undefined) delete params[name];
+        else params[name] = value;
+      }
+      const request = oidc.buildAuthorizationUrl(client, params);
+      const answer = await fetch(request, { redirect: 'manual' });
+      expect(answer.status, JSON.stringify(extra)).toBe(302);
+      const back = locationOf(answer, request);
+      expect(back.searchParams.get('error'), JSON.stringify(extra)).toBe('invalid_request');
+      expect(back.searchParams.get('error_description')).toMatch(/code_challenge/);
+    }
+  });
+
   it('answers userinfo by POST too, and refuses with RFC 6750 challenges', async () => {
     const config = await discover(DEMO_APP_ID, oidc.None());
     const { url, checks } = await authorizationRequest(config, { scope: 'openid' });
@@ -168,6 +223,24 @@ describe('OpenID Connect with openid-client', () => {
     });
     expect(machine.status).toBe(403);
     expect(machine.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="openid"/);
+  });
+
+  it("honours at userinfo a token issued in the sign-out's own second, and refuses one from a second before", async () => {
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const { url, checks } = await authorizationRequest(config, { scope: 'openid' });
+    // An account of its own: the sign-out set here lies a second ahead, after the teacher's next sign-ins.
+    const student = { username: 'student', password: DEMO_USER_PASSWORD };
+    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, student), checks);
+    const issuedAt = decodeJwt(tokens.access_token).iat as number;
+    const account = await api.users.byLogin('student');
+    const info = async (signedOut: number) => {
+      await api.users.update(account?.user_id as string, {
+        signed_out_at: new Date(signedOut).toISOString(),
+      });
+      return fetch(`${issuer}/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    };
+    expect((await info(issuedAt * 1000 + 999)).status).toBe(200);
+    expect((await info((issuedAt + 1) * 1000)).status).toBe(401);
   });
 
   it('signs a second application in through the session, without a password', async () => {
@@ -207,6 +280,44 @@ describe('OpenID Connect with openid-client', () => {
         stale.checks,
       ),
     ).rejects.toMatchObject({ error: 'login_required' });
+  });
+
+  it('honours every prompt value it publishes, and an id_token_hint naming the person (Core 3.1.2.1)', async () => {
+    const browser = new CookieJar();
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const a = await authorizationRequest(config);
+    const teacherTokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(a.url, teacher, browser),
+      a.checks,
+    );
+    const other = await authorizationRequest(config);
+    const guardianTokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(other.url, { username: 'guardian', password: DEMO_USER_PASSWORD }),
+      other.checks,
+    );
+
+    // consent asks nothing: the session answers; select_account shows the page, where anyone may sign in.
+    const consent = await authorizationRequest(config, { prompt: 'consent' });
+    const silent = await browser.fetch(consent.url);
+    expect(silent.status).toBe(302);
+    expect(locationOf(silent, consent.url).searchParams.get('code')).not.toBeNull();
+    const select = await authorizationRequest(config, { prompt: 'select_account' });
+    const page = await browser.fetch(select.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="password"');
+
+    const hinted = async (hint: string) => {
+      const request = await authorizationRequest(config, { prompt: 'none', id_token_hint: hint });
+      return locationOf(await browser.fetch(request.url), request.url).searchParams;
+    };
+    expect((await hinted(teacherTokens.id_token as string)).get('code')).not.toBeNull();
+    expect((await hinted(guardianTokens.id_token as string)).get('error')).toBe('login_required');
+    expect((await hinted('abc.def.ghi')).get('error')).toBe('invalid_request');
+    // The session the other person's hint did not use is still the teacher's.
+    expect(browser.has('sso_session')).toBe(true);
+    expect((await hinted(teacherTokens.id_token as string)).get('code')).not.toBeNull();
   });
 
   it('answers prompt=none without a session with login_required, and prefills login_hint', async () => {
@@ -272,6 +383,46 @@ describe('OpenID Connect with openid-client', () => {
     expect(browser.has('sso_session')).toBe(false);
 
     // The session item is gone too: the old cookie no longer signs anyone in.
+    const silent = await authorizationRequest(config, { prompt: 'none' });
+    const after = await browser.fetch(silent.url);
+    expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
+  });
+
+  it('sends a cross-site logout POST without the session cookie on as a GET, which ends the session', async () => {
+    const browser = new CookieJar();
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const a = await authorizationRequest(config);
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(a.url, teacher, browser),
+      a.checks,
+    );
+    const state = oidc.randomState();
+    const form = {
+      id_token_hint: tokens.id_token as string,
+      post_logout_redirect_uri: postLogoutUri,
+      state,
+    };
+    // What a browser sends for another site's form: a SameSite=Lax cookie stays behind.
+    const posted = await fetch(`${issuer}/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://app.example' },
+      body: new URLSearchParams(form),
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.getSetCookie()).toEqual([]);
+    const get = locationOf(posted, `${issuer}/logout`);
+    expect(`${get.origin}${get.pathname}`).toBe(`${issuer}/logout`);
+    expect(Object.fromEntries(get.searchParams)).toEqual(form);
+    expect(browser.has('sso_session')).toBe(true);
+
+    const answer = await browser.fetch(get);
+    expect(answer.status).toBe(303);
+    const back = locationOf(answer, get);
+    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(browser.has('sso_session')).toBe(false);
     const silent = await authorizationRequest(config, { prompt: 'none' });
     const after = await browser.fetch(silent.url);
     expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');

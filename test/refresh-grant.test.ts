@@ -169,6 +169,35 @@ describe('scopes at refresh', () => {
     );
   });
 
+  it('never widens an OpenID Connect sign-in: openid alone gets no API scope, an identity scope not granted is refused', async () => {
+    const session = await signIn(api, { username: 'teacher', identityScopes: ['openid', 'profile'] });
+    const all = session.scopes.join(' ');
+    const openIdOnly = await refreshed(session.refreshToken, DEMO_APP_ID, { scope: 'openid' });
+    expect(openIdOnly.scope).toBe('openid');
+    expect(openIdOnly.id_token).toBeDefined();
+    expect(decodeJwt(openIdOnly.access_token).scope).toBe('openid');
+    const one = await refreshed(openIdOnly.refresh_token, DEMO_APP_ID, { scope: 'openid students:read' });
+    expect(one.scope).toBe('openid students:read');
+    // Omitted, the scope is all the sign-in granted (RFC 6749 section 6).
+    const omitted = await refreshed(one.refresh_token);
+    expect(omitted.scope).toBe(`openid profile ${all}`);
+    for (const scope of ['openid email', 'openid students:write']) {
+      await expectOAuthError(
+        await refresh(api, omitted.refresh_token, DEMO_APP_ID, { scope }),
+        400,
+        'invalid_scope',
+      );
+    }
+    // A sign-in without openid cannot get it at refresh.
+    const plain = await signIn(api, { username: 'teacher' });
+    await expectOAuthError(
+      await refresh(api, plain.refreshToken, DEMO_APP_ID, { scope: 'openid' }),
+      400,
+      'invalid_scope',
+    );
+    await refreshed(omitted.refresh_token);
+  });
+
   it('refuses a scope the sign-in did not grant (invalid_scope), and the token stays usable', async () => {
     const session = await signIn(api, { username: 'teacher' });
     for (const scope of ['students:write', 'staffs:read', 'students:read nonsense']) {

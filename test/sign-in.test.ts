@@ -1,7 +1,7 @@
 // The authorization endpoint and its sign-in form over HTTP (RFC 6749 section 4.1, RFC 7636, RFC 9207,
 // RFC 9700): which requests get the page, which a page and which an error redirect; the form's CSRF
 // defence; slowing and locking out guessing; and the single-use code a sign-in ends with.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   SignInThrottle,
   type Ticket,
 } from '../shared/auth/sign-in-throttle';
+import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { AuthorizationCodeRepository } from '../shared/data/authorization-code-repository';
 import { AuthorizationRequestRepository } from '../shared/data/authorization-request-repository';
 import { ClientRepository, type OAuthClient } from '../shared/data/client-repository';
@@ -263,6 +264,30 @@ describe('GET /api/sso/authorize: never redirected to (RFC 6749 section 4.1.2.1,
     expect(html).toContain('This sign-in link does not work');
     expect(html).not.toContain('attacker.example');
     expect(await itemsIn(keys.authorizationRequestPartition)).toBe(before);
+  });
+
+  it("speaks the page's language and names the school: Portuguese by ui_locales or Accept-Language", async () => {
+    const school = 'Demo School (Agrupamento de Escolas Demo)';
+    const unknown = authorizeUrl(api.url, { client_id: 'no-such-client' });
+    for (const [url, headers] of [
+      [unknown, { 'accept-language': 'pt-PT,pt;q=0.9,en;q=0.5' }],
+      [`${unknown}&ui_locales=pt-BR`, { 'accept-language': 'en' }],
+    ] as const) {
+      const response = await fetch(url, { redirect: 'manual', headers });
+      const html = await response.text();
+      expect(response.status).toBe(400);
+      expect(html).toContain('<html lang="pt">');
+      expect(html).toContain(`<title>Esta ligação para iniciar sessão não funciona – ${school}</title>`);
+      expect(html).toContain('não é uma em que esta escola deixe iniciar sessão');
+      expect(html).not.toContain('This sign-in link');
+    }
+    const english = await fetch(unknown, { redirect: 'manual' });
+    expect(await english.text()).toContain(`<title>This sign-in link does not work – ${school}</title>`);
+
+    // Logout's refusals speak the request's language too.
+    const logout = await fetch(`${api.url}/api/sso/logout?id_token_hint=forged&ui_locales=pt`);
+    expect(logout.status).toBe(400);
+    expect(await logout.text()).toContain('A aplicação enviou um token de ID que esta escola não emitiu.');
   });
 
   it('refuses a client with no redirect URI registered', async () => {
@@ -874,6 +899,60 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
     expect(await counted()).toBe(2);
     expect((await throttle.get(subject))?.locked_until).toBeUndefined();
     expect(await clock.admit(subject, '192.0.2.2', now)).toMatchObject({ admitted: true, delayMs: 500 });
+  });
+
+  it('counts wrong TOTP codes against the account: password and wrong code cycles end in 429', async () => {
+    const account = await newAccount();
+    const secret = base32Encode(randomBytes(20));
+    await api.users.update(account.user_id, { totp_secret: secret });
+    const from = newAddress();
+    const wrongCode = () => {
+      const right = totp(base32Decode(secret), Date.now() / 1000);
+      return right === '000000' ? '111111' : '000000';
+    };
+    const statuses: number[] = [];
+    let last: Answer | undefined;
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const page = await openSignIn();
+      const password = await post(
+        { ...page.form, username: account.username, password: DEMO_USER_PASSWORD },
+        { from, cookie: page.cookie },
+      );
+      last = await post({ ...page.form, otp: wrongCode() }, { from, cookie: page.cookie });
+      statuses.push(password.status, last.status);
+    }
+    // Five attempts (three right passwords, two wrong codes) lock the account; the third code is refused.
+    expect(statuses).toEqual([200, 400, 200, 400, 200, 429]);
+    expectLocked(last as Answer);
+    // The right password and the right code are refused now too, and nothing forgave the account.
+    const page = await openSignIn();
+    const right = await post(
+      { ...page.form, username: account.username, password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: page.cookie },
+    );
+    expectLocked(right);
+    expect(await countedFor(accountThrottleSubject(account.user_id))).toBe(SIGN_IN_LIMITS.accountFailures);
+    // The right passwords gave their attempts back to the address: only the wrong codes count there.
+    expect(await countedFor(addressThrottleSubject(from), SIGN_IN_LIMITS.addressFailures)).toBe(2);
+  });
+
+  it('forgives the account only once the code is right too', async () => {
+    const account = await newAccount();
+    const secret = base32Encode(randomBytes(20));
+    await api.users.update(account.user_id, { totp_secret: secret });
+    const from = newAddress();
+    const subject = accountThrottleSubject(account.user_id);
+    const page = await openSignIn();
+    const password = await post(
+      { ...page.form, username: account.username, password: DEMO_USER_PASSWORD },
+      { from, cookie: page.cookie },
+    );
+    expect(password.status).toBe(200);
+    expect(await countedFor(subject)).toBe(1);
+    const code = totp(base32Decode(secret), Date.now() / 1000);
+    const signedIn = await post({ ...page.form, otp: code }, { from, cookie: page.cookie });
+    expect(signedIn.status).toBe(303);
+    expect(await countedFor(subject)).toBe(0);
   });
 
   it("forgives the account's failures on a successful sign-in; the address keeps its own", async () => {

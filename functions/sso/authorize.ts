@@ -7,11 +7,13 @@ import { clientRepository } from '../../shared/wiring/client-repository';
 import { publicApi } from '../../shared/wiring/public-api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 import { sessionRepository } from '../../shared/wiring/session-repository';
+import { tokenVerifier } from '../../shared/wiring/token-verifier';
 import { userRepository } from '../../shared/wiring/user-repository';
 
 export const handler = publicApi('get-authorize', (request) =>
   startSignIn(request, {
     clients: clientRepository(),
+    verifier: tokenVerifier(),
     authorizationRequests: authorizationRequestRepository(),
     sessions: sessionRepository(),
     users: userRepository(),

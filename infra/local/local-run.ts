@@ -26,6 +26,8 @@ export interface LocalRunOptions {
   syncLagMs?: number | undefined;
   /** How often the service re-reads its signing keys (SIGNING_KEY_REFRESH_SECONDS); the default is 300. */
   signingKeyRefreshSeconds?: number | undefined;
+  /** Whether accounts with admin rights must give a TOTP code (ADMIN_TOTP_REQUIRED); false by default. */
+  adminTotpRequired?: boolean | undefined;
   /** Where the handlers append their audit events (AUDIT_LOG_FILE); standard output when not given. */
   auditLogFile?: string | undefined;
   /** Sees every response the API sends (the tests check each against the API description). */
@@ -73,6 +75,9 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     POWERTOOLS_METRICS_DISABLED: 'true',
     ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
     ...(options.auditLogFile === undefined ? {} : { AUDIT_LOG_FILE: options.auditLogFile }),
+    ...(options.adminTotpRequired === undefined
+      ? {}
+      : { ADMIN_TOTP_REQUIRED: String(options.adminTotpRequired) }),
     ...(options.signingKeyRefreshSeconds === undefined
       ? {}
       : { SIGNING_KEY_REFRESH_SECONDS: String(options.signingKeyRefreshSeconds) }),

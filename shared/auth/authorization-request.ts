@@ -12,7 +12,12 @@ import type {
   AuthorizationRequest,
   AuthorizationRequestRepository,
 } from '../data/authorization-request-repository';
-import { type ClientRepository, grantTypesOf, type OAuthClient } from '../data/client-repository';
+import {
+  type ClientRepository,
+  grantTypesOf,
+  isPublicClient,
+  type OAuthClient,
+} from '../data/client-repository';
 import type { RecordRepository } from '../data/record-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
@@ -24,9 +29,10 @@ import { authorizationResponse, needsSecondFactor } from './authorization-respon
 import { csrfCookie, csrfCookieOf } from './csrf';
 import { type IdentityScope, isIdentityScope } from './identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
-import { chooseLocale } from './page-text';
+import { chooseLocale, type ErrorText } from './page-text';
 import { signInPage } from './sign-in-page';
 import { currentSession } from './sign-on-session';
+import type { TokenVerifier } from './tokens';
 
 /** How long a sign-in page stays usable, and its CSRF cookie with it. */
 export const AUTHORIZATION_REQUEST_TTL_SECONDS = 600;
@@ -61,19 +67,18 @@ export function backToClient(
   return `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${query}`;
 }
 
-const cannotStart = (message: string) =>
-  new PageError(
-    400,
-    'This sign-in link does not work',
-    `${message} You have not been sent anywhere. Go back to the app, or tell whoever looks after it.`,
-  );
+const cannotStart = (reason: (text: ErrorText) => string) =>
+  new PageError(400, (text) => ({
+    title: text.cannotStart,
+    message: `${reason(text)} ${text.notSentAnywhere}`,
+  }));
 
 async function clientOf(query: QueryParams, clients: ClientRepository): Promise<OAuthClient> {
   const [id, ...more] = query.all('client_id');
   const client =
     id && more.length === 0 && id.length <= MAX_CLIENT_ID_LENGTH ? await clients.get(id) : undefined;
   if (client?.status !== 'active' || !grantTypesOf(client).includes(CODE_GRANT)) {
-    throw cannotStart('The app that sent you here is not one this school lets people sign in to.');
+    throw cannotStart((text) => text.unknownApp);
   }
   return client;
 }
@@ -87,17 +92,14 @@ function redirectUriOf(query: QueryParams, client: OAuthClient): { uri: string; 
     return { uri: first, given: true };
   const [only] = registered;
   if (named.length === 0 && registered.length === 1 && only !== undefined) return { uri: only, given: false };
-  throw cannotStart(
-    named.length === 0
-      ? 'The app that sent you here did not say where to send you back.'
-      : 'The app that sent you here asked to send you back to an address it has not registered.',
-  );
+  throw cannotStart((text) => (named.length === 0 ? text.noRedirectUri : text.unregisteredRedirectUri));
 }
 
 /** What OpenID Connect adds to a request: who the client wants to know about, and how fresh a sign-in. */
 interface OpenIdParams {
   identityScopes: IdentityScope[];
   nonce?: string;
+  /** login and select_account both show the sign-in page, whatever session the browser has. */
   prompt?: 'none' | 'login';
   maxAge?: number;
   loginHint?: string;
@@ -105,7 +107,7 @@ interface OpenIdParams {
 
 type Checked =
   | { error: AuthorizationError; description: string }
-  | ({ scopes: Scope[]; codeChallenge: string } & OpenIdParams);
+  | ({ scopes: Scope[]; codeChallenge?: string } & OpenIdParams);
 
 const SINGLE = [
   'response_type',
@@ -117,6 +119,7 @@ const SINGLE = [
   'prompt',
   'max_age',
   'login_hint',
+  'id_token_hint',
   'ui_locales',
 ] as const;
 
@@ -151,9 +154,11 @@ function checkOpenId(
   if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText)) {
     return { error: 'invalid_request', description: 'max_age must be a number of seconds.' };
   }
-  // No consent is asked (clients are registered by the school) and one browser holds one account, so
-  // consent and select_account need nothing more; login asks for the password again.
-  const prompt = prompts.includes('none') ? 'none' : prompts.includes('login') ? 'login' : undefined;
+  // No consent is asked (clients are registered by the school), so consent needs nothing more. One
+  // browser holds one session, so select_account, like login, shows the sign-in page: another account
+  // may sign in there, and its session replaces the old one.
+  const asks = prompts.includes('login') || prompts.includes('select_account');
+  const prompt = prompts.includes('none') ? 'none' : asks ? 'login' : undefined;
   return {
     identityScopes,
     ...(nonce === undefined ? {} : { nonce }),
@@ -161,6 +166,48 @@ function checkOpenId(
     ...(maxAgeText === undefined ? {} : { maxAge: Number(maxAgeText) }),
     ...(loginHint === undefined ? {} : { loginHint }),
   };
+}
+
+/**
+ * PKCE with S256 (RFC 7636), which every public client and every OAuth request must send. A confidential
+ * client's OpenID Connect request with a nonce may leave it out (RFC 9700 section 2.1.1: its nonce,
+ * checked in the ID token, defends the code, and its secret keeps the code from anyone else), because
+ * stock confidential-client libraries send none. `plain` is refused always.
+ */
+function checkPkce(
+  param: (name: (typeof SINGLE)[number]) => string | undefined,
+  client: OAuthClient,
+  scopes: string[],
+): { codeChallenge?: string } | { error: AuthorizationError; description: string } {
+  const codeChallenge = param('code_challenge');
+  const method = param('code_challenge_method');
+  if (codeChallenge === undefined) {
+    if (method !== undefined) {
+      return {
+        error: 'invalid_request',
+        description: 'code_challenge_method is given without a code_challenge.',
+      };
+    }
+    if (!isPublicClient(client) && scopes.includes('openid') && param('nonce') !== undefined) return {};
+    return {
+      error: 'invalid_request',
+      description:
+        'code_challenge is required (PKCE, RFC 7636); only a confidential client asking for openid with a nonce may leave it out.',
+    };
+  }
+  if (method !== 'S256') {
+    return {
+      error: 'invalid_request',
+      description: 'code_challenge_method must be S256; plain or none is not accepted.',
+    };
+  }
+  if (!CODE_CHALLENGE.test(codeChallenge)) {
+    return {
+      error: 'invalid_request',
+      description: 'code_challenge must be 43 to 128 unreserved characters (RFC 7636 section 4.2).',
+    };
+  }
+  return { codeChallenge };
 }
 
 /** The rest of the request, once the redirect URI is known to be safe to send an error to. */
@@ -175,23 +222,9 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   if (responseType !== 'code') {
     return { error: 'unsupported_response_type', description: 'Only response_type=code is supported.' };
   }
-  const codeChallenge = param('code_challenge');
-  if (codeChallenge === undefined) {
-    return { error: 'invalid_request', description: 'code_challenge is required (PKCE, RFC 7636).' };
-  }
-  if (param('code_challenge_method') !== 'S256') {
-    return {
-      error: 'invalid_request',
-      description: 'code_challenge_method must be S256; plain or none is not accepted.',
-    };
-  }
-  if (!CODE_CHALLENGE.test(codeChallenge)) {
-    return {
-      error: 'invalid_request',
-      description: 'code_challenge must be 43 to 128 unreserved characters (RFC 7636 section 4.2).',
-    };
-  }
   const named = [...new Set((param('scope') ?? '').split(' ').filter(Boolean))];
+  const pkce = checkPkce(param, client, named);
+  if ('error' in pkce) return pkce;
   // OpenID Connect's scopes say what the client may know of the person, not what it may read: any
   // client of the code flow may ask for them.
   const identityScopes = named.filter(isIdentityScope);
@@ -206,12 +239,13 @@ function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   if ('error' in openId) return openId;
   // No scope at all asks for everything the client may read; a request for identity scopes alone, none.
   const scopes = asked.length > 0 || named.length > 0 ? (asked as Scope[]) : client.scopes;
-  return { scopes, codeChallenge, ...openId };
+  return { scopes, ...pkce, ...openId };
 }
 
 /** What answering from the browser's session needs: the session, the account, the entity and the codes. */
 export interface AuthorizeServices {
   clients: ClientRepository;
+  verifier: Pick<TokenVerifier, 'idTokenHint'>;
   authorizationRequests: AuthorizationRequestRepository;
   sessions: SessionRepository;
   users: UserRepository;
@@ -237,6 +271,13 @@ export async function startSignIn(
     const params = { error: checked.error, error_description: checked.description, state };
     return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
   }
+  const idTokenHint = query.all('id_token_hint')[0];
+  const hint = idTokenHint === undefined ? undefined : await services.verifier.idTokenHint(idTokenHint);
+  if (idTokenHint !== undefined && !hint) {
+    const description = 'id_token_hint is not an ID token this school issued.';
+    const params = { error: 'invalid_request', error_description: description, state };
+    return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
+  }
   const now = new Date();
   const request = {
     client_id: client.client_id,
@@ -246,11 +287,13 @@ export async function startSignIn(
     ...(checked.identityScopes.length > 0 ? { identity_scopes: checked.identityScopes } : {}),
     ...(checked.nonce === undefined ? {} : { nonce: checked.nonce }),
     ...(state === undefined ? {} : { state }),
-    code_challenge: checked.codeChallenge,
+    ...(checked.codeChallenge === undefined ? {} : { code_challenge: checked.codeChallenge }),
   };
   const live = checked.prompt === 'login' ? undefined : await currentSession(event, services, now);
   const fresh =
     live !== undefined &&
+    // OpenID Connect Core 1.0 section 3.1.2.1: the session must be the person the hint names.
+    (hint === undefined || hint.sub === live.user.entity_id) &&
     (checked.maxAge === undefined ||
       Math.floor(now.getTime() / 1000) - live.session.auth_time <= checked.maxAge) &&
     // A session from before the tenant required a second factor of this account does not satisfy it.

@@ -74,7 +74,7 @@ export async function authorizationResponse(
     client_id: request.client_id,
     redirect_uri: request.redirect_uri,
     redirect_uri_given: request.redirect_uri_given,
-    code_challenge: request.code_challenge,
+    ...(request.code_challenge === undefined ? {} : { code_challenge: request.code_challenge }),
     user_id: user.user_id,
     entity_id: user.entity_id,
     roles,

@@ -3,7 +3,8 @@
 // its registered post_logout_redirect_uris with its state. The session ends at once when the request's
 // id_token_hint names the session's person; otherwise the person is asked first (section 2: a logout
 // request anyone can trigger must not end a session unasked), and their answer is a same-site POST that
-// carries the SameSite=Lax cookie a cross-site POST never does. An unregistered address is never sent to.
+// carries the SameSite=Lax cookie a cross-site POST never does; for that reason an application's POST
+// that arrives without the cookie is sent on as the same request by GET. An unregistered address is never sent to.
 import type { ClientRepository } from '../data/client-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
@@ -12,7 +13,7 @@ import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
 import { fromOwnOrigin } from './csrf';
 import { LOGOUT_PARAMS } from './oauth-terms';
-import { chooseLocale } from './page-text';
+import { chooseLocale, type ErrorText } from './page-text';
 import { signedOutPage, signOutPage } from './sign-in-page';
 import { clearedSessionCookie, currentSession, sessionHashOf } from './sign-on-session';
 import type { TokenVerifier } from './tokens';
@@ -26,25 +27,24 @@ export interface LogoutServices {
   verifier: Pick<TokenVerifier, 'idTokenHint'>;
 }
 
-const cannotSignOut = (message: string) =>
-  new PageError(
-    400,
-    'This sign-out link does not work',
-    `${message} Go back to the app, or close this page.`,
-  );
+const cannotSignOut = (reason: (text: ErrorText) => string) =>
+  new PageError(400, (text) => ({
+    title: text.cannotSignOut,
+    message: `${reason(text)} ${text.goBackOrClose}`,
+  }));
 
 /** The request's parameters: the query of a GET, the form of a POST; each given at most once. */
 function paramsOf({ event }: ApiRequest): LogoutParams {
   const post = event.requestContext.http.method === 'POST';
   if (post && !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(header(event, 'content-type') ?? '')) {
-    throw new PageError(415, 'This form cannot be sent', 'Send the sign-out request as a form.');
+    throw new PageError(415, (text) => ({ title: text.formRefused, message: text.notASignOutForm }));
   }
   const source = new URLSearchParams(post ? bodyText(event) : (event.rawQueryString ?? ''));
   const params: LogoutParams = {};
   for (const [name, value] of source) {
     const known = [...LOGOUT_PARAMS, 'confirm' as const].find((p) => p === name);
     if (!known || value === '') continue;
-    if (params[known] !== undefined) throw cannotSignOut(`The request gives ${known} more than once.`);
+    if (params[known] !== undefined) throw cannotSignOut((text) => text.givenTwice(known));
     params[known] = value;
   }
   return params;
@@ -57,14 +57,14 @@ async function destinationOf(
   clients: ClientRepository,
 ): Promise<string | undefined> {
   if (params.client_id !== undefined && hintClient !== undefined && params.client_id !== hintClient) {
-    throw cannotSignOut('The app named is not the one its ID token was issued to.');
+    throw cannotSignOut((text) => text.hintForAnotherApp);
   }
   const uri = params.post_logout_redirect_uri;
   if (uri === undefined) return undefined;
   const clientId = hintClient ?? params.client_id;
   const client = clientId === undefined || clientId.length > 256 ? undefined : await clients.get(clientId);
   if (client?.status !== 'active' || !(client.post_logout_redirect_uris ?? []).includes(uri)) {
-    throw cannotSignOut('The app asked to send you to an address it has not registered.');
+    throw cannotSignOut((text) => text.unregisteredLogoutUri);
   }
   const query =
     params.state === undefined
@@ -77,12 +77,21 @@ async function destinationOf(
 export async function logout(request: ApiRequest, services: LogoutServices): Promise<ApiResponse> {
   const { event, config } = request;
   const params = paramsOf(request);
+  // A cross-site form POST never carries the SameSite=Lax session cookie: without this the session
+  // would live on while the app was told it had ended. The same request as a top-level GET carries it.
+  const post = event.requestContext.http.method === 'POST';
+  if (post && params.confirm === undefined && sessionHashOf(event) === undefined) {
+    return redirectTo(
+      303,
+      `${config.issuer}/logout?${new URLSearchParams(params as Record<string, string>)}`,
+    );
+  }
   const hint =
     params.id_token_hint === undefined
       ? undefined
       : await services.verifier.idTokenHint(params.id_token_hint);
   if (params.id_token_hint !== undefined && !hint) {
-    throw cannotSignOut('The app sent an ID token this school did not issue.');
+    throw cannotSignOut((text) => text.foreignIdToken);
   }
   const destination = await destinationOf(params, hint?.clientId, services.clients);
   const locale = chooseLocale(params.ui_locales, header(event, 'accept-language'), config.defaultLocale);

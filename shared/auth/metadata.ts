@@ -28,7 +28,8 @@ export function authorizationServerMetadata(config: Pick<Config, 'issuer'>): Aut
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [SIGNING_ALGORITHM],
     claims_supported: [...claimsSupported],
-    prompt_values_supported: ['none', 'login'],
+    // consent needs no page (the school registers every client); select_account shows the sign-in page.
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     response_modes_supported: ['query'],
     ui_locales_supported: [...LOCALES],
     claims_parameter_supported: false,

@@ -1,9 +1,9 @@
-// What the sign-in, second-factor and sign-out pages say, in each language they speak, and how a
+// What the sign-in, second-factor and sign-out pages and their error pages say, in each language they speak, and how a
 // request picks one: the first of OpenID Connect's ui_locales the pages speak, else the browser's
 // Accept-Language by preference (RFC 9110 section 12.5.4), else the tenant's own language.
 import { LOCALES, type Locale } from '../config';
 
-interface PageText {
+export interface PageText {
   signInTitle: (school: string) => string;
   signInHeading: (school: string) => string;
   asks: string;
@@ -24,6 +24,36 @@ interface PageText {
   signOut: string;
   signedOutTitle: string;
   signedOut: (school: string) => string;
+  errors: ErrorText;
+}
+
+/** What the error pages of sign-in and sign-out say: each page's heading, and what went wrong. */
+export interface ErrorText {
+  cannotStart: string;
+  /** Follows each reason a sign-in link does not work. */
+  notSentAnywhere: string;
+  unknownApp: string;
+  noRedirectUri: string;
+  unregisteredRedirectUri: string;
+  formRefused: string;
+  notFromThisPage: string;
+  notASignInForm: string;
+  fieldTwice: (field: string) => string;
+  signInEnded: string;
+  signInEndedWhy: string;
+  cannotSignOut: string;
+  /** Follows each reason a sign-out link does not work. */
+  goBackOrClose: string;
+  givenTwice: (name: string) => string;
+  hintForAnotherApp: string;
+  unregisteredLogoutUri: string;
+  foreignIdToken: string;
+  notASignOutForm: string;
+  /** Any other refusal of what the browser sent (too large, not a form). */
+  badRequest: string;
+  badRequestWhy: string;
+  failed: string;
+  failedWhy: (requestId: string) => string;
 }
 
 const en: PageText = {
@@ -48,6 +78,34 @@ const en: PageText = {
   signOut: 'Sign out',
   signedOutTitle: 'You are signed out',
   signedOut: (school) => `You are signed out of ${school}. You can close this page.`,
+  errors: {
+    cannotStart: 'This sign-in link does not work',
+    notSentAnywhere: 'You have not been sent anywhere. Go back to the app, or tell whoever looks after it.',
+    unknownApp: 'The app that sent you here is not one this school lets people sign in to.',
+    noRedirectUri: 'The app that sent you here did not say where to send you back.',
+    unregisteredRedirectUri:
+      'The app that sent you here asked to send you back to an address it has not registered.',
+    formRefused: 'This form cannot be sent',
+    notFromThisPage:
+      'The sign-in form did not come from this sign-in page, or your browser did not keep its cookie. ' +
+      'Go back to the app and start signing in again.',
+    notASignInForm: 'Send the sign-in form from the sign-in page.',
+    fieldTwice: (field) => `The form holds the field ${field} twice.`,
+    signInEnded: 'This sign-in has ended',
+    signInEndedWhy:
+      'The sign-in page has expired or was already used. Go back to the app and start signing in again.',
+    cannotSignOut: 'This sign-out link does not work',
+    goBackOrClose: 'Go back to the app, or close this page.',
+    givenTwice: (name) => `The request gives ${name} more than once.`,
+    hintForAnotherApp: 'The app named is not the one its ID token was issued to.',
+    unregisteredLogoutUri: 'The app asked to send you to an address it has not registered.',
+    foreignIdToken: 'The app sent an ID token this school did not issue.',
+    notASignOutForm: 'Send the sign-out request as a form.',
+    badRequest: 'This request cannot be sent',
+    badRequestWhy: 'What your browser sent is too large or not a form. Go back to the app and start again.',
+    failed: 'Something went wrong',
+    failedWhy: (id) => `The request failed on our side. Quote request id ${id} when you report it.`,
+  },
 };
 
 const pt: PageText = {
@@ -75,6 +133,36 @@ const pt: PageText = {
   signOut: 'Terminar sessão',
   signedOutTitle: 'Sessão terminada',
   signedOut: (school) => `Terminou a sessão em ${school}. Pode fechar esta página.`,
+  errors: {
+    cannotStart: 'Esta ligação para iniciar sessão não funciona',
+    notSentAnywhere: 'Não foi enviado para lado nenhum. Volte à aplicação, ou avise quem a gere.',
+    unknownApp: 'A aplicação que o trouxe aqui não é uma em que esta escola deixe iniciar sessão.',
+    noRedirectUri: 'A aplicação que o trouxe aqui não disse para onde o enviar de volta.',
+    unregisteredRedirectUri:
+      'A aplicação que o trouxe aqui pediu para o enviar de volta para um endereço que não registou.',
+    formRefused: 'Este formulário não pode ser enviado',
+    notFromThisPage:
+      'O formulário não veio desta página de início de sessão, ou o seu navegador não guardou o cookie. ' +
+      'Volte à aplicação e comece de novo a iniciar sessão.',
+    notASignInForm: 'Envie o formulário a partir da página de início de sessão.',
+    fieldTwice: (field) => `O formulário tem o campo ${field} duas vezes.`,
+    signInEnded: 'Este início de sessão terminou',
+    signInEndedWhy:
+      'A página de início de sessão expirou ou já foi usada. Volte à aplicação e comece de novo a iniciar sessão.',
+    cannotSignOut: 'Esta ligação para terminar sessão não funciona',
+    goBackOrClose: 'Volte à aplicação, ou feche esta página.',
+    givenTwice: (name) => `O pedido indica ${name} mais de uma vez.`,
+    hintForAnotherApp: 'A aplicação indicada não é aquela para a qual o token de ID foi emitido.',
+    unregisteredLogoutUri: 'A aplicação pediu para o enviar para um endereço que não registou.',
+    foreignIdToken: 'A aplicação enviou um token de ID que esta escola não emitiu.',
+    notASignOutForm: 'Envie o pedido para terminar sessão como formulário.',
+    badRequest: 'Este pedido não pode ser enviado',
+    badRequestWhy:
+      'O que o seu navegador enviou é demasiado grande ou não é um formulário. Volte à aplicação e comece de novo.',
+    failed: 'Algo correu mal',
+    failedWhy: (id) =>
+      `O pedido falhou do nosso lado. Indique o identificador de pedido ${id} quando o comunicar.`,
+  },
 };
 
 export const pageText: Record<Locale, PageText> = { en, pt };

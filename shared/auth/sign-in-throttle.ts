@@ -4,7 +4,8 @@
 // An account is counted whichever of its names was typed; a name no account has is counted by itself,
 // so the answers say nothing about which names exist. Each failure slows the account's next attempt
 // (250 ms a failure); 5 attempts within 15 minutes lock the account for 15 minutes from the fifth, unless
-// one of them succeeds; 100 failures from one address lock the address. The address limit is high
+// one of them succeeds; a sign-in that asks for a TOTP code succeeds only with its code, so until then its
+// password and codes count as attempts alike; 100 failures from one address lock the address. The address limit is high
 // because a school's pupils and staff often share one public address: a few pupils mistyping must not
 // lock the whole school out, while spraying one password across many names still is.
 import {
@@ -88,6 +89,15 @@ export class SignInThrottle {
         address: { subject: address.subject, state: address.state },
       },
     };
+  }
+
+  /**
+   * A right password with a second factor still to come gives its attempt back to the address (it was
+   * no failed guess), while the account keeps it counted until the whole sign-in succeeds: wrong codes
+   * after a right password count against the account as wrong passwords do, and lock it alike.
+   */
+  async passwordAccepted({ address }: Ticket): Promise<void> {
+    await this.counters.release(address.subject, address.state.window_started);
   }
 
   /**

@@ -17,11 +17,12 @@ import { loginName, type User, type UserRepository } from '../data/user-reposito
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
+import type { BusinessCount } from '../metrics';
 import { backToClient } from './authorization-request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
 import { csrfCookieOf, fromOwnOrigin, sameSecret } from './csrf';
 import { opaqueTokenHash } from './opaque-token';
-import { pageText } from './page-text';
+import { type PageText, pageText } from './page-text';
 import { verifySecret } from './secret-hash';
 import { codePage, signInPage } from './sign-in-page';
 import type { SignInThrottle } from './sign-in-throttle';
@@ -37,31 +38,34 @@ const MAX_NAME_BYTES = 512;
 /** No account has this id: an unknown name is looked up as often as a known one. */
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
-const refused = () =>
-  new PageError(
-    403,
-    'This form cannot be sent',
-    'The sign-in form did not come from this sign-in page, or your browser did not keep its cookie. ' +
-      'Go back to the app and start signing in again.',
-  );
+/** A wrong password or code, or an attempt the throttle refused: each counts as a failed sign-in. */
+const FAILED: BusinessCount[] = [{ name: 'SignInFailures', value: 1 }];
 
-const ended = () =>
-  new PageError(
-    400,
-    'This sign-in has ended',
-    'The sign-in page has expired or was already used. Go back to the app and start signing in again.',
-  );
+/** The form again, refused unchecked while the account or address is locked out. */
+const lockedOut = (
+  again: (status: number, error: string, headers?: Record<string, string>) => ApiResponse,
+  text: PageText,
+  retryAfterSeconds: number,
+): ApiResponse => ({
+  ...again(429, text.locked(Math.ceil(retryAfterSeconds / 60)), { 'retry-after': String(retryAfterSeconds) }),
+  counts: FAILED,
+});
+
+const refused = () =>
+  new PageError(403, (text) => ({ title: text.formRefused, message: text.notFromThisPage }));
+
+const ended = () => new PageError(400, (text) => ({ title: text.signInEnded, message: text.signInEndedWhy }));
 
 function readForm(event: ApiRequest['event']): SignInForm {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(header(event, 'content-type') ?? '')) {
-    throw new PageError(415, 'This form cannot be sent', 'Send the sign-in form from the sign-in page.');
+    throw new PageError(415, (text) => ({ title: text.formRefused, message: text.notASignInForm }));
   }
   const form: SignInForm = {};
   for (const [name, value] of new URLSearchParams(bodyText(event))) {
     const field = FIELDS.find((f) => f === name);
     if (!field) continue;
     if (form[field] !== undefined) {
-      throw new PageError(400, 'This form cannot be sent', `The form holds the field ${field} twice.`);
+      throw new PageError(400, (text) => ({ title: text.formRefused, message: text.fieldTwice(field) }));
     }
     form[field] = value;
   }
@@ -141,16 +145,13 @@ async function secondFactor(
     accountThrottleSubject(request.password_user_id),
     event.requestContext.http.sourceIp,
   );
-  if (!gate.admitted) {
-    const retryAfter = String(gate.retryAfterSeconds);
-    return again(429, text.locked(Math.ceil(gate.retryAfterSeconds / 60)), { 'retry-after': retryAfter });
-  }
+  if (!gate.admitted) return lockedOut(again, text, gate.retryAfterSeconds);
   await sleep(gate.delayMs);
   const user = await services.users.get(request.password_user_id);
   const secret = user?.status === 'active' ? user.totp_secret : undefined;
   const step = secret === undefined ? undefined : matchingStep(secret, form.otp.trim(), Date.now() / 1000);
   if (!user || step === undefined || !(await services.users.useTotpStep(user.user_id, step))) {
-    return again(400, text.wrongCode);
+    return { ...again(400, text.wrongCode), counts: FAILED };
   }
   await services.signInThrottle.succeeded(gate.ticket);
   return completed(exchange, services, request, user, ['pwd', 'otp', 'mfa']);
@@ -188,18 +189,17 @@ export async function signIn(exchange: ApiRequest, services: SignInServices): Pr
     account ? accountThrottleSubject(account.user_id) : nameThrottleSubject(username),
     event.requestContext.http.sourceIp,
   );
-  if (!gate.admitted) {
-    const retryAfter = String(gate.retryAfterSeconds);
-    return again(429, text.locked(Math.ceil(gate.retryAfterSeconds / 60)), { 'retry-after': retryAfter });
-  }
+  if (!gate.admitted) return lockedOut(again, text, gate.retryAfterSeconds);
   await sleep(gate.delayMs);
   const user = await signedIn(account, password);
-  if (!user) return { ...again(400, text.failed), counts: [{ name: 'SignInFailures', value: 1 }] };
-  await services.signInThrottle.succeeded(gate.ticket);
+  if (!user) return { ...again(400, text.failed), counts: FAILED };
   if (needsSecondFactor(user, config)) {
+    // Not signed in yet: the account's attempts are forgiven only once the code is right too.
+    await services.signInThrottle.passwordAccepted(gate.ticket);
     if (user.totp_secret === undefined) return again(403, text.noSecondFactor);
     await services.authorizationRequests.passwordChecked(request.request_id, user.user_id);
     return codePage({ tenantName: config.tenantName, locale, request, csrf: cookie });
   }
+  await services.signInThrottle.succeeded(gate.ticket);
   return completed(exchange, services, request, user, ['pwd']);
 }

@@ -106,7 +106,9 @@ export async function authenticateClient(
       ? client !== undefined && isPublicClient(client)
       : await verifySecret(credentials.secret, client?.secret_hash);
   if (!client || !authenticated || client.status !== 'active') {
-    throw new OAuthError('invalid_client', 'Client authentication failed.');
+    throw new OAuthError('invalid_client', 'Client authentication failed.', 401, [
+      { name: 'SignInFailures', value: 1 },
+    ]);
   }
   return client;
 }

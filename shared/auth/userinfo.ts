@@ -18,8 +18,10 @@ export async function userinfo(
     users.get(person.userId),
     records.get('entities', person.entityId),
   ]);
+  // iat has whole seconds: a token of the sign-out's own second may come after it, and is honoured, as
+  // a session or sign-in that starts at the sign-out's instant is.
   const signedOut =
-    user?.signed_out_at !== undefined && auth.issuedAt * 1000 < Date.parse(user.signed_out_at);
+    user?.signed_out_at !== undefined && auth.issuedAt < Math.floor(Date.parse(user.signed_out_at) / 1000);
   if (user?.status !== 'active' || signedOut) {
     throw new UnauthorizedError(
       'The access token is not valid: its account has signed out or is no longer active.',

@@ -16,8 +16,8 @@ export interface AuthorizationCode {
   /** The redirect URI the code was sent to, and whether the request named it (then the token request must). */
   redirect_uri: string;
   redirect_uri_given: boolean;
-  /** BASE64URL(SHA-256(code_verifier)): only S256 is accepted. */
-  code_challenge: string;
+  /** BASE64URL(SHA-256(code_verifier)): only S256 is accepted. Absent when the request sent none. */
+  code_challenge?: string;
   user_id: string;
   entity_id: string;
   roles: PersonRole[];

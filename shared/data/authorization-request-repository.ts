@@ -26,8 +26,11 @@ export interface AuthorizationRequest {
   /** The scopes asked for, all of them the client's; the person's roles narrow them at sign-in. */
   scopes: Scope[];
   state?: string;
-  /** BASE64URL(SHA-256(code_verifier)). */
-  code_challenge: string;
+  /**
+   * BASE64URL(SHA-256(code_verifier)); absent only for a confidential client's OpenID Connect request
+   * with a nonce, which RFC 9700 section 2.1.1 lets defend the code instead.
+   */
+  code_challenge?: string;
   /** OpenID Connect: the identity scopes asked for (openid first), and the nonce to echo in the ID token. */
   identity_scopes?: IdentityScope[];
   nonce?: string;

@@ -66,6 +66,32 @@ export class ClientRepository {
     );
   }
 
+  /**
+   * Sets where logout may send an active client's people (an empty list removes them), changing nothing
+   * else: a revoked client stays revoked, a removed one is not written back. The client after it, or
+   * undefined when there is no active client of that id.
+   */
+  async setPostLogoutRedirectUris(clientId: string, uris: string[]): Promise<OAuthClient | undefined> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.client(clientId),
+          UpdateExpression:
+            uris.length > 0 ? 'SET post_logout_redirect_uris = :uris' : 'REMOVE post_logout_redirect_uris',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':active': 'active', ...(uris.length > 0 ? { ':uris': uris } : {}) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toClient(Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+
   /** Stops a client from getting tokens; returns false when there is no such client. */
   async revoke(clientId: string): Promise<boolean> {
     try {

@@ -60,3 +60,43 @@ describe('an unexpected failure (contract section 5)', () => {
     });
   });
 });
+
+describe('business counts', () => {
+  it("publish a refusal's counts with its request metrics: a failed client authentication is a sign-in failure", async () => {
+    const [{ createApi }, { routeById }, { config, logger }, { OAuthError }] = await Promise.all([
+      import('./api'),
+      import('../routes'),
+      import('../wiring/context'),
+      import('./errors'),
+    ]);
+    const published: { route: string; status: number; counts: readonly unknown[] }[] = [];
+    const metrics = () => ({
+      request: (route: string, status: number, counts: readonly unknown[]) => {
+        published.push({ route, status, counts });
+      },
+    });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const handler = createApi(
+      routeById('create-token'),
+      async () => {
+        throw new OAuthError('invalid_client', 'Client authentication failed.', 401, [
+          { name: 'SignInFailures', value: 1 },
+        ]);
+      },
+      { config, logger, metrics },
+    );
+    const token = {
+      ...event('req-456'),
+      routeKey: 'POST /api/sso/token',
+      rawPath: '/api/sso/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+      requestContext: { requestId: 'req-456', http: { method: 'POST', path: '/api/sso/token' } },
+    } as unknown as APIGatewayProxyEventV2;
+    const response = (await handler(token, context)) as APIGatewayProxyStructuredResultV2;
+    expect(response.statusCode).toBe(401);
+    expect(published).toEqual([
+      { route: 'create-token', status: 401, counts: [{ name: 'SignInFailures', value: 1 }] },
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type AuditSubject, auditEvent, auditedGroup, namedSubject } from '../audit/audit-event';
 import type { AuditLog } from '../audit/audit-log';
+import { chooseLocale } from '../auth/page-text';
 import type { AccessToken, TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
@@ -16,8 +17,9 @@ import type { Route } from '../routes';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import type { ApiHandler, ApiResponse } from './exchange';
+import type { PageView } from './html-page';
 import { errorPageResponse, errorResponse, logFailure } from './problem';
-import { QueryParams } from './request';
+import { header, QueryParams } from './request';
 
 /** The process's parts the factory uses, each built on first use. */
 export interface ApiRuntime {
@@ -63,6 +65,22 @@ const withRequestId = (response: Result, requestId: string): Result => ({
   ...response,
   headers: { ...response.headers, 'x-request-id': requestId },
 });
+
+/**
+ * The language and school of a page route's error page: ui_locales from the query or form, else the
+ * browser's Accept-Language, as the sign-in page chooses.
+ */
+function pageViewOf(event: Event, config: Config): PageView {
+  const form =
+    event.requestContext?.http?.method === 'POST' && !event.isBase64Encoded ? (event.body ?? '') : '';
+  const uiLocales = [event.rawQueryString ?? '', form]
+    .map((params) => new URLSearchParams(params).get('ui_locales') ?? undefined)
+    .find((value) => value !== undefined);
+  return {
+    tenantName: config.tenantName,
+    locale: chooseLocale(uiLocales, header(event, 'accept-language'), config.defaultLocale),
+  };
+}
 
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
 function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result, Error, ApiContext> {
@@ -145,7 +163,9 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         logger: runtime.logger(),
       };
       if (route.page) {
-        request.response = render(errorPageResponse(request.error, errorContext));
+        request.response = render(
+          errorPageResponse(request.error, errorContext, pageViewOf(event, runtime.config())),
+        );
       } else if (route.imsxErrors) {
         request.response = statusInfoResponse(request.error, errorContext.requestId, (error) =>
           logFailure(error, errorContext),
@@ -155,6 +175,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         request.response = errorResponse(error, errorContext);
       }
       request.response = withRequestId(request.response, errorContext.requestId);
+      if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
       await audit(event, context, request.response.statusCode ?? 500);
       measure(context, request.response.statusCode ?? 500);

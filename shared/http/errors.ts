@@ -1,5 +1,6 @@
 // The errors a request can end in, each carrying its HTTP status. Handlers and services throw
 // these; one place (problem.ts) turns them into RFC 9457 responses.
+import type { BusinessCount } from '../metrics';
 
 export interface InvalidParam {
   name: string;
@@ -118,6 +119,8 @@ export class OAuthError extends Error {
       | 'unsupported_token_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
+    /** Business counts of the refused request, published with its request metrics. */
+    readonly counts: BusinessCount[] = [],
   ) {
     super(description);
   }

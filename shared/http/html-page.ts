@@ -3,6 +3,8 @@
 // nothing from elsewhere; and the headers that keep every page and redirect from being framed, cached
 // or leaking its address. Text reaches the markup only through `html`, which escapes it.
 import { createHash } from 'node:crypto';
+import { type ErrorText, pageText } from '../auth/page-text';
+import type { Locale } from '../config';
 import { HttpError } from './errors';
 import type { ApiResponse } from './exchange';
 
@@ -118,19 +120,41 @@ export function redirectTo(status: 302 | 303, location: string): ApiResponse {
   return { status, headers: { ...pageHeaders(), location } };
 }
 
-/** An error a person sees as a page: the title is its heading, the message tells them what to do. */
+/** What an error page says, in one of the pages' languages: its heading, and what to do. */
+export type ErrorWording = (text: ErrorText) => { title: string; message: string };
+
+/**
+ * An error a person sees as a page, in their language: the title is its heading, the message tells them
+ * what to do. Its title and message as an HttpError, for logs and tests, are the English ones.
+ */
 export class PageError extends HttpError {
-  constructor(status: number, title: string, message: string, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    readonly wording: ErrorWording,
+    headers: Record<string, string> = {},
+  ) {
+    const { title, message } = wording(pageText.en.errors);
     super(status, 'page', title, message, headers);
   }
 }
 
-export function errorPage(error: Pick<HttpError, 'status' | 'title' | 'message' | 'headers'>): ApiResponse {
+/** Who an error page speaks for, and in which language. */
+export interface PageView {
+  tenantName: string;
+  locale: Locale;
+}
+
+export function errorPage(
+  view: PageView,
+  error: { status: number; title: string; message: string; headers: Record<string, string> },
+): ApiResponse {
   return htmlPage({
     status: error.status,
-    title: error.title,
+    lang: view.locale,
+    title: `${error.title} – ${view.tenantName}`,
     main: html`<h1>${error.title}</h1>
-<p>${error.message}</p>`,
+<p>${error.message}</p>
+<p>${view.tenantName}</p>`,
     headers: error.headers,
   });
 }

@@ -2,10 +2,11 @@
 // bodies at the token endpoint); anything else becomes a bare 500 whose only detail is the request id
 // that the log line carries too.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { pageText } from '../auth/page-text';
 import type { Logger } from '../log';
 import { HttpError, OAuthError } from './errors';
 import type { ApiResponse } from './exchange';
-import { errorPage } from './html-page';
+import { errorPage, PageError, type PageView } from './html-page';
 
 export const problemType = (slug: string) => `urn:problem:school-api:${slug}`;
 
@@ -70,18 +71,27 @@ export function errorResponse(error: unknown, context: ErrorContext): APIGateway
   });
 }
 
-/** The same outcomes as pages, for the operations people open in a browser (the sign-in page). */
-export function errorPageResponse(error: unknown, context: ErrorContext): ApiResponse {
-  if (error instanceof HttpError) return errorPage(error);
-  if (isExposedHttpError(error)) {
-    const title = titles[error.statusCode] ?? 'Bad Request';
-    return errorPage({ status: error.statusCode, title, message: error.message, headers: {} });
+/**
+ * The same outcomes as pages, for the operations people open in a browser (the sign-in page), in the
+ * page's language and naming the school. A refusal the page did not word itself (a body too large, not
+ * a form) gets one general wording, since its detail is written for developers.
+ */
+export function errorPageResponse(error: unknown, context: ErrorContext, view: PageView): ApiResponse {
+  const text = pageText[view.locale].errors;
+  if (error instanceof PageError) {
+    return errorPage(view, { status: error.status, ...error.wording(text), headers: error.headers });
+  }
+  const refused =
+    error instanceof HttpError ? error.status : isExposedHttpError(error) ? error.statusCode : 0;
+  if (refused >= 400 && refused < 500) {
+    const headers = error instanceof HttpError ? error.headers : {};
+    return errorPage(view, { status: refused, title: text.badRequest, message: text.badRequestWhy, headers });
   }
   logFailure(error, context);
-  return errorPage({
+  return errorPage(view, {
     status: 500,
-    title: 'Something went wrong',
-    message: `The request failed on our side. Quote request id ${context.requestId} when you report it.`,
+    title: text.failed,
+    message: text.failedWhy(context.requestId),
     headers: {},
   });
 }

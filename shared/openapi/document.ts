@@ -209,7 +209,9 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     name: 'prompt',
     in: 'query',
     description:
-      '`none`: answer from the sign-on session or with `login_required`, never a page; `login`: ask for the password even with a session.',
+      '`none`: answer from the sign-on session or with `login_required`, never a page; `login`: ask for the ' +
+      'password even with a session; `select_account`: show the sign-in page, where another account may ' +
+      'sign in; `consent`: nothing more, since the school registers every app its people may sign in to.',
     schema: { type: 'string' },
   },
   max_age: {
@@ -233,7 +235,9 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   id_token_hint: {
     name: 'id_token_hint',
     in: 'query',
-    description: 'An ID token this service issued to the app: the session of its person ends without asking.',
+    description:
+      'An ID token this service issued to the app. At logout, the session of its person ends without ' +
+      'asking; at sign-in, a session of another person is not used (with prompt=none: login_required).',
     schema: { type: 'string' },
   },
   post_logout_redirect_uri: {
@@ -251,13 +255,15 @@ const queryParameters: Record<string, Record<string, unknown>> = {
   code_challenge: {
     name: 'code_challenge',
     in: 'query',
-    description: 'PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required.',
+    description:
+      'PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). Required, except from a confidential client ' +
+      'whose request has the openid scope and a nonce (RFC 9700 section 2.1.1).',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{43,128}$' },
   },
   code_challenge_method: {
     name: 'code_challenge_method',
     in: 'query',
-    description: 'Required, and only `S256`: `plain` is refused.',
+    description: 'Required with code_challenge, and only `S256`: `plain` is refused.',
     schema: { type: 'string', enum: ['S256'] },
   },
   access_token: {

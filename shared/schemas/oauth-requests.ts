@@ -36,9 +36,12 @@ export const OAuthAuthorizationCodeRequest = z.object({
     z.string().check(z.minLength(1), z.maxLength(512)),
     'The code the authorization response carried.',
   ),
-  code_verifier: described(
-    z.string().check(z.regex(CODE_VERIFIER_PATTERN)),
-    'The PKCE verifier (RFC 7636): its S256 hash must be the code_challenge of the request.',
+  code_verifier: z.optional(
+    described(
+      z.string().check(z.regex(CODE_VERIFIER_PATTERN)),
+      'The PKCE verifier (RFC 7636): its S256 hash must be the code_challenge of the request. Required ' +
+        'when the request sent a code_challenge, refused when it did not.',
+    ),
   ),
   redirect_uri: z.optional(
     described(

@@ -70,12 +70,13 @@ export async function setLogoutUris(
 ): Promise<ClientSummary> {
   const client = await clients.get(clientId);
   if (!client) throw new UsageError(`there is no client ${clientId}.`);
+  if (client.status !== 'active') throw new UsageError(`client ${clientId} is revoked.`);
   if (uris.length > 0 && !grantTypesOf(client).includes('authorization_code')) {
     throw new UsageError(`client ${clientId} does not sign people in (no authorization_code grant).`);
   }
-  const { post_logout_redirect_uris: _old, ...rest } = client;
-  const updated: OAuthClient = { ...rest, ...(uris.length > 0 ? { post_logout_redirect_uris: uris } : {}) };
-  await clients.put(updated);
+  // Only this attribute, and only while the client is active: a revocation meanwhile is never undone.
+  const updated = await clients.setPostLogoutRedirectUris(clientId, uris);
+  if (!updated) throw new UsageError(`client ${clientId} was revoked meanwhile.`);
   return summarise(updated);
 }
 

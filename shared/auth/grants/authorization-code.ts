@@ -6,9 +6,10 @@
 // granted openid gets an ID token too (OpenID Connect Core 1.0 section 3.1.3.3).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCode } from '../../data/authorization-code-repository';
-import { grantTypesOf, type OAuthClient } from '../../data/client-repository';
+import { grantTypesOf, isPublicClient, type OAuthClient } from '../../data/client-repository';
 import type { RefreshFamily } from '../../data/refresh-token-repository';
 import { isScope } from '../../domain/groups';
+import { OAuthError } from '../../http/errors';
 import { OAuthAuthorizationCodeRequest } from '../../schemas/oauth-requests';
 import { identityClaims } from '../identity-claims';
 import { opaqueTokenHash } from '../opaque-token';
@@ -45,7 +46,15 @@ function refusal(
   if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirect_uri) {
     return 'redirect_uri is not the one of the authorization request.';
   }
-  if (!verifierMatches(request.code_verifier, code.code_challenge)) {
+  if (code.code_challenge === undefined) {
+    // RFC 9700 section 2.1.1: a verifier for a code issued without a challenge is refused, so a code
+    // injected into a PKCE client's flow cannot pass.
+    if (request.code_verifier !== undefined) {
+      return 'code_verifier was sent, but the authorization request sent no code_challenge.';
+    }
+  } else if (request.code_verifier === undefined) {
+    return 'code_verifier is required: the authorization request sent a code_challenge.';
+  } else if (!verifierMatches(request.code_verifier, code.code_challenge)) {
     return 'The code_verifier does not match the code_challenge of the authorization request.';
   }
   return undefined;
@@ -78,6 +87,10 @@ const reuseRefused = () =>
 
 export const authorizationCodeGrant: Grant = async ({ client, params, services, now }) => {
   const request = parseParams(OAuthAuthorizationCodeRequest, params);
+  // Every code a public client holds was issued with a challenge: refused before the code is used up.
+  if (request.code_verifier === undefined && isPublicClient(client)) {
+    throw new OAuthError('invalid_request', 'code_verifier is required (PKCE, RFC 7636).');
+  }
   const redemption = await services.codes.redeem(opaqueTokenHash(request.code), now);
   if (redemption.outcome === 'unknown') throw invalidGrant('The authorization code is not valid.');
   const { code } = redemption;

@@ -5,7 +5,7 @@
 // granted openid gets a new ID token with each refresh (OpenID Connect Core 1.0 section 12.2).
 import type { RefreshToken } from '../../data/refresh-token-repository';
 import { OAuthRefreshTokenRequest } from '../../schemas/oauth-requests';
-import { identityClaims, isIdentityScope } from '../identity-claims';
+import { identityClaims } from '../identity-claims';
 import { opaqueTokenHash } from '../opaque-token';
 import { rolesOf } from '../person';
 import { scopesOfRoles } from '../roles';
@@ -44,11 +44,15 @@ export const refreshTokenGrant: Grant = async ({ client, params, services, now }
   const entity = await services.records.get('entities', user.entity_id);
   const roles = rolesOf(user, entity?.record);
   const current = scopesOfRoles(roles).filter((s) => family.scopes.includes(s) && client.scopes.includes(s));
-  // A narrower scope applies to this access token only: the family keeps what the sign-in granted.
+  // RFC 6749 section 6: no scope named means all the sign-in granted; a scope named must be one it
+  // granted, and the access token gets only those named (openid alone: no API scope). A narrower scope
+  // applies to this access token only: the family keeps what the sign-in granted.
   const named = request.scope?.split(' ').filter(Boolean);
-  const identityScopes = (family.identity_scopes ?? []).filter((s) => !named || named.includes(s));
-  const apiScopes = named?.filter((s) => !isIdentityScope(s) || !family.identity_scopes?.includes(s));
-  const scopes = requestedScopes(apiScopes?.join(' '), family.scopes).filter((s) => current.includes(s));
+  const granted = family.identity_scopes ?? [];
+  const identityScopes = named?.length ? granted.filter((s) => named.includes(s)) : granted;
+  const apiNamed = named?.length ? named.filter((s) => !granted.some((g) => g === s)) : undefined;
+  const asked = apiNamed?.length === 0 ? [] : requestedScopes(apiNamed?.join(' '), family.scopes);
+  const scopes = asked.filter((s) => current.includes(s));
 
   const next = newRefreshToken(family, now);
   const rotation = await services.refreshTokens.rotate(presented, next.stored, now);
