@@ -1,7 +1,13 @@
 // Writes docs/benchmarks.md from one run's results: the machine, each section's figures beside its
 // target, and for each missed target by how much and where the time or the bytes go.
 import { isSdkPart } from '../../infra/bundles';
-import { COLD_START_TARGET, type ColdStart, type ColdStarts, REFERENCES } from './cold-start';
+import {
+  COLD_START_TARGET,
+  type ColdStart,
+  type ColdStarts,
+  POWERTOOLS_REFERENCES,
+  REFERENCES,
+} from './cold-start';
 import type { FieldSelection } from './field-selection';
 import type { Machine } from './machine';
 import { type Operation, OVERHEAD_TARGET, type Overhead } from './overhead';
@@ -46,7 +52,7 @@ const pct = (value: number) => `${round(value * 100, 1)} %`;
 /** Milliseconds added, signed: on a busy machine a difference of medians can come out below zero. */
 const plusMs = (value: number) => `${value < 0 ? '−' : '+'}${Math.abs(value)} ms`;
 
-/** The handlers, without the two reference bundles. */
+/** The handlers, without the reference bundles. */
 const handlersOf = (c: ColdStarts) => c.bundles.filter((b) => b.access !== undefined);
 const readHandlersOf = (c: ColdStarts) => handlersOf(c).filter((b) => b.access === 'read');
 /** The service's own code: infra/bundles.ts names its parts by folder, ending in `/`. */
@@ -136,8 +142,44 @@ function beyondSdkOnly(c: ColdStarts): string[] {
   ];
 }
 
-function coldStartSection(r: Results): string {
-  const c = r.coldStart;
+/** What Powertools Logger and Metrics add to the SDK-only bundle, beside the read handlers' budget. */
+function powertoolsCost(c: ColdStarts): string[] {
+  const sdk = c.bundles.find((b) => b.bundle === REFERENCES.sdkOnly);
+  const held = POWERTOOLS_REFERENCES.map((name) => c.bundles.find((b) => b.bundle === name)).filter(
+    (b): b is ColdStart => b !== undefined,
+  );
+  const both = held.find((b) => b.bundle === REFERENCES.powertools);
+  const reads = readHandlersOf(c).map((b) => b.importRatio);
+  if (!sdk || !both || reads.length === 0) return [];
+  const budget = COLD_START_TARGET.read - 1;
+  return [
+    '### What Powertools adds',
+    '',
+    'The SDK-only bundle with Powertools Logger and Metrics set up as `shared/log.ts` and `shared/metrics.ts`',
+    'set them up (built on first use, as the handlers build theirs), so what the packages cost at cold start',
+    'shows apart from the handlers:',
+    '',
+    table(
+      ['Reference', 'Size', 'Beyond SDK-only', 'Import ms', 'Import × SDK', 'Share of the read budget'],
+      held.map((b) => [
+        b.bundle,
+        kb(b.bytes),
+        kb(b.bytes - sdk.bytes),
+        b.importMs,
+        `${b.importRatio}×`,
+        pct((b.importRatio - 1) / budget),
+      ]),
+    ),
+    '',
+    `Logger and Metrics together take the import to ${both.importRatio}× the SDK-only bundle's: ${pct((both.importRatio - 1) / budget)} of the`,
+    `${round(budget * 100)} % a read handler may add over it (${COLD_START_TARGET.read}×), before any of the handler's own code, middy or jose.`,
+    `The read handlers measured ${Math.min(...reads)}× to ${Math.max(...reads)}×.`,
+    '',
+  ];
+}
+
+/** Section 1, from the cold-start measurements alone, so `--only cold-start` can print it. */
+export function coldStartSection(c: ColdStarts): string {
   const handlers = handlersOf(c);
   const missed = handlers
     .filter((b) => !b.met)
@@ -213,6 +255,7 @@ function coldStartSection(r: Results): string {
     );
   }
   lines.push(
+    ...powertoolsCost(c),
     '### What the bundles weigh',
     '',
     "Each bundle's bytes by part, from esbuild's metafile (`infra/bundles.ts` names the parts): an npm package,",
@@ -562,7 +605,7 @@ export function renderReport(r: Results): string {
     '',
     `*At the limit*: within ${AT_THE_LIMIT * 100} % of the target, where runs on a busy machine can fall either side.`,
     '',
-    coldStartSection(r),
+    coldStartSection(r.coldStart),
     overheadSection(r),
     readCostSection(r),
     throughputSection(r),

@@ -1,7 +1,7 @@
 // `npm run bench`: starts an in-memory DynamoDB Local, the local API and a bare server, runs the six
 // benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
-// and no 100,000-student table, and writes to .reports/ instead. `--only fields` runs section 6 alone
-// and prints it, writing nothing. The whole run stops itself after a fixed time, whatever happens.
+// and no 100,000-student table, and writes to .reports/ instead. `--only cold-start` runs section 1
+// alone and `--only fields` section 6, and print it, writing nothing. The whole run stops itself after a fixed time, whatever happens.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
 import { measureOverhead } from './overhead';
 import { itemSize, measureReadCost } from './read-cost';
-import { fieldSelectionSection, type Results, renderReport } from './report';
+import { coldStartSection, fieldSelectionSection, type Results, renderReport } from './report';
 import { seedStudents } from './seed-students';
 import { startService } from './services';
 import { median, round } from './stats';
@@ -68,11 +68,18 @@ async function main() {
   const machine = describeMachine();
   log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${quick ? 'quick' : 'full'} run`);
 
-  if (only !== undefined && only !== 'fields') throw new Error(`--only takes fields, not ${only}`);
+  if (only !== undefined && only !== 'fields' && only !== 'cold-start')
+    throw new Error(`--only takes cold-start or fields, not ${only}`);
   const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
-  if (!only) log('section 1, cold start: bundling every handler and importing each in fresh processes');
-  const coldStart = only ? undefined : await measureColdStarts(bundleDir, settings.coldRuns);
+  if (only !== 'fields')
+    log('section 1, cold start: bundling every handler and importing each in fresh processes');
+  const coldStart = only === 'fields' ? undefined : await measureColdStarts(bundleDir, settings.coldRuns);
   rmSync(bundleDir, { recursive: true, force: true });
+  if (only === 'cold-start' && coldStart) {
+    console.log(coldStartSection(coldStart));
+    console.log(JSON.stringify({ coldStart }, null, 2));
+    return;
+  }
 
   log('starting DynamoDB Local (in memory), the local API and the bare server');
   const database = await startDynamoDbLocal();
