@@ -11,13 +11,14 @@ import { DEMO_TENANT } from '../../infra/local/local-run';
 import { demoTenant } from '../../infra/local/seed/demo-tenant';
 import { createDocumentClient } from '../../shared/data/document-client';
 import type { Student } from '../../shared/schemas/records';
-import { measureColdStarts } from './cold-start';
+import { measureAuditCost } from './audit-cost';
+import { type ColdStarts, measureColdStarts } from './cold-start';
 import { measureFieldSelection } from './field-selection';
 import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
 import { measureOverhead } from './overhead';
 import { itemSize, measureReadCost } from './read-cost';
-import { coldStartSection, fieldSelectionSection, type Results, renderReport } from './report';
+import { auditSection, coldStartSection, fieldSelectionSection, type Results, renderReport } from './report';
 import { seedStudents } from './seed-students';
 import { startService } from './services';
 import { median, round } from './stats';
@@ -27,6 +28,7 @@ import { DEMO_SECRET, workload } from './workload';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const ONLY = ['cold-start', 'fields', 'audit'] as const;
 const MAX_MINUTES = 25;
 const settings = quick
   ? {
@@ -36,6 +38,7 @@ const settings = quick
       load: { connections: 8, seconds: 3, repeats: 1 },
       tokens: { endpoint: 5, secret: 5, crypto: 200 },
       fieldSamples: 30,
+      auditSamples: 300,
     }
   : {
       coldRuns: 30,
@@ -44,6 +47,7 @@ const settings = quick
       load: { connections: 8, seconds: 5, repeats: 6 },
       tokens: { endpoint: 30, secret: 30, crypto: 2_000 },
       fieldSamples: 200,
+      auditSamples: 2_000,
     };
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,16 +72,30 @@ async function main() {
   const machine = describeMachine();
   log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; ${quick ? 'quick' : 'full'} run`);
 
-  if (only !== undefined && only !== 'fields' && only !== 'cold-start')
-    throw new Error(`--only takes cold-start or fields, not ${only}`);
-  const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
-  if (only !== 'fields')
+  if (only !== undefined && !(ONLY as readonly string[]).includes(only))
+    throw new Error(`--only takes ${ONLY.join(', ')}, not ${only}`);
+  const runs = (section: (typeof ONLY)[number]) => only === undefined || only === section;
+  let coldStart: ColdStarts | undefined;
+  if (runs('cold-start')) {
     log('section 1, cold start: bundling every handler and importing each in fresh processes');
-  const coldStart = only === 'fields' ? undefined : await measureColdStarts(bundleDir, settings.coldRuns);
-  rmSync(bundleDir, { recursive: true, force: true });
+    const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
+    coldStart = await measureColdStarts(bundleDir, settings.coldRuns);
+    rmSync(bundleDir, { recursive: true, force: true });
+  }
   if (only === 'cold-start' && coldStart) {
     console.log(coldStartSection(coldStart));
     console.log(JSON.stringify({ coldStart }, null, 2));
+    return;
+  }
+  // In process and before the servers start, so nothing else of the benchmark competes with it.
+  let audit: Results['audit'];
+  if (runs('audit')) {
+    log('section 7, audit trail');
+    audit = { samples: settings.auditSamples, results: await measureAuditCost(settings.auditSamples) };
+  }
+  if (only === 'audit') {
+    console.log(auditSection(audit));
+    console.log(JSON.stringify({ audit }, null, 2));
     return;
   }
 
@@ -152,6 +170,7 @@ async function main() {
       throughput: { ...settings.load, results: throughput },
       tokens,
       fieldSelection,
+      audit,
     };
     mkdirSync(outDir, { recursive: true });
     writeFileSync(`${outDir}/benchmarks.json`, `${JSON.stringify(results, null, 2)}\n`);
