@@ -139,7 +139,11 @@ export interface ColdStarts {
   beyondSdkOnly: { bundle: string; parts: Part[] };
 }
 
-export async function measureColdStarts(outdir: string, runs: number): Promise<ColdStarts> {
+export async function measureColdStarts(
+  outdir: string,
+  runs: number,
+  progress: (message: string) => void = () => {},
+): Promise<ColdStarts> {
   const fixture = (file: string) => fileURLToPath(new URL(`fixtures/${file}`, import.meta.url));
   const entries: [string, Route | undefined, string][] = [
     [REFERENCES.empty, undefined, fixture('empty-handler.ts')],
@@ -166,6 +170,7 @@ export async function measureColdStarts(outdir: string, runs: number): Promise<C
   // Each bundle's process runs right after one of the SDK-only bundle, and is compared with it: the
   // pair sees the same moment of the machine, so other work on it cancels out of the ratio.
   for (let run = 0; run < runs; run++) {
+    progress(`run ${run + 1} of ${runs}: ${files.size - 1} bundles, each paired with the SDK-only one`);
     for (const [name, file] of files) {
       if (file === reference) continue;
       const sdk = await importOnce(reference);

@@ -29,7 +29,8 @@ import { DEMO_SECRET, workload } from './workload';
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const ONLY = ['cold-start', 'fields', 'audit'] as const;
-const MAX_MINUTES = 25;
+// Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an hour.
+const MAX_MINUTES = 40;
 const settings = quick
   ? {
       coldRuns: 5,
@@ -41,7 +42,7 @@ const settings = quick
       auditSamples: 300,
     }
   : {
-      coldRuns: 30,
+      coldRuns: 10,
       overhead: { warmup: 100, samples: 300, repeats: 3 },
       students: [1_000, 10_000, 100_000],
       load: { connections: 8, seconds: 5, repeats: 6 },
@@ -79,7 +80,7 @@ async function main() {
   if (runs('cold-start')) {
     log('section 1, cold start: bundling every handler and importing each in fresh processes');
     const bundleDir = mkdtempSync(`${tmpdir()}/school-bench-`);
-    coldStart = await measureColdStarts(bundleDir, settings.coldRuns);
+    coldStart = await measureColdStarts(bundleDir, settings.coldRuns, (message) => log(`  ${message}`));
     rmSync(bundleDir, { recursive: true, force: true });
   }
   if (only === 'cold-start' && coldStart) {
