@@ -125,7 +125,7 @@ async function main() {
     if (only === 'fields') {
       const work = await workload(db, tableName, stackClient);
       log('section 6, field selection');
-      const results = await measureFieldSelection(work, stackClient, settings.fieldSamples);
+      const results = await measureFieldSelection(work, stackClient, settings.fieldSamples, db, tableName);
       console.log(fieldSelectionSection({ samples: settings.fieldSamples, results }));
       console.log(JSON.stringify({ fieldSelection: { samples: settings.fieldSamples, results } }, null, 2));
       return;
@@ -140,7 +140,7 @@ async function main() {
     log('section 6, field selection');
     const fieldSelection = {
       samples: settings.fieldSamples,
-      results: await measureFieldSelection(work, stackClient, settings.fieldSamples),
+      results: await measureFieldSelection(work, stackClient, settings.fieldSamples, db, tableName),
     };
 
     log(`section 4, throughput (${settings.load.seconds} s a run)`);
