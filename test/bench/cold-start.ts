@@ -1,5 +1,6 @@
 // Section 1, cold start: every handler bundled exactly as Lambda ships it (infra/bundling.ts), then
-// imported by fresh node processes, side by side with an empty handler and an SDK-only bundle. Each
+// imported by fresh node processes, side by side with an empty handler, an SDK-only bundle and the
+// SDK-only bundle with Powertools Logger, Metrics or both (what those packages add on their own). Each
 // process is paired with an SDK-only one started just before it, so a busy moment of the machine
 // hits both sides of a ratio alike. Each bundle's metafile says what its bytes are.
 import { spawn } from 'node:child_process';
@@ -22,7 +23,16 @@ export const COLD_START_TARGET = { read: 1.15, every: 1.3 } as const;
 export const importLimit = (access: Route['access']) =>
   access === 'read' ? COLD_START_TARGET.read : COLD_START_TARGET.every;
 
-export const REFERENCES = { empty: '(empty handler)', sdkOnly: '(DynamoDB document client only)' } as const;
+export const REFERENCES = {
+  empty: '(empty handler)',
+  sdkOnly: '(DynamoDB document client only)',
+  logger: '(SDK-only + Powertools Logger)',
+  metrics: '(SDK-only + Powertools Metrics)',
+  powertools: '(SDK-only + Powertools Logger and Metrics)',
+} as const;
+
+/** The references that hold Powertools, each with the SDK-only bundle under it. */
+export const POWERTOOLS_REFERENCES = [REFERENCES.logger, REFERENCES.metrics, REFERENCES.powertools] as const;
 
 /** Bytes of one part of a bundle: an npm package, or a folder of the service's own code (ending in `/`). */
 export interface Part {
@@ -32,7 +42,7 @@ export interface Part {
 
 export interface ColdStart {
   bundle: string;
-  /** What the handler's route does (shared/routes.ts); none for the two references. */
+  /** What the handler's route does (shared/routes.ts); none for the references. */
   access: Route['access'] | undefined;
   bytes: number;
   /** Bytes of the AWS SDK's packages in the bundle. */
@@ -129,11 +139,18 @@ export interface ColdStarts {
   beyondSdkOnly: { bundle: string; parts: Part[] };
 }
 
-export async function measureColdStarts(outdir: string, runs: number): Promise<ColdStarts> {
+export async function measureColdStarts(
+  outdir: string,
+  runs: number,
+  progress: (message: string) => void = () => {},
+): Promise<ColdStarts> {
   const fixture = (file: string) => fileURLToPath(new URL(`fixtures/${file}`, import.meta.url));
   const entries: [string, Route | undefined, string][] = [
     [REFERENCES.empty, undefined, fixture('empty-handler.ts')],
     [REFERENCES.sdkOnly, undefined, fixture('sdk-only-handler.ts')],
+    [REFERENCES.logger, undefined, fixture('sdk-logger-handler.ts')],
+    [REFERENCES.metrics, undefined, fixture('sdk-metrics-handler.ts')],
+    [REFERENCES.powertools, undefined, fixture('sdk-powertools-handler.ts')],
     ...[...routes, fallbackRoute].map((route): [string, Route, string] => [
       route.handler,
       route,
@@ -153,6 +170,7 @@ export async function measureColdStarts(outdir: string, runs: number): Promise<C
   // Each bundle's process runs right after one of the SDK-only bundle, and is compared with it: the
   // pair sees the same moment of the machine, so other work on it cancels out of the ratio.
   for (let run = 0; run < runs; run++) {
+    progress(`run ${run + 1} of ${runs}: ${files.size - 1} bundles, each paired with the SDK-only one`);
     for (const [name, file] of files) {
       if (file === reference) continue;
       const sdk = await importOnce(reference);
