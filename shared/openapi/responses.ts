@@ -261,7 +261,8 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
     responses[409] = {
       description:
         'The write conflicts with other records: a processnumber taken, an entity with roles or a student in ' +
-        "a tutor's care deleted, a record moved to another entity, a record full of documents. A " +
+        "a tutor's care deleted, a record moved to another entity, a record full of documents, or other " +
+        'requests changing the same records throughout (send it again). A ' +
         'processnumber clash names the record holding it: its id as a member of the problem (such as ' +
         '`student_id`) and its address in `Location`.',
       content: problem('ProblemDetails'),

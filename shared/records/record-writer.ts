@@ -136,8 +136,9 @@ export class RecordWriter {
     id: string,
     ifMatch?: EntityTagCondition,
   ): Promise<GroupRecords[G]> {
-    if (group === 'entities') await this.endEnrollments(id, ifMatch);
     return retrying(async () => {
+      // Again on every attempt: an enrollment made since the last one would otherwise fail each retry.
+      if (group === 'entities') await this.endEnrollments(id, ifMatch);
       const { item, version } = await this.current(group, id, ifMatch);
       const context = this.context();
       const record = toRecord(group, item);

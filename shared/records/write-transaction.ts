@@ -5,6 +5,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from '../data/record-items';
+import { ConflictError } from '../http/errors';
 
 const MAX_ATTEMPTS = 12;
 
@@ -44,13 +45,22 @@ export async function commit(db: DynamoDBDocumentClient, steps: readonly Step[])
   }
 }
 
-/** Runs a write until it commits; races with other writers are retried with jittered backoff. */
+/**
+ * Runs a write until it commits; races with other writers are retried with jittered backoff. A write
+ * that loses every race is refused with 409 (nothing of it was written), never answered as a failure of
+ * the service.
+ */
 export async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof Retry) || n >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof Retry)) throw error;
+      if (n >= MAX_ATTEMPTS) {
+        throw new ConflictError(
+          'Other requests kept changing the records this write touches, so it was not made. Send it again.',
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 10 * 2 ** n)));
     }
   }
