@@ -161,8 +161,16 @@ async function releaseStudent(
   erasure.tutorsChanged.push(tutorId);
 }
 
-/** Every item of a table partition that names a user, by its user_id attribute (a Query, never a Scan). */
-async function itemsOfUser(stores: PeopleStores, pk: string, user: User): Promise<Record<string, unknown>[]> {
+/**
+ * Every item of a table partition that passes a filter, read page by page with strongly consistent
+ * Queries (never a Scan): the CLI's look-ups of what names a person.
+ */
+async function filteredPartition(
+  stores: PeopleStores,
+  pk: string,
+  filter: string,
+  values: Record<string, unknown>,
+): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -170,8 +178,8 @@ async function itemsOfUser(stores: PeopleStores, pk: string, user: User): Promis
       new QueryCommand({
         TableName: stores.tableName,
         KeyConditionExpression: 'pk = :pk',
-        FilterExpression: 'user_id = :user',
-        ExpressionAttributeValues: { ':pk': pk, ':user': user.user_id },
+        FilterExpression: filter,
+        ExpressionAttributeValues: { ':pk': pk, ...values },
         ExclusiveStartKey: start,
         ConsistentRead: true,
       }),
@@ -181,6 +189,10 @@ async function itemsOfUser(stores: PeopleStores, pk: string, user: User): Promis
   } while (start);
   return found;
 }
+
+/** Every item of a table partition that names a user, by its user_id attribute. */
+const itemsOfUser = (stores: PeopleStores, pk: string, user: User) =>
+  filteredPartition(stores, pk, 'user_id = :user', { ':user': user.user_id });
 
 /**
  * The longest an access token lives (ACCESS_TOKEN_TTL_SECONDS at most, shared/config.ts): a sign-in
@@ -256,22 +268,15 @@ async function endAccount(stores: PeopleStores, user: User, now: Date): Promise<
 async function idempotencyItemsOf(stores: PeopleStores, entityId: string): Promise<Key[]> {
   const found: Key[] = [];
   for (const group of ['entities', ...roleGroups] satisfies RecordGroup[]) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await stores.db.send(
-        new QueryCommand({
-          TableName: stores.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          FilterExpression: 'contains(entity_ids, :entity)',
-          ExpressionAttributeValues: { ':pk': keys.idempotencyPartition(group), ':entity': entityId },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: start,
-          ConsistentRead: true,
-        }),
-      );
-      found.push(...((page.Items ?? []) as Key[]));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await filteredPartition(
+      stores,
+      keys.idempotencyPartition(group),
+      'contains(entity_ids, :entity)',
+      {
+        ':entity': entityId,
+      },
+    );
+    found.push(...items.map(({ pk, sk }) => ({ pk, sk }) as Key));
   }
   return found;
 }
