@@ -55,9 +55,9 @@ describe.each(recordGroups)('a %s read with GET and sent back with PUT', (group)
     expect((await api.get(path)).headers.get('etag')).toBe(tag);
   });
 
-  it.runIf(isRoleGroup(group))(
-    'refuses another entity_id with 400 naming it, and changes nothing',
-    async () => {
+  // Only a person's role records carry an entity_id of their own to refuse.
+  if (isRoleGroup(group))
+    it('refuses another entity_id with 400 naming it, and changes nothing', async () => {
       const { [idField]: id } = await first(group);
       const path = `/api/${group}/${id}`;
       const read = await api.get(path);
@@ -73,8 +73,7 @@ describe.each(recordGroups)('a %s read with GET and sent back with PUT', (group)
         { name: 'entity_id', in: 'body', reason: `must be ${record.entity_id} or left out` },
       ]);
       expect((await api.get(path)).headers.get('etag')).toBe(tag);
-    },
-  );
+    });
 
   it('refuses a changed read-only field, naming it, and never hints at the field it refuses', async () => {
     const { [idField]: id } = await first(group);
