@@ -29,7 +29,13 @@ describe('parseConfig', () => {
       sessionAbsoluteSeconds: 86_400,
       adminTotpRequired: false,
       defaultLocale: 'en',
+      metricsEnabled: true,
     });
+  });
+
+  it('leaves metrics out with METRICS=off, and names a value that is neither on nor off', () => {
+    expect(parseConfig({ ...valid, METRICS: 'off' }).metricsEnabled).toBe(false);
+    expect(() => parseConfig({ ...valid, METRICS: 'no' })).toThrow(/METRICS/);
   });
 
   it('takes every optional setting in range', () => {

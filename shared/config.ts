@@ -54,6 +54,8 @@ export interface Config {
   defaultLocale: Locale;
   /** The local run's audit log file; a deployed function writes audit events to standard output. */
   auditLogFile: string | undefined;
+  /** Whether requests publish their metrics (EMF lines): CloudWatch reads them; the local run leaves them out. */
+  metricsEnabled: boolean;
 }
 
 /** The languages the sign-in pages speak. */
@@ -95,6 +97,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     adminTotpRequired: e.choice('ADMIN_TOTP_REQUIRED', ['true', 'false'], 'false') === 'true',
     defaultLocale: e.choice('DEFAULT_LOCALE', LOCALES, 'en'),
     auditLogFile: e.optionalText('AUDIT_LOG_FILE'),
+    metricsEnabled: e.choice('METRICS', ['on', 'off'], 'on') === 'on',
   });
 }
 

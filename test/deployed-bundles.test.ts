@@ -417,7 +417,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect(violations).toEqual([]);
   });
 
-  it('log with Powertools (cold start, request ids, the person acting) and publish request metrics as EMF', () => {
+  it('log JSON lines (cold start, request ids, the person acting) and publish request metrics as EMF', () => {
     const lines = deployment.functions.flatMap((fn) =>
       deployment
         .output(fn)

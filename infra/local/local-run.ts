@@ -72,7 +72,7 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     AWS_REGION: REGION,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     // Metrics are CloudWatch's to read (embedded metric format); locally their lines would only be noise.
-    POWERTOOLS_METRICS_DISABLED: 'true',
+    METRICS: 'off',
     ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
     ...(options.auditLogFile === undefined ? {} : { AUDIT_LOG_FILE: options.auditLogFile }),
     ...(options.adminTotpRequired === undefined

@@ -32,7 +32,7 @@ describe('an unexpected failure (contract section 5)', () => {
   it('answers 500 with only a request id, which the error log line carries too', async () => {
     const { publicApi } = await import('../wiring/public-api');
     const lines: string[] = [];
-    // Powertools' Logger writes errors and warnings to stderr, the rest to stdout; Lambda logs both.
+    // Every line goes to stdout; stderr is watched too, so a line written anywhere is seen.
     for (const stream of [process.stdout, process.stderr]) {
       vi.spyOn(stream, 'write').mockImplementation((chunk) => {
         lines.push(String(chunk));

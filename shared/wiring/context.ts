@@ -18,4 +18,6 @@ export const config = once((): Config => parseConfig(process.env));
 
 export const logger = once((): Logger => createLogger(config().logLevel));
 
-export const metrics = once((): RequestMetrics => createRequestMetrics(config().tenantId));
+export const metrics = once(
+  (): RequestMetrics => createRequestMetrics(config().tenantId, config().metricsEnabled),
+);

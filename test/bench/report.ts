@@ -168,9 +168,10 @@ function powertoolsCost(c: ColdStarts): string[] {
   return [
     '### What Powertools adds',
     '',
-    'The SDK-only bundle with Powertools Logger and Metrics set up as `shared/log.ts` and `shared/metrics.ts`',
-    'set them up (built on first use, as the handlers build theirs), so what the packages cost at cold start',
-    'shows apart from the handlers:',
+    'The SDK-only bundle with Powertools Logger and Metrics set up to write the lines `shared/log.ts` and',
+    '`shared/metrics.ts` write (built on first use, as the handlers build theirs), so what the packages would',
+    'cost at cold start shows apart from the handlers. The service writes those lines itself instead',
+    '([deploy.md](deploy.md#logs-metrics-and-traces) says why); these references keep the comparison:',
     '',
     table(
       ['Reference', 'Size', 'Beyond SDK-only', 'Import ms', 'Import × SDK', 'Share of the read budget'],
