@@ -56,6 +56,27 @@ describe('OpenID Connect with openid-client', () => {
     return { url, checks: { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce } };
   }
 
+  /**
+   * A logout's answer: back at the registered post-logout URI with the state, the session cookie gone,
+   * and the session item too, so a silent sign-in with the old cookie asks for a sign-in.
+   */
+  async function expectSignedOut(
+    answer: Response,
+    requested: URL | string,
+    state: string,
+    browser: CookieJar,
+    config: oidc.Configuration,
+  ) {
+    expect(answer.status).toBe(303);
+    const back = locationOf(answer, requested);
+    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(browser.has('sso_session')).toBe(false);
+    const silent = await authorizationRequest(config, { prompt: 'none' });
+    const after = await browser.fetch(silent.url);
+    expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
+  }
+
   /** Verifies an ID token with nothing of openid-client: the JWKS, the claims, the access token's hash. */
   async function verifyIndependently(idToken: string, clientId: string, accessToken: string) {
     const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as Parameters<typeof createLocalJWKSet>[0];
@@ -375,17 +396,7 @@ describe('OpenID Connect with openid-client', () => {
       post_logout_redirect_uri: postLogoutUri,
       state,
     });
-    const answer = await browser.fetch(logout);
-    expect(answer.status).toBe(303);
-    const back = locationOf(answer, logout);
-    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
-    expect(back.searchParams.get('state')).toBe(state);
-    expect(browser.has('sso_session')).toBe(false);
-
-    // The session item is gone too: the old cookie no longer signs anyone in.
-    const silent = await authorizationRequest(config, { prompt: 'none' });
-    const after = await browser.fetch(silent.url);
-    expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
+    await expectSignedOut(await browser.fetch(logout), logout, state, browser, config);
   });
 
   it('sends a cross-site logout POST without the session cookie on as a GET, which ends the session', async () => {
@@ -417,15 +428,7 @@ describe('OpenID Connect with openid-client', () => {
     expect(Object.fromEntries(get.searchParams)).toEqual(form);
     expect(browser.has('sso_session')).toBe(true);
 
-    const answer = await browser.fetch(get);
-    expect(answer.status).toBe(303);
-    const back = locationOf(answer, get);
-    expect(`${back.origin}${back.pathname}`).toBe(postLogoutUri);
-    expect(back.searchParams.get('state')).toBe(state);
-    expect(browser.has('sso_session')).toBe(false);
-    const silent = await authorizationRequest(config, { prompt: 'none' });
-    const after = await browser.fetch(silent.url);
-    expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
+    await expectSignedOut(await browser.fetch(get), get, state, browser, config);
   });
 
   it('asks before logging out without an id_token_hint; the answer is a same-site form', async () => {
