@@ -790,6 +790,19 @@ describe('POST /api/sso/authorize: slowing and locking out (RFC 9700 section 4.1
     expect(await countedFor(nameThrottleSubject(name))).toBe(SIGN_IN_LIMITS.accountFailures);
   });
 
+  it('never asks an attempt to wait longer than a lock lasts, when it started just before the lock', async () => {
+    const gate = new SignInThrottle(throttle);
+    const subject = nameThrottleSubject(`clock-${randomUUID().slice(0, 8)}`);
+    const from = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const locked = new Date();
+    for (let i = 0; i < SIGN_IN_LIMITS.accountFailures; i++) {
+      expect((await gate.admit(subject, from, locked)).admitted).toBe(true);
+    }
+    // An attempt whose clock read a few milliseconds before the one that locked, answered after it.
+    const earlier = await gate.admit(subject, from, new Date(locked.getTime() - 5));
+    expect(earlier).toEqual({ admitted: false, retryAfterSeconds: SIGN_IN_LIMITS.lockMs / 1000 });
+  });
+
   it('answers a disabled and an admin-locked account as it answers a wrong password', async () => {
     const guardian = await api.users.byLogin('guardian');
     const passwordHash = await hashSecret(DEMO_USER_PASSWORD);

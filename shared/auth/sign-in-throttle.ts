@@ -70,7 +70,11 @@ export class SignInThrottle {
       const reopens = Math.max(
         ...[account, address].filter((a) => !a.admitted).map((a) => reopensAt(a.state)),
       );
-      return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)) };
+      // Concurrent attempts read each other's clocks: one that started a moment before the attempt that
+      // locked would otherwise be told to wait a second longer than any lock or window lasts.
+      const longest = Math.max(SIGN_IN_LIMITS.lockMs, SIGN_IN_LIMITS.windowMs);
+      const waitMs = Math.min(longest, reopens - now.getTime());
+      return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
     }
     // The attempt that fills a window locks its subject; its own password is still checked.
     const lockedUntil = new Date(now.getTime() + SIGN_IN_LIMITS.lockMs);
