@@ -56,6 +56,19 @@ describe('OpenID Connect with openid-client', () => {
     return { url, checks: { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce } };
   }
 
+  /** The teacher signed in to the public client in a browser of its own: its cookies and its tokens. */
+  async function teacherSignedIn() {
+    const browser = new CookieJar();
+    const config = await discover(DEMO_APP_ID, oidc.None());
+    const a = await authorizationRequest(config);
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(a.url, teacher, browser),
+      a.checks,
+    );
+    return { browser, config, tokens };
+  }
+
   /**
    * A logout's answer: back at the registered post-logout URI with the state, the session cookie gone,
    * and the session item too, so a silent sign-in with the old cookie asks for a sign-in.
@@ -265,14 +278,7 @@ describe('OpenID Connect with openid-client', () => {
   });
 
   it('signs a second application in through the session, without a password', async () => {
-    const browser = new CookieJar();
-    const first = await discover(DEMO_APP_ID, oidc.None());
-    const a = await authorizationRequest(first);
-    const tokensA = await oidc.authorizationCodeGrant(
-      first,
-      await completeSignIn(a.url, teacher, browser),
-      a.checks,
-    );
+    const { browser, tokens: tokensA } = await teacherSignedIn();
     expect(browser.has('sso_session')).toBe(true);
 
     const second = await discover(DEMO_CLIENT_ID, oidc.ClientSecretBasic(DEMO_SECRET));
@@ -304,14 +310,7 @@ describe('OpenID Connect with openid-client', () => {
   });
 
   it('honours every prompt value it publishes, and an id_token_hint naming the person (Core 3.1.2.1)', async () => {
-    const browser = new CookieJar();
-    const config = await discover(DEMO_APP_ID, oidc.None());
-    const a = await authorizationRequest(config);
-    const teacherTokens = await oidc.authorizationCodeGrant(
-      config,
-      await completeSignIn(a.url, teacher, browser),
-      a.checks,
-    );
+    const { browser, config, tokens: teacherTokens } = await teacherSignedIn();
     const other = await authorizationRequest(config);
     const guardianTokens = await oidc.authorizationCodeGrant(
       config,
@@ -374,14 +373,7 @@ describe('OpenID Connect with openid-client', () => {
   });
 
   it('logs out with id_token_hint to a registered address, ending the session', async () => {
-    const browser = new CookieJar();
-    const config = await discover(DEMO_APP_ID, oidc.None());
-    const a = await authorizationRequest(config);
-    const tokens = await oidc.authorizationCodeGrant(
-      config,
-      await completeSignIn(a.url, teacher, browser),
-      a.checks,
-    );
+    const { browser, config, tokens } = await teacherSignedIn();
 
     const unregistered = oidc.buildEndSessionUrl(config, {
       id_token_hint: tokens.id_token as string,
@@ -400,14 +392,7 @@ describe('OpenID Connect with openid-client', () => {
   });
 
   it('sends a cross-site logout POST without the session cookie on as a GET, which ends the session', async () => {
-    const browser = new CookieJar();
-    const config = await discover(DEMO_APP_ID, oidc.None());
-    const a = await authorizationRequest(config);
-    const tokens = await oidc.authorizationCodeGrant(
-      config,
-      await completeSignIn(a.url, teacher, browser),
-      a.checks,
-    );
+    const { browser, config, tokens } = await teacherSignedIn();
     const state = oidc.randomState();
     const form = {
       id_token_hint: tokens.id_token as string,
@@ -457,14 +442,7 @@ describe('OpenID Connect with openid-client', () => {
   });
 
   it('ends every session and refresh family of a person who signs out everywhere', async () => {
-    const browser = new CookieJar();
-    const config = await discover(DEMO_APP_ID, oidc.None());
-    const a = await authorizationRequest(config);
-    const tokens = await oidc.authorizationCodeGrant(
-      config,
-      await completeSignIn(a.url, teacher, browser),
-      a.checks,
-    );
+    const { browser, config, tokens } = await teacherSignedIn();
     const account = await api.users.byLogin('teacher');
     await api.users.update(account?.user_id as string, { signed_out_at: new Date().toISOString() });
 
