@@ -38,7 +38,7 @@ export interface DynamoDbLocal {
 }
 
 /** The Java on the PATH: its major version and whether it can run a source file; undefined without one. */
-export function javaRuntime(): { version: number; runsSource: boolean } | undefined {
+function javaRuntime(): { version: number; runsSource: boolean } | undefined {
   // Java before 9 has no modules and refuses the option: it is too old anyway.
   const probe = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return undefined;
