@@ -3,11 +3,24 @@
 // no personal data, passwords, codes or tokens, and the local S3 and export schedule beside the API.
 // And as a supervisor or a second user would find it: it stops with the `npm start` that started it,
 // holds DATA_DIR against a second start, survives Ctrl-C while seeding, and reports a busy port at once.
+// And as someone else on the network or the machine would find it: nothing listens beyond loopback, and
+// DATA_DIR is its owner's alone.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID } from '../infra/local/bootstrap';
@@ -204,6 +217,69 @@ async function signInOnce(url: string): Promise<string[]> {
   return [code, first.access_token, first.refresh_token, second.access_token, second.refresh_token];
 }
 
+/** A process and all its descendants, from /proc: the run's shell, tsx, the server, Java and its watchdog. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (command) state ppid ...: the command may hold spaces and parentheses, the rest does not.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const tree = [root];
+  for (const pid of tree) tree.push(...(children.get(pid) ?? []));
+  return tree;
+}
+
+/** The kernel's hex spelling of the loopback addresses: 127.0.0.1, ::1, and 127.0.0.1 mapped into IPv6. */
+const LOOPBACK = new Set([
+  '0100007F',
+  '00000000000000000000000001000000',
+  '0000000000000000FFFF00000100007F',
+]);
+
+/** The TCP sockets the processes listen on, as the kernel lists them: no `ss` or `lsof` needed. */
+function listeningSockets(pids: number[]): { address: string; port: number }[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (socket?.[1]) inodes.add(socket[1]);
+      }
+    } catch {
+      // The process, or one of its descriptors, went while it was read.
+    }
+  }
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
+    readFileSync(table, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      // 0A is LISTEN; the tenth column is the socket's inode.
+      .filter((fields) => fields[3] === '0A' && inodes.has(fields[9] as string))
+      .map((fields) => {
+        const [address, port] = (fields[1] as string).split(':');
+        return { address: address as string, port: Number.parseInt(port as string, 16) };
+      }),
+  );
+}
+
+/** Every entry under a folder, the folder included, with the permission bits of its mode. */
+function modes(dir: string): { path: string; folder: boolean; mode: string }[] {
+  const stat = statSync(dir);
+  const own = { path: dir, folder: stat.isDirectory(), mode: (stat.mode & 0o777).toString(8) };
+  if (!own.folder) return [own];
+  return [own, ...readdirSync(dir).flatMap((name) => modes(join(dir, name)))];
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
+
 // Each test starts the server at least once (tsx, DynamoDB Local, often seeding): slow on a busy machine.
 describe('npm start', { timeout: 180_000 }, () => {
   it('serves the seeded demo tenant, logs no personal data, and stops DynamoDB Local on SIGTERM', async () => {
@@ -264,6 +340,60 @@ describe('npm start', { timeout: 180_000 }, () => {
       const account = (student.bankAccounts as { back_account_number: string }[])[0];
       if (account) expect(logs).not.toContain(account.back_account_number);
     }
+  });
+
+  it('listens on the loopback address only, and keeps DATA_DIR and its files to their owner', async () => {
+    // A folder an earlier version made, open to everyone, with an audit log anyone could read.
+    const dir = freshDataDir();
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'audit.log'), '');
+    chmodSync(join(dir, 'audit.log'), 0o644);
+    const run = await start({ env: { DATA_DIR: dir } });
+    const local = JSON.parse(readFileSync(join(dir, 'local-run.json'), 'utf8')) as Record<string, string>;
+    const bearer = await token(run.url);
+    await fetch(`${run.url}/api/students?items_per_page=1`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(await until(() => readFileSync(join(dir, 'audit.log'), 'utf8').length > 0)).toBe(true);
+
+    const sockets = listeningSockets(processTree(run.child.pid as number));
+    // The API, DynamoDB Local and the local S3 are all found, and nothing listens anywhere but on loopback.
+    expect(sockets.map((socket) => socket.port)).toEqual(
+      expect.arrayContaining(
+        [run.url, local.dynamodbEndpoint, local.s3Endpoint].map((url) => portOf(url as string)),
+      ),
+    );
+    expect(sockets.filter((socket) => !LOOPBACK.has(socket.address))).toEqual([]);
+
+    const entries = modes(dir);
+    expect(entries.map((entry) => relative(dir, entry.path))).toEqual(
+      expect.arrayContaining([
+        '',
+        'shared-local-instance.db',
+        'audit.log',
+        'local-run.lock',
+        'local-run.json',
+        's3',
+      ]),
+    );
+    expect(entries.filter((entry) => entry.mode !== (entry.folder ? '700' : '600'))).toEqual([]);
+    // How it stops is the other tests' to check.
+    run.child.kill('SIGTERM');
+    await exited(run.child);
+    expect(await until(() => javaProcesses(dir) === '')).toBe(true);
+  });
+
+  it('refuses a DATA_DIR open to others that holds files it did not write, changing nothing', async () => {
+    const dir = freshDataDir();
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'notes.txt'), "not the run's");
+    chmodSync(join(dir, 'notes.txt'), 0o644);
+    const run = spawnStart({ env: { DATA_DIR: dir } });
+    expect(await exited(run.child)).toBe(1);
+    expect(run.output.join('').trim()).toBe(
+      `DATA_DIR ${dir} is open to other users (mode 755) and holds notes.txt, which the local run did not write: set DATA_DIR to a folder of its own, or chmod 700 it.`,
+    );
+    expect(modes(dir).map((entry) => entry.mode)).toEqual(['755', '644']);
   });
 
   it('keeps its data in DATA_DIR across a restart without seeding again', async () => {
@@ -405,6 +535,28 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('Java 17');
     rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('says in one line what to install when Java cannot run the launcher that keeps DynamoDB Local on loopback', async () => {
+    // A Java runtime image without the compiler module, as Temurin's JRE is.
+    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        JDK_JAVA_OPTIONS: '--limit-modules=java.se',
+        PORT: '0',
+        DATA_DIR: freshDataDir(),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exited(child)).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('jdk.compiler');
+    expect(stderr).toContain('JDK 17');
   });
 
   it('refuses an export schedule EventBridge could not run, naming the setting', async () => {

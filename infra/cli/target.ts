@@ -34,7 +34,7 @@ export interface LocalRunFile {
 }
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../.data/dynamodb', import.meta.url));
-const LOCAL_RUN_FILE = 'local-run.json';
+export const LOCAL_RUN_FILE = 'local-run.json';
 /** The local run's audit log, in DATA_DIR. */
 export const AUDIT_LOG_FILE = 'audit.log';
 

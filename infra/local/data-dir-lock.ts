@@ -4,7 +4,7 @@
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const LOCK_FILE = 'local-run.lock';
+export const LOCK_FILE = 'local-run.lock';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number) {

