@@ -101,19 +101,22 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
   /**
    * One audit event a request of a person group, whatever its outcome (several when it names more ids than
    * one log line holds): ids only, never content. It names what the handler says the answer told of, else
-   * the ids in the path. An event that cannot be written (the local run's file, say) does not change the
-   * answer: a write has committed by then, and a 500 would tell the client it had not. The failure is
-   * reported loudly instead, by an error log line and the AuditWriteFailures metric. Deployed, the event is
-   * a line on standard output.
+   * what a failure says it read (a 412's record), else the ids in the path. An event that cannot be written
+   * (the local run's file, say) does not change the answer: a write has committed by then, and a 500 would
+   * tell the client it had not. The failure is reported loudly instead, by an error log line and the
+   * AuditWriteFailures metric. Deployed, the event is a line on standard output.
    */
-  const audit = async (event: Event, context: ApiContext, status: number) => {
+  const audit = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
     if (group === undefined || !runtime.audit) return;
     const written = auditEvents({
       route,
       group,
       requestId: requestIdOf(event, context),
       auth: context.auth,
-      subject: context.audited ?? namedSubject(route.path, event.pathParameters ?? {}, group),
+      subject:
+        context.audited ??
+        (error instanceof HttpError ? error.audit : undefined) ??
+        namedSubject(route.path, event.pathParameters ?? {}, group),
       outcome: status,
     });
     for (const part of written) {
@@ -181,7 +184,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       request.response = withRequestId(request.response, errorContext.requestId);
       if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
-      await audit(event, context, request.response.statusCode ?? 500);
+      await audit(event, context, request.response.statusCode ?? 500, request.error);
       measure(context, request.response.statusCode ?? 500);
     },
   };
