@@ -118,6 +118,30 @@ describe('an answer that carries only a count', () => {
     expect(event?.entity_ids.sort()).toEqual(twins.map((t) => t.entity_id).sort());
   });
 
+  it("names the person a filter singles out on a class's students, whether counted or not", async () => {
+    const classes = (await (await api.get(`${BASE}/classes?limit=1`)).json()) as {
+      classes: { sourcedId: string }[];
+    };
+    const classId = classes.classes[0]?.sourcedId as string;
+    const students = (await (await api.get(`${BASE}/classes/${classId}/students?limit=1`)).json()) as {
+      users: { sourcedId: string; givenName: string }[];
+    };
+    const student = students.users[0] as { sourcedId: string; givenName: string };
+    const ids = { record: student.sourcedId, entity: student.sourcedId };
+    for (const [operator, count] of [
+      ['=', '1'],
+      ['!=', '0'],
+    ] as const) {
+      const name = student.givenName.replaceAll("'", "''");
+      const filter = `sourcedId='${student.sourcedId}' AND givenName${operator}'${name}'`;
+      const response = await api.get(
+        `${BASE}/classes/${classId}/students?offset=1000&filter=${encodeURIComponent(filter)}`,
+      );
+      expect(response.headers.get('x-total-count')).toBe(count);
+      expect(await expectNamed(response, ids)).toMatchObject({ route: 'list-oneroster-students-of-class' });
+    }
+  });
+
   it('names the active records a list filtered by ative alone read past its page', async () => {
     await newStudent('2010-01-01');
     await newStudent('2010-01-02');
