@@ -2,7 +2,8 @@
 // native routes of person groups, and the OneRoster routes that return or name people.
 import { describe, expect, it } from 'vitest';
 import { routes } from '../routes';
-import { auditedGroup, namedSubject } from './audit-event';
+import { auditEvents, auditedGroup, IDS_PER_EVENT, namedSubject } from './audit-event';
+import { auditLine } from './audit-log';
 
 const V1P2 = '/ims/oneroster/rostering/v1p2';
 
@@ -68,5 +69,45 @@ describe('namedSubject', () => {
       recordIds: ['e'],
       entityIds: ['e'],
     });
+  });
+});
+
+describe('auditEvents', () => {
+  const input = (records: number, entities: number) => ({
+    route: { id: 'list-oneroster-users', method: 'GET', access: 'read' },
+    group: 'entities' as const,
+    requestId: 'r-1',
+    auth: undefined,
+    subject: {
+      recordIds: Array.from(
+        { length: records },
+        (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      ),
+      entityIds: Array.from(
+        { length: entities },
+        (_, i) => `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      ),
+    },
+    outcome: 200,
+  });
+
+  it('writes an answer that names few ids as one event, unnumbered', () => {
+    const [event, ...more] = auditEvents(input(3, 3));
+    expect(more).toEqual([]);
+    expect(event).not.toHaveProperty('part');
+    expect(event?.record_ids).toHaveLength(3);
+  });
+
+  it('splits the ids of a large answer over numbered events, each line under 256 KB, dropping none', () => {
+    const events = auditEvents(input(IDS_PER_EVENT * 2 + 1, IDS_PER_EVENT + 5));
+    expect(events.map((e) => [e.part, e.parts])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    expect(events.flatMap((e) => e.record_ids)).toEqual(input(IDS_PER_EVENT * 2 + 1, 0).subject.recordIds);
+    expect(events.flatMap((e) => e.entity_ids)).toEqual(input(0, IDS_PER_EVENT + 5).subject.entityIds);
+    expect(new Set(events.map((e) => e.request_id))).toEqual(new Set(['r-1']));
+    for (const event of events) expect(Buffer.byteLength(auditLine(event))).toBeLessThan(100_000);
   });
 });

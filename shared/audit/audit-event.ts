@@ -14,10 +14,16 @@ export interface AuditEvent {
   method: string;
   action: 'read' | 'write';
   group: RecordGroup;
-  /** The records the request named or returned (by id in the group). */
+  /**
+   * The records whose data shaped the answer (by id in the group): those the request named, returned, or
+   * selected by a condition the client chose (docs/privacy.md gives the rule).
+   */
   record_ids: string[];
   /** The person entities those records belong to. */
   entity_ids: string[];
+  /** Which of an answer's events this is, when its ids are split over several (IDS_PER_EVENT). */
+  part?: number;
+  parts?: number;
   /** The HTTP status answered. */
   outcome: number;
   client_id: string | undefined;
@@ -73,17 +79,26 @@ export function namedSubject(
   return { recordIds: named, entityIds: group === 'entities' ? named : [] };
 }
 
-/** The ids of some records and the entities they belong to (an entity belongs to itself). */
+/** The ids of some records and the entities they belong to (an entity belongs to itself), each once. */
 export function subjectOf(idField: string, records: readonly unknown[]): AuditSubject {
   const rows = records as Record<string, unknown>[];
-  const ids = (field: string) => rows.map((r) => r[field]).filter((v): v is string => typeof v === 'string');
+  const ids = (field: string) => [
+    ...new Set(rows.map((r) => r[field]).filter((v): v is string => typeof v === 'string')),
+  ];
   return {
     recordIds: ids(idField),
-    entityIds: [...new Set(ids('entity_id'))],
+    entityIds: ids('entity_id'),
   };
 }
 
-export function auditEvent(input: {
+/**
+ * The most record ids, and the most entity ids, one event carries. An event is one log line, and
+ * CloudWatch Logs takes a line of at most 256 KB: 1,000 of each (UUIDs, 39 bytes each as JSON) stay
+ * under 80 KB. An answer that names more is written as several events, `part` 1 to `parts`.
+ */
+export const IDS_PER_EVENT = 1_000;
+
+export function auditEvents(input: {
   route: { id: string; method: string; access: string };
   group: RecordGroup;
   requestId: string;
@@ -91,9 +106,15 @@ export function auditEvent(input: {
   subject: AuditSubject;
   outcome: number;
   now?: Date;
-}): AuditEvent {
+}): AuditEvent[] {
   const { route, auth, subject } = input;
-  return {
+  const parts = Math.max(
+    1,
+    Math.ceil(subject.recordIds.length / IDS_PER_EVENT),
+    Math.ceil(subject.entityIds.length / IDS_PER_EVENT),
+  );
+  const slice = (ids: string[], part: number) => ids.slice(part * IDS_PER_EVENT, (part + 1) * IDS_PER_EVENT);
+  const event: AuditEvent = {
     time: (input.now ?? new Date()).toISOString(),
     request_id: input.requestId,
     route: route.id,
@@ -107,4 +128,12 @@ export function auditEvent(input: {
     actor_user_id: auth?.person?.userId,
     actor_entity_id: auth?.person?.entityId,
   };
+  if (parts === 1) return [event];
+  return Array.from({ length: parts }, (_, part) => ({
+    ...event,
+    record_ids: slice(subject.recordIds, part),
+    entity_ids: slice(subject.entityIds, part),
+    part: part + 1,
+    parts,
+  }));
 }

@@ -18,6 +18,11 @@ export interface RecordPage<T> {
    * number of records a request): the next page starts after it, not after the last record returned.
    */
   readTo?: string;
+  /**
+   * The records a filtered read found past the page: they decide `hasMore`, so the audit event of the
+   * answer names them too.
+   */
+  beyond?: T[];
 }
 
 /** A window of time-ordered entries: strictly after `since`, up to and including `until`. */

@@ -238,6 +238,9 @@ export class RecordRepository {
       items: items.slice(0, query.itemsPerPage).map((item) => toRecord(group, item)),
       hasMore: items.length > query.itemsPerPage || cutShort,
       ...(cutShort ? { readTo: startKey?.sk } : {}),
+      ...(ative === undefined
+        ? {}
+        : { beyond: items.slice(query.itemsPerPage).map((item) => toRecord(group, item)) }),
     };
   }
 

@@ -5,7 +5,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type AuditSubject, auditEvent, auditedGroup, namedSubject } from '../audit/audit-event';
+import { type AuditSubject, auditEvents, auditedGroup, namedSubject } from '../audit/audit-event';
 import type { AuditLog } from '../audit/audit-log';
 import { chooseLocale } from '../auth/page-text';
 import type { AccessToken, TokenVerifier } from '../auth/tokens';
@@ -99,33 +99,40 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
   if (group !== undefined && !runtime.audit)
     throw new Error(`Route ${route.id} is audited: give it an audit log`);
   /**
-   * One audit event a request of a person group, whatever its outcome: ids only, never content. An event
-   * that cannot be written (the local run's file, say) does not change the answer: a write has committed
-   * by then, and a 500 would tell the client it had not. The failure is reported loudly instead, by an
-   * error log line and the AuditWriteFailures metric. Deployed, the event is a line on standard output.
+   * One audit event a request of a person group, whatever its outcome (several when it names more ids than
+   * one log line holds): ids only, never content. It names what the handler says the answer told of, else
+   * what a failure says it read (a 412's record), else the ids in the path. An event that cannot be written
+   * (the local run's file, say) does not change the answer: a write has committed by then, and a 500 would
+   * tell the client it had not. The failure is reported loudly instead, by an error log line and the
+   * AuditWriteFailures metric. Deployed, the event is a line on standard output.
    */
-  const audit = async (event: Event, context: ApiContext, status: number) => {
+  const audit = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
     if (group === undefined || !runtime.audit) return;
-    const written = auditEvent({
+    const written = auditEvents({
       route,
       group,
       requestId: requestIdOf(event, context),
       auth: context.auth,
-      subject: context.audited ?? namedSubject(route.path, event.pathParameters ?? {}, group),
+      subject:
+        context.audited ??
+        (error instanceof HttpError ? error.audit : undefined) ??
+        namedSubject(route.path, event.pathParameters ?? {}, group),
       outcome: status,
     });
-    try {
-      await runtime.audit().write(written);
-    } catch (error) {
-      runtime.logger().error('audit event not written', {
-        request_id: written.request_id,
-        route: route.id,
-        status,
-        record_ids: written.record_ids.join(','),
-        entity_ids: written.entity_ids.join(','),
-        error: error instanceof Error ? error.message : String(error),
-      });
-      context.counts = [...(context.counts ?? []), { name: 'AuditWriteFailures', value: 1 }];
+    for (const part of written) {
+      try {
+        await runtime.audit().write(part);
+      } catch (error) {
+        runtime.logger().error('audit event not written', {
+          request_id: part.request_id,
+          route: route.id,
+          status,
+          record_ids: part.record_ids.join(','),
+          entity_ids: part.entity_ids.join(','),
+          error: error instanceof Error ? error.message : String(error),
+        });
+        context.counts = [...(context.counts ?? []), { name: 'AuditWriteFailures', value: 1 }];
+      }
     }
   };
   /** The request's metrics: by route, with the records a successful write of a person group wrote. */
@@ -177,7 +184,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       request.response = withRequestId(request.response, errorContext.requestId);
       if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
-      await audit(event, context, request.response.statusCode ?? 500);
+      await audit(event, context, request.response.statusCode ?? 500, request.error);
       measure(context, request.response.statusCode ?? 500);
     },
   };

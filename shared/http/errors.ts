@@ -1,5 +1,6 @@
 // The errors a request can end in, each carrying its HTTP status. Handlers and services throw
 // these; one place (problem.ts) turns them into RFC 9457 responses.
+import type { AuditSubject } from '../audit/audit-event';
 import type { BusinessCount } from '../metrics';
 
 export interface InvalidParam {
@@ -9,6 +10,9 @@ export interface InvalidParam {
 }
 
 export class HttpError extends Error {
+  /** The person records the failed request still read, for its audit event, when its path says too little. */
+  audit?: AuditSubject;
+
   constructor(
     readonly status: number,
     readonly slug: string,
@@ -160,7 +164,8 @@ export class GoneError extends HttpError {
 
 /** If-Match named a version that is not the record's current one. */
 export class PreconditionFailedError extends HttpError {
-  constructor(current: string) {
+  /** `record` is the record whose version the condition failed on: its current ETag tells of it. */
+  constructor(current: string, record: AuditSubject) {
     super(
       412,
       'precondition-failed',
@@ -168,5 +173,6 @@ export class PreconditionFailedError extends HttpError {
       `The record has changed: its current ETag is ${current}. Read it again and reapply your change.`,
       { etag: current },
     );
+    this.audit = record;
   }
 }

@@ -1,7 +1,14 @@
 // Paging, sorting and field selection of OneRoster collections (Rostering REST binding, section 3.4).
 import { describe, expect, it } from 'vitest';
 import { QueryParams } from '../http/request';
-import { MAX_LIMIT, pagingHeaders, parseCollectionQuery, selectFields, selectPage } from './collection-query';
+import {
+  MAX_LIMIT,
+  pagingHeaders,
+  parseCollectionQuery,
+  selectFields,
+  selectPage,
+  toldOf,
+} from './collection-query';
 import { OneRosterError } from './status-info';
 
 const known = ['sourcedId', 'givenName', 'familyName', 'roles', 'dateLastModified'];
@@ -55,6 +62,31 @@ describe('parseCollectionQuery', () => {
     expect(parse('fields=sourcedId,%20givenName').fields).toEqual(['sourcedId', 'givenName']);
     expect(parse('fields=sourcedId&fields=givenName').fields).toEqual(['sourcedId', 'givenName']);
     expect(parse('fields=sourcedId,shoeSize').fields).toBeUndefined();
+  });
+});
+
+describe('toldOf', () => {
+  const told = (qs: string) => {
+    const query = parse(`limit=1&offset=100&${qs}`);
+    return toldOf(objects, query.filter, selectPage(objects, query).selected)
+      .map((o) => o.sourcedId)
+      .sort();
+  };
+
+  it('tells of nobody beyond the page without a filter', () => {
+    expect(told('')).toEqual([]);
+  });
+
+  it('tells of every object the filter selects, past the page too', () => {
+    expect(told("filter=givenName~'a'")).toEqual(['a', 'b', 'e']);
+    expect(told("filter=givenName='Rui' OR sourcedId='d'")).toEqual(['c', 'd']);
+  });
+
+  it('tells of the one a predicate picks out and the other asks about, whether it is counted or not', () => {
+    expect(told("filter=sourcedId='c' AND givenName>'R'")).toEqual(['c']);
+    expect(told("filter=sourcedId='c' AND givenName<'R'")).toEqual(['c']);
+    expect(told("filter=givenName<'R' AND sourcedId='c'")).toEqual(['c']);
+    expect(told("filter=familyName='Silva' AND givenName='Bea'")).toEqual(['e']);
   });
 });
 

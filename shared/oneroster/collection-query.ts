@@ -2,7 +2,7 @@
 // `offset` paging with the X-Total-Count and Link headers, `sort` and `orderBy`, `filter`, and `fields`.
 // Pure: the handlers read the records, this module decides which of them a response carries and how.
 import type { QueryParams } from '../http/request';
-import { type Filter, filterFields, matches, parseFilter, valuesAt } from './filter';
+import { type Filter, filterFields, holds, matches, parseFilter, valuesAt } from './filter';
 import { OneRosterError } from './status-info';
 
 export const DEFAULT_LIMIT = 100;
@@ -92,12 +92,12 @@ const sortKey = (object: object, path: string) => {
 /**
  * The objects the query selects, sorted, with how many there are before paging; whole, for the caller to
  * select fields of. Without `sort` they keep sourcedId order. Ties keep their order, so a page boundary
- * is the same on every request.
+ * is the same on every request. `selected` is every object the filter selects, in page order.
  */
 export function selectPage<T extends { sourcedId: string }>(
   objects: readonly T[],
   query: CollectionQuery,
-): { page: T[]; total: number } {
+): { page: T[]; total: number; selected: T[] } {
   const { filter, sort = 'sourcedId', orderBy, offset, limit } = query;
   const selected = filter ? objects.filter((o) => matches(o, filter)) : [...objects];
   const collator = new Intl.Collator('en', { sensitivity: 'variant' });
@@ -110,7 +110,26 @@ export function selectPage<T extends { sourcedId: string }>(
   return {
     page: selected.slice(offset, offset + limit),
     total: selected.length,
+    selected,
   };
+}
+
+/**
+ * The objects a filtered answer tells of beyond its page, for its audit event (docs/privacy.md, "The
+ * audit trail"): every object the filter selects, which the count and the page depend on, and, for two
+ * predicates joined by AND, those the narrower predicate selects alone, since the answer says of each of
+ * them whether it meets the other predicate too. So a filter that picks a person out with one predicate
+ * (`sourcedId='…'`, an e-mail address) and asks about them with the other names them, whether it counts
+ * them or not.
+ */
+export function toldOf<T>(objects: readonly T[], filter: Filter | undefined, selected: readonly T[]): T[] {
+  if (!filter) return [];
+  const [first, second] = filter.predicates;
+  if (filter.logic === 'OR' || !second) return [...selected];
+  const alone = [first, second]
+    .map((predicate) => objects.filter((o) => holds(o, predicate)))
+    .reduce((a, b) => (b.length < a.length ? b : a));
+  return [...new Set([...selected, ...alone])];
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   parseCollectionQuery,
   selectFields,
   selectPage,
+  toldOf,
 } from './collection-query';
 import { type Filter, filterFields } from './filter';
 import {
@@ -74,17 +75,20 @@ export async function collectionResponse<T extends { sourcedId: string }>(
   return {
     headers: pagingHeaders(url, request.query, query, selected.total),
     body: { [key]: page.map((o) => selectFields(o, query.fields)) },
-    ...audited(key, page),
+    ...audited(key, [...page, ...toldOf(objects, query.filter, selected.selected)]),
   };
 }
 
 /** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
 const peopleKeys = new Set(['users', 'user', 'demographics']);
 
-/** The people a response returns, for its audit event (shared/audit/): their ids, never their content. */
+/**
+ * The people a response returns or tells of, for its audit event (shared/audit/): their ids, each once,
+ * never their content.
+ */
 function audited(key: string, objects: readonly { sourcedId: string }[]): Pick<ApiResponse, 'audit'> {
   if (!peopleKeys.has(key)) return {};
-  const ids = objects.map((o) => o.sourcedId);
+  const ids = [...new Set(objects.map((o) => o.sourcedId))];
   return { audit: { recordIds: ids, entityIds: ids } };
 }
 

@@ -53,12 +53,13 @@ export async function listRecords(
     skip: position ? undefined : (page - 1) * itemsPerPage,
   };
   const scope = await readScope(request.auth, group, records);
-  const { totalItems, ...result } = filters
+  // Unfiltered, the count is that of all the caller may read, which tells of nobody in particular.
+  const { totalItems, shaped, ...result } = filters
     ? await filteredPage(group, scope, records, filters, pageQuery, query)
-    : await records.listWithin(group, scope, pageQuery);
+    : { ...(await records.listWithin(group, scope, pageQuery)), shaped: [] };
   const view = sensitiveView(request.auth, group);
   return {
-    audit: subjectOf(idFields[group], result.items),
+    audit: subjectOf(idFields[group], [...result.items, ...shaped]),
     rawBody: listBody({
       tenantId,
       group,
@@ -76,7 +77,10 @@ export async function listRecords(
 /**
  * A page of the records that pass the filters. A processnumber or an e-mail address is looked up by
  * key, and the few records found are read by id and paged here; `ative` alone is a filtered Query of
- * the group, which cannot jump to a page nor count without reading the whole group.
+ * the group, which cannot jump to a page nor count without reading the whole group. `shaped` are the
+ * records beyond the page that the answer tells of (its count, whether it is empty), for the audit event:
+ * every record a lookup found that the caller may read, whether it passes `ative` or not; filtered by
+ * `ative` alone, the records that pass (those read past the page, for the whole group).
  */
 async function filteredPage<G extends RecordGroup>(
   group: G,
@@ -85,7 +89,7 @@ async function filteredPage<G extends RecordGroup>(
   filters: ListFilters,
   pageQuery: PageQuery,
   query: ApiRequest['query'],
-): Promise<RecordPage<GroupRecords[G]> & { totalItems: number | undefined }> {
+): Promise<RecordPage<GroupRecords[G]> & { totalItems: number | undefined; shaped: GroupRecords[G][] }> {
   const { processnumber, email } = filters;
   let candidates: string[];
   if (processnumber !== undefined) {
@@ -99,7 +103,8 @@ async function filteredPage<G extends RecordGroup>(
         { name: 'page', in: 'query', reason: 'not taken with ative alone; follow next_cursor' },
       ]);
     }
-    return { ...(await records.listPage(group, pageQuery, filters.ative)), totalItems: undefined };
+    const { beyond = [], ...page } = await records.listPage(group, pageQuery, filters.ative);
+    return { ...page, totalItems: undefined, shaped: beyond };
   } else {
     candidates = scope.ids;
   }
@@ -110,10 +115,12 @@ async function filteredPage<G extends RecordGroup>(
     return record !== undefined && passes(record, filters);
   });
   const page = pageOfIds(matching, pageQuery);
+  const lookedUp = processnumber !== undefined || email !== undefined;
   return {
     items: page.ids.flatMap((id) => found.get(id) ?? []),
     hasMore: page.hasMore,
     totalItems: matching.length,
+    shaped: (lookedUp ? readable : matching).flatMap((id) => found.get(id) ?? []),
   };
 }
 

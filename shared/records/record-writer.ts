@@ -5,6 +5,7 @@
 // writes involve is in write-rules.ts, the items in write-steps.ts, the transaction in write-transaction.ts.
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { subjectOf } from '../audit/audit-event';
 import { classEntry, entriesOf, personEntry } from '../data/enrollment-entries';
 import {
   carriedAttributes,
@@ -16,7 +17,7 @@ import {
   toRecord,
 } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
-import { type DocumentGroup, groups, type RecordGroup, type Reference } from '../domain/groups';
+import { type DocumentGroup, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
@@ -274,7 +275,9 @@ export class RecordWriter {
     const stored = await this.records.getItem(group, id);
     if (!stored) return missingRecord(this.records, group, id);
     const version = Number(stored[internal.version] ?? 1);
-    if (ifMatch && !matches(ifMatch, version)) throw new PreconditionFailedError(etag(version));
+    if (ifMatch && !matches(ifMatch, version)) {
+      throw new PreconditionFailedError(etag(version), subjectOf(idFields[group], [stored]));
+    }
     return { item: stored, version };
   }
 

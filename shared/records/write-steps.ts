@@ -3,6 +3,7 @@
 // its entity's roles, a tutor's students and the deletion records. Each step carries the condition that
 // keeps the table consistent and says what its failing means.
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { subjectOf } from '../audit/audit-event';
 import { keys } from '../data/keys';
 import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
@@ -52,9 +53,14 @@ function guardCondition(guard: DeleteGuard, name: string): string {
   }
 }
 
-/** A failed version condition: 412 for a conditional request that saw the record, a race otherwise. */
+/**
+ * A failed version condition: 412 for a conditional request that saw the record, a race otherwise. The
+ * 412 names the record (a record item's sort key is its id) and its person, for the audit event.
+ */
 const staleVersion = (ifMatch: EntityTagCondition | undefined) => (old: Item | undefined) =>
-  old && ifMatch ? new PreconditionFailedError(etag(Number(old[internal.version]))) : RETRY;
+  old && ifMatch
+    ? new PreconditionFailedError(etag(Number(old[internal.version])), subjectOf('sk', [old]))
+    : RETRY;
 
 export class WriteSteps {
   constructor(private readonly tableName: string) {}

@@ -4,7 +4,7 @@
 // a deployed function builds the same event and writes the same line to standard output instead.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { auditEvent, subjectOf } from '../../shared/audit/audit-event';
+import { auditEvents, subjectOf } from '../../shared/audit/audit-event';
 import { auditLine, fileAuditLog } from '../../shared/audit/audit-log';
 import type { AccessToken } from '../../shared/auth/tokens';
 import { idFields } from '../../shared/domain/groups';
@@ -59,7 +59,7 @@ export async function measureAuditCost(samples: number): Promise<AuditCost[]> {
       const route = routeById(routeId);
       const records = Array.from({ length: count }, (_, i) => student(i));
       const eventOf = (requestId: string) =>
-        auditEvent({
+        auditEvents({
           route,
           group: 'students',
           requestId,
@@ -72,9 +72,9 @@ export async function measureAuditCost(samples: number): Promise<AuditCost[]> {
       const warmup = Math.ceil(samples / 10);
       for (let i = 0; i < warmup + samples; i++) {
         const start = performance.now();
-        const event = eventOf(`bench-${i}`);
+        const events = eventOf(`bench-${i}`);
         const built = performance.now();
-        await log.write(event);
+        for (const event of events) await log.write(event);
         const end = performance.now();
         if (i < warmup) continue;
         times.build.push(built - start);
@@ -85,7 +85,10 @@ export async function measureAuditCost(samples: number): Promise<AuditCost[]> {
       results.push({
         operation,
         records: count,
-        lineBytes: Buffer.byteLength(`${auditLine(eventOf('bench'))}\n`),
+        lineBytes: eventOf('bench').reduce(
+          (bytes, event) => bytes + Buffer.byteLength(`${auditLine(event)}\n`),
+          0,
+        ),
         build: rounded(latency(times.build)),
         append: rounded(latency(times.append)),
         total: rounded(total),

@@ -9,6 +9,8 @@ import {
   PutLogEventsCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, IDS_PER_EVENT } from '../../../shared/audit/audit-event';
+import { AuditGroupWriter } from '../../../shared/audit/audit-group';
 import { hasMotoServer, type MotoServer, startMotoServer } from '../../../test/support/moto-server';
 import { auditOfPerson, logGroupAuditSource } from './audit';
 
@@ -82,5 +84,25 @@ describe.skipIf(!hasMotoServer())('the audit log group', () => {
         new Date(start - 1000).toISOString(),
       ),
     ).rejects.toThrow(/more than 3 audit events/);
+  });
+
+  it('finds a person named in any part of an answer split over several events, as the forwarder writes them', async () => {
+    const entityId = randomUUID();
+    const others = Array.from({ length: IDS_PER_EVENT * 2 }, () => randomUUID());
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const parts = auditEvents({
+      route: { id: 'list-oneroster-users', method: 'GET', access: 'read' },
+      group: 'entities',
+      requestId: 'filtered-list',
+      auth: undefined,
+      subject: { recordIds: [...others, entityId], entityIds: [...others, entityId] },
+      outcome: 200,
+    });
+    expect(parts).toHaveLength(3);
+    const logGroupName = `/audit/${randomUUID()}`;
+    await client.send(new CreateLogGroupCommand({ logGroupName }));
+    await new AuditGroupWriter(client, logGroupName).put('forwarded', parts);
+    const found = await auditOfPerson(logGroupAuditSource(client, logGroupName, noWait), entityId, since);
+    expect(found).toMatchObject([{ request_id: 'filtered-list', part: 3, parts: 3 }]);
   });
 });
