@@ -24,6 +24,7 @@ import type { UserRepository } from '../data/user-repository';
 import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
+import { quote } from '../http/quote';
 import { header, type QueryParams } from '../http/request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
 import { csrfCookie, csrfCookieOf } from './csrf';
@@ -148,7 +149,7 @@ function checkOpenId(
   }
   const unknownPrompt = prompts.find((p) => !['none', 'login', 'consent', 'select_account'].includes(p));
   if (unknownPrompt !== undefined) {
-    return { error: 'invalid_request', description: `prompt=${unknownPrompt} is not a prompt value.` };
+    return { error: 'invalid_request', description: `prompt=${quote(unknownPrompt)} is not a prompt value.` };
   }
   const maxAgeText = param('max_age');
   if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText)) {
