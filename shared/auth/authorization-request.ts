@@ -211,11 +211,18 @@ function checkPkce(
   return { codeChallenge };
 }
 
+/**
+ * A parameter's value, or undefined for one sent empty: "parameters sent without a value MUST be treated
+ * as if they were omitted from the request" (RFC 6749 section 3.1). So `nonce=` is no nonce: it cannot
+ * stand in for PKCE, and no ID token carries it.
+ */
+const present = (value: string | undefined) => (value === '' ? undefined : value);
+
 /** The rest of the request, once the redirect URI is known to be safe to send an error to. */
 function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   const repeated = SINGLE.find((name) => query.all(name).length > 1);
   if (repeated) return { error: 'invalid_request', description: `${repeated} is given more than once.` };
-  const param = (name: (typeof SINGLE)[number]) => query.all(name)[0];
+  const param = (name: (typeof SINGLE)[number]) => present(query.all(name)[0]);
   const responseType = param('response_type');
   if (responseType === undefined) {
     return { error: 'invalid_request', description: 'response_type is required: send code.' };
@@ -267,7 +274,7 @@ export async function startSignIn(
   const checked = checkRequest(query, client);
   // Returned unchanged (RFC 6749 section 4.1.2); a state given twice is refused and not returned.
   const states = query.all('state');
-  const state = states.length === 1 ? states[0] : undefined;
+  const state = states.length === 1 ? present(states[0]) : undefined;
   if ('error' in checked) {
     const params = { error: checked.error, error_description: checked.description, state };
     return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
