@@ -27,7 +27,7 @@ import { PageError, redirectTo } from '../http/html-page';
 import { quote } from '../http/quote';
 import { header, type QueryParams } from '../http/request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
-import { csrfCookie, csrfCookieOf } from './csrf';
+import { csrfCookie, servedOverHttps } from './csrf';
 import { type IdentityScope, isIdentityScope } from './identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { chooseLocale, type ErrorText } from './page-text';
@@ -325,8 +325,10 @@ export async function startSignIn(
     header(event, 'accept-language'),
     config.defaultLocale,
   );
-  // A second tab's sign-in keeps the cookie the first one set, so both forms stay valid.
-  const csrf = csrfCookieOf(event) ?? newOpaqueToken();
+  // A token of the service's own for each request, never one the browser brings: a cookie planted by
+  // someone else must not become the token a form is checked against. A second tab's page therefore
+  // replaces the first's cookie, and only the newest form of a browser can be sent.
+  const csrf = newOpaqueToken();
   const stored: AuthorizationRequest = {
     ...request,
     request_id: randomUUID(),
@@ -338,7 +340,7 @@ export async function startSignIn(
     expires_at: new Date(now.getTime() + AUTHORIZATION_REQUEST_TTL_SECONDS * 1000).toISOString(),
   };
   await services.authorizationRequests.save(stored);
-  const secure = new URL(config.publicBaseUrl).protocol === 'https:';
+  const secure = servedOverHttps(config.publicBaseUrl);
   return signInPage(
     {
       tenantName: config.tenantName,
