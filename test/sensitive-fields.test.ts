@@ -13,6 +13,7 @@ import {
 } from '../shared/domain/groups';
 import { MASK, maskRecord, maskValue } from '../shared/records/sensitive-fields';
 import { json } from './support/contract';
+import { documentBody } from './support/fixtures';
 import { startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
@@ -106,25 +107,67 @@ describe('people signed in', () => {
 });
 
 describe('writes', () => {
+  const studentBody = (processnumber: string) => ({
+    processnumber,
+    ative: true,
+    name: 'Masked Writer',
+    email: `${processnumber.toLowerCase()}@example.org`,
+    birth_date: '2014-03-09',
+    bankAccounts: [
+      {
+        back_account_number: 'PT50000201231234567890154',
+        country_name: 'Portugal',
+        entity_bank_account_type: 'IBAN',
+      },
+    ],
+  });
+
   it('answer a writer without the sensitive scope with the numbers masked', async () => {
     const token = await api.token('students:write');
-    const body = {
-      processnumber: 'S-MASK-1',
-      ative: true,
-      name: 'Masked Writer',
-      email: 'masked.writer@example.org',
-      birth_date: '2014-03-09',
-      bankAccounts: [
-        {
-          back_account_number: 'PT50000201231234567890154',
-          country_name: 'Portugal',
-          entity_bank_account_type: 'IBAN',
-        },
-      ],
-    };
+    const body = studentBody('S-MASK-1');
     const created = await json<Row>(await api.send('POST', '/api/students', body, { token }), 201);
     expect(created.bankAccounts[0]?.back_account_number).toBe('****0154');
     const full = await stored('students', created.student_id as string);
     expect(full.bankAccounts[0]?.back_account_number).toBe('PT50000201231234567890154');
+  });
+
+  it('answer a replayed Idempotency-Key in the view of the token replaying it', async () => {
+    const body = studentBody('S-MASK-2');
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const full = await api.token(`students:write ${sensitiveScope('students')}`);
+    const first = await json<Row>(
+      await api.send('POST', '/api/students', body, { token: full, headers }),
+      201,
+    );
+    expect(first.bankAccounts[0]?.back_account_number).toBe('PT50000201231234567890154');
+
+    const narrow = await api.token('students:write');
+    const replay = await api.send('POST', '/api/students', body, { token: narrow, headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const replayed = await json<Row>(replay, 201);
+    expect(replayed).toEqual(maskRecord(first));
+    expect(replayed.bankAccounts[0]?.back_account_number).toBe('****0154');
+
+    const again = await json<Row>(
+      await api.send('POST', '/api/students', body, { token: full, headers }),
+      201,
+    );
+    expect(again).toEqual(first);
+  });
+
+  it('answer a replayed document Idempotency-Key in the view of the token replaying it', async () => {
+    const student = await json<Row>(await api.send('POST', '/api/students', studentBody('S-MASK-3')), 201);
+    const path = `/api/students/${student.student_id}/documents`;
+    const document = { ...documentBody, identification_document_value: 'P-REPLAY-98765432' };
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const full = await api.token(`students:write ${sensitiveScope('students')}`);
+    const first = await json<Row>(await api.send('POST', path, document, { token: full, headers }), 201);
+    expect(first.documents.map((d) => d.identification_document_value)).toContain('P-REPLAY-98765432');
+    const replayed = await json<Row>(
+      await api.send('POST', path, document, { token: await api.token('students:write'), headers }),
+      201,
+    );
+    expect(replayed).toEqual(maskRecord(first));
+    expect(replayed.documents.map((d) => d.identification_document_value)).toContain('****5432');
   });
 });

@@ -87,7 +87,14 @@ interface Answer {
 /** Posts the sign-in form from a loopback address, as the page would (its Origin, its cookie). */
 function post(
   fields: Record<string, string> | string,
-  options: { from: string; cookie?: string; origin?: string | null; contentType?: string; host?: string },
+  options: {
+    from: string;
+    cookie?: string;
+    origin?: string | null;
+    referer?: string;
+    contentType?: string;
+    host?: string;
+  },
 ): Promise<Answer> {
   const body = typeof fields === 'string' ? fields : new URLSearchParams(fields).toString();
   const origin = options.origin === undefined ? new URL(api.url).origin : options.origin;
@@ -101,6 +108,7 @@ function post(
         headers: {
           'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
           ...(origin === null ? {} : { origin }),
+          ...(options.referer ? { referer: options.referer } : {}),
           ...(options.cookie ? { cookie: options.cookie } : {}),
           ...(options.host ? { host: options.host } : {}),
         },
@@ -214,11 +222,11 @@ describe('GET /api/sso/authorize: a good request (RFC 6749 section 4.1.1)', () =
     expect(ttl).toBeLessThanOrEqual(600_000);
   });
 
-  it('keeps the CSRF cookie a second tab already holds, so both forms stay valid', async () => {
+  it('mints its own CSRF token for every page, never taking one the browser brings', async () => {
     const first = await openSignIn();
     const response = await fetch(authorizeUrl(api.url), { headers: { cookie: first.cookie } });
     const second = await response.text();
-    expect(fieldOf(second, 'csrf')).toBe(first.form.csrf);
+    expect(fieldOf(second, 'csrf')).not.toBe(first.form.csrf);
     expect(fieldOf(second, 'request')).not.toBe(first.form.request);
   });
 
@@ -615,13 +623,48 @@ describe('POST /api/sso/authorize: cross-site request forgery (RFC 6749 section 
     expect(elsewhere.status).toBe(403);
   });
 
-  it('takes a form without an Origin header (older browsers), when its tokens match', async () => {
+  it('refuses a form with neither Origin nor Referer, and takes one whose Referer is its own page', async () => {
     const page = await openSignIn();
+    const fields = { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD };
+    const bare = await post(fields, { from: newAddress(), cookie: page.cookie, origin: null });
+    expect(bare.status).toBe(403);
+    const foreign = await post(fields, {
+      from: newAddress(),
+      cookie: page.cookie,
+      origin: null,
+      referer: 'https://attacker.example/api/sso/authorize',
+    });
+    expect(foreign.status).toBe(403);
+    const unreadable = await post(fields, {
+      from: newAddress(),
+      cookie: page.cookie,
+      origin: null,
+      referer: '::',
+    });
+    expect(unreadable.status).toBe(403);
+    expect(await requests.get(page.form.request)).toBeDefined();
+    const own = await post(fields, {
+      from: newAddress(),
+      cookie: page.cookie,
+      origin: null,
+      referer: authorizeUrl(api.url),
+    });
+    expect(own.status).toBe(303);
+  });
+
+  it('refuses a planted CSRF cookie: the page never adopts it, so a form naming it does not match', async () => {
+    const planted = `sso_csrf=${'A'.repeat(43)}`;
+    const response = await fetch(authorizeUrl(api.url), { headers: { cookie: planted } });
+    const html = await response.text();
+    const form = { request: fieldOf(html, 'request') as string, csrf: fieldOf(html, 'csrf') as string };
+    expect(form.csrf).not.toBe('A'.repeat(43));
+    expect(csrfCookieFrom(response.headers.getSetCookie())).toBe(`sso_csrf=${form.csrf}`);
     const answer = await post(
-      { ...page.form, username: 'guardian', password: DEMO_USER_PASSWORD },
-      { from: newAddress(), cookie: page.cookie, origin: null },
+      { ...form, csrf: 'A'.repeat(43), username: 'guardian', password: DEMO_USER_PASSWORD },
+      { from: newAddress(), cookie: planted },
     );
-    expect(answer.status).toBe(303);
+    expect(answer.status).toBe(403);
+    expect(await requests.get(form.request)).toBeDefined();
   });
 
   it('never answers bad input with a 500: no form, too large, a field twice, a bad request id, odd names', async () => {

@@ -2,6 +2,7 @@
 // group, its validation, integrity rules and conditional requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idFields, personGroups, recordGroups, roleGroups } from '../shared/domain/groups';
+import { QUOTE_LENGTH } from '../shared/http/quote';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
@@ -188,6 +189,30 @@ describe('validation', () => {
     const bigPhoto = { ...personBody(), photobase64: 'A'.repeat(300 * 1024) };
     const problem = await expectProblem(await api.send('POST', '/api/students', bigPhoto), 400);
     expect(problem.errors?.[0]?.name).toBe('photobase64');
+  });
+
+  it('refuses an unknown field of 380,000 characters quickly, quoting only its start', async () => {
+    const before = await totals();
+    const name = `active${'x'.repeat(380_000)}`;
+    const started = performance.now();
+    const response = await api.send('POST', '/api/students', { ...personBody(), [name]: true });
+    const took = performance.now() - started;
+    const text = await response.clone().text();
+    const problem = await expectProblem(response, 400);
+    expect(problem.errors).toEqual([
+      { name: `${name.slice(0, QUOTE_LENGTH)}…`, in: 'body', reason: 'unknown field' },
+    ]);
+    expect(text.length).toBeLessThan(1_000);
+    // Generous, to hold on a loaded machine: the refusal used to take seconds of CPU.
+    expect(took).toBeLessThan(1_000);
+    expect(await totals()).toEqual(before);
+  });
+
+  it('quotes only the start of an unknown query parameter', async () => {
+    const name = 'q'.repeat(5_000);
+    const problem = await expectProblem(await api.get(`/api/students?${name}=1`), 400);
+    expect(problem.errors?.[0]?.name).toBe(`${'q'.repeat(QUOTE_LENGTH)}…`);
+    expect(problem.detail.length).toBeLessThan(200);
   });
 
   it('refuses a malformed If-Match', async () => {

@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
 import { orgTypes } from '../../shared/domain/rostering';
+import { restoredCells } from '../../shared/exports/csv';
 import type { SourcedIds, SourcedKind } from './oneroster-ids';
 
 type Cells = Record<string, string>;
@@ -119,7 +120,7 @@ export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase
     }
     tables.set(table, {
       mode,
-      rows: records.map(({ record, info }) => ({ cells: record, line: info.lines })),
+      rows: records.map(({ record, info }) => ({ cells: restoredCells(record), line: info.lines })),
     });
   }
   return { phases: new Planner(tables, ids).phases(), skipped };

@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
+import { restoredCells } from '../../shared/exports/csv';
 
 export type Format = 'csv' | 'json' | 'ndjson';
 
@@ -58,7 +59,7 @@ async function* csvRows(file: string): AsyncGenerator<Row> {
     record: Record<string, string>;
     info: { lines: number };
   }>) {
-    yield { line: info.lines, value: unflatten(record) };
+    yield { line: info.lines, value: unflatten(restoredCells(record)) };
   }
 }
 

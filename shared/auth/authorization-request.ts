@@ -24,9 +24,10 @@ import type { UserRepository } from '../data/user-repository';
 import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
+import { quote } from '../http/quote';
 import { header, type QueryParams } from '../http/request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
-import { csrfCookie, csrfCookieOf } from './csrf';
+import { csrfCookie, servedOverHttps } from './csrf';
 import { type IdentityScope, isIdentityScope } from './identity-claims';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { chooseLocale, type ErrorText } from './page-text';
@@ -148,7 +149,7 @@ function checkOpenId(
   }
   const unknownPrompt = prompts.find((p) => !['none', 'login', 'consent', 'select_account'].includes(p));
   if (unknownPrompt !== undefined) {
-    return { error: 'invalid_request', description: `prompt=${unknownPrompt} is not a prompt value.` };
+    return { error: 'invalid_request', description: `prompt=${quote(unknownPrompt)} is not a prompt value.` };
   }
   const maxAgeText = param('max_age');
   if (maxAgeText !== undefined && !/^\d{1,9}$/.test(maxAgeText)) {
@@ -210,11 +211,18 @@ function checkPkce(
   return { codeChallenge };
 }
 
+/**
+ * A parameter's value, or undefined for one sent empty: "parameters sent without a value MUST be treated
+ * as if they were omitted from the request" (RFC 6749 section 3.1). So `nonce=` is no nonce: it cannot
+ * stand in for PKCE, and no ID token carries it.
+ */
+const present = (value: string | undefined) => (value === '' ? undefined : value);
+
 /** The rest of the request, once the redirect URI is known to be safe to send an error to. */
 function checkRequest(query: QueryParams, client: OAuthClient): Checked {
   const repeated = SINGLE.find((name) => query.all(name).length > 1);
   if (repeated) return { error: 'invalid_request', description: `${repeated} is given more than once.` };
-  const param = (name: (typeof SINGLE)[number]) => query.all(name)[0];
+  const param = (name: (typeof SINGLE)[number]) => present(query.all(name)[0]);
   const responseType = param('response_type');
   if (responseType === undefined) {
     return { error: 'invalid_request', description: 'response_type is required: send code.' };
@@ -266,7 +274,7 @@ export async function startSignIn(
   const checked = checkRequest(query, client);
   // Returned unchanged (RFC 6749 section 4.1.2); a state given twice is refused and not returned.
   const states = query.all('state');
-  const state = states.length === 1 ? states[0] : undefined;
+  const state = states.length === 1 ? present(states[0]) : undefined;
   if ('error' in checked) {
     const params = { error: checked.error, error_description: checked.description, state };
     return redirectTo(302, backToClient(redirect.uri, params, config.issuer));
@@ -317,8 +325,10 @@ export async function startSignIn(
     header(event, 'accept-language'),
     config.defaultLocale,
   );
-  // A second tab's sign-in keeps the cookie the first one set, so both forms stay valid.
-  const csrf = csrfCookieOf(event) ?? newOpaqueToken();
+  // A token of the service's own for each request, never one the browser brings: a cookie planted by
+  // someone else must not become the token a form is checked against. A second tab's page therefore
+  // replaces the first's cookie, and only the newest form of a browser can be sent.
+  const csrf = newOpaqueToken();
   const stored: AuthorizationRequest = {
     ...request,
     request_id: randomUUID(),
@@ -330,7 +340,7 @@ export async function startSignIn(
     expires_at: new Date(now.getTime() + AUTHORIZATION_REQUEST_TTL_SECONDS * 1000).toISOString(),
   };
   await services.authorizationRequests.save(stored);
-  const secure = new URL(config.publicBaseUrl).protocol === 'https:';
+  const secure = servedOverHttps(config.publicBaseUrl);
   return signInPage(
     {
       tenantName: config.tenantName,

@@ -11,7 +11,7 @@ import type { UserRepository } from '../data/user-repository';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
-import { fromOwnOrigin } from './csrf';
+import { fromOwnPage } from './csrf';
 import { LOGOUT_PARAMS } from './oauth-terms';
 import { chooseLocale, type ErrorText } from './page-text';
 import { signedOutPage, signOutPage } from './sign-in-page';
@@ -99,7 +99,7 @@ export async function logout(request: ApiRequest, services: LogoutServices): Pro
   const confirmed =
     params.confirm === 'yes' &&
     event.requestContext.http.method === 'POST' &&
-    fromOwnOrigin(event, config.publicBaseUrl);
+    fromOwnPage(event, config.publicBaseUrl);
   if (live && hint?.sub !== live.user.entity_id && !confirmed) {
     const { confirm: _confirm, ...hidden } = params;
     return signOutPage({

@@ -20,7 +20,7 @@ import { bodyText, header } from '../http/request';
 import type { BusinessCount } from '../metrics';
 import { backToClient } from './authorization-request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
-import { csrfCookieOf, fromOwnOrigin, sameSecret } from './csrf';
+import { csrfCookieOf, fromOwnPage, sameSecret, servedOverHttps } from './csrf';
 import { opaqueTokenHash } from './opaque-token';
 import { type PageText, pageText } from './page-text';
 import { verifySecret } from './secret-hash';
@@ -160,9 +160,9 @@ async function secondFactor(
 /** POST /api/sso/authorize. */
 export async function signIn(exchange: ApiRequest, services: SignInServices): Promise<ApiResponse> {
   const { event, config } = exchange;
-  if (!fromOwnOrigin(event, config.publicBaseUrl)) throw refused();
+  if (!fromOwnPage(event, config.publicBaseUrl)) throw refused();
   const form = readForm(event);
-  const cookie = csrfCookieOf(event);
+  const cookie = csrfCookieOf(event, servedOverHttps(config.publicBaseUrl));
   if (!cookie || form.csrf === undefined || !sameSecret(cookie, form.csrf)) throw refused();
   const request =
     form.request !== undefined && REQUEST_ID.test(form.request)

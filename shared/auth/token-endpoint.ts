@@ -9,6 +9,7 @@ import {
 } from '../data/client-repository';
 import { OAuthError } from '../http/errors';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
+import { quote } from '../http/quote';
 import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';
 import type { Grant, TokenServices } from './grants/grant';
@@ -36,7 +37,7 @@ export async function issueToken(
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
   const client = await authenticateClient(request, params, services.clients);
   if (!isGrantType(grantType)) {
-    throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
+    throw new OAuthError('unsupported_grant_type', `The grant type ${quote(grantType)} is not supported.`);
   }
   if (!mayUse(client, grantType)) {
     throw new OAuthError('unauthorized_client', `This client may not use the grant type ${grantType}.`);

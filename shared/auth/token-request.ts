@@ -6,6 +6,7 @@ import { type ClientRepository, isPublicClient, type OAuthClient } from '../data
 import { isScope, type Scope } from '../domain/groups';
 import { OAuthError } from '../http/errors';
 import type { ApiRequest } from '../http/exchange';
+import { quote } from '../http/quote';
 import { bodyText, header } from '../http/request';
 import { verifySecret } from './secret-hash';
 
@@ -24,7 +25,7 @@ export function readParams({ event, body }: ApiRequest): Params {
     if (Array.isArray(body)) throw new OAuthError('invalid_request', 'The JSON body must be an object.');
     for (const [name, value] of Object.entries(body)) {
       if (typeof value !== 'string')
-        throw new OAuthError('invalid_request', `The parameter ${name} must be a string.`);
+        throw new OAuthError('invalid_request', `The parameter ${quote(name)} must be a string.`);
       add(name, value);
     }
     return params;
@@ -41,7 +42,7 @@ export function readParams({ event, body }: ApiRequest): Params {
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(text)) {
     if (seen.has(name))
-      throw new OAuthError('invalid_request', `The parameter ${name} is given more than once.`);
+      throw new OAuthError('invalid_request', `The parameter ${quote(name)} is given more than once.`);
     seen.add(name);
     add(name, value);
   }
@@ -135,6 +136,6 @@ export function requestedScopes(requested: string | undefined, allowed: readonly
   const asked = [...new Set(requested.split(' ').filter(Boolean))];
   const refused = asked.filter((scope) => !isScope(scope) || !allowed.includes(scope));
   if (refused.length > 0)
-    throw new OAuthError('invalid_scope', `These scopes cannot be granted: ${refused.join(' ')}.`);
+    throw new OAuthError('invalid_scope', `These scopes cannot be granted: ${refused.map(quote).join(' ')}.`);
   return asked as Scope[];
 }

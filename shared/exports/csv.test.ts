@@ -2,7 +2,7 @@
 // RFC 4180 quoting that a standard parser reads back to the same cells.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { CsvLayout, csvLine } from './csv';
+import { CsvLayout, csvLine, neutralised, restored, restoredCells } from './csv';
 
 describe('export CSV', () => {
   it('quotes only cells that need it and ends lines with CRLF', () => {
@@ -34,5 +34,33 @@ describe('export CSV', () => {
     }) as Record<string, string>[];
     expect(first).toMatchObject({ 'student_ids.1': 's2', ative: 'true', 'addresses.0.city': '' });
     expect(second).toMatchObject({ 'student_ids.0': '', ative: 'false', 'addresses.0.city': 'Porto' });
+  });
+
+  it('neutralises every cell a spreadsheet would run as a formula, and quotes it (OWASP)', () => {
+    const cells = [
+      '=HYPERLINK("https://x.example","y")',
+      '+351 912 345 678',
+      '-1',
+      '@SUM(A1)',
+      '\tx',
+      '\ry',
+      'a=b',
+    ];
+    const line = csvLine(cells);
+    expect(line).toBe(
+      `"'=HYPERLINK(""https://x.example"",""y"")","'+351 912 345 678","'-1","'@SUM(A1)","'\tx","'\ry",a=b\r\n`,
+    );
+    const [parsed] = parse(line) as string[][];
+    expect(parsed).toEqual(cells.map(neutralised));
+    expect(parsed?.map(restored)).toEqual(cells);
+  });
+
+  it("restores only the service's own neutralising quote", () => {
+    expect(restored("'=1+1")).toBe('=1+1');
+    expect(restored("'quoted'")).toBe("'quoted'");
+    expect(restored("''=x")).toBe("'=x");
+    for (const cell of ["'=x", "''+1", "'", "'a", '=x'])
+      expect((parse(csvLine([cell])) as string[][])[0]?.map(restored)).toEqual([cell]);
+    expect(restoredCells({ name: "'-", email: 'a@b' })).toEqual({ name: '-', email: 'a@b' });
   });
 });

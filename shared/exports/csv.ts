@@ -1,5 +1,6 @@
 // The CSV form of a group's records, one row per record: lists spread over numbered dotted columns
 // (`addresses.0.city`, `student_ids.1`), the convention `npm run import` reads, so an export re-imports.
+// Every CSV the service writes goes through `csvLine`, which keeps spreadsheet formulas inert.
 import * as z from 'zod';
 import type { RecordGroup } from '../domain/groups';
 import { recordSchemas } from '../schemas/records';
@@ -90,7 +91,32 @@ function cell(value: Value): string {
   return JSON.stringify(value);
 }
 
-/** One RFC 4180 line: fields quoted when they hold a quote, comma or line break; CRLF at the end. */
+/**
+ * Cells that get a leading `'`: those a spreadsheet takes as a formula (OWASP, "CSV Injection": staff
+ * open these files in Excel, where a name such as `=HYPERLINK(...)` would run), and those that already
+ * start with quotes before one of its characters, so that taking one quote off restores every cell.
+ */
+const NEUTRALISED = /^'*[=+\-@\t\r]/;
+
+/** A cell a spreadsheet would read as a formula, made text by a leading `'`, as OWASP recommends. */
+export const neutralised = (cell: string): string => (NEUTRALISED.test(cell) ? `'${cell}` : cell);
+
+/** A cell as it was before `neutralised`: how the imports read the service's own CSV back. */
+export const restored = (cell: string): string =>
+  cell.startsWith("'") && NEUTRALISED.test(cell.slice(1)) ? cell.slice(1) : cell;
+
+/** A parsed CSV row with each cell `restored`. */
+export const restoredCells = (row: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(row).map(([column, cell]) => [column, restored(cell)]));
+
+/**
+ * One RFC 4180 line, CRLF at the end: every cell neutralised, and quoted when it was neutralised or holds
+ * a quote, comma or line break.
+ */
 export function csvLine(cells: string[]): string {
-  return `${cells.map((c) => (/[",\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',')}\r\n`;
+  const quoted = (cell: string) => {
+    const text = neutralised(cell);
+    return text !== cell || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return `${cells.map(quoted).join(',')}\r\n`;
 }

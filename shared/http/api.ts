@@ -19,6 +19,7 @@ import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, Unauthori
 import type { ApiHandler, ApiResponse } from './exchange';
 import type { PageView } from './html-page';
 import { errorPageResponse, errorResponse, logFailure } from './problem';
+import { quote } from './quote';
 import { header, QueryParams } from './request';
 
 /** The process's parts the factory uses, each built on first use. */
@@ -257,9 +258,9 @@ function authorize(
         const accepted =
           allowed.size > 0 ? `accepted: ${[...allowed].join(', ')}` : 'this operation takes none';
         throw new BadRequestError(
-          `Unknown query parameter ${unknown.join(', ')}.`,
+          `Unknown query parameter ${unknown.map(quote).join(', ')}.`,
           unknown.map((name) => ({
-            name,
+            name: quote(name),
             in: 'query',
             reason: `not a parameter of this operation (${accepted})`,
           })),

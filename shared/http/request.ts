@@ -1,6 +1,7 @@
 // Reading the parts of an API Gateway (payload v2) request the handlers use.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { BadRequestError } from './errors';
+import { quote } from './quote';
 
 /** Query parameters parsed from the raw query string, so repeats are seen rather than joined. */
 export class QueryParams {
@@ -25,8 +26,8 @@ export class QueryParams {
   get(name: string): string | undefined {
     const values = this.values.get(name);
     if (values && values.length > 1) {
-      throw new BadRequestError(`The query parameter ${name} is given more than once.`, [
-        { name, in: 'query', reason: 'given more than once' },
+      throw new BadRequestError(`The query parameter ${quote(name)} is given more than once.`, [
+        { name: quote(name), in: 'query', reason: 'given more than once' },
       ]);
     }
     return values?.[0];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { insertRequests, StudentInsertRequest, TutorInsertRequest } from '../schemas/requests';
 import { BadRequestError } from './errors';
-import { closest, validateBody } from './validate';
+import { QUOTE_LENGTH } from './quote';
+import { boundedDistance, closest, validateBody } from './validate';
 
 const known = ['ative', 'bankAccounts', 'processnumber', 'birth_date', 'name', 'email'];
 
@@ -116,6 +117,32 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
       'teachers',
       'tutors',
     ]);
+  });
+});
+
+describe('an unknown field of any length (issue 21, finding 4)', () => {
+  it('is measured only up to the hint distance', () => {
+    expect(boundedDistance('active', 'ative', 2)).toBe(1);
+    expect(boundedDistance('bankaccounts', 'bankAccounts', 2)).toBe(1);
+    expect(boundedDistance('kitten', 'sitting', 2)).toBe(3);
+    expect(boundedDistance('abcdef', 'uvwxyz', 2)).toBe(3);
+    expect(boundedDistance('x'.repeat(380_000), 'name', 2)).toBe(3);
+    expect(boundedDistance('', 'ab', 2)).toBe(2);
+  });
+
+  it('gets no hint when it is far longer than every known field, and is quoted by a prefix', () => {
+    const huge = `active${'x'.repeat(380_000)}`;
+    expect(closest(huge, known)).toBeUndefined();
+    expect(closest(`a${'-'.repeat(380_000)}tive`, known)).toBe('ative');
+    const [refused] = problems({ ...student, [huge]: 1 });
+    expect(refused?.name).toBe(`${huge.slice(0, QUOTE_LENGTH)}…`);
+    expect(refused?.reason).toBe('unknown field');
+  });
+
+  it('is quoted by a prefix where it is nested too', () => {
+    const huge = 'y'.repeat(10_000);
+    const names = problems({ ...student, addresses: [{ [huge]: 1 }] }).map((p) => p.name);
+    expect(names).toContain(`addresses[0].${'y'.repeat(QUOTE_LENGTH)}…`);
   });
 });
 

@@ -1,6 +1,8 @@
 // The query parameters of a OneRoster collection (Rostering REST binding, section 3.4): `limit` and
 // `offset` paging with the X-Total-Count and Link headers, `sort` and `orderBy`, `filter`, and `fields`.
 // Pure: the handlers read the records, this module decides which of them a response carries and how.
+
+import { quote } from '../http/quote';
 import type { QueryParams } from '../http/request';
 import { type Filter, filterFields, holds, matches, parseFilter, valuesAt } from './filter';
 import { OneRosterError } from './status-info';
@@ -58,7 +60,11 @@ export function parseCollectionQuery(query: QueryParams, knownFields: readonly s
   const offset = wholeNumber(query, 'offset', 0, 0);
   const sort = query.get('sort');
   if (sort !== undefined && !known.has(rootOf(sort))) {
-    throw new OneRosterError(400, 'invalid_selection_field', `sort names ${sort}, which these objects lack.`);
+    throw new OneRosterError(
+      400,
+      'invalid_selection_field',
+      `sort names ${quote(sort)}, which these objects lack.`,
+    );
   }
   const orderBy = query.get('orderBy') ?? 'asc';
   if (orderBy !== 'asc' && orderBy !== 'desc') {
@@ -71,7 +77,7 @@ export function parseCollectionQuery(query: QueryParams, knownFields: readonly s
       throw new OneRosterError(
         400,
         'invalid_filter_field',
-        `The filter names ${field}, which these objects lack.`,
+        `The filter names ${quote(field)}, which these objects lack.`,
       );
     }
   }

@@ -2,6 +2,8 @@
 // binding): one predicate `field<op>'value'`, or two joined by one `AND` or one `OR`. Fields may be dotted
 // paths into objects and arrays (`roles.role`, `school.sourcedId`); an array matches when any element
 // does. Date-time fields compare as instants and date fields as calendar dates; the rest as text.
+
+import { quote } from '../http/quote';
 import { OneRosterError } from './status-info';
 
 export const filterOperators = ['!=', '>=', '<=', '=', '>', '<', '~'] as const;
@@ -54,11 +56,11 @@ function checkValue({ field, operator, value }: Predicate): void {
   const comparison = comparisonOf(field);
   if (comparison === 'instant' && Number.isNaN(instantOf(value))) {
     throw invalid(
-      `${field} is compared with an ISO 8601 date-time with a time zone, such as 2026-09-01T08:00:00Z, not ${value}.`,
+      `${quote(field)} is compared with an ISO 8601 date-time with a time zone, such as 2026-09-01T08:00:00Z, not ${quote(value)}.`,
     );
   }
   if (comparison === 'date' && !isDate(value)) {
-    throw invalid(`${field} is compared with a date, YYYY-MM-DD, not ${value}.`);
+    throw invalid(`${quote(field)} is compared with a date, YYYY-MM-DD, not ${quote(value)}.`);
   }
 }
 
@@ -66,16 +68,17 @@ function checkValue({ field, operator, value }: Predicate): void {
 function readPredicate(text: string, at: number): { predicate: Predicate; end: number } {
   const field = /^\s*([A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*)*)\s*/.exec(text.slice(at));
   if (!field) throw invalid(`The filter has no field name at position ${at + 1}.`);
+  const name = field[1] as string;
   let i = at + field[0].length;
   const operator = filterOperators.find((op) => text.startsWith(op, i));
-  if (!operator) throw invalid(`The filter has no operator (=, !=, >, >=, <, <=, ~) after ${field[1]}.`);
+  if (!operator) throw invalid(`The filter has no operator (=, !=, >, >=, <, <=, ~) after ${quote(name)}.`);
   i += operator.length;
   while (text[i] === ' ') i++;
-  if (text[i] !== "'") throw invalid(`The value after ${field[1]}${operator} must be in single quotes.`);
+  if (text[i] !== "'") throw invalid(`The value after ${quote(name)}${operator} must be in single quotes.`);
   let value = '';
   i++;
   for (;;) {
-    if (i >= text.length) throw invalid(`The value after ${field[1]}${operator} has no closing quote.`);
+    if (i >= text.length) throw invalid(`The value after ${quote(name)}${operator} has no closing quote.`);
     if (text[i] === "'") {
       if (text[i + 1] !== "'") break;
       value += "'";
@@ -85,7 +88,7 @@ function readPredicate(text: string, at: number): { predicate: Predicate; end: n
       i++;
     }
   }
-  const predicate = { field: field[1] as string, operator, value };
+  const predicate = { field: name, operator, value };
   checkValue(predicate);
   return { predicate, end: i + 1 };
 }

@@ -4,6 +4,7 @@
 // larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
 import type { RecordRepository } from '../data/record-repository';
 import { idFields, type RecordGroup } from '../domain/groups';
+import { quote } from '../http/quote';
 import type { GroupRecords } from '../schemas/records';
 import { OneRosterError } from './status-info';
 
@@ -79,7 +80,7 @@ export class RosterReader {
         throw new OneRosterError(
           400,
           'invaliddata',
-          `More than ${MAX_WHOLE_GROUP} ${group} changed since ${since}; ask for a later time.`,
+          `More than ${MAX_WHOLE_GROUP} ${group} changed since ${quote(since)}; ask for a later time.`,
         );
       }
     }

@@ -78,7 +78,7 @@ const pageErrorDescriptions: Record<number, string> = {
   400:
     'A page saying why: the request names no client or redirect URI registered for it (never redirected ' +
     'to), the sign-in failed (one answer for every reason), or the sign-in form has expired or was used.',
-  403: 'The form failed the cross-site request forgery check (its token or origin): nothing is issued.',
+  403: "The form failed the cross-site request forgery check (its token, or an Origin or Referer that is missing or not the service's own): nothing is issued.",
   413: 'The request body is larger than the operation takes.',
   415: 'The body is not a form (application/x-www-form-urlencoded).',
   429: 'Too many failed sign-ins for this account name or from this address: the sign-in page, locked for a while.',

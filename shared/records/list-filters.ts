@@ -5,6 +5,7 @@
 import { groups, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
 import { BadRequestError } from '../http/errors';
+import { quote } from '../http/quote';
 import type { QueryParams } from '../http/request';
 
 export interface ListFilters {
@@ -61,7 +62,7 @@ export function parseFields(group: RecordGroup, query: QueryParams): readonly st
   if (raw === undefined) return undefined;
   const known = recordFields[group];
   const asked = raw.split(',').map((name) => name.trim());
-  const unknown = asked.filter((name) => !known.includes(name));
+  const unknown = asked.filter((name) => !known.includes(name)).map(quote);
   if (unknown.length > 0 || raw.trim() === '') {
     throw new BadRequestError(`fields names ${unknown.length > 0 ? unknown.join(', ') : 'nothing'}.`, [
       {

@@ -38,7 +38,10 @@ const ifMatch = (request: ApiRequest) => parseEntityTags('if-match', header(requ
 const locationOf = (request: ApiRequest, group: RecordGroup, id: string) =>
   `${request.config.publicBaseUrl}/api/${group}/${id}`;
 
-/** A 201 with the record, its address and its ETag. */
+/**
+ * A 201 with the whole record, its address and its ETag: the response an Idempotency-Key keeps, so that
+ * whoever replays it is answered in their own view (`inView`), not in the first caller's.
+ */
 function created<G extends RecordGroup>(
   request: ApiRequest,
   group: G,
@@ -48,10 +51,16 @@ function created<G extends RecordGroup>(
   return {
     status: 201,
     headers: { location: locationOf(request, group, id), etag: etag(version) },
-    body: sensitiveView(request.auth, group)(record),
+    body: record,
     audit: subjectOf(idFields[group], [record]),
   };
 }
+
+/** A created record's response as this request's token may see it, first answer or replay alike. */
+const inView = (request: ApiRequest, group: RecordGroup, response: ApiResponse): ApiResponse => ({
+  ...response,
+  body: sensitiveView(request.auth, group)(response.body),
+});
 
 /** A processnumber clash names the record holding it, by id and by its address in `Location`. */
 async function locatingClashes<T>(request: ApiRequest, group: RecordGroup, write: () => Promise<T>) {
@@ -77,7 +86,7 @@ export async function createRecord(
 ): Promise<ApiResponse> {
   refuseMasked(request.body);
   const input = validateBody(insertRequests[group], request.body, knownFields);
-  return once(idempotency, idempotentPost(group, request), (keep) =>
+  const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
         request,
@@ -86,6 +95,7 @@ export async function createRecord(
       ),
     ),
   );
+  return inView(request, group, response);
 }
 
 export async function replaceRecord(
@@ -139,7 +149,7 @@ export async function addDocument(
   const condition = ifMatch(request);
   refuseMaskedDocument(request.body);
   const document = validateBody(IdentificationDocumentInsertRequest, request.body, knownFields);
-  return once(idempotency, idempotentPost(group, request), async (keep) =>
+  const response = await once(idempotency, idempotentPost(group, request), async (keep) =>
     created(
       request,
       group,
@@ -148,4 +158,5 @@ export async function addDocument(
       ),
     ),
   );
+  return inView(request, group, response);
 }

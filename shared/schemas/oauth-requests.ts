@@ -80,7 +80,10 @@ export const SignInForm = z.object({
     ),
   ),
   request: described(z.string(), 'The id of the authorization request the sign-in page shows.'),
-  csrf: described(z.string(), 'The token the sign-in page holds, the same as its sso_csrf cookie.'),
+  csrf: described(
+    z.string(),
+    'The token the sign-in page holds, the same as its CSRF cookie (__Host-sso_csrf over https, sso_csrf over http).',
+  ),
 });
 export type SignInForm = z.infer<typeof SignInForm>;
 
