@@ -148,10 +148,10 @@ export class UserRepository {
     }
   }
 
-  /** Changes an existing account's status, password hash or admin rights. */
   /**
-   * Changes an account. A new `signed_out_at` is recorded first for the verifiers of every route
-   * (revocation-repository.ts), which then refuse the account's access tokens issued before it.
+   * Changes an existing account's status, password hash or admin rights. A new `signed_out_at` is recorded
+   * first for the verifiers of every route (revocation-repository.ts), which then refuse the account's
+   * access tokens issued before it.
    */
   async update(
     userId: string,
