@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       accessTokenTtlSeconds: 900,
       refreshTokenTtlSeconds: 2_592_000,
       signingKeyRefreshSeconds: 300,
+      revocationRefreshSeconds: 20,
       signingKeySecretArn: undefined,
       region: 'eu-west-1',
       dynamodbEndpoint: undefined,
@@ -43,6 +44,7 @@ describe('parseConfig', () => {
       ...valid,
       ACCESS_TOKEN_TTL_SECONDS: '600',
       SIGNING_KEY_REFRESH_SECONDS: '0',
+      REVOCATION_REFRESH_SECONDS: '0',
       SIGNING_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:signing-AbCdEf',
       AWS_REGION: 'eu-central-1',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
@@ -56,6 +58,7 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({
       accessTokenTtlSeconds: 600,
       signingKeyRefreshSeconds: 0,
+      revocationRefreshSeconds: 0,
       region: 'eu-central-1',
       dynamodbEndpoint: 'http://127.0.0.1:8000',
       logLevel: 'silent',
@@ -75,12 +78,13 @@ describe('parseConfig', () => {
         PUBLIC_BASE_URL: 'ftp://example.org',
         ACCESS_TOKEN_TTL_SECONDS: '30',
         SIGNING_KEY_SECRET_ARN: 'not-an-arn',
+        REVOCATION_REFRESH_SECONDS: '31',
         LOG_LEVEL: 'loud',
         SYNC_LAG_MS: '1.5',
       });
     expect(parse).toThrow(ConfigError);
     expect(parse).toThrow(
-      /PUBLIC_BASE_URL: must be an http or https URL; TABLE_NAME: is required; TENANT_ID: must be lower-case letters.*; ACCESS_TOKEN_TTL_SECONDS: must be a whole number from 60 to 86400; SIGNING_KEY_SECRET_ARN: must be a Secrets Manager secret ARN; LOG_LEVEL: must be one of debug, info, warn, error, silent; SYNC_LAG_MS: must be a whole number/,
+      /PUBLIC_BASE_URL: must be an http or https URL; TABLE_NAME: is required; TENANT_ID: must be lower-case letters.*; ACCESS_TOKEN_TTL_SECONDS: must be a whole number from 60 to 86400; REVOCATION_REFRESH_SECONDS: must be a whole number from 0 to 30; SIGNING_KEY_SECRET_ARN: must be a Secrets Manager secret ARN; LOG_LEVEL: must be one of debug, info, warn, error, silent; SYNC_LAG_MS: must be a whole number/,
     );
   });
 });

@@ -15,8 +15,15 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** How often issuers re-read the newest private key and verifiers the published keys; 0 reads on every use. */
 const signingKeyRefresh = (e: EnvReader) =>
   e.integer('SIGNING_KEY_REFRESH_SECONDS', { min: 0, max: 3600, fallback: 300 });
+/** The longest an access token may live (ACCESS_TOKEN_TTL_SECONDS at most), whatever the tenant sets. */
+export const LONGEST_ACCESS_TOKEN_SECONDS = 86_400;
 const accessTokenTtl = (e: EnvReader) =>
-  e.integer('ACCESS_TOKEN_TTL_SECONDS', { min: 60, max: 86_400, fallback: 900 });
+  e.integer('ACCESS_TOKEN_TTL_SECONDS', { min: 60, max: LONGEST_ACCESS_TOKEN_SECONDS, fallback: 900 });
+/**
+ * The most a verifier's list of revoked sign-ins may lag the table: refused sign-ins are refused on every
+ * route within this, which keeps the promise of docs/sso.md (60 seconds at most) with room to spare.
+ */
+export const LONGEST_REVOCATION_REFRESH_SECONDS = 30;
 const region = (e: EnvReader) => e.optionalText('AWS_REGION') ?? 'eu-west-1';
 const logLevel = (e: EnvReader) => e.choice('LOG_LEVEL', LOG_LEVELS, 'info');
 const syncLag = (e: EnvReader) => e.integer('SYNC_LAG_MS', { min: 0, max: 60_000, fallback: 2000 });
@@ -35,6 +42,11 @@ export interface Config {
   refreshTokenTtlSeconds: number;
   /** How long a process keeps the signing keys it read before reading them again (key rotation). */
   signingKeyRefreshSeconds: number;
+  /**
+   * How often a verifier re-reads the revoked sign-ins and signed-out accounts: a revoked sign-in's access
+   * tokens are refused on every route at most this long after; 0 reads on every person's request.
+   */
+  revocationRefreshSeconds: number;
   /** Where the private signing key lives: a Secrets Manager secret, or the table (the local run). */
   signingKeySecretArn: string | undefined;
   region: string;
@@ -79,6 +91,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       fallback: 2_592_000,
     }),
     signingKeyRefreshSeconds: signingKeyRefresh(e),
+    revocationRefreshSeconds: e.integer('REVOCATION_REFRESH_SECONDS', {
+      min: 0,
+      max: LONGEST_REVOCATION_REFRESH_SECONDS,
+      fallback: 20,
+    }),
     /** Set in a deployed tenant: the private signing key is read from this secret, not the table. */
     signingKeySecretArn: e.optionalText('SIGNING_KEY_SECRET_ARN', {
       pattern: /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/,

@@ -63,9 +63,10 @@ export interface Route {
   /** OneRoster imsx_StatusInfo error bodies instead of problems (the OneRoster binding's routes). */
   imsxErrors?: true;
   /**
-   * A person's token is refused once the sign-in it comes from is revoked (its code or a refresh token
-   * reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request: set
-   * on record writes and /me, where that read is small beside the route's own work. Reads do without it.
+   * A person's token is refused at once when the sign-in it comes from is revoked (its code or a refresh
+   * token reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request:
+   * set on record writes and /me, where that read is small beside the route's own work. Every route that
+   * takes a token refuses it within REVOCATION_REFRESH_SECONDS anyway (shared/auth/revoked-sign-ins.ts).
    */
   checksSignIn?: true;
   /**
@@ -82,6 +83,8 @@ const paging = ['page', 'items_per_page', 'cursor'] as const;
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
 const oauthEndpoint = { body: { type: 'form-or-json', maxBytes: 16 * 1024 }, oauthErrors: true } as const;
 const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
+/** What revoking a sign-in writes: its family, and the record every route's verifier reads. */
+const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition];
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
@@ -267,7 +270,7 @@ export const routes: readonly Route[] = [
       keys.userPartition,
       keys.recordPartition('entities'),
     ],
-    writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, keys.refreshFamilyPartition],
+    writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, ...signInRevocation],
     ...oauthEndpoint,
   },
   {
@@ -279,7 +282,7 @@ export const routes: readonly Route[] = [
     query: [],
     access: 'write',
     reads: [keys.clientPartition, keys.refreshTokenPartition],
-    writes: [keys.refreshFamilyPartition],
+    writes: signInRevocation,
     ...oauthEndpoint,
   },
   {
@@ -476,15 +479,15 @@ export const fallbackRoute: Route = {
 };
 
 /**
- * Every partition a route's function reads: its own, the public keys wherever it checks a token, and
- * the sign-in families wherever it checks a person's sign-in.
+ * Every partition a route's function reads: its own, the public keys and the revoked sign-ins wherever it
+ * checks a token, and the sign-in families wherever it checks a person's sign-in at once.
  */
 export function partitionsRead(route: Route): string[] {
   const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
   return [
     ...new Set([
       ...route.reads,
-      ...(checksTokens ? [keys.publicKeyPartition] : []),
+      ...(checksTokens ? [keys.publicKeyPartition, keys.revocationPartition] : []),
       ...(route.checksSignIn ? [keys.refreshFamilyPartition] : []),
     ]),
   ];

@@ -26,6 +26,8 @@ export interface LocalRunOptions {
   syncLagMs?: number | undefined;
   /** How often the service re-reads its signing keys (SIGNING_KEY_REFRESH_SECONDS); the default is 300. */
   signingKeyRefreshSeconds?: number | undefined;
+  /** How often the service re-reads the revoked sign-ins (REVOCATION_REFRESH_SECONDS); the default is 20. */
+  revocationRefreshSeconds?: number | undefined;
   /** Whether accounts with admin rights must give a TOTP code (ADMIN_TOTP_REQUIRED); false by default. */
   adminTotpRequired?: boolean | undefined;
   /** Where the handlers append their audit events (AUDIT_LOG_FILE); standard output when not given. */
@@ -81,6 +83,9 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     ...(options.signingKeyRefreshSeconds === undefined
       ? {}
       : { SIGNING_KEY_REFRESH_SECONDS: String(options.signingKeyRefreshSeconds) }),
+    ...(options.revocationRefreshSeconds === undefined
+      ? {}
+      : { REVOCATION_REFRESH_SECONDS: String(options.revocationRefreshSeconds) }),
   });
   return {
     url: api.url,

@@ -11,11 +11,14 @@ export class RefreshingValue<T> {
     /** How long a value is used before it is read again; 0 reads it on every use. */
     private readonly refreshMs: number,
     private readonly now: Clock,
+    /** How old a value may be and still be used when it cannot be read again; no limit by default. */
+    private readonly maxAgeMs = Number.POSITIVE_INFINITY,
   ) {}
 
   /**
    * The value, read again first when it is older than the refresh period. A failed re-read keeps the value
-   * in hand (the next use tries again), so a passing outage of the store does not fail what it can serve.
+   * in hand while it is younger than its limit (the next use tries again), so a passing outage of the
+   * store does not fail what it can serve.
    */
   async get(): Promise<T> {
     const held = this.held;
@@ -23,7 +26,7 @@ export class RefreshingValue<T> {
     try {
       return await this.refresh();
     } catch (error) {
-      if (held) return held.value;
+      if (held && this.now() - held.readAt < this.maxAgeMs) return held.value;
       throw error;
     }
   }

@@ -17,6 +17,7 @@ import type { StoredKey } from '../data/signing-key-repository';
 import { UnauthorizedError } from '../http/errors';
 import type { Person } from './person';
 import { type Clock, RefreshingValue } from './refreshing-value';
+import type { RevokedSignIns } from './revoked-sign-ins';
 import { isPersonRole } from './roles';
 import { SIGNING_ALGORITHM } from './signing-keys';
 
@@ -172,6 +173,8 @@ export class TokenVerifier {
     keys: PublicKeySource,
     private readonly settings: TokenSettings,
     private readonly now: Clock = Date.now,
+    /** The routes' verifiers refuse a person's token once its sign-in is revoked; tools that only check signatures go without. */
+    private readonly revoked?: Pick<RevokedSignIns, 'isRevoked'>,
   ) {
     this.keySet = new RefreshingValue(
       async () => {
@@ -212,6 +215,12 @@ export class TokenVerifier {
   }
 
   async verify(token: string): Promise<AccessToken> {
+    const verified = await this.verifySigned(token);
+    if (await this.revoked?.isRevoked(verified)) throw invalid('its sign-in has been revoked');
+    return verified;
+  }
+
+  private async verifySigned(token: string): Promise<AccessToken> {
     if (token.length > MAX_TOKEN_LENGTH) throw invalid('the token is too long');
     const keySet = await this.keySet.get();
     const known = keySet.verified.get(token);

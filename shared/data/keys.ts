@@ -80,6 +80,20 @@ export const keys = {
   /** A refresh-token family: every token rotated from one sign-in, revoked together. */
   refreshFamilyPartition: 'REFRESH_FAMILY',
   refreshFamily: (familyId: string): Key => ({ pk: 'REFRESH_FAMILY', sk: familyId }),
+  /**
+   * Revoked sign-ins (by sid) and accounts signed out everywhere (by user id), in the order they were
+   * revoked: verifiers read those recent enough to matter, an access token's lifetime back, with one
+   * Query, and refuse the tokens they name on every route.
+   */
+  revocationPartition: 'REVOKED',
+  revokedSignIn: (revokedAt: string, signIn: string): Key => ({
+    pk: 'REVOKED',
+    sk: timeOrdered(revokedAt, `sign-in#${signIn}`),
+  }),
+  revokedAccount: (signedOutAt: string, userId: string): Key => ({
+    pk: 'REVOKED',
+    sk: timeOrdered(signedOutAt, `account#${userId}`),
+  }),
   /** Sign-on sessions, by the SHA-256 of the session cookie: a stolen table holds no usable cookie. */
   sessionPartition: 'SSO_SESSION',
   session: (cookieHash: string): Key => ({ pk: 'SSO_SESSION', sk: cookieHash }),

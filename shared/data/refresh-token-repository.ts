@@ -6,12 +6,14 @@ import { TransactionCanceledException, TransactionConflictException } from '@aws
 import {
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { IdentityScope } from '../auth/identity-claims';
 import type { Scope } from '../domain/groups';
 import { keys } from './keys';
+import { revocationItems } from './revocation-repository';
 import type { AuthenticationMethod } from './session-repository';
 import { timeToLive } from './table';
 
@@ -175,9 +177,17 @@ export class RefreshTokenRepository {
 
   /**
    * Revokes a family, every token of it with it. A family not written yet is written as revoked, to
-   * expire at `expiresAt`, so that a sign-in still being completed cannot start it afterwards.
+   * expire at `expiresAt`, so that a sign-in still being completed cannot start it afterwards. Its
+   * revocation is recorded first, for the verifiers of every route (revocation-repository.ts): should the
+   * family's update fail, its access tokens are refused all the same, and the next attempt revokes it.
    */
   async revokeFamily(familyId: string, expiresAt: string, now = new Date()): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: revocationItems.signIn(familyId, now.toISOString()),
+      }),
+    );
     for (let attempt = 1; ; attempt++) {
       try {
         await this.revokeOnce(familyId, expiresAt, now);

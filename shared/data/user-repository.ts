@@ -5,11 +5,13 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   paginateQuery,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
+import { revocationItems } from './revocation-repository';
 
 export const userStatuses = ['active', 'locked', 'disabled'] as const;
 export type UserStatus = (typeof userStatuses)[number];
@@ -146,11 +148,23 @@ export class UserRepository {
     }
   }
 
-  /** Changes an existing account's status, password hash or admin rights. */
+  /**
+   * Changes an existing account's status, password hash or admin rights. A new `signed_out_at` is recorded
+   * first for the verifiers of every route (revocation-repository.ts), which then refuse the account's
+   * access tokens issued before it.
+   */
   async update(
     userId: string,
     changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin' | 'signed_out_at' | 'totp_secret'>>,
   ): Promise<User> {
+    if (changes.signed_out_at !== undefined) {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: revocationItems.account(userId, changes.signed_out_at),
+        }),
+      );
+    }
     const entries = Object.entries({ ...changes, updated_at: new Date().toISOString() });
     const { Attributes } = await this.db.send(
       new UpdateCommand({

@@ -1,6 +1,7 @@
-// The factory of routes that refuse a person's token once its sign-in is revoked (record writes and
-// /me, `checksSignIn` in the route table): the bearer-token factory, plus the sign-in families it reads.
-// Kept apart from api.ts so that reads, which do without the check, hold nothing of it.
+// The factory of routes that refuse a person's token at once when its sign-in is revoked (record writes
+// and /me, `checksSignIn` in the route table): the bearer-token factory, plus the sign-in families it
+// reads. Kept apart from api.ts so that reads, which rely on the verifier's list of revoked sign-ins
+// (within REVOCATION_REFRESH_SECONDS), hold nothing of it.
 
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';

@@ -1,9 +1,18 @@
-// Verifies access tokens with the published public keys: every route that takes a bearer token.
+// Verifies access tokens with the published public keys, and refuses those of revoked sign-ins: every
+// route that takes a bearer token.
+import { RevokedSignIns } from '../auth/revoked-sign-ins';
 import { TokenVerifier } from '../auth/tokens';
+import { RevocationRepository } from '../data/revocation-repository';
 import { SigningKeyRepository } from '../data/signing-key-repository';
 import { config, once } from './context';
 import { documentClient } from './document-client';
 
-export const tokenVerifier = once(
-  () => new TokenVerifier(new SigningKeyRepository(documentClient(), config().tableName), config()),
-);
+export const tokenVerifier = once(() => {
+  const { tableName } = config();
+  return new TokenVerifier(
+    new SigningKeyRepository(documentClient(), tableName),
+    config(),
+    Date.now,
+    new RevokedSignIns(new RevocationRepository(documentClient(), tableName), config()),
+  );
+});

@@ -1,9 +1,12 @@
 // `npm run bench`: starts an in-memory DynamoDB Local, the local API and a bare server, runs the six
 // benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
 // and no 100,000-student table, and writes to .reports/ instead. `--only cold-start` runs section 1
-// alone and `--only fields` section 6, and print it, writing nothing. The whole run stops itself after a fixed time, whatever happens.
+// alone, `--only fields` section 6, `--only audit` section 7 and `--only revocation` the revocation check
+// of section 2, and prints it, writing nothing; with `--merge` as well, its figures replace that section's
+// in the last run's benchmarks.json, and benchmarks.md is written again from it. The whole run stops
+// itself after a fixed time, whatever happens.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
@@ -18,7 +21,15 @@ import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
 import { measureOverhead } from './overhead';
 import { itemSize, measureReadCost } from './read-cost';
-import { auditSection, coldStartSection, fieldSelectionSection, type Results, renderReport } from './report';
+import {
+  auditSection,
+  coldStartSection,
+  fieldSelectionSection,
+  type Results,
+  renderReport,
+  revocationSection,
+} from './report';
+import { measureRevocationCost } from './revocation-cost';
 import { seedStudents } from './seed-students';
 import { startService } from './services';
 import { median, round } from './stats';
@@ -28,7 +39,8 @@ import { DEMO_SECRET, workload } from './workload';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const ONLY = ['cold-start', 'fields', 'audit'] as const;
+const ONLY = ['cold-start', 'fields', 'audit', 'revocation'] as const;
+const merge = process.argv.includes('--merge');
 // Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an hour.
 const MAX_MINUTES = 40;
 const settings = quick
@@ -56,6 +68,26 @@ const outDir = quick ? `${root}.reports` : `${root}docs`;
 const region = 'eu-west-1';
 
 const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Writes the report, formatted as the repository formats every file, so it passes `biome check`. */
+function writeReport(results: Results) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(`${outDir}/benchmarks.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${outDir}/benchmarks.md`, renderReport(results));
+  spawnSync(
+    `${root}node_modules/.bin/biome`,
+    ['format', '--write', `${outDir}/benchmarks.md`, `${outDir}/benchmarks.json`],
+    { stdio: 'ignore' },
+  );
+}
+
+/** With `--merge`: one section's new figures in place of the last run's, the rest left as they were. */
+function mergeReport(section: Partial<Results>) {
+  if (!merge) return;
+  const last = JSON.parse(readFileSync(`${outDir}/benchmarks.json`, 'utf8')) as Results;
+  writeReport({ ...last, ...section });
+  log(`merged into ${outDir}/benchmarks.md and benchmarks.json`);
+}
 
 /** The demo student of median size: the template every generated student copies. */
 function medianStudent(): Student {
@@ -86,6 +118,7 @@ async function main() {
   if (only === 'cold-start' && coldStart) {
     console.log(coldStartSection(coldStart));
     console.log(JSON.stringify({ coldStart }, null, 2));
+    mergeReport({ coldStart });
     return;
   }
   // In process and before the servers start, so nothing else of the benchmark competes with it.
@@ -97,6 +130,7 @@ async function main() {
   if (only === 'audit') {
     console.log(auditSection(audit));
     console.log(JSON.stringify({ audit }, null, 2));
+    mergeReport({ audit });
     return;
   }
 
@@ -128,6 +162,19 @@ async function main() {
       const results = await measureFieldSelection(work, stackClient, settings.fieldSamples, db, tableName);
       console.log(fieldSelectionSection({ samples: settings.fieldSamples, results }));
       console.log(JSON.stringify({ fieldSelection: { samples: settings.fieldSamples, results } }, null, 2));
+      mergeReport({ fieldSelection: { samples: settings.fieldSamples, results } });
+      return;
+    }
+    const measureRevocation = async (work: Awaited<ReturnType<typeof workload>>) => ({
+      ...settings.overhead,
+      result: await measureRevocationCost(work, stackClient, db, tableName, api.url, settings.overhead),
+    });
+    if (only === 'revocation') {
+      log('section 2, the revocation check');
+      const revocation = await measureRevocation(await workload(db, tableName, stackClient));
+      console.log(revocationSection(revocation));
+      console.log(JSON.stringify({ revocation }, null, 2));
+      mergeReport({ revocation });
       return;
     }
     log('section 5, tokens');
@@ -136,6 +183,8 @@ async function main() {
 
     log('section 2, per-request overhead');
     const overhead = await measureOverhead(work, stackClient, bareClient, settings.overhead);
+    log('section 2, the revocation check');
+    const revocation = await measureRevocation(work);
 
     log('section 6, field selection');
     const fieldSelection = {
@@ -172,18 +221,9 @@ async function main() {
       tokens,
       fieldSelection,
       audit,
+      revocation,
     };
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(`${outDir}/benchmarks.json`, `${JSON.stringify(results, null, 2)}\n`);
-    writeFileSync(`${outDir}/benchmarks.md`, renderReport(results));
-    // Formatted as the repository formats every file, so the written report passes `biome check`.
-    spawnSync(
-      `${root}node_modules/.bin/biome`,
-      ['format', '--write', `${outDir}/benchmarks.md`, `${outDir}/benchmarks.json`],
-      {
-        stdio: 'ignore',
-      },
-    );
+    writeReport(results);
     log(`wrote ${outDir}/benchmarks.md and benchmarks.json in ${results.minutes} min`);
   } finally {
     stackClient.close();

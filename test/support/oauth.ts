@@ -48,12 +48,13 @@ export async function expectTokens(response: Response): Promise<OAuthTokenRespon
   return body;
 }
 
-/** Every item of the partitions the code and refresh grants keep their state in. */
+/** Every item of the partitions the code and refresh grants keep their state in, revocations included. */
 export async function tokenState(api: TestApi): Promise<Record<string, unknown>[]> {
   const partitions = [
     keys.authorizationCodePartition,
     keys.refreshTokenPartition,
     keys.refreshFamilyPartition,
+    keys.revocationPartition,
   ];
   const items: Record<string, unknown>[] = [];
   for (const partition of partitions) {

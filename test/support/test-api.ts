@@ -24,6 +24,8 @@ export const waitForSyncLag = () => new Promise((resolve) => setTimeout(resolve,
 export interface TestApiOptions {
   /** The service's SIGNING_KEY_REFRESH_SECONDS, for tests of key rotation; the default otherwise. */
   signingKeyRefreshSeconds?: number;
+  /** The service's REVOCATION_REFRESH_SECONDS, for tests of revoked sign-ins; the default otherwise. */
+  revocationRefreshSeconds?: number;
   /** The service's ADMIN_TOTP_REQUIRED, for tests of the second factor accounts with admin rights need. */
   adminTotpRequired?: boolean;
 }
@@ -45,6 +47,7 @@ export async function startTestApi(options: TestApiOptions = {}) {
     demoClientSecret: DEMO_SECRET,
     syncLagMs: TEST_SYNC_LAG_MS,
     signingKeyRefreshSeconds: options.signingKeyRefreshSeconds,
+    revocationRefreshSeconds: options.revocationRefreshSeconds,
     adminTotpRequired: options.adminTotpRequired,
     auditLogFile,
     inspect: (exchange) => {

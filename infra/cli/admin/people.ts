@@ -2,8 +2,8 @@
 // every record about a person (their entity, their student, teacher, tutor and staff records, their
 // sign-in accounts without password hashes, and the audit trail of their records) into one document;
 // `people erase` first ends each account: its login names, sign-on sessions, refresh tokens, unredeemed
-// codes and sign-in counters are deleted and its sign-ins (refresh families) marked revoked, in
-// transactions of its own; then it deletes the records through the record writer (one transaction each, so
+// codes and sign-in counters are deleted, its sign-ins (refresh families) marked revoked and the account
+// recorded as signed out for the verifiers of every route, in transactions of its own; then it deletes the records through the record writer (one transaction each, so
 // roles, claims, counters and links stay consistent), and last the kept first responses of POSTs with an
 // Idempotency-Key that name the person. Each step finds what is left, so an erase that failed part-way is
 // run again to finish, even once the entity is gone.
@@ -13,9 +13,11 @@ import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@
 import type { AuditEvent } from '../../../shared/audit/audit-event';
 import type { AuditLog } from '../../../shared/audit/audit-log';
 import { idsOfRole } from '../../../shared/auth/reach';
+import { LONGEST_ACCESS_TOKEN_SECONDS } from '../../../shared/config';
 import { type Key, keys } from '../../../shared/data/keys';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
+import { revocationItems } from '../../../shared/data/revocation-repository';
 import { accountThrottleSubject } from '../../../shared/data/sign-in-throttle-repository';
 import { timeToLive } from '../../../shared/data/table';
 import type { User, UserRepository } from '../../../shared/data/user-repository';
@@ -194,12 +196,6 @@ async function filteredPartition(
 const itemsOfUser = (stores: PeopleStores, pk: string, user: User) =>
   filteredPartition(stores, pk, 'user_id = :user', { ':user': user.user_id });
 
-/**
- * The longest an access token lives (ACCESS_TOKEN_TTL_SECONDS at most, shared/config.ts): a sign-in
- * marked revoked from its code is kept this long past the code's end, past every token issued from it.
- */
-const LONGEST_ACCESS_TOKEN_SECONDS = 86_400;
-
 type Action = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
@@ -208,8 +204,17 @@ type Action = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0][
  * is not deleted: writes and /api/sso/me refuse an access token whose family is revoked, and one that is
  * missing is a sign-in of a client without refresh tokens. The mark keeps no personal data (not even
  * the user id) and goes when the family would have; a sign-in known only from its code (a client without
- * refresh tokens writes no family) is marked until the last access token from it has expired.
+ * refresh tokens writes no family) is marked until the last access token from it has expired. The account
+ * is recorded as signed out (revocation-repository.ts), so the verifiers of every route refuse its
+ * access tokens within seconds, from whatever sign-in, even one whose code has gone already: that item
+ * holds the account's random id and the time only, and goes a day after.
  */
+/**
+ * The end of the second `at` falls in: verifiers compare a sign-out with a token's issue time at whole
+ * seconds, honouring a token of the sign-out's own second, and a gone account is issued nothing after.
+ */
+const endOfSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000 + 1000).toISOString();
+
 async function accountActions(stores: PeopleStores, user: User, now: Date): Promise<Action[]> {
   const { tableName } = stores;
   const remove = (Key: Key): Action => ({ Delete: { TableName: tableName, Key } });
@@ -240,6 +245,7 @@ async function accountActions(stores: PeopleStores, user: User, now: Date): Prom
     ),
     ...codes.map((code) => remove(keys.authorizationCode(code.sk as string))),
     remove(keys.signInThrottle(accountThrottleSubject(user.user_id))),
+    { Put: { TableName: tableName, Item: revocationItems.account(user.user_id, endOfSecond(now)) } },
     ...families.map((family) => revoked(family.sk as string, family.ttl)),
     ...[...codeFamilies].map(([familyId, ttl]) => revoked(familyId, ttl)),
   ];

@@ -78,11 +78,11 @@ async function idTokenOf(services: TokenServices, code: AuthorizationCode, now: 
 const familyExpiry = (services: TokenServices, now: Date) =>
   new Date(now.getTime() + services.config.refreshTokenTtlSeconds * 1000).toISOString();
 
-/** Says exactly what the reuse revoked: access tokens are checked against their sign-in only in places. */
+/** Says exactly what the reuse revoked: writes and /me check the sign-in at once, other routes within a minute. */
 const reuseRefused = () =>
   invalidGrant(
     'The authorization code was used already, so its sign-in is revoked: its refresh tokens stop working, ' +
-      'and its access token is refused for writes and at /api/sso/me; reads accept it until it expires.',
+      'and its access token is refused at once for writes and at /api/sso/me, and within a minute everywhere else.',
   );
 
 export const authorizationCodeGrant: Grant = async ({ client, params, services, now }) => {
