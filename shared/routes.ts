@@ -375,9 +375,9 @@ export const routes: readonly Route[] = [
       access: 'write',
       ...(method === 'POST' ? { body: { type: 'form', maxBytes: 16 * 1024 } } : {}),
       // The id_token_hint is checked against the public keys; the session, its account and the client's
-      // registered addresses are read, and the session deleted.
+      // registered addresses are read, the session deleted and the sign-ins it issued revoked.
       reads: [keys.clientPartition, keys.sessionPartition, keys.userPartition, keys.publicKeyPartition],
-      writes: [keys.sessionPartition],
+      writes: [keys.sessionPartition, ...signInRevocation],
       page: { errors: [] },
     }),
   ),

@@ -439,6 +439,46 @@ describe('OpenID Connect with openid-client', () => {
     await expectSignedOut(await browser.fetch(get), get, state, browser, config);
   });
 
+  it("revokes at logout every sign-in the session issued a code for, and nobody else's", async () => {
+    const { browser, config, tokens } = await teacherSignedIn();
+    const second = await discover(DEMO_CLIENT_ID, oidc.ClientSecretBasic(DEMO_SECRET));
+    const silent = await authorizationRequest(second, { prompt: 'none' });
+    const answer = await browser.fetch(silent.url);
+    const silentTokens = await oidc.authorizationCodeGrant(
+      second,
+      locationOf(answer, silent.url),
+      silent.checks,
+    );
+    const other = await authorizationRequest(config);
+    const guardian = await oidc.authorizationCodeGrant(
+      config,
+      await completeSignIn(other.url, { username: 'guardian', password: DEMO_USER_PASSWORD }),
+      other.checks,
+    );
+    const me = async (token: string) => {
+      const response = await api.get('/api/sso/me', { token });
+      await response.body?.cancel();
+      return response.status;
+    };
+    expect([await me(tokens.access_token), await me(silentTokens.access_token)]).toEqual([200, 200]);
+
+    const state = oidc.randomState();
+    const logout = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token as string,
+      post_logout_redirect_uri: postLogoutUri,
+      state,
+    });
+    await expectSignedOut(await browser.fetch(logout), logout, state, browser, config);
+
+    // /me checks the sign-in at once; every other route within REVOCATION_REFRESH_SECONDS (revoked-reads.test.ts).
+    expect([await me(tokens.access_token), await me(silentTokens.access_token)]).toEqual([401, 401]);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(await me(guardian.access_token)).toBe(200);
+    await expect(oidc.refreshTokenGrant(config, guardian.refresh_token as string)).resolves.toBeDefined();
+  });
+
   it('asks before logging out without an id_token_hint; the answer is a same-site form', async () => {
     const browser = new CookieJar();
     const config = await discover(DEMO_APP_ID, oidc.None());

@@ -1,7 +1,8 @@
-// Revocation reaches reads (docs/sso.md, "Tokens"): once a sign-in is revoked (its code replayed, a
-// refresh token reused, RFC 7009 revocation) or its account signed out everywhere (a new password,
-// disabling, erasure), its access tokens are refused on every route, a native record read and a
-// OneRoster read included, within REVOCATION_REFRESH_SECONDS; here 1 s, against the 60 s promised.
+// Revocation reaches reads (docs/sso.md, "Tokens"): once a sign-in is revoked (its code replayed, its
+// session logged out, a refresh token reused, RFC 7009 revocation) or its account signed out everywhere
+// (a new password, disabling, erasure), its access tokens are refused on every route, a native record
+// read and a OneRoster read included, within REVOCATION_REFRESH_SECONDS; here 1 s, against the 60 s
+// promised. Logout's part, the session revoking what it issued, is in oidc.test.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileAuditSource } from '../infra/cli/admin/audit';

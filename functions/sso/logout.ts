@@ -2,6 +2,7 @@
 import { logout } from '../../shared/auth/logout';
 import { clientRepository } from '../../shared/wiring/client-repository';
 import { publicApi } from '../../shared/wiring/public-api';
+import { refreshTokenRepository } from '../../shared/wiring/refresh-token-repository';
 import { sessionRepository } from '../../shared/wiring/session-repository';
 import { tokenVerifier } from '../../shared/wiring/token-verifier';
 import { userRepository } from '../../shared/wiring/user-repository';
@@ -11,6 +12,7 @@ export const handler = publicApi('get-logout', (request) =>
     clients: clientRepository(),
     sessions: sessionRepository(),
     users: userRepository(),
+    refreshTokens: refreshTokenRepository(),
     verifier: tokenVerifier(),
   }),
 );

@@ -307,8 +307,7 @@ export async function startSignIn(
     // A session from before the tenant required a second factor of this account does not satisfy it.
     (!needsSecondFactor(live.user, config) || live.session.amr.includes('otp'));
   if (live && fresh && (await services.sessions.touch(live.session, config.sessionIdleSeconds, now))) {
-    const authentication = { authTime: live.session.auth_time, amr: live.session.amr };
-    const answer = await authorizationResponse(services, request, live.user, authentication);
+    const answer = await authorizationResponse(services, request, live.user, live.session);
     return redirectTo(302, backToClient(redirect.uri, answer, config.issuer));
   }
   if (checked.prompt === 'none') {

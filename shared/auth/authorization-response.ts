@@ -2,13 +2,14 @@
 // form or by a live sign-on session: a single-use code for the scopes asked for that their roles grant
 // (RFC 6749 section 4.1.2), carrying what the ID token will say of the sign-in (OpenID Connect Core
 // 1.0 section 3.1.2.5); or access_denied when they may read nothing the app asked for and it did not
-// ask to know who they are.
+// ask to know who they are. The sign-on session records each sign-in it issues a code for, so that its
+// logout revokes them.
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { AuthorizationCodeRepository } from '../data/authorization-code-repository';
 import type { AuthorizationRequest } from '../data/authorization-request-repository';
 import type { RecordRepository } from '../data/record-repository';
-import type { AuthenticationMethod } from '../data/session-repository';
+import type { SessionRepository, SignOnSession } from '../data/session-repository';
 import type { User } from '../data/user-repository';
 import type { AuthorizationError } from './authorization-request';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
@@ -17,12 +18,6 @@ import { scopesOfRoles } from './roles';
 
 /** A code is exchanged at once by the client; a minute covers a slow network (RFC 6749 section 4.1.2). */
 export const CODE_TTL_SECONDS = 60;
-
-/** How and when the person proved who they are. */
-export interface Authentication {
-  authTime: number;
-  amr: AuthenticationMethod[];
-}
 
 export type AuthorizationResponse =
   | { code: string; state?: string }
@@ -48,10 +43,10 @@ type CodeRequest = Pick<
 >;
 
 export async function authorizationResponse(
-  services: { records: RecordRepository; codes: AuthorizationCodeRepository },
+  services: { records: RecordRepository; codes: AuthorizationCodeRepository; sessions: SessionRepository },
   request: CodeRequest,
   user: User,
-  authentication: Authentication,
+  session: Pick<SignOnSession, 'session_hash' | 'auth_time' | 'amr'>,
 ): Promise<AuthorizationResponse> {
   const state = request.state === undefined ? {} : { state: request.state };
   const entity = (await services.records.get('entities', user.entity_id))?.record;
@@ -68,6 +63,10 @@ export async function authorizationResponse(
       ...state,
     };
   }
+  const signIn = randomUUID();
+  if (!(await services.sessions.addSignIn(session.session_hash, signIn))) {
+    return { error: 'login_required', error_description: 'The sign-on session has ended.', ...state };
+  }
   const code = newOpaqueToken();
   await services.codes.save({
     code_hash: opaqueTokenHash(code),
@@ -81,9 +80,9 @@ export async function authorizationResponse(
     scopes,
     ...(identityScopes.length > 0 ? { identity_scopes: identityScopes } : {}),
     ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
-    auth_time: authentication.authTime,
-    amr: authentication.amr,
-    family_id: randomUUID(),
+    auth_time: session.auth_time,
+    amr: session.amr,
+    family_id: signIn,
     expires_at: new Date(Date.now() + CODE_TTL_SECONDS * 1000).toISOString(),
   });
   return { code, ...state };

@@ -5,7 +5,9 @@
 // request anyone can trigger must not end a session unasked), and their answer is a same-site POST that
 // carries the SameSite=Lax cookie a cross-site POST never does; for that reason an application's POST
 // that arrives without the cookie is sent on as the same request by GET. An unregistered address is never sent to.
+// Ending the session revokes every sign-in it issued a code for, so their tokens stop working too.
 import type { ClientRepository } from '../data/client-repository';
+import type { RefreshTokenRepository } from '../data/refresh-token-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
@@ -24,6 +26,7 @@ export interface LogoutServices {
   clients: ClientRepository;
   sessions: SessionRepository;
   users: UserRepository;
+  refreshTokens: Pick<RefreshTokenRepository, 'revokeFamily'>;
   verifier: Pick<TokenVerifier, 'idTokenHint'>;
 }
 
@@ -108,6 +111,15 @@ export async function logout(request: ApiRequest, services: LogoutServices): Pro
       hidden: hidden as Record<string, string>,
       ...(destination === undefined ? {} : { redirectUri: destination }),
     });
+  }
+  if (live) {
+    const now = new Date();
+    const familyEnd = new Date(now.getTime() + config.refreshTokenTtlSeconds * 1000).toISOString();
+    await Promise.all(
+      [...(live.session.sign_ins ?? [])].map((signIn) =>
+        services.refreshTokens.revokeFamily(signIn, familyEnd, now),
+      ),
+    );
   }
   const hash = sessionHashOf(event);
   if (hash !== undefined) await services.sessions.delete(hash);

@@ -114,10 +114,7 @@ async function completed(
   const previous = sessionHashOf(event);
   if (previous !== undefined) await services.sessions.delete(previous);
   const { session, cookie } = await startSession(user, amr, services.sessions, config);
-  const answer = await authorizationResponse(services, request, user, {
-    authTime: session.auth_time,
-    amr: session.amr,
-  });
+  const answer = await authorizationResponse(services, request, user, session);
   return { ...redirectTo(303, backToClient(request.redirect_uri, answer, config.issuer)), cookies: [cookie] };
 }
 

@@ -27,6 +27,8 @@ export interface SignOnSession {
   /** The session ends at the earlier of these: unused for the idle lifetime, or its absolute end. */
   idle_expires_at: string;
   expires_at: string;
+  /** The sign-ins (refresh families, `sid`) whose codes the session issued: what its logout revokes. */
+  sign_ins?: Set<string>;
 }
 
 export class SessionRepository {
@@ -68,6 +70,28 @@ export class SessionRepository {
           UpdateExpression: 'SET idle_expires_at = :idle',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':idle': new Date(idleEnd).toISOString() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Records a sign-in the session is about to issue a code for, so that its logout can revoke it; false
+   * when the session has ended meanwhile (it must then issue nothing).
+   */
+  async addSignIn(sessionHash: string, signIn: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.session(sessionHash),
+          UpdateExpression: 'ADD sign_ins :sign_in',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':sign_in': new Set([signIn]) },
         }),
       );
       return true;
