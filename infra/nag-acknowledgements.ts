@@ -26,6 +26,13 @@ export const acceptedFindings = {
       'publishing the new public key before signing with it, so it is an operator procedure (docs/deploy.md), ' +
       'not a blind Secrets Manager schedule that would invalidate every token verifiers cannot yet check.',
   },
+  cursorKeyRotation: {
+    id: 'AwsSolutions-SMG4',
+    reason:
+      'The secret only signs list cursors, which live for the length of one walk through a list; it is ' +
+      'generated at creation and read by CloudFormation into the functions, so a rotation would need a ' +
+      'deployment anyway, and would only make clients start their walks again.',
+  },
   exportBucketAccessLogs: {
     id: 'AwsSolutions-S1',
     reason:

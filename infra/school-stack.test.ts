@@ -150,6 +150,15 @@ function leadingKeysOf(statements: Statement[]): string[][] {
     .map((st) => asArray(st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] as string[]));
 }
 
+/** The secret that holds the token signing key (the other one holds the cursor key). */
+function signingKeySecret(s: Synthesized): Located {
+  const found = ofType(s, 'AWS::SecretsManager::Secret').filter(({ resource: r }) =>
+    String(r.Properties.Description).startsWith('Private token signing key'),
+  );
+  expect(found).toHaveLength(1);
+  return found[0] as Located;
+}
+
 const variablesOf = ({ resource: fn }: Located) =>
   (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
@@ -246,6 +255,13 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
+  it('gives every route function the cursor key as a reference CloudFormation resolves, never its value', () => {
+    for (const route of allRoutes) {
+      const key = JSON.stringify(variablesOf(functionOf(s(), route)).CURSOR_KEY);
+      expect(key, route.id).toMatch(/\{\{resolve:secretsmanager:/);
+    }
+  });
+
   it('keeps the OAuth clients from every function but those that authenticate clients and the authorization endpoint, the signing key from every function but the token function', () => {
     const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
     expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
@@ -289,7 +305,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       'secretsmanager:PutSecretValue',
     ]);
     expect(leadingKeysOf(statements)).toEqual([[keys.publicKeyPartition]]);
-    const secret = theOne(s(), 'AWS::SecretsManager::Secret');
+    const secret = signingKeySecret(s());
     const { resource: custom } = theOne(s(), 'Custom::SigningKey');
     expect(custom.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [writer.id, 'Arn'] });
     expect(custom.Properties.SecretArn).toEqual({ Ref: secret.id });
@@ -305,11 +321,14 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     expect(new Set(roles).size).toBe(roles.length);
   });
 
-  it('never puts a key value in the template: the secret is created with a placeholder', () => {
-    const { resource: secret } = theOne(s(), 'AWS::SecretsManager::Secret');
-    expect(secret.Properties.SecretString).toBeUndefined();
-    expect(secret.Properties.GenerateSecretString).toBeDefined();
-    expect(secret.Properties.KmsKeyId).toBeDefined();
+  it('never puts a key value in the template: the secrets are created with generated values', () => {
+    const secrets = ofType(s(), 'AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(2);
+    for (const { resource: secret } of secrets) {
+      expect(secret.Properties.SecretString).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString).toBeDefined();
+      expect(secret.Properties.KmsKeyId).toBeDefined();
+    }
     for (const { template } of s().parts) {
       expect(JSON.stringify(template.toJSON())).not.toMatch(/"(d|x|y)":"[A-Za-z0-9_-]{40,}"|PRIVATE KEY/);
     }
@@ -326,8 +345,9 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
     });
-    for (const type of ['AWS::KMS::Key', 'AWS::SecretsManager::Secret']) {
-      expect(theOne(s(), type).resource, type).toMatchObject({ DeletionPolicy: keep });
+    expect(theOne(s(), 'AWS::KMS::Key').resource).toMatchObject({ DeletionPolicy: keep });
+    for (const { resource: secret } of ofType(s(), 'AWS::SecretsManager::Secret')) {
+      expect(secret).toMatchObject({ DeletionPolicy: keep });
     }
   });
 
@@ -426,7 +446,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
 
   it('keeps on the root stack the outputs the admin CLI and the docs name', () => {
     const { tenant, root, parts } = s();
-    const secret = theOne(s(), 'AWS::SecretsManager::Secret');
+    const secret = signingKeySecret(s());
     root.template.hasOutput('SigningKeySecretArn', { Value: { Ref: secret.id } });
     root.template.hasOutput('TableName', { Value: { Ref: theOne(s(), 'AWS::DynamoDB::Table').id } });
     root.template.hasOutput('ExportBucketName', { Value: { Ref: theOne(s(), 'AWS::S3::Bucket').id } });
@@ -756,9 +776,10 @@ describe('two tenants', () => {
         expect(text).not.toContain(`"TENANT_ID":"${other.tenant.id}"`);
         expect(text).not.toContain(failureMetricNamespace(other.tenant.id));
       }
-      for (const type of ['AWS::DynamoDB::Table', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key']) {
+      for (const type of ['AWS::DynamoDB::Table', 'AWS::KMS::Key']) {
         expect(ofType(s, type), type).toHaveLength(1);
       }
+      expect(ofType(s, 'AWS::SecretsManager::Secret')).toHaveLength(2);
     }
   });
 

@@ -143,6 +143,16 @@ export class SchoolStack extends Stack {
     });
     acknowledge(signingKeySecret, 'signingKeyRotation');
 
+    // Signs list cursors. Generated once and handed to every route function as configuration, so a cursor
+    // is checked without a read, and one issued before a deployment or by another instance still holds.
+    const cursorKeySecret = new secretsmanager.Secret(this, 'CursorKeySecret', {
+      description: `List cursor signing key of tenant ${tenant.id}`,
+      encryptionKey: key,
+      removalPolicy,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    acknowledge(cursorKeySecret, 'cursorKeyRotation');
+
     this.functionLogs = new logs.LogGroup(this, 'FunctionLogs', { retention: logRetention, removalPolicy });
 
     const signingKeyFunction = new ServiceFunction(this, 'SigningKeyFunction', {
@@ -228,6 +238,8 @@ export class SchoolStack extends Stack {
       TABLE_NAME: this.table.tableName,
       TENANT_ID: tenant.id,
       TENANT_NAME: tenant.name,
+      // Resolved by CloudFormation at deployment: the template holds a reference, never the key.
+      CURSOR_KEY: cursorKeySecret.secretValue.unsafeUnwrap(),
       PUBLIC_BASE_URL: publicBaseUrl,
       ACCESS_TOKEN_TTL_SECONDS: String(tenant.tokens.accessTtlSeconds),
       REFRESH_TOKEN_TTL_SECONDS: String(tenant.tokens.refreshTtlSeconds),

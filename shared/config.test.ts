@@ -5,6 +5,7 @@ const valid = {
   TABLE_NAME: 'school-demo',
   TENANT_ID: 'demo',
   TENANT_NAME: 'Demo School',
+  CURSOR_KEY: 'test-cursor-key-of-at-least-32-characters',
   PUBLIC_BASE_URL: 'https://api.example.org/',
 };
 
@@ -31,6 +32,7 @@ describe('parseConfig', () => {
       adminTotpRequired: false,
       defaultLocale: 'en',
       metricsEnabled: true,
+      cursorKey: 'test-cursor-key-of-at-least-32-characters',
     });
   });
 

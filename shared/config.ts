@@ -9,6 +9,8 @@ const TENANT_ID = {
   expected: 'lower-case letters, digits and dashes, 2 to 40 long',
 };
 const TABLE_NAME = { min: 3, max: 255 };
+/** At least 256 bits of a random key, written as text. */
+const CURSOR_KEY = { min: 32, max: 256 };
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -35,6 +37,11 @@ export interface Config {
   publicBaseUrl: string;
   /** The token issuer: the base address followed by /api/sso (contract section 5). */
   issuer: string;
+  /**
+   * The secret that signs list cursors (HMAC-SHA-256): the same in every function of the tenant and
+   * across deployments, so a cursor outlives the instance that issued it.
+   */
+  cursorKey: string;
   /** The audience every access token is issued for and checked against. */
   audience: string;
   accessTokenTtlSeconds: number;
@@ -115,6 +122,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     defaultLocale: e.choice('DEFAULT_LOCALE', LOCALES, 'en'),
     auditLogFile: e.optionalText('AUDIT_LOG_FILE'),
     metricsEnabled: e.choice('METRICS', ['on', 'off'], 'on') === 'on',
+    cursorKey: e.text('CURSOR_KEY', CURSOR_KEY),
   });
 }
 

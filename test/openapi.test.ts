@@ -273,6 +273,7 @@ process.stdout.write(JSON.stringify({ page: page.statusCode, asset: [asset.statu
         TABLE_NAME: 'school-bundle',
         TENANT_ID: 'demo',
         TENANT_NAME: 'Demo',
+        CURSOR_KEY: 'test-cursor-key-of-at-least-32-characters',
         PUBLIC_BASE_URL: 'https://school.example.org',
         LOG_LEVEL: 'silent',
       },

@@ -153,12 +153,12 @@ describe('bad paging values get 400 problems naming the parameter', () => {
   });
 
   it('cursors that this tenant did not issue for this list', async () => {
-    const otherTenant = encodeCursor('another-school', 'students', {
+    const otherTenant = encodeCursor({ ...api.cursorIssuer, tenantId: 'another-school' }, 'students', {
       kind: 'list',
       page: 2,
       after: '00000000-0000-4000-8000-000000000000',
     });
-    const otherList = encodeCursor('demo', 'teachers', {
+    const otherList = encodeCursor(api.cursorIssuer, 'teachers', {
       kind: 'list',
       page: 2,
       after: '00000000-0000-4000-8000-000000000000',
@@ -172,6 +172,19 @@ describe('bad paging values get 400 problems naming the parameter', () => {
         'base64url',
       ),
       'x'.repeat(2000),
+      // Of the shape the service writes, but unsigned, with a position past its window (issue 21).
+      Buffer.from(
+        JSON.stringify({
+          v: 1,
+          t: 'demo',
+          g: 'students',
+          k: 'changes',
+          s: '2026-01-01T00:00:00Z',
+          u: '2026-02-01T00:00:00Z',
+          a: '2027-01-01T00:00:00Z#x',
+        }),
+      ).toString('base64url'),
+      `${otherList.split('.')[0]}.${'A'.repeat(22)}`,
     ];
     for (const cursor of [otherTenant, otherList, ...garbage]) {
       const problem = await expectProblem(

@@ -227,8 +227,12 @@ describe('a restricted list pages like any list (contract section 4)', () => {
   it('refuses cursors of another list or tenant, and a cursor with a page number', async () => {
     const after = '00000000-0000-4000-8000-000000000000';
     const cursors = [
-      encodeCursor('demo', 'teachers', { kind: 'list', page: 2, after }),
-      encodeCursor('another-school', 'students', { kind: 'list', page: 2, after }),
+      encodeCursor(api.cursorIssuer, 'teachers', { kind: 'list', page: 2, after }),
+      encodeCursor({ ...api.cursorIssuer, tenantId: 'another-school' }, 'students', {
+        kind: 'list',
+        page: 2,
+        after,
+      }),
       'not-a-cursor',
     ];
     for (const cursor of cursors) {

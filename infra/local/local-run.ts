@@ -1,7 +1,10 @@
 // The local run: the demo tenant's table on a running DynamoDB (DynamoDB Local, which `npm start` and
 // the tests' global setup start themselves), and the API Gateway stand-in serving the Lambda handlers.
 // `npm start` and the integration tests both start the service through here.
+import { createHmac } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/data/document-client';
+import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { type ResponseInspector, startLocalApi } from './api-gateway';
 import { bootstrapDemoTenant, DEMO_REDIRECT_URIS } from './bootstrap';
 import type { DemoUser } from './seed/demo-users';
@@ -42,11 +45,26 @@ export interface LocalRun {
   url: string;
   dynamodbEndpoint: string;
   tableName: string;
+  /** The key the run's list cursors are signed with (CURSOR_KEY). */
+  cursorKey: string;
   seeded: boolean;
   /** The demo tenant's sign-in accounts; they share the demo password. */
   demoUsers: DemoUser[];
   /** Stops the API; the DynamoDB is left to whoever started it. */
   stop(): Promise<void>;
+}
+
+/**
+ * The local run's cursor key, derived from the table's signing key, so that it is the same on every
+ * restart (as a deployed tenant's is) without being kept anywhere else.
+ */
+async function localCursorKey(db: DynamoDBDocumentClient, tableName: string): Promise<string> {
+  const signingKey = await new SigningKeyRepository(db, tableName).newestPrivateKey();
+  if (!signingKey)
+    throw new Error(`The table ${tableName} has no signing key to derive the cursor key from.`);
+  return createHmac('sha256', JSON.stringify(signingKey))
+    .update('school-api list cursors')
+    .digest('base64url');
 }
 
 export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun> {
@@ -62,13 +80,15 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       redirectUris: options.demoRedirectUris ?? DEMO_REDIRECT_URIS,
     },
     options.report,
-  ).finally(() => db.destroy());
+  );
+  const cursorKey = await localCursorKey(db, tableName).finally(() => db.destroy());
   const api = await startLocalApi({ host: options.host, port: options.port, inspect: options.inspect });
   // The handlers read their configuration from the environment on first use, as they do in Lambda.
   Object.assign(process.env, {
     TABLE_NAME: tableName,
     TENANT_ID: DEMO_TENANT.id,
     TENANT_NAME: DEMO_TENANT.name,
+    CURSOR_KEY: cursorKey,
     PUBLIC_BASE_URL: options.publicBaseUrl ?? api.url,
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: REGION,
@@ -91,6 +111,7 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     url: api.url,
     dynamodbEndpoint: endpoint,
     tableName,
+    cursorKey,
     seeded,
     demoUsers: users,
     stop: () => api.close(),

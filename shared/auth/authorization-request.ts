@@ -22,6 +22,7 @@ import type { RecordRepository } from '../data/record-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
 import { isScope, type Scope } from '../domain/groups';
+import { LIMITS } from '../domain/limits';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { PageError, redirectTo } from '../http/html-page';
 import { quote } from '../http/quote';
@@ -124,9 +125,6 @@ const SINGLE = [
   'ui_locales',
 ] as const;
 
-/** Long enough for any nonce or hint a client sends, short enough to keep the stored request small. */
-const MAX_PARAM_LENGTH = 512;
-
 /** OpenID Connect's parameters (Core 1.0 sections 3.1.2.1 and 5.4), or the error they earn. */
 function checkOpenId(
   param: (name: (typeof SINGLE)[number]) => string | undefined,
@@ -137,10 +135,10 @@ function checkOpenId(
   }
   const nonce = param('nonce');
   const loginHint = param('login_hint');
-  if ((nonce?.length ?? 0) > MAX_PARAM_LENGTH || (loginHint?.length ?? 0) > MAX_PARAM_LENGTH) {
+  if ((nonce?.length ?? 0) > LIMITS.openIdParamChars || (loginHint?.length ?? 0) > LIMITS.openIdParamChars) {
     return {
       error: 'invalid_request',
-      description: `nonce and login_hint are at most ${MAX_PARAM_LENGTH} characters.`,
+      description: `nonce and login_hint are at most ${LIMITS.openIdParamChars} characters.`,
     };
   }
   const prompts = (param('prompt') ?? '').split(' ').filter(Boolean);

@@ -1,9 +1,29 @@
 // Opaque list cursors: base64url JSON naming the tenant, the group, the kind of list and where the next
-// page starts. A cursor is checked on the way back in; one this tenant did not issue for this list is
-// refused with 400.
+// page starts, then an HMAC-SHA-256 of it under the tenant's cursor key. A cursor is checked on the way
+// back in: one this tenant did not issue for this list is refused with 400, whatever it holds. Its
+// contents are checked too (a window in order, a position inside it), so that even a cursor signed by
+// mistake cannot hand DynamoDB a query it refuses.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RecordGroup } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
+import { LIMITS } from '../domain/limits';
 import { BadRequestError } from '../http/errors';
+import { afterTime } from './keys';
+
+/** What issues and checks a tenant's cursors: its id, and the secret key its functions share (CURSOR_KEY). */
+export interface CursorIssuer {
+  tenantId: string;
+  cursorKey: string;
+}
+
+/** 128 bits of the HMAC: guessing one is hopeless, and the cursor stays short. */
+const MAC_BYTES = 16;
+const MAC_CHARS = Math.ceil((MAC_BYTES * 4) / 3);
+const CURSOR = new RegExp(`^([A-Za-z0-9_-]+)\\.([A-Za-z0-9_-]{${MAC_CHARS}})$`);
+const macOf = (key: string, payload: string) =>
+  createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+/** A position as the service writes them: printable ASCII, so it sorts here as DynamoDB sorts it. */
+const POSITION = /^[\x21-\x7e]{1,120}$/;
 
 /** An ISO 8601 UTC timestamp as the service writes them (Date.toISOString). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
@@ -18,6 +38,10 @@ const hasExactly = (value: object, fields: readonly string[]) =>
   Object.keys(value).length === fields.length && fields.every((field) => field in value);
 const isTimestamp = (value: unknown) =>
   isString(value) && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+
+/** Whether the window runs forwards and the position lies within it, as the window's Query bounds it. */
+const insideWindow = (since: string, until: string, after: string) =>
+  afterTime(since) <= afterTime(until) && afterTime(since) <= after && after <= afterTime(until);
 
 /** Checks a decoded cursor's shape, field by field: anything else is not one this service wrote. */
 function asWireCursor(value: unknown): WireCursor | undefined {
@@ -39,8 +63,8 @@ function asWireCursor(value: unknown): WireCursor | undefined {
       isTimestamp(c.s) &&
       isTimestamp(c.u) &&
       isString(c.a) &&
-      c.a.length >= 1 &&
-      c.a.length <= 120;
+      POSITION.test(c.a) &&
+      insideWindow(c.s as string, c.u as string, c.a);
     return ok ? (c as WireCursor) : undefined;
   }
   return undefined;
@@ -50,37 +74,46 @@ export type ListCursor = { kind: 'list'; page: number; after: string };
 export type WindowCursor = { kind: 'changes' | 'deleted'; since: string; until: string; after: string };
 export type Cursor = ListCursor | WindowCursor;
 
-const MAX_CURSOR_LENGTH = 512;
-
-export function encodeCursor(tenantId: string, group: RecordGroup, cursor: Cursor): string {
+export function encodeCursor(issuer: CursorIssuer, group: RecordGroup, cursor: Cursor): string {
   const body =
     cursor.kind === 'list'
-      ? { v: 1, t: tenantId, g: group, k: 'list', p: cursor.page, a: cursor.after }
-      : { v: 1, t: tenantId, g: group, k: cursor.kind, s: cursor.since, u: cursor.until, a: cursor.after };
-  return Buffer.from(JSON.stringify(body)).toString('base64url');
+      ? { v: 1, t: issuer.tenantId, g: group, k: 'list', p: cursor.page, a: cursor.after }
+      : {
+          v: 1,
+          t: issuer.tenantId,
+          g: group,
+          k: cursor.kind,
+          s: cursor.since,
+          u: cursor.until,
+          a: cursor.after,
+        };
+  const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
+  return `${payload}.${macOf(issuer.cursorKey, payload).toString('base64url')}`;
 }
 
-/** Decodes a cursor issued for this tenant's list of this group, of one of the kinds the list serves. */
+/** Decodes a cursor this tenant issued for its list of this group, of one of the kinds the list serves. */
 export function decodeCursor<K extends Cursor['kind']>(
   cursor: string,
-  tenantId: string,
+  issuer: CursorIssuer,
   group: RecordGroup,
   kinds: readonly K[],
 ): Cursor & { kind: K } {
   const refuse = (reason: string) =>
     new BadRequestError('The cursor is not valid for this list.', [{ name: 'cursor', in: 'query', reason }]);
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) {
-    throw refuse('not a cursor issued by this service');
+  const notOurs = () => refuse('not a cursor issued by this service');
+  const [, payload = '', mac = ''] = (cursor.length <= LIMITS.cursorChars && CURSOR.exec(cursor)) || [];
+  if (!payload || !timingSafeEqual(Buffer.from(mac, 'base64url'), macOf(issuer.cursorKey, payload))) {
+    throw notOurs();
   }
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
-    throw refuse('not a cursor issued by this service');
+    throw notOurs();
   }
   const c = asWireCursor(decoded);
-  if (!c) throw refuse('not a cursor issued by this service');
-  if (c.t !== tenantId) throw refuse('issued for another tenant');
+  if (!c) throw notOurs();
+  if (c.t !== issuer.tenantId) throw refuse('issued for another tenant');
   if (c.g !== group || !(kinds as readonly string[]).includes(c.k))
     throw refuse(`issued for another list, not this ${group} list`);
   const result: Cursor =

@@ -7,6 +7,19 @@ export const LIMITS = {
   /** A photo's Base64 text (about 190 KB of image). */
   photoBase64Chars: 256 * 1024,
   text: 500,
+  /** A person's processnumber: their key among the group's records, so also what a lookup by it may send. */
+  processnumberChars: 50,
+  /** An e-mail address (RFC 5321's longest path), in a record and in a lookup. */
+  emailChars: 254,
+  /**
+   * A query parameter that names fields, a sort or a OneRoster filter: far more than any honest request
+   * needs, and well inside DynamoDB's 1,024-byte key and the headers that echo a request's address.
+   */
+  queryTextChars: 1_000,
+  /** An OpenID Connect nonce or login hint: enough for any a client sends, and a small stored request. */
+  openIdParamChars: 512,
+  /** A list cursor: longer than any the service writes. */
+  cursorChars: 512,
   listItems: 20,
   tutorStudents: 20,
   /** The terms a class runs in: each is counted on its session in the transaction that writes the class. */

@@ -8,6 +8,7 @@ beforeAll(() => {
     TABLE_NAME: 'unused-table',
     TENANT_ID: 'demo',
     TENANT_NAME: 'Demo',
+    CURSOR_KEY: 'test-cursor-key-of-at-least-32-characters',
     PUBLIC_BASE_URL: 'http://127.0.0.1:1',
     LOG_LEVEL: 'info',
     DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',

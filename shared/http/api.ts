@@ -19,6 +19,7 @@ import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, Unauthori
 import type { ApiHandler, ApiResponse } from './exchange';
 import type { PageView } from './html-page';
 import { errorPageResponse, errorResponse, logFailure } from './problem';
+import { checkQueryLengths } from './query-limits';
 import { quote } from './quote';
 import { header, QueryParams } from './request';
 
@@ -234,7 +235,7 @@ function asOAuthError(error: unknown): unknown {
 }
 
 /**
- * Refuses unknown query parameters, then authenticates the caller as the route requires, and where the
+ * Refuses unknown query parameters and over-long ones, then authenticates the caller as the route requires, and where the
  * route says so refuses a person's token whose sign-in has been revoked.
  */
 function authorize(
@@ -266,6 +267,7 @@ function authorize(
           })),
         );
       }
+      checkQueryLengths(query);
       context.query = query;
       const token = protectedRoute ? bearerToken(event, query) : undefined;
       context.auth = verifier ? await authenticate(route.auth, token, verifier()) : undefined;

@@ -1,7 +1,7 @@
 // List paging (contract section 4): parsing `page`, `items_per_page` and `cursor`, and building the
 // envelope. The envelope is assembled from records serialised one at a time, so a page stops before
 // its body could exceed what Lambda can return, whatever the records hold.
-import { encodeCursor } from '../data/cursor';
+import { type CursorIssuer, encodeCursor } from '../data/cursor';
 import type { RecordGroup } from '../domain/groups';
 import { BadRequestError, type InvalidParam } from './errors';
 import type { QueryParams } from './request';
@@ -79,7 +79,7 @@ export function envelope(key: string, items: string, fields: Record<string, unkn
 }
 
 export interface ListBodyInput {
-  tenantId: string;
+  issuer: CursorIssuer;
   group: RecordGroup;
   idField: string;
   records: Record<string, unknown>[];
@@ -103,7 +103,7 @@ export function listBody(input: ListBodyInput): string {
   const more = input.hasMore || kept < input.records.length;
   const nextCursor =
     more && typeof after === 'string'
-      ? encodeCursor(input.tenantId, input.group, { kind: 'list', page: input.page + 1, after })
+      ? encodeCursor(input.issuer, input.group, { kind: 'list', page: input.page + 1, after })
       : undefined;
   return envelope(input.group, items, {
     page: input.page,

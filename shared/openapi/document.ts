@@ -11,7 +11,9 @@ import {
   sensitiveScope,
   writeScope,
 } from '../domain/groups';
+import { LIMITS } from '../domain/limits';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
+import { QUERY_MAX_LENGTH } from '../http/query-limits';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../oneroster/collection-query';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
@@ -203,7 +205,7 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     name: 'nonce',
     in: 'query',
     description: 'OpenID Connect: returned unchanged in the ID token, binding it to this request.',
-    schema: { type: 'string', maxLength: 512 },
+    schema: { type: 'string', maxLength: LIMITS.openIdParamChars },
   },
   prompt: {
     name: 'prompt',
@@ -224,7 +226,7 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     name: 'login_hint',
     in: 'query',
     description: 'A username or e-mail address to fill the sign-in form with.',
-    schema: { type: 'string', maxLength: 512 },
+    schema: { type: 'string', maxLength: LIMITS.openIdParamChars },
   },
   ui_locales: {
     name: 'ui_locales',
@@ -273,6 +275,15 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     schema: { type: 'string' },
   },
 };
+
+/** Each query parameter's schema with the bound the request check holds it to. */
+const boundedQueryParameters = Object.fromEntries(
+  Object.entries(queryParameters).map(([name, parameter]) => {
+    const maxLength = QUERY_MAX_LENGTH[name];
+    const schema = parameter.schema as Record<string, unknown>;
+    return [name, maxLength === undefined ? parameter : { ...parameter, schema: { ...schema, maxLength } }];
+  }),
+);
 
 function parameters(route: DocumentedRoute) {
   const path = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => ({
@@ -404,7 +415,7 @@ function describe(baseUrl: string) {
     paths,
     components: {
       schemas: componentJsonSchemas(),
-      parameters: { ...queryParameters, ...headerParameters },
+      parameters: { ...boundedQueryParameters, ...headerParameters },
       securitySchemes: {
         oauth2: {
           type: 'oauth2',

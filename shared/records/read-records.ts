@@ -3,7 +3,7 @@
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
 import { subjectOf } from '../audit/audit-event';
 import { readScope } from '../auth/reach';
-import { decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
+import { type CursorIssuer, decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import type { Deletion, PageQuery, RecordPage, TimedPage } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
 import { inScope, type ReadScope } from '../data/read-scope';
@@ -28,12 +28,11 @@ export async function listRecords(
   records: RecordRepository,
 ): Promise<ApiResponse> {
   const { query, config } = request;
-  const { tenantId } = config;
   const { page, itemsPerPage, cursor } = parsePaging(query);
   const decoded =
     cursor === undefined
       ? undefined
-      : decodeCursor<'list' | 'changes'>(cursor, tenantId, group, ['list', 'changes']);
+      : decodeCursor<'list' | 'changes'>(cursor, config, group, ['list', 'changes']);
   const updatedSince = query.get('updated_since');
   const filters = parseFilters(group, query);
   const fields = parseFields(group, query);
@@ -61,7 +60,7 @@ export async function listRecords(
   return {
     audit: subjectOf(idFields[group], [...result.items, ...shaped]),
     rawBody: listBody({
-      tenantId,
+      issuer: config,
       group,
       idField: idFields[group],
       records: result.items.map((record) => select(view(record), fields)),
@@ -178,7 +177,7 @@ function window(
       { name: 'page', in: 'query', reason: `not taken with ${sinceName}; follow next_cursor` },
     ]);
   }
-  if (cursor !== undefined) return { itemsPerPage, ...decodeCursor(cursor, config.tenantId, group, [kind]) };
+  if (cursor !== undefined) return { itemsPerPage, ...decodeCursor(cursor, config, group, [kind]) };
   const since = sinceValue === undefined ? new Date(0).toISOString() : parseTime(sinceName, sinceValue);
   const until = new Date(Math.max(Date.parse(since), Date.now() - config.syncLagMs)).toISOString();
   return { itemsPerPage, since, until, after: undefined };
@@ -190,7 +189,7 @@ function feedBody<T>(
   feed: {
     kind: WindowCursor['kind'];
     group: RecordGroup;
-    tenantId: string;
+    issuer: CursorIssuer;
     since: string;
     until: string;
     itemsPerPage: number;
@@ -202,7 +201,7 @@ function feedBody<T>(
   const more = page.hasMore || kept < page.items.length;
   const nextCursor =
     more && last
-      ? encodeCursor(feed.tenantId, feed.group, {
+      ? encodeCursor(feed.issuer, feed.group, {
           kind: feed.kind,
           since: feed.since,
           until: feed.until,
@@ -228,7 +227,7 @@ async function listChanges(
   const changed = await records.changesWithin(group, await readScope(request.auth, group, records), w);
   const view = sensitiveView(request.auth, group);
   const page = { ...changed, items: changed.items.map((item) => ({ ...item, value: view(item.value) })) };
-  const feed = { kind: 'changes' as const, group, tenantId: request.config.tenantId, ...w };
+  const feed = { kind: 'changes' as const, group, issuer: request.config, ...w };
   const selected = { ...page, items: page.items.map((i) => ({ ...i, value: select(i.value, fields) })) };
   return {
     audit: subjectOf(
@@ -263,7 +262,7 @@ export async function listDeleted(
       position,
     })),
   };
-  const feed = { kind: 'deleted' as const, group, tenantId: request.config.tenantId, ...w };
+  const feed = { kind: 'deleted' as const, group, issuer: request.config, ...w };
   return {
     audit: { recordIds: page.items.map((item) => item.value.id), entityIds: [] },
     rawBody: feedBody('deleted', deletions, feed, 'since'),

@@ -64,7 +64,9 @@ export const BankAccountInput = z.strictObject({
 });
 
 const contactFields = {
-  email: z.email('must be an e-mail address').check(z.maxLength(254, atMost(254))),
+  email: z
+    .email('must be an e-mail address')
+    .check(z.maxLength(LIMITS.emailChars, atMost(LIMITS.emailChars))),
   addresses: z._default(list(AddressInput), []),
   contacts: z._default(list(ContactInput), []),
   documents: z._default(list(IdentificationDocumentInsertRequest), []),
@@ -72,7 +74,7 @@ const contactFields = {
 };
 
 const personFields = {
-  processnumber: requiredText(50),
+  processnumber: requiredText(LIMITS.processnumberChars),
   ative: z.boolean(),
   name: requiredText(200),
   gender: optionalText(50),

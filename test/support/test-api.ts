@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
-import { startLocalRun } from '../../infra/local/local-run';
+import { DEMO_TENANT, startLocalRun } from '../../infra/local/local-run';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
@@ -128,6 +128,8 @@ export async function startTestApi(options: TestApiOptions = {}) {
     records,
     signingKeys,
     users,
+    /** Who signs this run's list cursors, to forge ones the service would accept. */
+    cursorIssuer: { tenantId: DEMO_TENANT.id, cursorKey: run.cursorKey },
     /** The demo tenant's sign-in accounts (all with the password DEMO_USER_PASSWORD). */
     demoUsers: run.demoUsers,
     token,
