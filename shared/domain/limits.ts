@@ -16,6 +16,12 @@ export const LIMITS = {
    * needs, and well inside DynamoDB's 1,024-byte key and the headers that echo a request's address.
    */
   queryTextChars: 1_000,
+  /**
+   * What a OneRoster page's own query (sort, filter, fields and the rest, URL-encoded) may come to: each
+   * of the four links of its Link header repeats it, and the headers must stay inside what HTTP clients
+   * read (16 KB for Node's fetch) whatever characters it holds.
+   */
+  pagingQueryChars: 2_000,
   /** An OpenID Connect nonce or login hint: enough for any a client sends, and a small stored request. */
   openIdParamChars: 512,
   /** A list cursor: longer than any the service writes. */

@@ -53,6 +53,17 @@ describe('parseCollectionQuery', () => {
     expect(refusal('limit=1&limit=2')).toBeUndefined();
   });
 
+  it('refuses a query whose Link addresses would outgrow what HTTP clients read, counted URL-encoded', () => {
+    const emoji = '\u{1F600}'.repeat(300);
+    expect([...emoji].length).toBeLessThan(1_000);
+    expect(refusal(`fields=${encodeURIComponent(emoji)}`)).toEqual([400, 'invaliddata']);
+    expect(refusal(`filter=${encodeURIComponent(`givenName='${'a'.repeat(1_900)}'`)}`)).toBeUndefined();
+    expect(refusal(`filter=${encodeURIComponent(`givenName='${'a'.repeat(2_000)}'`)}`)).toEqual([
+      400,
+      'invaliddata',
+    ]);
+  });
+
   it('serves a limit above the largest page as the largest page', () => {
     expect(parse('limit=1001').limit).toBe(MAX_LIMIT);
     expect(parse('limit=999999999').limit).toBe(MAX_LIMIT);

@@ -2,6 +2,7 @@
 // `offset` paging with the X-Total-Count and Link headers, `sort` and `orderBy`, `filter`, and `fields`.
 // Pure: the handlers read the records, this module decides which of them a response carries and how.
 
+import { LIMITS } from '../domain/limits';
 import { quote } from '../http/quote';
 import type { QueryParams } from '../http/request';
 import { type Filter, filterFields, holds, matches, parseFilter, valuesAt } from './filter';
@@ -55,6 +56,14 @@ function parseFields(query: QueryParams, known: ReadonlySet<string>): string[] |
  * MAX_LIMIT is served as MAX_LIMIT (the binding sets no maximum; the Link header carries the one used).
  */
 export function parseCollectionQuery(query: QueryParams, knownFields: readonly string[]): CollectionQuery {
+  const linked = pagingQuery(query).toString().length;
+  if (linked > LIMITS.pagingQueryChars) {
+    throw new OneRosterError(
+      400,
+      'invaliddata',
+      `The query comes to ${linked} characters URL-encoded, which the Link header repeats; at most ${LIMITS.pagingQueryChars}.`,
+    );
+  }
   const known = new Set(knownFields);
   const limit = Math.min(wholeNumber(query, 'limit', 1, DEFAULT_LIMIT), MAX_LIMIT);
   const offset = wholeNumber(query, 'offset', 0, 0);
@@ -138,6 +147,16 @@ export function toldOf<T>(objects: readonly T[], filter: Filter | undefined, sel
   return [...new Set([...selected, ...alone])];
 }
 
+/** What every link of a page carries of the request's query: all of it but the paging and the token. */
+function pagingQuery(query: QueryParams): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of query.names()) {
+    if (name === 'limit' || name === 'offset' || name === 'access_token') continue;
+    for (const value of query.all(name)) params.append(name, value);
+  }
+  return params;
+}
+
 /**
  * The paging headers: X-Total-Count, and a Link header (RFC 8288) with the first, prev, next and last
  * pages, each the request's own URL with only `offset` changed (and `limit` set).
@@ -149,11 +168,7 @@ export function pagingHeaders(
   total: number,
 ): Record<string, string> {
   const at = (start: number) => {
-    const params = new URLSearchParams();
-    for (const name of query.names()) {
-      if (name === 'limit' || name === 'offset' || name === 'access_token') continue;
-      for (const value of query.all(name)) params.append(name, value);
-    }
+    const params = pagingQuery(query);
     params.set('limit', String(limit));
     params.set('offset', String(start));
     return `<${url}?${params.toString()}>`;
