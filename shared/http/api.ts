@@ -13,7 +13,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { BusinessCount, RequestMetrics } from '../metrics';
 import { statusInfoResponse } from '../oneroster/status-info';
-import type { Route } from '../routes';
+import type { Route } from '../route';
 import { authenticate, bearerToken } from './authenticate';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import type { ApiHandler, ApiResponse } from './exchange';
