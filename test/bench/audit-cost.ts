@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { auditEvents, subjectOf } from '../../shared/audit/audit-event';
 import { auditLine, fileAuditLog } from '../../shared/audit/audit-log';
-import type { AccessToken } from '../../shared/auth/tokens';
+import type { AccessToken } from '../../shared/auth/access-token';
 import { idFields } from '../../shared/domain/groups';
 import { routeById } from '../../shared/routes';
 import { type Operation, OVERHEAD_TARGET } from './overhead';
