@@ -7,7 +7,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { tableDesign } from '../shared/data/table';
-import { partitionsRead, type Route } from '../shared/routes';
+import type { Route } from '../shared/route';
+import { partitionsRead } from '../shared/routes';
 
 /** What the route functions are granted access to: the tenant's table, key and signing-key secret. */
 export interface TenantData {

@@ -2,7 +2,8 @@
 // with a metafile, and says what each bundle holds: by npm package, and by the service's own folders.
 // The bundle report prints it; infra/bundles.test.ts holds each bundle to what its operation uses.
 import { build } from 'esbuild';
-import { fallbackRoute, type Route, routes } from '../shared/routes';
+import type { Route } from '../shared/route';
+import { fallbackRoute, routes } from '../shared/routes';
 import { auditForwarderEntry, esbuildOptions, exportEntry, handlerEntry, signingKeyEntry } from './bundling';
 
 export interface FunctionBundle {

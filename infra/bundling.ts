@@ -1,7 +1,7 @@
 // How every handler is bundled for Lambda, shared by the CDK stack and the benchmarks so both measure
 // and ship the same artefact: ESM for nodejs22.x, the AWS SDK bundled in, minified, with source maps.
 import { fileURLToPath } from 'node:url';
-import type { Route } from '../shared/routes';
+import type { Route } from '../shared/route';
 
 export const LAMBDA_NODE_TARGET = 'node22';
 

@@ -8,7 +8,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { Route } from '../shared/routes';
+import type { Route } from '../shared/route';
 import { routeStatements, type TenantData } from './access';
 import { handlerEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';

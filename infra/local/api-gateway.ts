@@ -11,7 +11,8 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import { fallbackRoute, matchRoute, type Route } from '../../shared/routes';
+import type { Route } from '../../shared/route';
+import { fallbackRoute, matchRoute } from '../../shared/routes';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 

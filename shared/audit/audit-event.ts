@@ -3,7 +3,7 @@
 // personal data beyond ids. One event per request to a route of a person group (entities and every
 // group of a person's roles, and the OneRoster routes of people); `entity_ids` are the people the records
 // belong to, which is what `npm run admin -- audit person <entity_id>` looks for.
-import type { AccessToken } from '../auth/tokens';
+import type { AccessToken } from '../auth/access-token';
 import { isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
 import { ROSTERING_PATH } from '../oneroster/rostering-path';
 

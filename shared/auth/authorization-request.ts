@@ -6,7 +6,6 @@
 // `max_age`; otherwise it is stored and the sign-in page shown (or, for prompt=none, login_required).
 
 import { randomUUID } from 'node:crypto';
-import type { GrantType } from '../auth/oauth-terms';
 import type { AuthorizationCodeRepository } from '../data/authorization-code-repository';
 import type {
   AuthorizationRequest,
@@ -30,6 +29,7 @@ import { header, type QueryParams } from '../http/request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
 import { csrfCookie, servedOverHttps } from './csrf';
 import { type IdentityScope, isIdentityScope } from './identity-claims';
+import type { AuthorizationError, GrantType } from './oauth-terms';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { chooseLocale, type ErrorText } from './page-text';
 import { signInPage } from './sign-in-page';
@@ -44,14 +44,6 @@ const CODE_GRANT: GrantType = 'authorization_code';
 const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 /** Longer than any id the admin CLI registers, and short enough to be a table key. */
 const MAX_CLIENT_ID_LENGTH = 256;
-
-/** The errors an authorization request is sent back with (RFC 6749 section 4.1.2.1). */
-export type AuthorizationError =
-  | 'invalid_request'
-  | 'unsupported_response_type'
-  | 'invalid_scope'
-  | 'access_denied'
-  | 'login_required';
 
 /**
  * The redirect URI with the response's parameters and the issuer (RFC 9207) added to its query. The

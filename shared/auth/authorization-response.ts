@@ -11,7 +11,7 @@ import type { AuthorizationRequest } from '../data/authorization-request-reposit
 import type { RecordRepository } from '../data/record-repository';
 import type { SessionRepository, SignOnSession } from '../data/session-repository';
 import type { User } from '../data/user-repository';
-import type { AuthorizationError } from './authorization-request';
+import type { AuthorizationError } from './oauth-terms';
 import { newOpaqueToken, opaqueTokenHash } from './opaque-token';
 import { rolesOf } from './person';
 import { scopesOfRoles } from './roles';

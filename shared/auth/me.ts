@@ -6,8 +6,8 @@ import type { UserRepository } from '../data/user-repository';
 import { type RoleName, roleNames } from '../domain/groups';
 import { UnauthorizedError } from '../http/errors';
 import type { OAuthMeResponse } from '../schemas/service';
+import type { AccessToken } from './access-token';
 import { idsOfRole } from './reach';
-import type { AccessToken } from './tokens';
 
 export async function me(
   auth: AccessToken,

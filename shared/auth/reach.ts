@@ -12,8 +12,8 @@ import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
+import type { AccessToken } from './access-token';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
-import type { AccessToken } from './tokens';
 
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>

@@ -3,8 +3,8 @@
 // the list in hand only while that is younger than the bound docs/sso.md promises.
 import { describe, expect, it } from 'vitest';
 import type { Revocations } from '../data/revocation-repository';
+import type { AccessToken } from './access-token';
 import { REVOCATION_BOUND_MS, RevokedSignIns } from './revoked-sign-ins';
-import type { AccessToken } from './tokens';
 
 const REFRESH_SECONDS = 20;
 const TTL_SECONDS = 900;

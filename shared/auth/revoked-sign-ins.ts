@@ -2,8 +2,8 @@
 // every route, without a read per request: each process keeps what was revoked within an access token's
 // lifetime, read with one Query at most every REVOCATION_REFRESH_SECONDS, on the first request after.
 import type { Revocations } from '../data/revocation-repository';
+import type { AccessToken } from './access-token';
 import { type Clock, RefreshingValue } from './refreshing-value';
-import type { AccessToken } from './tokens';
 
 /**
  * The longest a process's list may lag the table (docs/sso.md promises a revoked sign-in is refused

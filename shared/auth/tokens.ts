@@ -15,6 +15,7 @@ import {
 } from 'jose';
 import type { StoredKey } from '../data/signing-key-repository';
 import { UnauthorizedError } from '../http/errors';
+import type { AccessToken } from './access-token';
 import type { Person } from './person';
 import { type Clock, RefreshingValue } from './refreshing-value';
 import type { RevokedSignIns } from './revoked-sign-ins';
@@ -51,18 +52,6 @@ export interface TokenSettings {
   accessTokenTtlSeconds: number;
   /** How long the issuer keeps its private key, and a verifier its key set, before reading them again. */
   signingKeyRefreshSeconds: number;
-}
-
-export interface AccessToken {
-  sub: string;
-  clientId: string;
-  tenantId: string;
-  scopes: string[];
-  issuedAt: number;
-  expiresAt: number;
-  jti: string;
-  /** Set when a person signed in (the code flow); absent for a client's own token. */
-  person?: Person;
 }
 
 /** Where the issuer finds its private key: the table locally, Secrets Manager in a deployed tenant. */

@@ -5,8 +5,8 @@
 import type { RecordRepository } from '../data/record-repository';
 import type { UserRepository } from '../data/user-repository';
 import { ForbiddenError, UnauthorizedError } from '../http/errors';
+import type { AccessToken } from './access-token';
 import { type IdentityClaims, identityClaims } from './identity-claims';
-import type { AccessToken } from './tokens';
 
 export async function userinfo(
   auth: AccessToken,

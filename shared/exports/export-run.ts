@@ -4,8 +4,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StringDecoder } from 'node:string_decoder';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 import { recordId } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { type RecordGroup, recordGroups } from '../domain/groups';
@@ -19,6 +18,7 @@ import {
   type ManifestFile,
   type ManifestGroup,
 } from './manifest';
+import { ndjsonLines } from './ndjson';
 import { buildOneRosterZip, ONEROSTER_ZIP_NAME } from './oneroster-csv';
 import type { ExportStore } from './store';
 
@@ -280,26 +280,6 @@ export class Exporter {
       throw new ExportError(`${name} as stored differs from what was written; the export wrote no manifest.`);
     return csv;
   }
-}
-
-/** The lines of a gzipped NDJSON stream, hashing the compressed bytes as they are read. */
-export async function* ndjsonLines(compressed: Readable, digest?: Transform): AsyncGenerator<string> {
-  const gunzip = createGunzip();
-  const stages = digest ? [digest, gunzip] : [gunzip];
-  let upstream: Readable = compressed;
-  for (const stage of stages) {
-    upstream.once('error', (error) => gunzip.destroy(error));
-    upstream = upstream.pipe(stage);
-  }
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-    const lines = (rest + decoder.write(chunk)).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) yield line;
-  }
-  rest += decoder.end();
-  if (rest) yield rest;
 }
 
 /** Streams a source through gzip (or not) into the store, returning the stored bytes' size and hash. */

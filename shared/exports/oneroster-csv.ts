@@ -21,8 +21,8 @@ import type {
   Tutor,
 } from '../schemas/records';
 import { csvLine } from './csv';
-import { ndjsonLines } from './export-run';
 import { fileNames } from './manifest';
+import { ndjsonLines } from './ndjson';
 import type { ExportStore } from './store';
 
 export const ONEROSTER_ZIP_NAME = 'oneroster-csv.zip';

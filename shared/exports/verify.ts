@@ -5,8 +5,8 @@ import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
-import { ndjsonLines } from './export-run';
 import { MANIFEST_NAME, Manifest, type ManifestFile } from './manifest';
+import { ndjsonLines } from './ndjson';
 import type { ExportStore } from './store';
 
 export type Verification =

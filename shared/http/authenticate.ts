@@ -1,8 +1,9 @@
 // Finds the bearer token of a request (Authorization header or the access_token query parameter,
 // RFC 6750 sections 2.1 and 2.3), verifies it and checks the route's scope.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AccessToken, TokenVerifier } from '../auth/tokens';
-import type { RouteAuth } from '../routes';
+import type { AccessToken } from '../auth/access-token';
+import type { TokenVerifier } from '../auth/tokens';
+import type { RouteAuth } from '../route';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors';
 import { header, type QueryParams } from './request';
 

@@ -2,7 +2,7 @@
 // and the response it turns into API Gateway's result.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AuditSubject } from '../audit/audit-event';
-import type { AccessToken } from '../auth/tokens';
+import type { AccessToken } from '../auth/access-token';
 import type { Config } from '../config';
 import type { BusinessCount } from '../metrics';
 import type { QueryParams } from './request';

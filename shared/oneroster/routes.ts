@@ -3,7 +3,7 @@
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
 import { oneRosterScopes, type RoleGroup } from '../domain/groups';
-import type { Route } from '../routes';
+import type { Route } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
 

@@ -2,7 +2,8 @@
 // summary, the bodies it answers with by status, and the body it takes. Only the description and the
 // tools that write it read this; no handler does.
 import { type DocumentGroup, groups, type RecordGroup, recordGroups } from '../domain/groups';
-import { fallbackRoute, type Route, routes } from '../routes';
+import type { Route } from '../route';
+import { fallbackRoute, routes } from '../routes';
 import type { ComponentName } from '../schemas/components';
 
 /**

@@ -4,7 +4,7 @@
 // the number itself is masked, to `****` and its last four characters (a clerk can still tell which
 // account or document is meant). Values of eight characters or fewer are masked whole, as `****`.
 // Exports (shared/exports/) read the table directly and keep every value.
-import type { AccessToken } from '../auth/tokens';
+import type { AccessToken } from '../auth/access-token';
 import { isDocumentGroup, type RecordGroup, sensitiveScope } from '../domain/groups';
 
 export const MASK = '****';

@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { auditEvents, subjectOf } from '../../shared/audit/audit-event';
 import { auditLine, fileAuditLog } from '../../shared/audit/audit-log';
-import type { AccessToken } from '../../shared/auth/tokens';
+import type { AccessToken } from '../../shared/auth/access-token';
 import { idFields } from '../../shared/domain/groups';
 import { routeById } from '../../shared/routes';
+import { PAGE_ITEMS } from './bare-calls';
 import { type Operation, OVERHEAD_TARGET } from './overhead';
 import { type Latency, latency, round } from './stats';
-import { PAGE_ITEMS } from './workload';
 
 export interface AuditCost {
   operation: Operation;

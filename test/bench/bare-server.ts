@@ -4,8 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDocumentClient } from '../../shared/data/document-client';
-import { pageQuery, studentGet } from './bare-calls';
-import { PAGE_ITEMS } from './workload';
+import { PAGE_ITEMS, pageQuery, studentGet } from './bare-calls';
 
 const endpoint = process.env.DYNAMODB_ENDPOINT;
 const tableName = process.env.TABLE_NAME;

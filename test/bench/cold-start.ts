@@ -9,7 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { type FunctionBundle, isSdkPart, partsOf } from '../../infra/bundles';
 import { esbuildOptions, handlerEntry } from '../../infra/bundling';
-import { fallbackRoute, type Route, routeById, routes } from '../../shared/routes';
+import type { Route } from '../../shared/route';
+import { fallbackRoute, routeById, routes } from '../../shared/routes';
 import { median, round } from './stats';
 
 /**

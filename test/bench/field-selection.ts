@@ -6,10 +6,11 @@
 // data. The variants are sent in turn, sample by sample, so a busy spell on the machine weighs on each alike.
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { recordFields } from '../../shared/domain/record-fields';
+import { PAGE_ITEMS } from './bare-calls';
 import type { HttpClient } from './http-client';
 import { idPhoto } from './id-photos';
 import { latency, round, timed } from './stats';
-import { PAGE_ITEMS, type Workload } from './workload';
+import type { Workload } from './workload';
 
 export type FieldDataset = 'demo students' | 'with ID photos';
 

@@ -12,9 +12,9 @@ import { reportReadCapacity } from '../../shared/data/read-capacity';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { tableDesign } from '../../shared/data/table';
 import type { Student } from '../../shared/schemas/records';
+import { PAGE_ITEMS } from './bare-calls';
 import type { SeededTable } from './seed-students';
 import { round } from './stats';
-import { PAGE_ITEMS } from './workload';
 
 const READ_UNIT_BYTES = 4096;
 

@@ -2,6 +2,7 @@
 // target, and for each missed target by how much and where the time or the bytes go.
 import { isSdkPart } from '../../infra/bundles';
 import type { AuditCost } from './audit-cost';
+import { PAGE_ITEMS } from './bare-calls';
 import {
   COLD_START_TARGET,
   type ColdStart,
@@ -18,7 +19,6 @@ import type { SeededTable } from './seed-students';
 import { round } from './stats';
 import { THROUGHPUT_TARGET, type Throughput } from './throughput';
 import type { Tokens } from './tokens';
-import { PAGE_ITEMS } from './workload';
 
 export interface Results {
   machine: Machine;

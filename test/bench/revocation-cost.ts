@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
+import type { AccessToken } from '../../shared/auth/access-token';
 import { rolesOf } from '../../shared/auth/person';
 import { RevokedSignIns } from '../../shared/auth/revoked-sign-ins';
 import { scopesOfRoles } from '../../shared/auth/roles';
-import type { AccessToken } from '../../shared/auth/tokens';
 import { parseConfig } from '../../shared/config';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { RevocationRepository, revocationItems } from '../../shared/data/revocation-repository';

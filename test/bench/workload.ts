@@ -2,12 +2,9 @@
 // stack over HTTP, to the bare server over HTTP, and as the bare document-client call itself.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
-import { DEFAULT_ITEMS_PER_PAGE } from '../../shared/http/paging';
-import { pageQuery, studentGet } from './bare-calls';
+import { PAGE_ITEMS, pageQuery, studentGet } from './bare-calls';
 import type { HttpClient } from './http-client';
 
-/** A list page as clients ask for it: the default page size. */
-export const PAGE_ITEMS = DEFAULT_ITEMS_PER_PAGE;
 export const DEMO_SECRET = 'bench-secret';
 
 export interface Workload {

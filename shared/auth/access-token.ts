@@ -1,0 +1,16 @@
+// What a verified access token says, apart from the issuer and verifier (tokens.ts): the verifier uses the
+// revoked sign-ins and the HTTP errors, and both of those (the errors through the audit subject) name a token.
+import type { Person } from './person';
+
+/** A verified access token's claims. */
+export interface AccessToken {
+  sub: string;
+  clientId: string;
+  tenantId: string;
+  scopes: string[];
+  issuedAt: number;
+  expiresAt: number;
+  jti: string;
+  /** Set when a person signed in (the code flow); absent for a client's own token. */
+  person?: Person;
+}

@@ -1,0 +1,62 @@
+// The shape of a row of the route table (shared/routes.ts), apart from the table itself: the binding
+// modules that contribute rows (OneRoster) and the HTTP layer that serves one need the shape, not every row.
+import type { Scope } from './domain/groups';
+
+export type RouteAuth =
+  /** A bearer token carrying this scope, or the other one where `or` names one. */
+  | { kind: 'scope'; scope: Scope; or?: Scope }
+  /** Any valid bearer token. */
+  | { kind: 'token' }
+  /** OAuth client authentication at the token endpoint (RFC 6749 section 2.3). */
+  | { kind: 'client' }
+  | { kind: 'public' };
+
+/** Error statuses a page answers beyond 400, 413, 415 and 500: a refused form, too many failed sign-ins. */
+export type PageErrorStatus = 403 | 429;
+
+export interface Route {
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Module under functions/ that exports `handler`. */
+  handler: string;
+  auth: RouteAuth;
+  /** Query parameters the operation takes; any other is refused with 400 ('any': not checked). */
+  query: readonly string[] | 'any';
+  /** Other query parameters are ignored instead of refused (the authorization endpoint, RFC 6749 section 3.1). */
+  ignoreUnknownQuery?: true;
+  /**
+   * What the operation does: read the table, write to it, or issue tokens with the private key (and
+   * write what it keeps of them, per `writes`).
+   */
+  access: 'read' | 'write' | 'sign';
+  /**
+   * The body the operation takes: JSON only, a form or JSON (the token endpoint), or a form only (the
+   * sign-in form); larger ones get 413.
+   */
+  body?: { type: 'json' | 'form-or-json' | 'form'; maxBytes: number };
+  /**
+   * Table partitions the handler itself reads, and those it writes. A deployed function is granted
+   * these and nothing else (plus the public keys when its route checks tokens, see `partitionsRead`).
+   */
+  reads: readonly string[];
+  writes: readonly string[];
+  /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
+  oauthErrors?: boolean;
+  /** OneRoster imsx_StatusInfo error bodies instead of problems (the OneRoster binding's routes). */
+  imsxErrors?: true;
+  /**
+   * A person's token is refused at once when the sign-in it comes from is revoked (its code or a refresh
+   * token reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request:
+   * set on record writes and /me, where that read is small beside the route's own work. Every route that
+   * takes a token refuses it within REVOCATION_REFRESH_SECONDS anyway (shared/auth/revoked-sign-ins.ts).
+   */
+  checksSignIn?: true;
+  /**
+   * A page people open in a browser (sign-in): every response, errors included, is an HTML page or a
+   * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
+   */
+  page?: { errors: readonly PageErrorStatus[] };
+  /** Takes an Idempotency-Key header: a retry with the same key and body gets the first response. */
+  idempotencyKey?: true;
+}
