@@ -74,6 +74,13 @@ describe('query parameters an operation does not take', () => {
     await expectProblem(await api.get('/api/students/00000000-0000-4000-8000-000000000000?page=1'), 400);
     await expectProblem(await api.get('/api/system?verbose=true'), 400);
   });
+
+  it('past 16 KB of address reach the service and get its 400, not a bare 431 from the server', async () => {
+    const long = 'x'.repeat(20_000);
+    const problem = await expectProblem(await api.get(`/api/students?processnumber=${long}`), 400);
+    expect(problem.errors?.map((e) => e.name)).toEqual(['processnumber']);
+    await expectProblem(await api.get(`/api/students?unknown=${long}`), 400);
+  });
 });
 
 describe('malformed requests never get a 500', () => {

@@ -242,7 +242,10 @@ export async function startLocalApi(options: {
   /** Sees every response just before it is sent. */
   inspect?: ResponseInspector | undefined;
 }): Promise<LocalApi> {
-  const server = createServer((req, res) => {
+  // Node refuses a request line and headers past 16 KB with a bare 431 before the service sees them.
+  // API Gateway takes 10 KB; the local run takes 64 KB, so an over-long query parameter or token reaches
+  // the service and gets its documented 400 or 401, as it would under API Gateway's own limit.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     handle(req, res, options.inspect).catch(() => {
       if (!res.headersSent)
         gatewayError(
