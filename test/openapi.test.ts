@@ -267,7 +267,9 @@ const description = await call('get-openapi', '/api/openapi.json');
 process.stdout.write(JSON.stringify({ page: page.statusCode, asset: [asset.statusCode, asset.body.length],
   servers: JSON.parse(description.body).servers }));`,
     );
+    // Its standard error is kept, not printed: execFileSync's error carries it when the script fails.
     const output = execFileSync('node', [script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
         TABLE_NAME: 'school-bundle',

@@ -3,6 +3,9 @@
 // in the route table fails here instead of as AccessDenied in a deployed tenant. Reads run with a client's
 // token and with people's tokens, which read their own records to learn what they may read.
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   DEMO_APP_ID,
@@ -35,6 +38,9 @@ let token: string;
 /** Tokens of the demo accounts, minted without going through the proxy. */
 const direct = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
 let personToken: (username: string) => Promise<string>;
+const tableName = `school-partitions-${randomUUID().slice(0, 8)}`;
+/** The audit events go to a file, as in the local run: on standard output they would flood the test output. */
+const auditLogFile = join(tmpdir(), `${tableName}-audit.log`);
 
 /** Every POST carries an Idempotency-Key, so its kept response is among what the route touches. */
 const send = (method: string, path: string, body?: unknown, bearer = token) =>
@@ -130,9 +136,10 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     dynamodbEndpoint: proxy.url,
-    tableName: `school-partitions-${randomUUID().slice(0, 8)}`,
+    tableName,
     demoClientSecret: SECRET,
     syncLagMs: 0,
+    auditLogFile,
   });
   personToken = personTokens(direct, run.tableName, run.url);
   proxy.take();
@@ -141,6 +148,7 @@ afterAll(async () => {
   direct.destroy();
   await run.stop();
   await proxy.close();
+  rmSync(auditLogFile, { force: true });
 });
 
 describe('what each route touches', () => {
