@@ -94,6 +94,8 @@ async function inProcess(
     TENANT_ID: 'demo',
     TENANT_NAME: 'Demo',
     PUBLIC_BASE_URL: 'http://127.0.0.1',
+    // Required of every function; this measurement signs no cursor.
+    CURSOR_KEY: 'k'.repeat(32),
   });
   const repository = new RevocationRepository(db, tableName);
   const since = () => new Date(Date.now() - (accessTokenTtlSeconds + 60) * 1000);
