@@ -519,71 +519,44 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(existsSync(join(dir, 'local-run.lock'))).toBe(false);
   });
 
+  /** Runs `npm start`'s entry with these settings until it stops, as a refused start does at once. */
+  async function refusedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    const run = spawnStart({ env: { LOG_LEVEL: 'silent', ...env } });
+    const code = await exited(run.child);
+    return { code, stderr: run.output.join('').trim() };
+  }
+
   it('says in one line what to install when Java is missing', async () => {
     const bin = mkdtempSync(join(tmpdir(), 'no-java-'));
     symlinkSync(process.execPath, join(bin, 'node'));
-    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
-      cwd: root,
-      env: { ...process.env, PATH: bin, PORT: '0', DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await exited(child)).toBe(1);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    const { code, stderr } = await refusedStart({ PATH: bin });
+    expect(code).toBe(1);
+    expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toContain('Java 17');
     rmSync(bin, { recursive: true, force: true });
   });
 
   it('says in one line what to install when Java cannot run the launcher that keeps DynamoDB Local on loopback', async () => {
     // A Java runtime image without the compiler module, as Temurin's JRE is.
-    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        JDK_JAVA_OPTIONS: '--limit-modules=java.se',
-        PORT: '0',
-        DATA_DIR: freshDataDir(),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { code, stderr } = await refusedStart({
+      JDK_JAVA_OPTIONS: '--limit-modules=java.se',
+      DATA_DIR: freshDataDir(),
     });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await exited(child)).toBe(1);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(code).toBe(1);
+    expect(stderr.split('\n')).toHaveLength(1);
     expect(stderr).toContain('jdk.compiler');
     expect(stderr).toContain('JDK 17');
   });
 
   it('refuses an export schedule EventBridge could not run, naming the setting', async () => {
-    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
-      cwd: root,
-      env: { ...process.env, EXPORT_SCHEDULE: '* * * * *', DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await exited(child)).toBe(2);
+    const { code, stderr } = await refusedStart({ EXPORT_SCHEDULE: '* * * * *' });
+    expect(code).toBe(2);
     expect(stderr).toContain('EXPORT_SCHEDULE: the minute must be one number');
   });
 
   it('refuses a bad PORT with a clear message', async () => {
-    const child = spawn(process.execPath, [tsx, 'infra/local/start.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await exited(child)).toBe(2);
+    const { code, stderr } = await refusedStart({ PORT: 'eighty' });
+    expect(code).toBe(2);
     expect(stderr).toContain('PORT');
   });
 });

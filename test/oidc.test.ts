@@ -90,6 +90,17 @@ describe('OpenID Connect with openid-client', () => {
     expect(locationOf(after, silent.url).searchParams.get('error')).toBe('login_required');
   }
 
+  /** Logs the browser out with the ID token as hint, back to the registered address, and checks it is out. */
+  async function logOutWithHint(browser: CookieJar, config: oidc.Configuration, idToken: string) {
+    const state = oidc.randomState();
+    const logout = oidc.buildEndSessionUrl(config, {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: postLogoutUri,
+      state,
+    });
+    await expectSignedOut(await browser.fetch(logout), logout, state, browser, config);
+  }
+
   /** Verifies an ID token with nothing of openid-client: the JWKS, the claims, the access token's hash. */
   async function verifyIndependently(idToken: string, clientId: string, accessToken: string) {
     const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as Parameters<typeof createLocalJWKSet>[0];
@@ -405,13 +416,7 @@ describe('OpenID Connect with openid-client', () => {
     expect((await browser.fetch(unregistered)).status).toBe(400);
     expect(browser.has('sso_session')).toBe(true);
 
-    const state = oidc.randomState();
-    const logout = oidc.buildEndSessionUrl(config, {
-      id_token_hint: tokens.id_token as string,
-      post_logout_redirect_uri: postLogoutUri,
-      state,
-    });
-    await expectSignedOut(await browser.fetch(logout), logout, state, browser, config);
+    await logOutWithHint(browser, config, tokens.id_token as string);
   });
 
   it('sends a cross-site logout POST without the session cookie on as a GET, which ends the session', async () => {
@@ -462,13 +467,7 @@ describe('OpenID Connect with openid-client', () => {
     };
     expect([await me(tokens.access_token), await me(silentTokens.access_token)]).toEqual([200, 200]);
 
-    const state = oidc.randomState();
-    const logout = oidc.buildEndSessionUrl(config, {
-      id_token_hint: tokens.id_token as string,
-      post_logout_redirect_uri: postLogoutUri,
-      state,
-    });
-    await expectSignedOut(await browser.fetch(logout), logout, state, browser, config);
+    await logOutWithHint(browser, config, tokens.id_token as string);
 
     // /me checks the sign-in at once; every other route within REVOCATION_REFRESH_SECONDS (revoked-reads.test.ts).
     expect([await me(tokens.access_token), await me(silentTokens.access_token)]).toEqual([401, 401]);
