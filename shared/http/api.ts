@@ -236,8 +236,8 @@ function asOAuthError(error: unknown): unknown {
 }
 
 /**
- * Refuses unknown query parameters and over-long ones, then authenticates the caller as the route requires, and where the
- * route says so refuses a person's token whose sign-in has been revoked.
+ * Refuses unknown query parameters and over-long ones, then authenticates the caller as the route
+ * requires, and where the route says so refuses a person's token whose sign-in has been revoked.
  */
 function authorize(
   route: Route,
