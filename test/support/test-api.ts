@@ -13,10 +13,11 @@ import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { UserRepository } from '../../shared/data/user-repository';
 import { openApiDocument } from '../../shared/openapi/document';
+import { copyTemplateTable, DEMO_SECRET } from './demo-table';
 import { ResponseValidator } from './openapi-validator';
 import { personTokens } from './person-token';
 
-export const DEMO_SECRET = 'test-secret';
+export { DEMO_SECRET };
 /** Delta feeds lag the clock by this much in tests: long enough to be real, short enough to wait out. */
 export const TEST_SYNC_LAG_MS = 200;
 export const waitForSyncLag = () => new Promise((resolve) => setTimeout(resolve, TEST_SYNC_LAG_MS + 50));
@@ -39,6 +40,8 @@ export async function startTestApi(options: TestApiOptions = {}) {
   const validator = new ResponseValidator(openApiDocument('http://127.0.0.1'));
   const violations: string[] = [];
   let responsesChecked = 0;
+  const db = createDocumentClient({ region: 'eu-west-1', endpoint });
+  await copyTemplateTable(db, tableName);
   const run = await startLocalRun({
     host: '127.0.0.1',
     port: 0,
@@ -59,7 +62,6 @@ export async function startTestApi(options: TestApiOptions = {}) {
       }
     },
   });
-  const db = createDocumentClient({ region: 'eu-west-1', endpoint });
   const tokens = new Map<string, string>();
 
   /** An access token for the demo client, optionally narrowed to some scopes. */
