@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    // A file spends much of its time waiting on DynamoDB Local, a server or a child process, so one file
+    // per core keeps the cores busy; vitest's default of one fewer leaves a single file running on 2 cores.
+    maxWorkers: '100%',
     env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
