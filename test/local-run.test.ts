@@ -343,18 +343,20 @@ describe('npm start', { timeout: 180_000 }, () => {
   });
 
   it('listens on the loopback address only, and keeps DATA_DIR and its files to their owner', async () => {
-    // A folder an earlier version made, open to everyone, with an audit log anyone could read.
-    const dir = freshDataDir();
+    // The first test's folder as an earlier version left it: open to everyone, with a database and an
+    // audit log anyone could read. Taking it over spares seeding a folder of its own.
+    const dir = dataDir;
     chmodSync(dir, 0o755);
-    writeFileSync(join(dir, 'audit.log'), '');
-    chmodSync(join(dir, 'audit.log'), 0o644);
+    writeFileSync(join(dir, 'audit.log'), '', { flag: 'a' });
+    for (const file of ['audit.log', 'shared-local-instance.db']) chmodSync(join(dir, file), 0o644);
     const run = await start({ env: { DATA_DIR: dir } });
     const local = JSON.parse(readFileSync(join(dir, 'local-run.json'), 'utf8')) as Record<string, string>;
+    const audited = readFileSync(join(dir, 'audit.log'), 'utf8').length;
     const bearer = await token(run.url);
     await fetch(`${run.url}/api/students?items_per_page=1`, {
       headers: { authorization: `Bearer ${bearer}` },
     });
-    expect(await until(() => readFileSync(join(dir, 'audit.log'), 'utf8').length > 0)).toBe(true);
+    expect(await until(() => readFileSync(join(dir, 'audit.log'), 'utf8').length > audited)).toBe(true);
 
     const sockets = listeningSockets(processTree(run.child.pid as number));
     // The API, DynamoDB Local and the local S3 are all found, and nothing listens anywhere but on loopback.
