@@ -39,9 +39,10 @@ export class ItemStore {
    * is none yet.
    */
   putInput(kind: ItemKind, key: Key, attributes: object, { ifAbsent = false } = {}) {
+    const item: Record<string, unknown> = { ...key, ...attributes, ...expiryOf(kind, attributes) };
     return {
       TableName: this.tableName,
-      Item: { ...key, ...attributes, ...expiryOf(kind, attributes) },
+      Item: item,
       ...(ifAbsent ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
     };
   }
