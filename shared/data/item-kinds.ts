@@ -1,7 +1,8 @@
 // Every kind of item the table holds, declared once: its partition, who it belongs to, when it expires
 // and how erasing a person treats it. The key strings (keys.ts), the time to live a Put writes
-// (items.ts), `people erase` and the data-model doc's check all read these declarations, so a new kind is
-// one entry here and its key in keys.ts; leaving out its owner, or a person's item's erasure, does not compile.
+// (items.ts), `people erase` and the data-model doc's check all read these declarations, so a new kind
+// is one entry here and its key in keys.ts; leaving out its owner, or a person's item's erasure, does
+// not compile.
 import type { RecordGroup } from '../domain/groups';
 
 /**
@@ -31,74 +32,69 @@ export type Expiry = { after: string; plusSeconds?: number } | 'set by the write
 /** A partition: one for the kind, or one per record group. */
 export type Partition = string | ((group: RecordGroup) => string);
 
-interface KindBase<P extends Partition> {
-  partition: P;
-  /** What one item of the kind is, as docs/data-model.md names it. */
-  is: string;
+interface KindBase {
+  partition: Partition;
   expires?: Expiry;
   /** Its partition in the `changes` index, for a kind the index holds. */
-  changesPartition?: P;
+  changesPartition?: Partition;
 }
 
-/** A kind that belongs to a person's account, in a partition of its own: `people erase` must know what to do with it. */
-export interface PersonKind extends KindBase<string> {
+/**
+ * A kind that belongs to a person's account, in a partition of its own: `people erase` must know what
+ * to do with it.
+ */
+export interface PersonKind extends KindBase {
+  partition: string;
   owner: 'person';
   erasure: PersonErasure;
 }
 
 /** A kind that belongs to an OAuth client, or to the tenant (its records, counters and keys). */
-interface SharedKind<P extends Partition> extends KindBase<P> {
+interface SharedKind extends KindBase {
   owner: 'client' | 'tenant';
 }
 
-export type ItemKind<P extends Partition = Partition> = PersonKind | SharedKind<P>;
+export type ItemKind = PersonKind | SharedKind;
 
 const kind = <const D extends ItemKind>(declaration: D) => declaration;
 
 export const itemKinds = {
   record: kind({
     partition: (group) => `REC#${group}`,
-    is: 'record of a group',
     owner: 'tenant',
     changesPartition: (group) => `CHG#${group}`,
   }),
-  counter: kind({ partition: 'COUNTER', is: 'count of a group', owner: 'tenant' }),
+  counter: kind({ partition: 'COUNTER', owner: 'tenant' }),
   processnumber: kind({
     partition: (group) => `UNIQ#${group}#processnumber`,
-    is: 'processnumber claim',
     owner: 'tenant',
   }),
   idempotency: kind({
     partition: (group) => `IDEM#${group}`,
-    is: 'first response to a POST with an Idempotency-Key',
     owner: 'tenant',
     expires: 'set by the writer',
   }),
   deletion: kind({
     partition: (group) => `DEL#${group}`,
-    is: 'deletion, in time order',
     owner: 'tenant',
     expires: 'set by the writer',
   }),
   gone: kind({
     partition: (group) => `GONE#${group}`,
-    is: 'deleted id',
     owner: 'tenant',
     expires: 'set by the writer',
   }),
-  client: kind({ partition: 'CLIENT', is: 'OAuth client', owner: 'client' }),
-  privateKey: kind({ partition: 'SIGNING_KEY', is: 'private signing key (local run)', owner: 'tenant' }),
-  publicKey: kind({ partition: 'PUBLIC_KEY', is: 'published public key', owner: 'tenant' }),
-  user: kind({ partition: 'USER', is: 'sign-in account', owner: 'person', erasure: 'account' }),
+  client: kind({ partition: 'CLIENT', owner: 'client' }),
+  privateKey: kind({ partition: 'SIGNING_KEY', owner: 'tenant' }),
+  publicKey: kind({ partition: 'PUBLIC_KEY', owner: 'tenant' }),
+  user: kind({ partition: 'USER', owner: 'person', erasure: 'account' }),
   login: kind({
     partition: 'LOGIN',
-    is: 'claim of a username or e-mail address',
     owner: 'person',
     erasure: 'login-names',
   }),
   authorizationRequest: kind({
     partition: 'AUTHZ_REQUEST',
-    is: 'authorization request awaiting its sign-in form',
     owner: 'person',
     // It lives minutes, and names an account only once its password was right.
     erasure: 'expires',
@@ -106,7 +102,6 @@ export const itemKinds = {
   }),
   authorizationCode: kind({
     partition: 'AUTHZ_CODE',
-    is: 'authorization code',
     owner: 'person',
     erasure: 'by-user-id',
     // An hour past its expiry, so that a reuse is still recognised.
@@ -114,21 +109,18 @@ export const itemKinds = {
   }),
   refreshToken: kind({
     partition: 'REFRESH_TOKEN',
-    is: 'refresh token',
     owner: 'person',
     erasure: 'by-user-id',
     expires: { after: 'expires_at' },
   }),
   refreshFamily: kind({
     partition: 'REFRESH_FAMILY',
-    is: 'refresh-token family (one sign-in)',
     owner: 'person',
     erasure: 'revoke-by-user-id',
     expires: { after: 'expires_at' },
   }),
   revocation: kind({
     partition: 'REVOKED',
-    is: 'revoked sign-in, or account signed out everywhere',
     owner: 'person',
     // Written by the erasure itself: a random id and a time, for a day.
     erasure: 'expires',
@@ -136,19 +128,17 @@ export const itemKinds = {
   }),
   session: kind({
     partition: 'SSO_SESSION',
-    is: 'sign-on session (one browser)',
     owner: 'person',
     erasure: 'by-user-id',
     expires: { after: 'expires_at' },
   }),
   signInThrottle: kind({
     partition: 'SIGN_IN_THROTTLE',
-    is: 'sign-in attempts against an account, a name or an address',
     owner: 'person',
     erasure: 'account-counter',
     expires: 'set by the writer',
   }),
-  meta: kind({ partition: 'META', is: 'seed marker (local run)', owner: 'tenant' }),
+  meta: kind({ partition: 'META', owner: 'tenant' }),
 } as const;
 
 export type ItemKindName = keyof typeof itemKinds;
