@@ -2,13 +2,14 @@
 // in one conditional write, so two racing redemptions cannot both succeed; a used code stays until it
 // expires, so a second redemption is recognised as reuse and the tokens of the first can be revoked.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { IdentityScope } from '../auth/identity-claims';
 import type { PersonRole } from '../auth/roles';
+import { itemKinds } from './item-kinds';
+import { ItemStore } from './items';
 import { keys } from './keys';
 import type { AuthenticationMethod } from './session-repository';
-import { timeToLive } from './table';
 
 export interface AuthorizationCode {
   code_hash: string;
@@ -40,20 +41,19 @@ export type Redemption =
   | { outcome: 'unknown' };
 
 export class AuthorizationCodeRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
   async save(code: AuthorizationCode): Promise<void> {
-    const ttl = timeToLive(code.expires_at) + 3600;
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.authorizationCode(code.code_hash), ...code, ttl },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await this.items.put(itemKinds.authorizationCode, keys.authorizationCode(code.code_hash), code, {
+      ifAbsent: true,
+    });
   }
 
   /** Marks the code used unless it already was. Expiry and the request's other checks are the caller's. */

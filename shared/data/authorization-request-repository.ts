@@ -1,19 +1,13 @@
 // Checked authorization requests awaiting their sign-in form, by a random id. The form carries only the
 // id, so a posted form cannot change what was checked; a request is used up by deleting it, in one
 // conditional write, so a form (or a double click) cannot be replayed to get a second code.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdentityScope } from '../auth/identity-claims';
 import type { Locale } from '../config';
 import type { Scope } from '../domain/groups';
+import { itemKinds } from './item-kinds';
+import { conditionHeld, ItemStore } from './items';
 import { keys } from './keys';
-import { timeToLive } from './table';
 
 export interface AuthorizationRequest {
   request_id: string;
@@ -48,38 +42,30 @@ export interface AuthorizationRequest {
 }
 
 export class AuthorizationRequestRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
   async save(request: AuthorizationRequest): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.authorizationRequest(request.request_id),
-          ...request,
-          ttl: timeToLive(request.expires_at),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+    await this.items.put(
+      itemKinds.authorizationRequest,
+      keys.authorizationRequest(request.request_id),
+      request,
+      {
+        ifAbsent: true,
+      },
     );
   }
 
   /** The request while it has not expired nor been used; TTL deletion lags, so expiry is checked here. */
   async get(requestId: string, now = new Date()): Promise<AuthorizationRequest | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: keys.authorizationRequest(requestId),
-        ConsistentRead: true,
-      }),
-    );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ttl: _ttl, ...request } = Item;
-    const stored = request as AuthorizationRequest;
-    return Date.parse(stored.expires_at) > now.getTime() ? stored : undefined;
+    const stored = await this.items.get<AuthorizationRequest>(keys.authorizationRequest(requestId));
+    return stored && Date.parse(stored.expires_at) > now.getTime() ? stored : undefined;
   }
 
   /** Records that the request's password was right for this account, while its TOTP code is awaited. */
@@ -97,18 +83,14 @@ export class AuthorizationRequestRepository {
 
   /** Deletes the request; false when it was already gone, so only one of two racing forms goes on. */
   async consume(requestId: string): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(
+      this.db.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: keys.authorizationRequest(requestId),
           ConditionExpression: 'attribute_exists(pk)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 }

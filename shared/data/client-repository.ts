@@ -1,15 +1,10 @@
 // OAuth clients of the tenant: id, display name, hashed secret (none for a public client), the scopes
 // it may ask for, the grants it may use and the redirect URIs registered for the code flow and logout.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  paginateQuery,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { GrantType } from '../auth/oauth-terms';
 import type { Scope } from '../domain/groups';
+import { itemKinds } from './item-kinds';
+import { conditionHeld, ItemStore, ifConditionHolds } from './items';
 import { keys } from './keys';
 
 export interface OAuthClient {
@@ -33,16 +28,17 @@ export const grantTypesOf = (client: OAuthClient): GrantType[] =>
 export const isPublicClient = (client: OAuthClient) => client.secret_hash === undefined;
 
 export class ClientRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
-  async get(clientId: string): Promise<OAuthClient | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.client(clientId), ConsistentRead: true }),
-    );
-    return Item ? toClient(Item) : undefined;
+  get(clientId: string): Promise<OAuthClient | undefined> {
+    return this.items.get<OAuthClient>(keys.client(clientId));
   }
 
   async list(): Promise<OAuthClient[]> {
@@ -61,9 +57,7 @@ export class ClientRepository {
   }
 
   async put(client: OAuthClient): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...keys.client(client.client_id), ...client } }),
-    );
+    await this.items.put(itemKinds.client, keys.client(client.client_id), client);
   }
 
   /**
@@ -72,8 +66,8 @@ export class ClientRepository {
    * undefined when there is no active client of that id.
    */
   async setPostLogoutRedirectUris(clientId: string, uris: string[]): Promise<OAuthClient | undefined> {
-    try {
-      const { Attributes } = await this.db.send(
+    const updated = await ifConditionHolds(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.client(clientId),
@@ -84,18 +78,15 @@ export class ClientRepository {
           ExpressionAttributeValues: { ':active': 'active', ...(uris.length > 0 ? { ':uris': uris } : {}) },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toClient(Attributes) : undefined;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ? toClient(updated.Attributes) : undefined;
   }
 
   /** Stops a client from getting tokens; returns false when there is no such client. */
   async revoke(clientId: string): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.client(clientId),
@@ -104,12 +95,8 @@ export class ClientRepository {
           ExpressionAttributeValues: { ':revoked': 'revoked' },
           ConditionExpression: 'attribute_exists(pk)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 }
 

@@ -1,5 +1,7 @@
-// Every key string of the table is built here and nowhere else (docs/data-model.md lists them).
+// Every key string of the table is built here and nowhere else, on the partitions item-kinds.ts declares
+// (docs/data-model.md lists them).
 import type { RecordGroup } from '../domain/groups';
+import { itemKinds as kinds } from './item-kinds';
 
 export interface Key {
   pk: string;
@@ -14,92 +16,101 @@ export const afterTime = (at: string) => `${at}#~`;
 
 export const keys = {
   /** All records of a group share one partition, sorted by id: a list is one Query in id order. */
-  recordPartition: (group: RecordGroup) => `REC#${group}`,
-  record: (group: RecordGroup, id: string): Key => ({ pk: `REC#${group}`, sk: id }),
+  recordPartition: kinds.record.partition,
+  record: (group: RecordGroup, id: string): Key => ({ pk: kinds.record.partition(group), sk: id }),
 
   /** One item per group holding its exact record count, changed in the same transaction as the records. */
-  counterPartition: 'COUNTER',
-  counter: (group: RecordGroup): Key => ({ pk: 'COUNTER', sk: group }),
+  counterPartition: kinds.counter.partition,
+  counter: (group: RecordGroup): Key => ({ pk: kinds.counter.partition, sk: group }),
 
-  clientPartition: 'CLIENT',
-  client: (clientId: string): Key => ({ pk: 'CLIENT', sk: clientId }),
+  clientPartition: kinds.client.partition,
+  client: (clientId: string): Key => ({ pk: kinds.client.partition, sk: clientId }),
 
   /** Signing keys sort by creation time, so the newest is the first of a descending Query. */
-  privateKeyPartition: 'SIGNING_KEY',
-  privateKey: (createdAt: string, kid: string): Key => ({ pk: 'SIGNING_KEY', sk: `${createdAt}#${kid}` }),
-  publicKeyPartition: 'PUBLIC_KEY',
-  publicKey: (createdAt: string, kid: string): Key => ({ pk: 'PUBLIC_KEY', sk: `${createdAt}#${kid}` }),
+  privateKeyPartition: kinds.privateKey.partition,
+  privateKey: (createdAt: string, kid: string): Key => ({
+    pk: kinds.privateKey.partition,
+    sk: `${createdAt}#${kid}`,
+  }),
+  publicKeyPartition: kinds.publicKey.partition,
+  publicKey: (createdAt: string, kid: string): Key => ({
+    pk: kinds.publicKey.partition,
+    sk: `${createdAt}#${kid}`,
+  }),
 
   /** Claims a record's processnumber within its group; holds the id of the record that has it. */
-  processnumberPartition: (group: RecordGroup) => `UNIQ#${group}#processnumber`,
+  processnumberPartition: kinds.processnumber.partition,
   processnumber: (group: RecordGroup, value: string): Key => ({
-    pk: `UNIQ#${group}#processnumber`,
+    pk: kinds.processnumber.partition(group),
     sk: value,
   }),
 
   /** Deletions in time order, for `GET /api/<group>/deleted`; they expire with the retention. */
-  deletionPartition: (group: RecordGroup) => `DEL#${group}`,
+  deletionPartition: kinds.deletion.partition,
   deletion: (group: RecordGroup, deletedAt: string, id: string): Key => ({
-    pk: `DEL#${group}`,
+    pk: kinds.deletion.partition(group),
     sk: timeOrdered(deletedAt, id),
   }),
   /** A deleted record's id, so that reading it answers 410 while the deletion is retained. */
-  gonePartition: (group: RecordGroup) => `GONE#${group}`,
-  gone: (group: RecordGroup, id: string): Key => ({ pk: `GONE#${group}`, sk: id }),
+  gonePartition: kinds.gone.partition,
+  gone: (group: RecordGroup, id: string): Key => ({ pk: kinds.gone.partition(group), sk: id }),
 
   /**
    * The first response to a POST with an Idempotency-Key, by the caller (the token's subject) and the
    * key; it expires after 24 hours.
    */
-  idempotencyPartition: (group: RecordGroup) => `IDEM#${group}`,
+  idempotencyPartition: kinds.idempotency.partition,
   idempotency: (group: RecordGroup, caller: string, key: string): Key => ({
-    pk: `IDEM#${group}`,
+    pk: kinds.idempotency.partition(group),
     sk: `${caller}#${key}`,
   }),
 
   /** Keys of the `changes` index: a group's records in modification order, for delta sync. */
-  changePartition: (group: RecordGroup) => `CHG#${group}`,
+  changePartition: kinds.record.changesPartition,
   changeSort: (updatedAt: string, id: string) => timeOrdered(updatedAt, id),
 
   /** Sign-in accounts of the tenant's people, by user id. */
-  userPartition: 'USER',
-  user: (userId: string): Key => ({ pk: 'USER', sk: userId }),
+  userPartition: kinds.user.partition,
+  user: (userId: string): Key => ({ pk: kinds.user.partition, sk: userId }),
   /** Claims a username or e-mail address (lower-cased) for one account; holds that account's user id. */
-  loginPartition: 'LOGIN',
-  login: (name: string): Key => ({ pk: 'LOGIN', sk: name }),
+  loginPartition: kinds.login.partition,
+  login: (name: string): Key => ({ pk: kinds.login.partition, sk: name }),
 
   /** A checked authorization request awaiting its sign-in form, by a random id; expires in minutes. */
-  authorizationRequestPartition: 'AUTHZ_REQUEST',
-  authorizationRequest: (requestId: string): Key => ({ pk: 'AUTHZ_REQUEST', sk: requestId }),
+  authorizationRequestPartition: kinds.authorizationRequest.partition,
+  authorizationRequest: (requestId: string): Key => ({
+    pk: kinds.authorizationRequest.partition,
+    sk: requestId,
+  }),
   /** Authorization codes, by the SHA-256 of the code: a stolen table holds no usable code. */
-  authorizationCodePartition: 'AUTHZ_CODE',
-  authorizationCode: (codeHash: string): Key => ({ pk: 'AUTHZ_CODE', sk: codeHash }),
+  authorizationCodePartition: kinds.authorizationCode.partition,
+  authorizationCode: (codeHash: string): Key => ({ pk: kinds.authorizationCode.partition, sk: codeHash }),
   /** Refresh tokens, by the SHA-256 of the token, each pointing at its family. */
-  refreshTokenPartition: 'REFRESH_TOKEN',
-  refreshToken: (tokenHash: string): Key => ({ pk: 'REFRESH_TOKEN', sk: tokenHash }),
+  refreshTokenPartition: kinds.refreshToken.partition,
+  refreshToken: (tokenHash: string): Key => ({ pk: kinds.refreshToken.partition, sk: tokenHash }),
   /** A refresh-token family: every token rotated from one sign-in, revoked together. */
-  refreshFamilyPartition: 'REFRESH_FAMILY',
-  refreshFamily: (familyId: string): Key => ({ pk: 'REFRESH_FAMILY', sk: familyId }),
+  refreshFamilyPartition: kinds.refreshFamily.partition,
+  refreshFamily: (familyId: string): Key => ({ pk: kinds.refreshFamily.partition, sk: familyId }),
   /**
    * Revoked sign-ins (by sid) and accounts signed out everywhere (by user id), in the order they were
    * revoked: verifiers read those recent enough to matter, an access token's lifetime back, with one
    * Query, and refuse the tokens they name on every route.
    */
-  revocationPartition: 'REVOKED',
+  revocationPartition: kinds.revocation.partition,
   revokedSignIn: (revokedAt: string, signIn: string): Key => ({
-    pk: 'REVOKED',
+    pk: kinds.revocation.partition,
     sk: timeOrdered(revokedAt, `sign-in#${signIn}`),
   }),
   revokedAccount: (signedOutAt: string, userId: string): Key => ({
-    pk: 'REVOKED',
+    pk: kinds.revocation.partition,
     sk: timeOrdered(signedOutAt, `account#${userId}`),
   }),
   /** Sign-on sessions, by the SHA-256 of the session cookie: a stolen table holds no usable cookie. */
-  sessionPartition: 'SSO_SESSION',
-  session: (cookieHash: string): Key => ({ pk: 'SSO_SESSION', sk: cookieHash }),
+  sessionPartition: kinds.session.partition,
+  session: (cookieHash: string): Key => ({ pk: kinds.session.partition, sk: cookieHash }),
   /** Failed sign-ins per account name and per client address, for slowing down and locking out. */
-  signInThrottlePartition: 'SIGN_IN_THROTTLE',
-  signInThrottle: (subject: string): Key => ({ pk: 'SIGN_IN_THROTTLE', sk: subject }),
+  signInThrottlePartition: kinds.signInThrottle.partition,
+  signInThrottle: (subject: string): Key => ({ pk: kinds.signInThrottle.partition, sk: subject }),
 
-  seedMarker: { pk: 'META', sk: 'seed' } satisfies Key,
+  seedMarker: { pk: kinds.meta.partition, sk: 'seed' } satisfies Key,
 } as const;

@@ -8,9 +8,9 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { groups, idFields, type RecordGroup, type Reference, recordGroups } from '../domain/groups';
+import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
-import { classEntry, type EnrollmentEntry, entriesOf, personEntry } from './enrollment-entries';
+import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
@@ -25,6 +25,7 @@ import {
   toRecord,
   toStoredRecord,
 } from './record-items';
+import { linksOf } from './record-links';
 import { tableDesign } from './table';
 
 export interface NewRecord<G extends RecordGroup = RecordGroup> {
@@ -541,9 +542,10 @@ export class RecordRepository {
 }
 
 /**
- * The internal attributes each record of an inserted set gets from the others, by `<group>#<id>`: a
- * student's tutors, the count of records naming a session, course or organisation, and the enrollments
- * a class and a person list. Throws if a record names one outside the set.
+ * The internal attributes each record of an inserted set gets from the others (record-links.ts), by
+ * `<group>#<id>`: a student's tutors, the count of records naming a session, course or organisation, and
+ * the enrollments a class and a person list, with when they last changed. Throws if a record names one
+ * outside the set.
  */
 function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
   const present = new Set(records.map(({ group, record }) => `${group}#${recordId(group, record)}`));
@@ -555,29 +557,17 @@ function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
     links.set(key, item);
     return item;
   };
-  const addTo = (item: Item, attribute: string, value: string) => {
-    item[attribute] = new Set([...((item[attribute] as Set<string>) ?? []), value]);
-  };
   for (const { group, record } of records) {
-    const id = recordId(group, record);
-    if (group === 'tutors') {
-      for (const studentId of (record as GroupRecords['tutors']).student_ids)
-        addTo(on('students', studentId), internal.tutors, id);
-    }
-    for (const reference of groups[group].references as readonly Reference[]) {
-      const value = (record as Record<string, unknown>)[reference.field];
-      const named = Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
-      for (const target of named) {
-        const item = on(reference.group, target);
-        if (reference.enrollments) {
-          const enrollment = record as GroupRecords['enrollments'];
-          const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
-          addTo(item, internal.enrollments, entry);
-          const at = item[internal.enrolledAt] as string | undefined;
-          if (!at || at < enrollment.updated_at) item[internal.enrolledAt] = enrollment.updated_at;
-        } else {
-          item[internal.refs] = Number(item[internal.refs] ?? 0) + 1;
-        }
+    for (const link of linksOf(group, recordId(group, record), record)) {
+      const item = on(link.group, link.id);
+      if (link.entry === undefined) {
+        item[link.attribute] = Number(item[link.attribute] ?? 0) + 1;
+        continue;
+      }
+      item[link.attribute] = new Set([...((item[link.attribute] as Set<string>) ?? []), link.entry]);
+      if (link.attribute === internal.enrollments) {
+        const at = item[internal.enrolledAt] as string | undefined;
+        if (!at || at < record.updated_at) item[internal.enrolledAt] = record.updated_at;
       }
     }
   }

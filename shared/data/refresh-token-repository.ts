@@ -12,6 +12,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { IdentityScope } from '../auth/identity-claims';
 import type { Scope } from '../domain/groups';
+import { itemKinds } from './item-kinds';
+import { ItemStore } from './items';
 import { keys } from './keys';
 import { revocationItems } from './revocation-repository';
 import type { AuthenticationMethod } from './session-repository';
@@ -60,10 +62,14 @@ const blockedBy = (reason: { Code?: string | undefined } | undefined) =>
 const REVOKE_ATTEMPTS = 5;
 
 export class RefreshTokenRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
   /**
    * Writes a new family with its first token. Returns false, writing nothing, when the family exists
@@ -75,15 +81,14 @@ export class RefreshTokenRepository {
         new TransactWriteCommand({
           TransactItems: [
             {
-              Put: {
-                TableName: this.tableName,
-                Item: {
-                  ...keys.refreshFamily(family.family_id),
-                  ...family,
-                  ttl: timeToLive(family.expires_at),
+              Put: this.items.putInput(
+                itemKinds.refreshFamily,
+                keys.refreshFamily(family.family_id),
+                family,
+                {
+                  ifAbsent: true,
                 },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
+              ),
             },
             { Put: this.putToken(token) },
           ],
@@ -97,23 +102,15 @@ export class RefreshTokenRepository {
     }
   }
 
+  /** A token is stored by its hash, which is its key and not one of its attributes. */
   async get(tokenHash: string): Promise<RefreshToken | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.refreshToken(tokenHash), ConsistentRead: true }),
-    );
-    if (!Item) return undefined;
-    const { pk: _pk, sk, ttl: _ttl, ...token } = Item;
-    return { ...token, token_hash: sk } as RefreshToken;
+    const token = await this.items.get<Omit<RefreshToken, 'token_hash'>>(keys.refreshToken(tokenHash));
+    return token && { ...token, token_hash: tokenHash };
   }
 
   /** A family revoked before its sign-in completed holds only its status. */
-  async family(familyId: string): Promise<RefreshFamily | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.refreshFamily(familyId), ConsistentRead: true }),
-    );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ttl: _ttl, ...family } = Item;
-    return family as RefreshFamily;
+  family(familyId: string): Promise<RefreshFamily | undefined> {
+    return this.items.get<RefreshFamily>(keys.refreshFamily(familyId));
   }
 
   /**
@@ -218,10 +215,8 @@ export class RefreshTokenRepository {
 
   private putToken(token: RefreshToken) {
     const { token_hash, ...attributes } = token;
-    return {
-      TableName: this.tableName,
-      Item: { ...keys.refreshToken(token_hash), ...attributes, ttl: timeToLive(token.expires_at) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    };
+    return this.items.putInput(itemKinds.refreshToken, keys.refreshToken(token_hash), attributes, {
+      ifAbsent: true,
+    });
   }
 }

@@ -2,16 +2,10 @@
 // application's sign-in completes without a password while the session lives. A session ends when it
 // has been idle too long, at its absolute end, at logout, or when its account signs out everywhere (a
 // session started before the account's `signed_out_at` is no longer honoured).
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { itemKinds } from './item-kinds';
+import { conditionHeld, ItemStore } from './items';
 import { keys } from './keys';
-import { timeToLive } from './table';
 
 /** How a person proved who they are (OpenID Connect `amr`, RFC 8176): a password, then a TOTP code. */
 export type AuthenticationMethod = 'pwd' | 'otp' | 'mfa';
@@ -32,29 +26,23 @@ export interface SignOnSession {
 }
 
 export class SessionRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
   async create(session: SignOnSession): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.session(session.session_hash), ...session, ttl: timeToLive(session.expires_at) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await this.items.put(itemKinds.session, keys.session(session.session_hash), session, { ifAbsent: true });
   }
 
   /** The session while it lives; TTL deletion lags, so both ends are checked here. */
   async get(sessionHash: string, now = new Date()): Promise<SignOnSession | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.session(sessionHash), ConsistentRead: true }),
-    );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ttl: _ttl, ...session } = Item;
-    const stored = session as SignOnSession;
+    const stored = await this.items.get<SignOnSession>(keys.session(sessionHash));
+    if (!stored) return undefined;
     const alive = Math.min(Date.parse(stored.idle_expires_at), Date.parse(stored.expires_at)) > now.getTime();
     return alive ? stored : undefined;
   }
@@ -62,8 +50,8 @@ export class SessionRepository {
   /** Moves the idle end on after a use, never past the absolute end; false when the session is gone. */
   async touch(session: SignOnSession, idleSeconds: number, now = new Date()): Promise<boolean> {
     const idleEnd = Math.min(now.getTime() + idleSeconds * 1000, Date.parse(session.expires_at));
-    try {
-      await this.db.send(
+    return conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.session(session.session_hash),
@@ -71,12 +59,8 @@ export class SessionRepository {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':idle': new Date(idleEnd).toISOString() },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -84,8 +68,8 @@ export class SessionRepository {
    * when the session has ended meanwhile (it must then issue nothing).
    */
   async addSignIn(sessionHash: string, signIn: string): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.session(sessionHash),
@@ -93,12 +77,8 @@ export class SessionRepository {
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':sign_in': new Set([signIn]) },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async delete(sessionHash: string): Promise<void> {

@@ -1,12 +1,9 @@
 // The tenant's token signing keys. Private keys and public keys live in separate partitions, so a
 // function that only verifies tokens reads (and is granted) the public partition alone.
-import {
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
+import { itemKinds } from './item-kinds';
+import { ItemStore } from './items';
 import { keys } from './keys';
 
 export interface StoredKey {
@@ -16,10 +13,14 @@ export interface StoredKey {
 }
 
 export class SigningKeyRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
   /** The newest private key, which signs every new token. */
   async newestPrivateKey(): Promise<StoredKey | undefined> {
@@ -56,18 +57,20 @@ export class SigningKeyRepository {
       new TransactWriteCommand({
         TransactItems: [
           {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...keys.privateKey(privateKey.created_at, privateKey.kid), ...privateKey },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+            Put: this.items.putInput(
+              itemKinds.privateKey,
+              keys.privateKey(privateKey.created_at, privateKey.kid),
+              privateKey,
+              { ifAbsent: true },
+            ),
           },
           {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...keys.publicKey(publicKey.created_at, publicKey.kid), ...publicKey },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+            Put: this.items.putInput(
+              itemKinds.publicKey,
+              keys.publicKey(publicKey.created_at, publicKey.kid),
+              publicKey,
+              { ifAbsent: true },
+            ),
           },
         ],
       }),
@@ -79,12 +82,7 @@ export class SigningKeyRepository {
    * Publishing the same key again changes nothing, so a retried deployment step is harmless.
    */
   async publish(publicKey: StoredKey): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.publicKey(publicKey.created_at, publicKey.kid), ...publicKey },
-      }),
-    );
+    await this.items.put(itemKinds.publicKey, keys.publicKey(publicKey.created_at, publicKey.kid), publicKey);
   }
 
   /**

@@ -1,15 +1,16 @@
 // Sign-in accounts of the tenant's people. An account's username and e-mail address are each claimed
 // by a LOGIN item written in the same transaction as the account, so two accounts never share one.
 
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   paginateQuery,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { itemKinds } from './item-kinds';
+import { conditionHeld, ItemStore } from './items';
 import { keys } from './keys';
 import { revocationItems } from './revocation-repository';
 
@@ -50,24 +51,23 @@ export class LoginTakenError extends Error {
 }
 
 export class UserRepository {
+  private readonly items: ItemStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
 
-  async get(userId: string): Promise<User | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.user(userId), ConsistentRead: true }),
-    );
-    return Item ? toUser(Item) : undefined;
+  get(userId: string): Promise<User | undefined> {
+    return this.items.get<User>(keys.user(userId));
   }
 
   /** The account a username or e-mail address signs in to. */
   async byLogin(name: string): Promise<User | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.login(loginName(name)), ConsistentRead: true }),
-    );
-    return typeof Item?.user_id === 'string' ? this.get(Item.user_id) : undefined;
+    const claim = await this.items.get<{ user_id?: unknown }>(keys.login(loginName(name)));
+    return typeof claim?.user_id === 'string' ? this.get(claim.user_id) : undefined;
   }
 
   async list(): Promise<User[]> {
@@ -118,19 +118,14 @@ export class UserRepository {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...keys.user(user.user_id), ...user },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            { Put: this.items.putInput(itemKinds.user, keys.user(user.user_id), user, { ifAbsent: true }) },
             ...names.map((name) => ({
-              Put: {
-                TableName: this.tableName,
-                Item: { ...keys.login(name), user_id: user.user_id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
+              Put: this.items.putInput(
+                itemKinds.login,
+                keys.login(name),
+                { user_id: user.user_id },
+                { ifAbsent: true },
+              ),
             })),
           ],
         }),
@@ -200,8 +195,8 @@ export class UserRepository {
    * when it is not, so one code (or an older one) is never accepted twice, even by racing requests.
    */
   async useTotpStep(userId: string, step: number): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHeld(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.user(userId),
@@ -210,12 +205,8 @@ export class UserRepository {
             'attribute_exists(totp_secret) AND (attribute_not_exists(totp_last_step) OR totp_last_step < :step)',
           ExpressionAttributeValues: { ':step': step },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 }
 

@@ -3,8 +3,8 @@
 // put on deleting a student, and how the record stands to its person entity. That last one is a rule per
 // group, listed for every group: a new group has to say how its records are made, replaced and deleted.
 import { randomUUID } from 'node:crypto';
-import { classEntry, personEntry } from '../data/enrollment-entries';
 import { type Item, internal, recordItem } from '../data/record-items';
+import { enrollmentEntry, linkedIds, namedIds } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
 import {
   groups,
@@ -213,12 +213,6 @@ export function claimSteps(
   ];
 }
 
-const linkedIds = (group: RecordGroup, record: object | undefined): string[] => {
-  const field = groups[group].links?.field;
-  const ids = field && record ? (record as Record<string, unknown>)[field] : undefined;
-  return Array.isArray(ids) ? (ids as string[]) : [];
-};
-
 /** Keeps each linked student's set of tutors in step with a tutor's student_ids; added students must exist. */
 export function linkSteps(
   steps: WriteSteps,
@@ -248,13 +242,6 @@ export function linkGuards(group: RecordGroup): DeleteGuard[] {
   ];
 }
 
-/** The ids a record names through a reference: none, one, or a list. */
-function namedIds(reference: Reference, record: object | undefined): string[] {
-  const value = record ? (record as Record<string, unknown>)[reference.field] : undefined;
-  if (Array.isArray(value)) return value as string[];
-  return typeof value === 'string' ? [value] : [];
-}
-
 /**
  * Keeps what a record names in step as it goes from `before` to `after` (none: created, or deleted):
  * a newly named record must exist (and is counted), one no longer named is counted down, and an
@@ -279,8 +266,7 @@ export function referenceSteps(
     if (reference.enrollments) {
       // An enrollment's class and person are fixed: listed when it is made, unlisted when deleted.
       if ((before === undefined) === (after === undefined)) return [];
-      const enrollment = (after ?? before) as Enrollment;
-      const entry = reference.group === 'classes' ? classEntry(enrollment) : personEntry(enrollment);
+      const entry = enrollmentEntry(reference, (after ?? before) as Enrollment);
       return is
         .map((target) => steps.enroll(reference, target, [entry], true, now))
         .concat(was.map((target) => steps.enroll(reference, target, [entry], false, now)));

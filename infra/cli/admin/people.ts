@@ -14,6 +14,12 @@ import type { AuditEvent } from '../../../shared/audit/audit-event';
 import type { AuditLog } from '../../../shared/audit/audit-log';
 import { idsOfRole } from '../../../shared/auth/reach';
 import { LONGEST_ACCESS_TOKEN_SECONDS } from '../../../shared/config';
+import {
+  allItemKinds,
+  itemKinds,
+  type PersonErasure,
+  type PersonKind,
+} from '../../../shared/data/item-kinds';
 import { type Key, keys } from '../../../shared/data/keys';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
@@ -199,6 +205,12 @@ const itemsOfUser = (stores: PeopleStores, pk: string, user: User) =>
 type Action = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
+ * The end of the second `at` falls in: verifiers compare a sign-out with a token's issue time at whole
+ * seconds, honouring a token of the sign-out's own second, and a gone account is issued nothing after.
+ */
+const endOfSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000 + 1000).toISOString();
+
+/**
  * What ending an account takes besides deleting the account item: its login names, sign-on sessions,
  * refresh tokens, codes and sign-in counter deleted, and its sign-ins marked revoked. A sign-in's family
  * is not deleted: writes and /api/sso/me refuse an access token whose family is revoked, and one that is
@@ -207,14 +219,9 @@ type Action = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0][
  * refresh tokens writes no family) is marked until the last access token from it has expired. The account
  * is recorded as signed out (revocation-repository.ts), so the verifiers of every route refuse its
  * access tokens within seconds, from whatever sign-in, even one whose code has gone already: that item
- * holds the account's random id and the time only, and goes a day after.
+ * holds the account's random id and the time only, and goes a day after. Which items are the account's,
+ * and how each ends, is read off the person-owned kinds of shared/data/item-kinds.ts.
  */
-/**
- * The end of the second `at` falls in: verifiers compare a sign-out with a token's issue time at whole
- * seconds, honouring a token of the sign-out's own second, and a gone account is issued nothing after.
- */
-const endOfSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000 + 1000).toISOString();
-
 async function accountActions(stores: PeopleStores, user: User, now: Date): Promise<Action[]> {
   const { tableName } = stores;
   const remove = (Key: Key): Action => ({ Delete: { TableName: tableName, Key } });
@@ -224,8 +231,30 @@ async function accountActions(stores: PeopleStores, user: User, now: Date): Prom
       Item: { ...keys.refreshFamily(familyId), status: 'revoked', revoked_at: now.toISOString(), ttl },
     },
   });
-  const families = await itemsOfUser(stores, keys.refreshFamilyPartition, user);
-  const codes = await itemsOfUser(stores, keys.authorizationCodePartition, user);
+  const itemsOf = (kind: PersonKind) => itemsOfUser(stores, kind.partition, user);
+  const codes = await itemsOf(itemKinds.authorizationCode);
+  type Ending = { deletes?: Action[]; revokes?: Record<string, unknown>[] };
+  const rules: Record<PersonErasure, (kind: PersonKind) => Promise<Ending>> = {
+    // The account item goes last, on its own (endAccount).
+    account: async () => ({}),
+    'login-names': async () => ({
+      deletes: [user.username, ...(user.email ? [user.email] : [])].map((name) => remove(keys.login(name))),
+    }),
+    'by-user-id': async (kind) => ({
+      deletes: (kind === itemKinds.authorizationCode ? codes : await itemsOf(kind)).map(({ pk, sk }) =>
+        remove({ pk, sk } as Key),
+      ),
+    }),
+    'revoke-by-user-id': async (kind) => ({ revokes: await itemsOf(kind) }),
+    'account-counter': async () => ({
+      deletes: [remove(keys.signInThrottle(accountThrottleSubject(user.user_id)))],
+    }),
+    expires: async () => ({}),
+  };
+  const ended = await Promise.all(
+    allItemKinds.flatMap(([, kind]) => (kind.owner === 'person' ? [rules[kind.erasure](kind)] : [])),
+  );
+  const families = ended.flatMap((end) => end.revokes ?? []);
   const familyIds = new Set(families.map((family) => family.sk as string));
   const codeFamilies = new Map(
     codes
@@ -236,15 +265,7 @@ async function accountActions(stores: PeopleStores, user: User, now: Date): Prom
       ]),
   );
   return [
-    ...[user.username, ...(user.email ? [user.email] : [])].map((name) => remove(keys.login(name))),
-    ...(await itemsOfUser(stores, keys.sessionPartition, user)).map((session) =>
-      remove(keys.session(session.sk as string)),
-    ),
-    ...(await itemsOfUser(stores, keys.refreshTokenPartition, user)).map((token) =>
-      remove(keys.refreshToken(token.sk as string)),
-    ),
-    ...codes.map((code) => remove(keys.authorizationCode(code.sk as string))),
-    remove(keys.signInThrottle(accountThrottleSubject(user.user_id))),
+    ...ended.flatMap((end) => end.deletes ?? []),
     { Put: { TableName: tableName, Item: revocationItems.account(user.user_id, endOfSecond(now)) } },
     ...families.map((family) => revoked(family.sk as string, family.ttl)),
     ...[...codeFamilies].map(([familyId, ttl]) => revoked(familyId, ttl)),
