@@ -14,6 +14,18 @@ export type RouteAuth =
 /** Error statuses a page answers beyond 400, 413, 415 and 500: a refused form, too many failed sign-ins. */
 export type PageErrorStatus = 403 | 429;
 
+/**
+ * How a route's errors are written: RFC 9457 problems; RFC 6749 error bodies (the token and revocation
+ * endpoints); OneRoster imsx_StatusInfo bodies (the OneRoster binding's routes); or HTML pages, for a page
+ * people open in a browser (sign-in), whose every response, errors included, is an HTML page or a redirect
+ * with the pages' security headers, and whose `errors` are the error statuses it has beyond the usual.
+ */
+export type RouteDialect =
+  | { kind: 'problem' }
+  | { kind: 'oauth' }
+  | { kind: 'imsx' }
+  | { kind: 'page'; errors: readonly PageErrorStatus[] };
+
 export interface Route {
   id: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -41,10 +53,7 @@ export interface Route {
    */
   reads: readonly string[];
   writes: readonly string[];
-  /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
-  oauthErrors?: boolean;
-  /** OneRoster imsx_StatusInfo error bodies instead of problems (the OneRoster binding's routes). */
-  imsxErrors?: true;
+  dialect: RouteDialect;
   /**
    * A person's token is refused at once when the sign-in it comes from is revoked (its code or a refresh
    * token reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request:
@@ -52,11 +61,6 @@ export interface Route {
    * takes a token refuses it within REVOCATION_REFRESH_SECONDS anyway (shared/auth/revoked-sign-ins.ts).
    */
   checksSignIn?: true;
-  /**
-   * A page people open in a browser (sign-in): every response, errors included, is an HTML page or a
-   * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
-   */
-  page?: { errors: readonly PageErrorStatus[] };
   /** Takes an Idempotency-Key header: a retry with the same key and body gets the first response. */
   idempotencyKey?: true;
 }

@@ -22,7 +22,11 @@ import type { Route } from './route';
 const paging = ['page', 'items_per_page', 'cursor'] as const;
 
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
-const oauthEndpoint = { body: { type: 'form-or-json', maxBytes: 16 * 1024 }, oauthErrors: true } as const;
+const oauthEndpoint = {
+  body: { type: 'form-or-json', maxBytes: 16 * 1024 },
+  dialect: { kind: 'oauth' },
+} as const;
+const problems = { kind: 'problem' } as const;
 const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 /** What revoking a sign-in writes: its family, and the record every route's verifier reads. */
 const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition];
@@ -100,6 +104,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       auth: read,
       query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
       access: 'read',
+      dialect: problems,
       reads: partitions.list,
       writes: [],
     },
@@ -111,6 +116,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       auth: read,
       query: ['fields'],
       access: 'read',
+      dialect: problems,
       reads: partitions.get,
       writes: [],
     },
@@ -122,6 +128,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       auth: read,
       query: ['since', 'items_per_page', 'cursor'],
       access: 'read',
+      dialect: problems,
       reads: partitions.deleted,
       writes: [],
     },
@@ -134,6 +141,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       checksSignIn: true,
       query: [],
       access: 'write',
+      dialect: problems,
       body: jsonBody,
       idempotencyKey: true,
       ...partitions.create,
@@ -147,6 +155,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       checksSignIn: true,
       query: [],
       access: 'write',
+      dialect: problems,
       body: jsonBody,
       ...partitions.replace,
     },
@@ -159,6 +168,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       checksSignIn: true,
       query: [],
       access: 'write',
+      dialect: problems,
       ...partitions.remove,
     },
     ...(documents
@@ -172,6 +182,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
             checksSignIn: true,
             query: [],
             access: 'write',
+            dialect: problems,
             body: jsonBody,
             idempotencyKey: true,
             ...partitions.addDocument,
@@ -191,6 +202,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'scope', scope: 'system:read' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [keys.counterPartition],
     writes: [],
   },
@@ -260,7 +272,7 @@ export const routes: readonly Route[] = [
       keys.publicKeyPartition,
     ],
     writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
-    page: { errors: [] },
+    dialect: { kind: 'page', errors: [] },
   },
   {
     id: 'post-authorize',
@@ -287,7 +299,7 @@ export const routes: readonly Route[] = [
       keys.sessionPartition,
       keys.userPartition,
     ],
-    page: { errors: [403, 429] },
+    dialect: { kind: 'page', errors: [403, 429] },
   },
   ...(['GET', 'POST'] as const).map(
     (method): Route => ({
@@ -299,6 +311,7 @@ export const routes: readonly Route[] = [
       checksSignIn: true,
       query: [],
       access: 'read',
+      dialect: problems,
       // The person's account and entity.
       reads: [keys.userPartition, keys.recordPartition('entities')],
       writes: [],
@@ -319,7 +332,7 @@ export const routes: readonly Route[] = [
       // registered addresses are read, the session deleted and the sign-ins it issued revoked.
       reads: [keys.clientPartition, keys.sessionPartition, keys.userPartition, keys.publicKeyPartition],
       writes: [keys.sessionPartition, ...signInRevocation],
-      page: { errors: [] },
+      dialect: { kind: 'page', errors: [] },
     }),
   ),
   {
@@ -331,6 +344,7 @@ export const routes: readonly Route[] = [
     checksSignIn: true,
     query: [],
     access: 'read',
+    dialect: problems,
     // A person's account and entity.
     reads: [keys.userPartition, keys.recordPartition('entities')],
     writes: [],
@@ -343,6 +357,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [keys.publicKeyPartition],
     writes: [],
   },
@@ -354,6 +369,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
   },
@@ -367,6 +383,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
   },
@@ -378,6 +395,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
   },
@@ -389,6 +407,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
   },
@@ -400,6 +419,7 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
   },
@@ -415,6 +435,7 @@ export const fallbackRoute: Route = {
   auth: { kind: 'public' },
   query: 'any',
   access: 'read',
+  dialect: problems,
   reads: [],
   writes: [],
 };

@@ -172,16 +172,16 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         route: route.id,
         logger: runtime.logger(),
       };
-      if (route.page) {
+      if (route.dialect.kind === 'page') {
         request.response = render(
           errorPageResponse(request.error, errorContext, pageViewOf(event, runtime.config())),
         );
-      } else if (route.imsxErrors) {
+      } else if (route.dialect.kind === 'imsx') {
         request.response = statusInfoResponse(request.error, errorContext.requestId, (error) =>
           logFailure(error, errorContext),
         );
       } else {
-        const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
+        const error = route.dialect.kind === 'oauth' ? asOAuthError(request.error) : asProblem(request.error);
         request.response = errorResponse(error, errorContext);
       }
       request.response = withRequestId(request.response, errorContext.requestId);

@@ -57,6 +57,8 @@ const roleRecords = personGroups.map(keys.recordPartition);
 /** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
 const userReads = [...entityReads, keys.changePartition('entities'), ...roleRecords];
 
+const imsx = { kind: 'imsx' } as const;
+
 /** Nested collections take roster.readonly alone (binding section 4). */
 const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
 
@@ -77,7 +79,7 @@ function nested(id: string, path: string, handler: string, reads: readonly strin
     access: 'read',
     reads,
     writes: [],
-    imsxErrors: true,
+    dialect: imsx,
   };
 }
 
@@ -90,7 +92,7 @@ function collection(
   /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
   plural = name,
 ): Route[] {
-  const base = { auth, access: 'read', reads, writes: [], imsxErrors: true } as const;
+  const base = { auth, access: 'read', reads, writes: [], dialect: imsx } as const;
   return [
     {
       ...base,
