@@ -1,6 +1,6 @@
 // The shape of a row of the route table (shared/routes.ts), apart from the table itself: the binding
 // modules that contribute rows (OneRoster) and the HTTP layer that serves one need the shape, not every row.
-import type { Scope } from './domain/groups';
+import type { RoleGroup, Scope } from './domain/groups';
 
 export type RouteAuth =
   /** A bearer token carrying this scope, or the other one where `or` names one. */
@@ -25,6 +25,22 @@ export type RouteDialect =
   | { kind: 'oauth' }
   | { kind: 'imsx' }
   | { kind: 'page'; errors: readonly PageErrorStatus[] };
+
+/**
+ * What a request to a route reads or writes about people, for its audit event (shared/audit/): one event a
+ * request, whatever its outcome.
+ */
+export interface RouteAudit {
+  /** The person group whose records it touches: a OneRoster route's people are entities. */
+  group: 'entities' | RoleGroup;
+  /**
+   * The path parameters that name records of the group: what the event names when the handler names
+   * nothing (the request failed, or it lists a person's other records).
+   */
+  named: readonly string[];
+  /** Ids are matched whatever their case (OneRoster's sourcedIds): the event names them in lower case. */
+  caseless?: true;
+}
 
 export interface Route {
   id: string;
@@ -61,6 +77,8 @@ export interface Route {
    * takes a token refuses it within REVOCATION_REFRESH_SECONDS anyway (shared/auth/revoked-sign-ins.ts).
    */
   checksSignIn?: true;
+  /** Requests are audited, as this says; a route without it touches no person's records. */
+  audit?: RouteAudit;
   /** Takes an Idempotency-Key header: a retry with the same key and body gets the first response. */
   idempotencyKey?: true;
 }

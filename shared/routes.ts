@@ -91,6 +91,9 @@ function partitionsOf(group: RecordGroup) {
 
 const groupRoutes = (group: RecordGroup): Route[] => {
   const { idField: idParam, documents } = groups[group];
+  /** A person group's requests are audited, naming the record in the path where there is one. */
+  const audit = (named: readonly string[]) =>
+    group === 'entities' || isRoleGroup(group) ? { audit: { group, named } } : {};
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
@@ -101,6 +104,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       method: 'GET',
       path: `/api/${group}`,
       handler: `${group}/list`,
+      ...audit([]),
       auth: read,
       query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
       access: 'read',
@@ -113,6 +117,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       method: 'GET',
       path: one,
       handler: `${group}/get`,
+      ...audit([idParam]),
       auth: read,
       query: ['fields'],
       access: 'read',
@@ -125,6 +130,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       method: 'GET',
       path: `/api/${group}/deleted`,
       handler: `${group}/list-deleted`,
+      ...audit([]),
       auth: read,
       query: ['since', 'items_per_page', 'cursor'],
       access: 'read',
@@ -137,6 +143,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       method: 'POST',
       path: `/api/${group}`,
       handler: `${group}/create`,
+      ...audit([]),
       auth: write,
       checksSignIn: true,
       query: [],
@@ -151,6 +158,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       method: 'PUT',
       path: one,
       handler: `${group}/replace`,
+      ...audit([idParam]),
       auth: write,
       checksSignIn: true,
       query: [],
@@ -164,6 +172,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       method: 'DELETE',
       path: one,
       handler: `${group}/delete`,
+      ...audit([idParam]),
       auth: write,
       checksSignIn: true,
       query: [],
@@ -178,6 +187,7 @@ const groupRoutes = (group: RecordGroup): Route[] => {
             method: 'POST',
             path: `${one}/documents`,
             handler: `${group}/add-document`,
+            ...audit([idParam]),
             auth: write,
             checksSignIn: true,
             query: [],

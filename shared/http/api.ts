@@ -5,7 +5,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type AuditSubject, auditEvents, auditedGroup, namedSubject } from '../audit/audit-event';
+import { type AuditSubject, auditEvents, namedSubject } from '../audit/audit-event';
 import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken } from '../auth/access-token';
 import { chooseLocale } from '../auth/page-text';
@@ -98,8 +98,8 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       client_id: context.auth?.clientId,
       person_id: context.auth?.person?.entityId,
     });
-  const group = auditedGroup(route.path);
-  if (group !== undefined && !runtime.audit)
+  const declared = route.audit;
+  if (declared !== undefined && !runtime.audit)
     throw new Error(`Route ${route.id} is audited: give it an audit log`);
   /**
    * One audit event a request of a person group, whatever its outcome (several when it names more ids than
@@ -110,16 +110,16 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
    * AuditWriteFailures metric. Deployed, the event is a line on standard output.
    */
   const audit = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
-    if (group === undefined || !runtime.audit) return;
+    if (declared === undefined || !runtime.audit) return;
     const written = auditEvents({
       route,
-      group,
+      group: declared.group,
       requestId: requestIdOf(event, context),
       auth: context.auth,
       subject:
         context.audited ??
         (error instanceof HttpError ? error.audit : undefined) ??
-        namedSubject(route.path, event.pathParameters ?? {}, group),
+        namedSubject(declared, event.pathParameters ?? {}),
       outcome: status,
     });
     for (const part of written) {
@@ -141,12 +141,12 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
   /** The request's metrics: by route, with the records a successful write of a person group wrote. */
   const measure = (context: ApiContext, status: number) => {
     const written: BusinessCount[] =
-      group !== undefined && route.access === 'write' && status < 300 && context.audited
+      declared !== undefined && route.access === 'write' && status < 300 && context.audited
         ? [
             {
               name: 'RecordsWritten',
               value: context.audited.recordIds.length,
-              dimension: { name: 'group', value: group },
+              dimension: { name: 'group', value: declared.group },
             },
           ]
         : [];

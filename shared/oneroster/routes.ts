@@ -3,7 +3,7 @@
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
 import { oneRosterScopes, type RoleGroup } from '../domain/groups';
-import type { Route } from '../route';
+import type { Route, RouteAudit } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
 
@@ -65,11 +65,25 @@ const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
 const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
 
 /**
+ * A request that returns or names people is audited as a read of entities (a user's sourcedId is its
+ * entity id), naming the people its path names: `named` are the path's ids that follow a collection of
+ * people, never a school's or class's.
+ */
+const people = (...named: string[]): RouteAudit => ({ group: 'entities', named, caseless: true });
+
+/**
  * A nested collection, `GET <path>`. The object a path names first is `{sourcedId}`, as in the object's
  * own path (API Gateway wants one name a position); a class under a school is `{classSourcedId}`.
  */
-function nested(id: string, path: string, handler: string, reads: readonly string[]): Route {
+function nested(
+  id: string,
+  path: string,
+  handler: string,
+  reads: readonly string[],
+  audit?: RouteAudit,
+): Route {
   return {
+    ...(audit ? { audit } : {}),
     id: `list-oneroster-${id}`,
     method: 'GET',
     path: `${ROSTERING_PATH}${path}`,
@@ -89,10 +103,16 @@ function collection(
   single: string,
   auth: Route['auth'],
   reads: readonly string[],
-  /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
-  plural = name,
+  options: {
+    /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
+    plural?: string;
+    /** A collection of people: its requests are audited. */
+    ofPeople?: true;
+  } = {},
 ): Route[] {
+  const { plural = name, ofPeople } = options;
   const base = { auth, access: 'read', reads, writes: [], dialect: imsx } as const;
+  const audit = (...named: string[]) => (ofPeople ? { audit: people(...named) } : {});
   return [
     {
       ...base,
@@ -101,6 +121,7 @@ function collection(
       path: `${ROSTERING_PATH}/${name}`,
       handler: `${areaOf(plural)}/list-${plural}`,
       query: collectionParameters,
+      ...audit(),
     },
     {
       ...base,
@@ -109,14 +130,15 @@ function collection(
       path: `${ROSTERING_PATH}/${name}/{sourcedId}`,
       handler: `${areaOf(single)}/get-${single}`,
       query: ['fields'],
+      ...audit('sourcedId'),
     },
   ];
 }
 
 export const oneRosterRoutes: Route[] = [
-  ...collection('users', 'user', core, userReads),
-  ...collection('students', 'student', core, userReads),
-  ...collection('teachers', 'teacher', core, userReads),
+  ...collection('users', 'user', core, userReads, { ofPeople: true }),
+  ...collection('students', 'student', core, userReads, { ofPeople: true }),
+  ...collection('teachers', 'teacher', core, userReads, { ofPeople: true }),
   ...collection('orgs', 'org', core, entityReads),
   ...collection('schools', 'school', core, entityReads),
   ...collection(
@@ -124,7 +146,7 @@ export const oneRosterRoutes: Route[] = [
     'academic-session',
     core,
     [...rec('academic_sessions'), keys.counterPartition],
-    'academic-sessions',
+    { plural: 'academic-sessions' },
   ),
   ...collection('terms', 'term', core, [...rec('academic_sessions'), keys.counterPartition]),
   ...collection(
@@ -132,7 +154,7 @@ export const oneRosterRoutes: Route[] = [
     'grading-period',
     core,
     [...rec('academic_sessions'), keys.counterPartition],
-    'grading-periods',
+    { plural: 'grading-periods' },
   ),
   ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition]),
   ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition]),
@@ -153,26 +175,34 @@ export const oneRosterRoutes: Route[] = [
     ...rec('entities', 'enrollments', 'classes'),
     keys.counterPartition,
   ]),
-  nested('students-of-school', '/schools/{sourcedId}/students', 'list-students-of-school', [
-    ...rec('entities', 'enrollments', 'classes'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
-  nested('teachers-of-school', '/schools/{sourcedId}/teachers', 'list-teachers-of-school', [
-    ...rec('entities', 'enrollments', 'classes'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
-  nested('students-of-class', '/classes/{sourcedId}/students', 'list-students-of-class', [
-    ...rec('classes', 'enrollments', 'entities'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
-  nested('teachers-of-class', '/classes/{sourcedId}/teachers', 'list-teachers-of-class', [
-    ...rec('classes', 'enrollments', 'entities'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
+  nested(
+    'students-of-school',
+    '/schools/{sourcedId}/students',
+    'list-students-of-school',
+    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
+  nested(
+    'teachers-of-school',
+    '/schools/{sourcedId}/teachers',
+    'list-teachers-of-school',
+    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
+  nested(
+    'students-of-class',
+    '/classes/{sourcedId}/students',
+    'list-students-of-class',
+    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
+  nested(
+    'teachers-of-class',
+    '/classes/{sourcedId}/teachers',
+    'list-teachers-of-class',
+    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
   nested(
     'enrollments-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/enrollments',
@@ -184,12 +214,14 @@ export const oneRosterRoutes: Route[] = [
     '/schools/{sourcedId}/classes/{classSourcedId}/students',
     'list-students-of-class-in-school',
     [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
+    people(),
   ),
   nested(
     'teachers-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
     'list-teachers-of-class-in-school',
     [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
+    people(),
   ),
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
     ...rec('courses', 'classes'),
@@ -203,14 +235,28 @@ export const oneRosterRoutes: Route[] = [
     ...rec('academic_sessions'),
     keys.counterPartition,
   ]),
-  nested('classes-of-user', '/users/{sourcedId}/classes', 'list-classes-of-user', [
-    ...rec('entities', 'enrollments', 'classes', 'courses'),
-  ]),
-  nested('classes-of-student', '/students/{sourcedId}/classes', 'list-classes-of-student', [
-    ...rec('entities', 'enrollments', 'classes', 'courses'),
-  ]),
-  nested('classes-of-teacher', '/teachers/{sourcedId}/classes', 'list-classes-of-teacher', [
-    ...rec('entities', 'enrollments', 'classes', 'courses'),
-  ]),
-  ...collection('demographics', 'demographics', demographics, [...entityReads, ...roleRecords]),
+  nested(
+    'classes-of-user',
+    '/users/{sourcedId}/classes',
+    'list-classes-of-user',
+    [...rec('entities', 'enrollments', 'classes', 'courses')],
+    people('sourcedId'),
+  ),
+  nested(
+    'classes-of-student',
+    '/students/{sourcedId}/classes',
+    'list-classes-of-student',
+    [...rec('entities', 'enrollments', 'classes', 'courses')],
+    people('sourcedId'),
+  ),
+  nested(
+    'classes-of-teacher',
+    '/teachers/{sourcedId}/classes',
+    'list-classes-of-teacher',
+    [...rec('entities', 'enrollments', 'classes', 'courses')],
+    people('sourcedId'),
+  ),
+  ...collection('demographics', 'demographics', demographics, [...entityReads, ...roleRecords], {
+    ofPeople: true,
+  }),
 ];
