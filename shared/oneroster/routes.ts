@@ -2,7 +2,7 @@
 // (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
-import { oneRosterScopes, type RoleGroup } from '../domain/groups';
+import { oneRosterScopes, roleGroups } from '../domain/groups';
 import type { Route, RouteAudit } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
@@ -51,9 +51,8 @@ const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as c
 
 /** Users and orgs are entities, read whole (the counter bounds the read). */
 const entityReads = [keys.recordPartition('entities'), keys.counterPartition];
-const personGroups: RoleGroup[] = ['students', 'teachers', 'tutors', 'staffs'];
-/** A user's enabledUser comes from the person's role records, of any of the four roles. */
-const roleRecords = personGroups.map(keys.recordPartition);
+/** A user's enabledUser comes from the person's role records, of any role. */
+const roleRecords = roleGroups.map(keys.recordPartition);
 /** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
 const userReads = [...entityReads, keys.changePartition('entities'), ...roleRecords];
 
