@@ -42,8 +42,8 @@ export interface RouteAudit {
   caseless?: true;
 }
 
-export interface Route {
-  id: string;
+export interface Route<Id extends string = string> {
+  id: Id;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** Module under functions/ that exports `handler`. */
@@ -82,3 +82,6 @@ export interface Route {
   /** Takes an Idempotency-Key header: a retry with the same key and body gets the first response. */
   idempotencyKey?: true;
 }
+
+/** A row of the route table, its id kept as written, so that the table's ids form a type. */
+export const row = <const Id extends string>(route: Route<Id>): Route<Id> => route;

@@ -7,6 +7,7 @@ import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
 import {
   groups,
+  isDocumentGroup,
   isRoleGroup,
   type RecordGroup,
   type Reference,
@@ -17,7 +18,7 @@ import {
 import { LIMITS } from './domain/limits';
 import { oneRosterRoutes } from './oneroster/routes';
 import { filterParameters } from './records/list-filters';
-import type { Route } from './route';
+import { type Route, type RouteAudit, row } from './route';
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
 
@@ -89,17 +90,19 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
-const groupRoutes = (group: RecordGroup): Route[] => {
-  const { idField: idParam, documents } = groups[group];
+const groupRoutes = <G extends RecordGroup>(group: G) => {
+  const { idField: idParam } = groups[group];
   /** A person group's requests are audited, naming the record in the path where there is one. */
-  const audit = (named: readonly string[]) =>
-    group === 'entities' || isRoleGroup(group) ? { audit: { group, named } } : {};
+  const audit = (named: readonly string[]): { audit?: RouteAudit } => {
+    const person: RecordGroup = group;
+    return person === 'entities' || isRoleGroup(person) ? { audit: { group: person, named } } : {};
+  };
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
   const partitions = partitionsOf(group);
   return [
-    {
+    row({
       id: `list-${group}`,
       method: 'GET',
       path: `/api/${group}`,
@@ -111,8 +114,8 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       dialect: problems,
       reads: partitions.list,
       writes: [],
-    },
-    {
+    }),
+    row({
       id: `get-${group}`,
       method: 'GET',
       path: one,
@@ -124,8 +127,8 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       dialect: problems,
       reads: partitions.get,
       writes: [],
-    },
-    {
+    }),
+    row({
       id: `list-deleted-${group}`,
       method: 'GET',
       path: `/api/${group}/deleted`,
@@ -137,8 +140,8 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       dialect: problems,
       reads: partitions.deleted,
       writes: [],
-    },
-    {
+    }),
+    row({
       id: `create-${group}`,
       method: 'POST',
       path: `/api/${group}`,
@@ -152,8 +155,8 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       body: jsonBody,
       idempotencyKey: true,
       ...partitions.create,
-    },
-    {
+    }),
+    row({
       id: `replace-${group}`,
       method: 'PUT',
       path: one,
@@ -166,8 +169,8 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       dialect: problems,
       body: jsonBody,
       ...partitions.replace,
-    },
-    {
+    }),
+    row({
       id: `delete-${group}`,
       method: 'DELETE',
       path: one,
@@ -179,10 +182,10 @@ const groupRoutes = (group: RecordGroup): Route[] => {
       access: 'write',
       dialect: problems,
       ...partitions.remove,
-    },
-    ...(documents
+    }),
+    ...(isDocumentGroup(group)
       ? [
-          {
+          row({
             id: `add-document-${group}`,
             method: 'POST',
             path: `${one}/documents`,
@@ -196,15 +199,15 @@ const groupRoutes = (group: RecordGroup): Route[] => {
             body: jsonBody,
             idempotencyKey: true,
             ...partitions.addDocument,
-          } satisfies Route,
+          }),
         ]
       : []),
   ];
 };
 
-export const routes: readonly Route[] = [
+const table = [
   ...recordGroups.flatMap(groupRoutes),
-  {
+  row({
     id: 'get-system',
     method: 'GET',
     path: '/api/system',
@@ -215,8 +218,8 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [keys.counterPartition],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'create-token',
     method: 'POST',
     path: '/api/sso/token',
@@ -235,8 +238,8 @@ export const routes: readonly Route[] = [
     ],
     writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, ...signInRevocation],
     ...oauthEndpoint,
-  },
-  {
+  }),
+  row({
     id: 'revoke-token',
     method: 'POST',
     path: '/api/sso/revoke',
@@ -247,8 +250,8 @@ export const routes: readonly Route[] = [
     reads: [keys.clientPartition, keys.refreshTokenPartition],
     writes: signInRevocation,
     ...oauthEndpoint,
-  },
-  {
+  }),
+  row({
     id: 'get-authorize',
     method: 'GET',
     path: '/api/sso/authorize',
@@ -283,8 +286,8 @@ export const routes: readonly Route[] = [
     ],
     writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
     dialect: { kind: 'page', errors: [] },
-  },
-  {
+  }),
+  row({
     id: 'post-authorize',
     method: 'POST',
     path: '/api/sso/authorize',
@@ -310,10 +313,10 @@ export const routes: readonly Route[] = [
       keys.userPartition,
     ],
     dialect: { kind: 'page', errors: [403, 429] },
-  },
-  ...(['GET', 'POST'] as const).map(
-    (method): Route => ({
-      id: `${method.toLowerCase()}-userinfo`,
+  }),
+  ...(['GET', 'POST'] as const).map((method) =>
+    row({
+      id: `${method === 'GET' ? 'get' : 'post'}-userinfo`,
       method,
       path: '/api/sso/userinfo',
       handler: method === 'GET' ? 'sso/userinfo' : 'sso/post-userinfo',
@@ -327,9 +330,9 @@ export const routes: readonly Route[] = [
       writes: [],
     }),
   ),
-  ...(['GET', 'POST'] as const).map(
-    (method): Route => ({
-      id: `${method.toLowerCase()}-logout`,
+  ...(['GET', 'POST'] as const).map((method) =>
+    row({
+      id: `${method === 'GET' ? 'get' : 'post'}-logout`,
       method,
       path: '/api/sso/logout',
       handler: method === 'GET' ? 'sso/logout' : 'sso/post-logout',
@@ -345,7 +348,7 @@ export const routes: readonly Route[] = [
       dialect: { kind: 'page', errors: [] },
     }),
   ),
-  {
+  row({
     id: 'get-me',
     method: 'GET',
     path: '/api/sso/me',
@@ -358,8 +361,8 @@ export const routes: readonly Route[] = [
     // A person's account and entity.
     reads: [keys.userPartition, keys.recordPartition('entities')],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-jwks',
     method: 'GET',
     path: '/api/sso/jwks',
@@ -370,8 +373,8 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [keys.publicKeyPartition],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-openid-configuration',
     method: 'GET',
     path: '/api/sso/.well-known/openid-configuration',
@@ -382,8 +385,8 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     // The same metadata where RFC 8414 section 3.1 puts it for an issuer with a path: the well-known
     // segment first, then the issuer's path.
     id: 'get-oauth-authorization-server',
@@ -396,8 +399,8 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-openapi',
     method: 'GET',
     path: '/api/openapi.json',
@@ -408,8 +411,8 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-docs',
     method: 'GET',
     path: '/api/docs',
@@ -420,8 +423,8 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-docs-asset',
     method: 'GET',
     path: '/api/docs/{asset}',
@@ -432,12 +435,17 @@ export const routes: readonly Route[] = [
     dialect: problems,
     reads: [],
     writes: [],
-  },
+  }),
   ...oneRosterRoutes,
 ];
 
+/** The id of every route, the fallback's too: a handler, a docs row or a test names a route by one of these. */
+export type RouteId = (typeof table)[number]['id'] | 'fallback';
+
+export const routes: readonly Route<RouteId>[] = table;
+
 /** Answers every request no route matches: a 404 or 405 problem, locally and behind API Gateway alike. */
-export const fallbackRoute: Route = {
+export const fallbackRoute: Route<'fallback'> = {
   id: 'fallback',
   method: 'GET',
   path: '$default',
@@ -465,7 +473,7 @@ export function partitionsRead(route: Route): string[] {
   ];
 }
 
-export function routeById(id: string): Route {
+export function routeById(id: RouteId): Route {
   const route = [...routes, fallbackRoute].find((r) => r.id === id);
   if (!route) throw new Error(`No route ${id} in the route table`);
   return route;

@@ -1,7 +1,7 @@
 // Which routes are audited, and what a request names in its path when its handler says nothing: the
 // native routes of person groups, and the OneRoster routes that return or name people.
 import { describe, expect, it } from 'vitest';
-import { routeById, routes } from '../routes';
+import { type RouteId, routeById, routes } from '../routes';
 import { auditEvents, IDS_PER_EVENT, namedSubject } from './audit-event';
 import { auditLine } from './audit-log';
 
@@ -48,7 +48,7 @@ describe('the audited routes', () => {
 
 describe('namedSubject', () => {
   const person = '0F1C1D1E-0000-4000-8000-000000000001';
-  const auditOf = (id: string) => {
+  const auditOf = (id: RouteId) => {
     const audit = routeById(id).audit;
     if (!audit) throw new Error(`${id} is not audited`);
     return audit;

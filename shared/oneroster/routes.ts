@@ -3,7 +3,7 @@
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
 import { oneRosterScopes, roleGroups } from '../domain/groups';
-import type { Route, RouteAudit } from '../route';
+import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
 
@@ -74,14 +74,14 @@ const people = (...named: string[]): RouteAudit => ({ group: 'entities', named, 
  * A nested collection, `GET <path>`. The object a path names first is `{sourcedId}`, as in the object's
  * own path (API Gateway wants one name a position); a class under a school is `{classSourcedId}`.
  */
-function nested(
-  id: string,
+function nested<const Id extends string>(
+  id: Id,
   path: string,
   handler: string,
   reads: readonly string[],
   audit?: RouteAudit,
-): Route {
-  return {
+) {
+  return row({
     ...(audit ? { audit } : {}),
     id: `list-oneroster-${id}`,
     method: 'GET',
@@ -93,27 +93,33 @@ function nested(
     reads,
     writes: [],
     dialect: imsx,
-  };
+  });
 }
 
 /** A collection and its single-object read: `GET <path>` and `GET <path>/{sourcedId}`. */
-function collection(
-  name: string,
-  single: string,
+function collection<
+  const Name extends string,
+  const Single extends string,
+  const Plural extends string = Name,
+>(
+  name: Name,
+  single: Single,
   auth: Route['auth'],
   reads: readonly string[],
   options: {
     /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
-    plural?: string;
+    plural?: Plural;
     /** A collection of people: its requests are audited. */
     ofPeople?: true;
   } = {},
-): Route[] {
-  const { plural = name, ofPeople } = options;
+) {
+  // Without a plural of its own, Plural is Name.
+  const plural = (options.plural ?? name) as Plural;
+  const { ofPeople } = options;
   const base = { auth, access: 'read', reads, writes: [], dialect: imsx } as const;
   const audit = (...named: string[]) => (ofPeople ? { audit: people(...named) } : {});
   return [
-    {
+    row({
       ...base,
       id: `list-oneroster-${plural}`,
       method: 'GET',
@@ -121,8 +127,8 @@ function collection(
       handler: `${areaOf(plural)}/list-${plural}`,
       query: collectionParameters,
       ...audit(),
-    },
-    {
+    }),
+    row({
       ...base,
       id: `get-oneroster-${single}`,
       method: 'GET',
@@ -130,11 +136,11 @@ function collection(
       handler: `${areaOf(single)}/get-${single}`,
       query: ['fields'],
       ...audit('sourcedId'),
-    },
-  ];
+    }),
+  ] as const;
 }
 
-export const oneRosterRoutes: Route[] = [
+export const oneRosterRoutes = [
   ...collection('users', 'user', core, userReads, { ofPeople: true }),
   ...collection('students', 'student', core, userReads, { ofPeople: true }),
   ...collection('teachers', 'teacher', core, userReads, { ofPeople: true }),

@@ -3,12 +3,12 @@
 
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
-import { routeById } from '../routes';
+import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger, metrics } from './context';
 import { tokenVerifier } from './token-verifier';
 
-export const api = (routeId: string, handle: ApiHandler) =>
+export const api = (routeId: RouteId, handle: ApiHandler) =>
   createApi(routeById(routeId), handle, {
     config,
     logger,

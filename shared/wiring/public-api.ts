@@ -2,8 +2,8 @@
 // revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
-import { routeById } from '../routes';
+import { type RouteId, routeById } from '../routes';
 import { config, logger, metrics } from './context';
 
-export const publicApi = (routeId: string, handle: ApiHandler) =>
+export const publicApi = (routeId: RouteId, handle: ApiHandler) =>
   createApi(routeById(routeId), handle, { config, logger, metrics });

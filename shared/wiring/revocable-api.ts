@@ -5,13 +5,13 @@
 
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
-import { routeById } from '../routes';
+import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger, metrics } from './context';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
-export const revocableApi = (routeId: string, handle: ApiHandler) =>
+export const revocableApi = (routeId: RouteId, handle: ApiHandler) =>
   createApi(routeById(routeId), handle, {
     config,
     logger,
