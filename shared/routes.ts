@@ -439,6 +439,9 @@ const table = [
   ...oneRosterRoutes,
 ];
 
+/** The ids of the record groups' routes. */
+export type RecordRouteId = ReturnType<typeof groupRoutes<RecordGroup>>[number]['id'];
+
 /** The id of every route, the fallback's too: a handler, a docs row or a test names a route by one of these. */
 export type RouteId = (typeof table)[number]['id'] | 'fallback';
 

@@ -265,3 +265,5 @@ export const oneRosterRoutes = [
     ofPeople: true,
   }),
 ];
+
+export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];
