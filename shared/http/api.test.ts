@@ -64,12 +64,14 @@ describe('an unexpected failure (contract section 5)', () => {
 
 describe('business counts', () => {
   it("publish a refusal's counts with its request metrics: a failed client authentication is a sign-in failure", async () => {
-    const [{ createApi }, { routeById }, { config, logger }, { OAuthError }] = await Promise.all([
-      import('./api'),
-      import('../routes'),
-      import('../wiring/context'),
-      import('./errors'),
-    ]);
+    const [{ createApi }, { routeById }, { config, logger }, { OAuthError }, { oauthDialect }] =
+      await Promise.all([
+        import('./api'),
+        import('../routes'),
+        import('../wiring/context'),
+        import('./errors'),
+        import('./dialect'),
+      ]);
     const published: { route: string; status: number; counts: readonly unknown[] }[] = [];
     const metrics = () => ({
       request: (route: string, status: number, counts: readonly unknown[]) => {
@@ -84,7 +86,7 @@ describe('business counts', () => {
           { name: 'SignInFailures', value: 1 },
         ]);
       },
-      { config, logger, metrics },
+      { config, logger, metrics, dialects: { oauth: oauthDialect } },
     );
     const token = {
       ...event('req-456'),

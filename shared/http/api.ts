@@ -8,21 +8,18 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { type AuditSubject, auditEvents, namedSubject } from '../audit/audit-event';
 import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken } from '../auth/access-token';
-import { chooseLocale } from '../auth/page-text';
 import type { TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { BusinessCount, RequestMetrics } from '../metrics';
-import { statusInfoResponse } from '../oneroster/status-info';
 import type { Route } from '../route';
 import { authenticate, bearerToken } from './authenticate';
+import type { ErrorDialect } from './dialect';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import type { ApiHandler, ApiResponse } from './exchange';
-import type { PageView } from './html-page';
-import { errorPageResponse, errorResponse, logFailure } from './problem';
 import { checkQueryLengths } from './query-limits';
 import { quote } from './quote';
-import { header, QueryParams } from './request';
+import { QueryParams } from './request';
 
 /** The process's parts the factory uses, each built on first use. */
 export interface ApiRuntime {
@@ -34,6 +31,8 @@ export interface ApiRuntime {
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
   /** Routes of person records only: where each request's audit event goes. */
   audit?: () => AuditLog;
+  /** How the route's errors are written, by its dialect's kind: the wiring gives those of its routes. */
+  dialects: Partial<Record<Route['dialect']['kind'], ErrorDialect>>;
   /** Where each request's metrics go (embedded metric format); none in the unit tests of the factory. */
   metrics?: () => RequestMetrics;
 }
@@ -69,22 +68,6 @@ const withRequestId = (response: Result, requestId: string): Result => ({
   headers: { ...response.headers, 'x-request-id': requestId },
 });
 
-/**
- * The language and school of a page route's error page: ui_locales from the query or form, else the
- * browser's Accept-Language, as the sign-in page chooses.
- */
-function pageViewOf(event: Event, config: Config): PageView {
-  const form =
-    event.requestContext?.http?.method === 'POST' && !event.isBase64Encoded ? (event.body ?? '') : '';
-  const uiLocales = [event.rawQueryString ?? '', form]
-    .map((params) => new URLSearchParams(params).get('ui_locales') ?? undefined)
-    .find((value) => value !== undefined);
-  return {
-    tenantName: config.tenantName,
-    locale: chooseLocale(uiLocales, header(event, 'accept-language'), config.defaultLocale),
-  };
-}
-
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
 function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result, Error, ApiContext> {
   const started = new WeakMap<object, number>();
@@ -98,6 +81,9 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       client_id: context.auth?.clientId,
       person_id: context.auth?.person?.entityId,
     });
+  const dialect = runtime.dialects[route.dialect.kind];
+  if (!dialect)
+    throw new Error(`Route ${route.id} answers errors as ${route.dialect.kind}: give it that dialect`);
   const declared = route.audit;
   if (declared !== undefined && !runtime.audit)
     throw new Error(`Route ${route.id} is audited: give it an audit log`);
@@ -172,36 +158,16 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         route: route.id,
         logger: runtime.logger(),
       };
-      if (route.dialect.kind === 'page') {
-        request.response = render(
-          errorPageResponse(request.error, errorContext, pageViewOf(event, runtime.config())),
-        );
-      } else if (route.dialect.kind === 'imsx') {
-        request.response = statusInfoResponse(request.error, errorContext.requestId, (error) =>
-          logFailure(error, errorContext),
-        );
-      } else {
-        const error = route.dialect.kind === 'oauth' ? asOAuthError(request.error) : asProblem(request.error);
-        request.response = errorResponse(error, errorContext);
-      }
-      request.response = withRequestId(request.response, errorContext.requestId);
+      request.response = withRequestId(
+        dialect.render(request.error, errorContext, event),
+        errorContext.requestId,
+      );
       if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
       await audit(event, context, request.response.statusCode ?? 500, request.error);
       measure(context, request.response.statusCode ?? 500);
     },
   };
-}
-
-/** middy's JSON parser reports a malformed body as 415; it is a bad request. */
-function asProblem(error: unknown): unknown {
-  const parser = error as { statusCode?: unknown; message?: unknown } | null;
-  if (parser?.statusCode === 415 && parser.message === 'Invalid or malformed JSON was provided') {
-    return new BadRequestError('The body is not valid JSON.', [
-      { name: 'body', in: 'body', reason: 'not valid JSON' },
-    ]);
-  }
-  return error;
 }
 
 /** Refuses missing bodies, and bodies over the operation's limit, before anything parses them. */
@@ -221,18 +187,6 @@ function limitBody({
       if (bytes > maxBytes) throw new PayloadTooLargeError(maxBytes);
     },
   };
-}
-
-/** At the token endpoint, every client error is an RFC 6749 error body. */
-function asOAuthError(error: unknown): unknown {
-  if (error instanceof OAuthError) return error;
-  if (error instanceof HttpError && error.status < 500)
-    return new OAuthError('invalid_request', error.message, error.status);
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new OAuthError('invalid_request', 'The request body is not valid JSON.', 400);
-  }
-  return error;
 }
 
 /**
@@ -280,7 +234,8 @@ function authorize(
   };
 }
 
-function render(response: ApiResponse): Result {
+/** A handler's answer as API Gateway takes it, with the headers every answer carries unless it sets its own. */
+export function render(response: ApiResponse): Result {
   const status = response.status ?? 200;
   const body = response.rawBody ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
   // A response without a body (204, 304) names no content type.

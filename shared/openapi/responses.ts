@@ -51,7 +51,7 @@ const location: HeaderSpec = {
 
 const HTML_TYPE = 'text/html';
 
-/** What every response of a page carries, redirects and errors too (shared/http/html-page.ts). */
+/** What every response of a page carries, redirects and errors too (shared/auth/html-page.ts). */
 const pageHeaders: Record<string, HeaderSpec> = {
   'Cache-Control': cacheControl('^no-store$'),
   'Content-Security-Policy': {

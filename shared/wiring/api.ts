@@ -2,7 +2,9 @@
 // (shared/http/api.ts) with the process's configuration, logger and token verifier.
 
 import { createApi } from '../http/api';
+import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
+import { imsxDialect } from '../oneroster/dialect';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger, metrics } from './context';
@@ -13,6 +15,7 @@ export const api = (routeId: RouteId, handle: ApiHandler) =>
     config,
     logger,
     metrics,
+    dialects: { problem: problemDialect, imsx: imsxDialect },
     verifier: tokenVerifier,
     audit: auditLog,
   });

@@ -1,9 +1,17 @@
 // The factory of routes anyone may call, or that authenticate the client themselves (the token,
 // revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
+
+import { pageDialect } from '../auth/page-dialect';
 import { createApi } from '../http/api';
+import { oauthDialect, problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
 import { type RouteId, routeById } from '../routes';
 import { config, logger, metrics } from './context';
 
 export const publicApi = (routeId: RouteId, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, { config, logger, metrics });
+  createApi(routeById(routeId), handle, {
+    config,
+    logger,
+    metrics,
+    dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
+  });

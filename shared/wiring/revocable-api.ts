@@ -4,6 +4,7 @@
 // (within REVOCATION_REFRESH_SECONDS), hold nothing of it.
 
 import { createApi } from '../http/api';
+import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
@@ -16,6 +17,7 @@ export const revocableApi = (routeId: RouteId, handle: ApiHandler) =>
     config,
     logger,
     metrics,
+    dialects: { problem: problemDialect },
     verifier: tokenVerifier,
     signIns: refreshTokenRepository,
     audit: auditLog,
