@@ -5,6 +5,7 @@
 // belong to, which is what `npm run admin -- audit person <entity_id>` looks for.
 import type { AccessToken } from '../auth/access-token';
 import type { RecordGroup } from '../domain/groups';
+import type { AuditSubject } from '../http/subject';
 import type { RouteAudit } from '../route';
 
 export interface AuditEvent {
@@ -30,12 +31,6 @@ export interface AuditEvent {
   /** The person acting, for a person's token; none for a client's own. */
   actor_user_id: string | undefined;
   actor_entity_id: string | undefined;
-}
-
-/** What a record handler says it touched, for the audit event of its request. */
-export interface AuditSubject {
-  recordIds: string[];
-  entityIds: string[];
 }
 
 /**

@@ -5,13 +5,11 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type AuditSubject, auditEvents, namedSubject } from '../audit/audit-event';
-import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken } from '../auth/access-token';
 import type { TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import type { BusinessCount, RequestMetrics } from '../metrics';
+import type { BusinessCount } from '../metrics';
 import type { Route } from '../route';
 import { authenticate, bearerToken } from './authenticate';
 import type { ErrorDialect } from './dialect';
@@ -20,6 +18,7 @@ import type { ApiHandler, ApiResponse } from './exchange';
 import { checkQueryLengths } from './query-limits';
 import { quote } from './quote';
 import { QueryParams } from './request';
+import type { AuditSubject } from './subject';
 
 /** The process's parts the factory uses, each built on first use. */
 export interface ApiRuntime {
@@ -29,13 +28,30 @@ export interface ApiRuntime {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
-  /** Routes of person records only: where each request's audit event goes. */
-  audit?: () => AuditLog;
   /** How the route's errors are written, by its dialect's kind: the wiring gives those of its routes. */
   dialects: Partial<Record<Route['dialect']['kind'], ErrorDialect>>;
-  /** Where each request's metrics go (embedded metric format); none in the unit tests of the factory. */
-  metrics?: () => RequestMetrics;
+  /**
+   * What runs after each request's access log line, whatever its outcome: the route's audit event and its
+   * metrics, as the wiring adds them from the route's declared fields.
+   */
+  observers: readonly RequestObserver[];
 }
+
+/** How a request ended, for the observers the wiring adds to its route. */
+export interface RequestOutcome {
+  event: APIGatewayProxyEventV2;
+  requestId: string;
+  auth: AccessToken | undefined;
+  status: number;
+  /** What the request failed with, if it did. */
+  error?: unknown;
+  /** What the handler said the request touched, or a failure said it still read (a 412's record). */
+  touched: AuditSubject | undefined;
+  /** The handler's or the refusal's business counts; an observer may add its own for those after it. */
+  counts: BusinessCount[];
+}
+
+export type RequestObserver = (outcome: RequestOutcome) => void | Promise<void>;
 
 interface ApiContext extends Context {
   auth?: AccessToken;
@@ -84,59 +100,18 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
   const dialect = runtime.dialects[route.dialect.kind];
   if (!dialect)
     throw new Error(`Route ${route.id} answers errors as ${route.dialect.kind}: give it that dialect`);
-  const declared = route.audit;
-  if (declared !== undefined && !runtime.audit)
-    throw new Error(`Route ${route.id} is audited: give it an audit log`);
-  /**
-   * One audit event a request of a person group, whatever its outcome (several when it names more ids than
-   * one log line holds): ids only, never content. It names what the handler says the answer told of, else
-   * what a failure says it read (a 412's record), else the ids in the path. An event that cannot be written
-   * (the local run's file, say) does not change the answer: a write has committed by then, and a 500 would
-   * tell the client it had not. The failure is reported loudly instead, by an error log line and the
-   * AuditWriteFailures metric. Deployed, the event is a line on standard output.
-   */
-  const audit = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
-    if (declared === undefined || !runtime.audit) return;
-    const written = auditEvents({
-      route,
-      group: declared.group,
+  /** The wiring's observers, in their order, each seeing the counts those before it added. */
+  const observe = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
+    const outcome: RequestOutcome = {
+      event,
       requestId: requestIdOf(event, context),
       auth: context.auth,
-      subject:
-        context.audited ??
-        (error instanceof HttpError ? error.audit : undefined) ??
-        namedSubject(declared, event.pathParameters ?? {}),
-      outcome: status,
-    });
-    for (const part of written) {
-      try {
-        await runtime.audit().write(part);
-      } catch (error) {
-        runtime.logger().error('audit event not written', {
-          request_id: part.request_id,
-          route: route.id,
-          status,
-          record_ids: part.record_ids.join(','),
-          entity_ids: part.entity_ids.join(','),
-          error: error instanceof Error ? error.message : String(error),
-        });
-        context.counts = [...(context.counts ?? []), { name: 'AuditWriteFailures', value: 1 }];
-      }
-    }
-  };
-  /** The request's metrics: by route, with the records a successful write of a person group wrote. */
-  const measure = (context: ApiContext, status: number) => {
-    const written: BusinessCount[] =
-      declared !== undefined && route.access === 'write' && status < 300 && context.audited
-        ? [
-            {
-              name: 'RecordsWritten',
-              value: context.audited.recordIds.length,
-              dimension: { name: 'group', value: declared.group },
-            },
-          ]
-        : [];
-    runtime.metrics?.().request(route.id, status, [...(context.counts ?? []), ...written]);
+      status,
+      error,
+      touched: context.audited ?? (error instanceof HttpError ? error.audit : undefined),
+      counts: [...(context.counts ?? [])],
+    };
+    for (const observer of runtime.observers) await observer(outcome);
   };
   return {
     before: ({ context }) => {
@@ -147,8 +122,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       const { event, context, response } = request;
       if (response) request.response = withRequestId(response, requestIdOf(event, context));
       log(event, context, response?.statusCode ?? 200);
-      await audit(event, context, response?.statusCode ?? 200);
-      measure(context, response?.statusCode ?? 200);
+      await observe(event, context, response?.statusCode ?? 200);
     },
     onError: async (request) => {
       const { event, context } = request;
@@ -164,8 +138,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       );
       if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
-      await audit(event, context, request.response.statusCode ?? 500, request.error);
-      measure(context, request.response.statusCode ?? 500);
+      await observe(event, context, request.response.statusCode ?? 500, request.error);
     },
   };
 }

@@ -6,12 +6,15 @@ import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
 import { type RouteId, routeById } from '../routes';
-import { config, logger, metrics } from './context';
+import { config, logger } from './context';
+import { observersOf } from './observers';
 
-export const publicApi = (routeId: RouteId, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, {
+export function publicApi(routeId: RouteId, handle: ApiHandler) {
+  const route = routeById(routeId);
+  return createApi(route, handle, {
     config,
     logger,
-    metrics,
     dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
+    observers: observersOf(route),
   });
+}
