@@ -1,6 +1,6 @@
 // The shape of a row of the route table (shared/routes.ts), apart from the table itself: the binding
 // modules that contribute rows (OneRoster) and the HTTP layer that serves one need the shape, not every row.
-import type { Scope } from './domain/groups';
+import type { RoleGroup, Scope } from './domain/groups';
 
 export type RouteAuth =
   /** A bearer token carrying this scope, or the other one where `or` names one. */
@@ -14,8 +14,36 @@ export type RouteAuth =
 /** Error statuses a page answers beyond 400, 413, 415 and 500: a refused form, too many failed sign-ins. */
 export type PageErrorStatus = 403 | 429;
 
-export interface Route {
-  id: string;
+/**
+ * How a route's errors are written: RFC 9457 problems; RFC 6749 error bodies (the token and revocation
+ * endpoints); OneRoster imsx_StatusInfo bodies (the OneRoster binding's routes); or HTML pages, for a page
+ * people open in a browser (sign-in), whose every response, errors included, is an HTML page or a redirect
+ * with the pages' security headers, and whose `errors` are the error statuses it has beyond the usual.
+ */
+export type RouteDialect =
+  | { kind: 'problem' }
+  | { kind: 'oauth' }
+  | { kind: 'imsx' }
+  | { kind: 'page'; errors: readonly PageErrorStatus[] };
+
+/**
+ * What a request to a route reads or writes about people, for its audit event (shared/audit/): one event a
+ * request, whatever its outcome.
+ */
+export interface RouteAudit {
+  /** The person group whose records it touches: a OneRoster route's people are entities. */
+  group: 'entities' | RoleGroup;
+  /**
+   * The path parameters that name records of the group: what the event names when the handler names
+   * nothing (the request failed, or it lists a person's other records).
+   */
+  named: readonly string[];
+  /** Ids are matched whatever their case (OneRoster's sourcedIds): the event names them in lower case. */
+  caseless?: true;
+}
+
+export interface Route<Id extends string = string> {
+  id: Id;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** Module under functions/ that exports `handler`. */
@@ -41,10 +69,7 @@ export interface Route {
    */
   reads: readonly string[];
   writes: readonly string[];
-  /** RFC 6749 error bodies instead of problems (the token and revocation endpoints). */
-  oauthErrors?: boolean;
-  /** OneRoster imsx_StatusInfo error bodies instead of problems (the OneRoster binding's routes). */
-  imsxErrors?: true;
+  dialect: RouteDialect;
   /**
    * A person's token is refused at once when the sign-in it comes from is revoked (its code or a refresh
    * token reused, or RFC 7009 revocation), at the cost of one read of its REFRESH_FAMILY item a request:
@@ -52,11 +77,11 @@ export interface Route {
    * takes a token refuses it within REVOCATION_REFRESH_SECONDS anyway (shared/auth/revoked-sign-ins.ts).
    */
   checksSignIn?: true;
-  /**
-   * A page people open in a browser (sign-in): every response, errors included, is an HTML page or a
-   * redirect with the pages' security headers; `errors` lists the error statuses it has beyond the usual.
-   */
-  page?: { errors: readonly PageErrorStatus[] };
+  /** Requests are audited, as this says; a route without it touches no person's records. */
+  audit?: RouteAudit;
   /** Takes an Idempotency-Key header: a retry with the same key and body gets the first response. */
   idempotencyKey?: true;
 }
+
+/** A row of the route table, its id kept as written, so that the table's ids form a type. */
+export const row = <const Id extends string>(route: Route<Id>): Route<Id> => route;

@@ -7,6 +7,7 @@ import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
 import {
   groups,
+  isDocumentGroup,
   isRoleGroup,
   type RecordGroup,
   type Reference,
@@ -17,12 +18,16 @@ import {
 import { LIMITS } from './domain/limits';
 import { oneRosterRoutes } from './oneroster/routes';
 import { filterParameters } from './records/list-filters';
-import type { Route } from './route';
+import { type Route, type RouteAudit, row } from './route';
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
 
 /** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
-const oauthEndpoint = { body: { type: 'form-or-json', maxBytes: 16 * 1024 }, oauthErrors: true } as const;
+const oauthEndpoint = {
+  body: { type: 'form-or-json', maxBytes: 16 * 1024 },
+  dialect: { kind: 'oauth' },
+} as const;
+const problems = { kind: 'problem' } as const;
 const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
 /** What revoking a sign-in writes: its family, and the record every route's verifier reads. */
 const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition];
@@ -85,105 +90,124 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
-const groupRoutes = (group: RecordGroup): Route[] => {
-  const { idField: idParam, documents } = groups[group];
+const groupRoutes = <G extends RecordGroup>(group: G) => {
+  const { idField: idParam } = groups[group];
+  /** A person group's requests are audited, naming the record in the path where there is one. */
+  const audit = (named: readonly string[]): { audit?: RouteAudit } => {
+    const person: RecordGroup = group;
+    return person === 'entities' || isRoleGroup(person) ? { audit: { group: person, named } } : {};
+  };
   const read = { kind: 'scope', scope: readScope(group) } as const;
   const write = { kind: 'scope', scope: writeScope(group) } as const;
   const one = `/api/${group}/{${idParam}}`;
   const partitions = partitionsOf(group);
   return [
-    {
+    row({
       id: `list-${group}`,
       method: 'GET',
       path: `/api/${group}`,
       handler: `${group}/list`,
+      ...audit([]),
       auth: read,
       query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
       access: 'read',
+      dialect: problems,
       reads: partitions.list,
       writes: [],
-    },
-    {
+    }),
+    row({
       id: `get-${group}`,
       method: 'GET',
       path: one,
       handler: `${group}/get`,
+      ...audit([idParam]),
       auth: read,
       query: ['fields'],
       access: 'read',
+      dialect: problems,
       reads: partitions.get,
       writes: [],
-    },
-    {
+    }),
+    row({
       id: `list-deleted-${group}`,
       method: 'GET',
       path: `/api/${group}/deleted`,
       handler: `${group}/list-deleted`,
+      ...audit([]),
       auth: read,
       query: ['since', 'items_per_page', 'cursor'],
       access: 'read',
+      dialect: problems,
       reads: partitions.deleted,
       writes: [],
-    },
-    {
+    }),
+    row({
       id: `create-${group}`,
       method: 'POST',
       path: `/api/${group}`,
       handler: `${group}/create`,
+      ...audit([]),
       auth: write,
       checksSignIn: true,
       query: [],
       access: 'write',
+      dialect: problems,
       body: jsonBody,
       idempotencyKey: true,
       ...partitions.create,
-    },
-    {
+    }),
+    row({
       id: `replace-${group}`,
       method: 'PUT',
       path: one,
       handler: `${group}/replace`,
+      ...audit([idParam]),
       auth: write,
       checksSignIn: true,
       query: [],
       access: 'write',
+      dialect: problems,
       body: jsonBody,
       ...partitions.replace,
-    },
-    {
+    }),
+    row({
       id: `delete-${group}`,
       method: 'DELETE',
       path: one,
       handler: `${group}/delete`,
+      ...audit([idParam]),
       auth: write,
       checksSignIn: true,
       query: [],
       access: 'write',
+      dialect: problems,
       ...partitions.remove,
-    },
-    ...(documents
+    }),
+    ...(isDocumentGroup(group)
       ? [
-          {
+          row({
             id: `add-document-${group}`,
             method: 'POST',
             path: `${one}/documents`,
             handler: `${group}/add-document`,
+            ...audit([idParam]),
             auth: write,
             checksSignIn: true,
             query: [],
             access: 'write',
+            dialect: problems,
             body: jsonBody,
             idempotencyKey: true,
             ...partitions.addDocument,
-          } satisfies Route,
+          }),
         ]
       : []),
   ];
 };
 
-export const routes: readonly Route[] = [
+const table = [
   ...recordGroups.flatMap(groupRoutes),
-  {
+  row({
     id: 'get-system',
     method: 'GET',
     path: '/api/system',
@@ -191,10 +215,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'scope', scope: 'system:read' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [keys.counterPartition],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'create-token',
     method: 'POST',
     path: '/api/sso/token',
@@ -213,8 +238,8 @@ export const routes: readonly Route[] = [
     ],
     writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, ...signInRevocation],
     ...oauthEndpoint,
-  },
-  {
+  }),
+  row({
     id: 'revoke-token',
     method: 'POST',
     path: '/api/sso/revoke',
@@ -225,8 +250,8 @@ export const routes: readonly Route[] = [
     reads: [keys.clientPartition, keys.refreshTokenPartition],
     writes: signInRevocation,
     ...oauthEndpoint,
-  },
-  {
+  }),
+  row({
     id: 'get-authorize',
     method: 'GET',
     path: '/api/sso/authorize',
@@ -260,9 +285,9 @@ export const routes: readonly Route[] = [
       keys.publicKeyPartition,
     ],
     writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
-    page: { errors: [] },
-  },
-  {
+    dialect: { kind: 'page', errors: [] },
+  }),
+  row({
     id: 'post-authorize',
     method: 'POST',
     path: '/api/sso/authorize',
@@ -287,11 +312,11 @@ export const routes: readonly Route[] = [
       keys.sessionPartition,
       keys.userPartition,
     ],
-    page: { errors: [403, 429] },
-  },
-  ...(['GET', 'POST'] as const).map(
-    (method): Route => ({
-      id: `${method.toLowerCase()}-userinfo`,
+    dialect: { kind: 'page', errors: [403, 429] },
+  }),
+  ...(['GET', 'POST'] as const).map((method) =>
+    row({
+      id: `${method === 'GET' ? 'get' : 'post'}-userinfo`,
       method,
       path: '/api/sso/userinfo',
       handler: method === 'GET' ? 'sso/userinfo' : 'sso/post-userinfo',
@@ -299,14 +324,15 @@ export const routes: readonly Route[] = [
       checksSignIn: true,
       query: [],
       access: 'read',
+      dialect: problems,
       // The person's account and entity.
       reads: [keys.userPartition, keys.recordPartition('entities')],
       writes: [],
     }),
   ),
-  ...(['GET', 'POST'] as const).map(
-    (method): Route => ({
-      id: `${method.toLowerCase()}-logout`,
+  ...(['GET', 'POST'] as const).map((method) =>
+    row({
+      id: `${method === 'GET' ? 'get' : 'post'}-logout`,
       method,
       path: '/api/sso/logout',
       handler: method === 'GET' ? 'sso/logout' : 'sso/post-logout',
@@ -319,10 +345,10 @@ export const routes: readonly Route[] = [
       // registered addresses are read, the session deleted and the sign-ins it issued revoked.
       reads: [keys.clientPartition, keys.sessionPartition, keys.userPartition, keys.publicKeyPartition],
       writes: [keys.sessionPartition, ...signInRevocation],
-      page: { errors: [] },
+      dialect: { kind: 'page', errors: [] },
     }),
   ),
-  {
+  row({
     id: 'get-me',
     method: 'GET',
     path: '/api/sso/me',
@@ -331,11 +357,12 @@ export const routes: readonly Route[] = [
     checksSignIn: true,
     query: [],
     access: 'read',
+    dialect: problems,
     // A person's account and entity.
     reads: [keys.userPartition, keys.recordPartition('entities')],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-jwks',
     method: 'GET',
     path: '/api/sso/jwks',
@@ -343,10 +370,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [keys.publicKeyPartition],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-openid-configuration',
     method: 'GET',
     path: '/api/sso/.well-known/openid-configuration',
@@ -354,10 +382,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     // The same metadata where RFC 8414 section 3.1 puts it for an issuer with a path: the well-known
     // segment first, then the issuer's path.
     id: 'get-oauth-authorization-server',
@@ -367,10 +396,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-openapi',
     method: 'GET',
     path: '/api/openapi.json',
@@ -378,10 +408,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-docs',
     method: 'GET',
     path: '/api/docs',
@@ -389,10 +420,11 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
-  },
-  {
+  }),
+  row({
     id: 'get-docs-asset',
     method: 'GET',
     path: '/api/docs/{asset}',
@@ -400,14 +432,23 @@ export const routes: readonly Route[] = [
     auth: { kind: 'public' },
     query: [],
     access: 'read',
+    dialect: problems,
     reads: [],
     writes: [],
-  },
+  }),
   ...oneRosterRoutes,
 ];
 
+/** The ids of the record groups' routes. */
+export type RecordRouteId = ReturnType<typeof groupRoutes<RecordGroup>>[number]['id'];
+
+/** The id of every route, the fallback's too: a handler, a docs row or a test names a route by one of these. */
+export type RouteId = (typeof table)[number]['id'] | 'fallback';
+
+export const routes: readonly Route<RouteId>[] = table;
+
 /** Answers every request no route matches: a 404 or 405 problem, locally and behind API Gateway alike. */
-export const fallbackRoute: Route = {
+export const fallbackRoute: Route<'fallback'> = {
   id: 'fallback',
   method: 'GET',
   path: '$default',
@@ -415,6 +456,7 @@ export const fallbackRoute: Route = {
   auth: { kind: 'public' },
   query: 'any',
   access: 'read',
+  dialect: problems,
   reads: [],
   writes: [],
 };
@@ -434,7 +476,7 @@ export function partitionsRead(route: Route): string[] {
   ];
 }
 
-export function routeById(id: string): Route {
+export function routeById(id: RouteId): Route {
   const route = [...routes, fallbackRoute].find((r) => r.id === id);
   if (!route) throw new Error(`No route ${id} in the route table`);
   return route;

@@ -54,7 +54,7 @@ const samplePath = (path: string) => path.replace(/\{\w+\}/g, '00000000-0000-400
 
 async function expectUnauthorized(response: Response, invalidToken: boolean, route?: Route) {
   const challenge = response.headers.get('www-authenticate') ?? '';
-  if (route?.imsxErrors) {
+  if (route?.dialect.kind === 'imsx') {
     // The OneRoster binding answers with imsx_StatusInfo (its section 3.3) instead of a problem.
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ imsx_codeMajor: 'failure', imsx_severity: 'error' });

@@ -325,7 +325,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
 
   it('serve every OneRoster 1.2 rostering collection, object and nested collection', async () => {
     const samples = await rosterSamples((path) => request('GET', path));
-    for (const route of routes.filter((r) => r.imsxErrors)) {
+    for (const route of routes.filter((r) => r.dialect.kind === 'imsx')) {
       const path = samples.pathOf(route.path);
       const response = await request('GET', route.id.startsWith('list-') ? `${path}?limit=2` : path);
       const expected = path.includes('/none') ? 404 : 200;

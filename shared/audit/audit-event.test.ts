@@ -1,13 +1,15 @@
 // Which routes are audited, and what a request names in its path when its handler says nothing: the
 // native routes of person groups, and the OneRoster routes that return or name people.
 import { describe, expect, it } from 'vitest';
-import { routes } from '../routes';
-import { auditEvents, auditedGroup, IDS_PER_EVENT, namedSubject } from './audit-event';
+import { type RouteId, routeById, routes } from '../routes';
+import { auditEvents, IDS_PER_EVENT, namedSubject } from './audit-event';
 import { auditLine } from './audit-log';
 
 const V1P2 = '/ims/oneroster/rostering/v1p2';
 
-describe('auditedGroup', () => {
+describe('the audited routes', () => {
+  const auditedGroup = (path: string) => routes.find((r) => r.path === path)?.audit?.group;
+
   it('audits the native person groups and nothing else of the native API', () => {
     expect(auditedGroup('/api/students/{student_id}')).toBe('students');
     expect(auditedGroup('/api/entities')).toBe('entities');
@@ -17,7 +19,7 @@ describe('auditedGroup', () => {
 
   it('audits, as reads of entities, exactly the OneRoster routes whose path names people', () => {
     const audited = routes
-      .filter((r) => r.path.startsWith(V1P2) && auditedGroup(r.path) !== undefined)
+      .filter((r) => r.path.startsWith(V1P2) && r.audit !== undefined)
       .map((r) => r.path.slice(V1P2.length));
     expect(audited.sort()).toEqual(
       [
@@ -46,26 +48,30 @@ describe('auditedGroup', () => {
 
 describe('namedSubject', () => {
   const person = '0F1C1D1E-0000-4000-8000-000000000001';
+  const auditOf = (id: RouteId) => {
+    const audit = routeById(id).audit;
+    if (!audit) throw new Error(`${id} is not audited`);
+    return audit;
+  };
   it('names the people a OneRoster path names, never a school or class', () => {
-    expect(namedSubject(`${V1P2}/users/{sourcedId}/classes`, { sourcedId: person }, 'entities')).toEqual({
+    expect(namedSubject(auditOf('list-oneroster-classes-of-user'), { sourcedId: person })).toEqual({
       recordIds: [person.toLowerCase()],
       entityIds: [person.toLowerCase()],
     });
     expect(
-      namedSubject(
-        `${V1P2}/schools/{sourcedId}/classes/{classSourcedId}/students`,
-        { sourcedId: 'a', classSourcedId: 'b' },
-        'entities',
-      ),
+      namedSubject(auditOf('list-oneroster-students-of-class-in-school'), {
+        sourcedId: 'a',
+        classSourcedId: 'b',
+      }),
     ).toEqual({ recordIds: [], entityIds: [] });
   });
 
   it('names every path id on the native routes, as entities only for the entities group', () => {
-    expect(namedSubject('/api/students/{student_id}', { student_id: 's' }, 'students')).toEqual({
+    expect(namedSubject(auditOf('get-students'), { student_id: 's' })).toEqual({
       recordIds: ['s'],
       entityIds: [],
     });
-    expect(namedSubject('/api/entities/{entity_id}', { entity_id: 'e' }, 'entities')).toEqual({
+    expect(namedSubject(auditOf('get-entities'), { entity_id: 'e' })).toEqual({
       recordIds: ['e'],
       entityIds: ['e'],
     });

@@ -4,8 +4,9 @@
 // group of a person's roles, and the OneRoster routes of people); `entity_ids` are the people the records
 // belong to, which is what `npm run admin -- audit person <entity_id>` looks for.
 import type { AccessToken } from '../auth/access-token';
-import { isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
-import { ROSTERING_PATH } from '../oneroster/rostering-path';
+import type { RecordGroup } from '../domain/groups';
+import type { AuditSubject } from '../http/subject';
+import type { RouteAudit } from '../route';
 
 export interface AuditEvent {
   time: string;
@@ -32,51 +33,20 @@ export interface AuditEvent {
   actor_entity_id: string | undefined;
 }
 
-/** What a record handler says it touched, for the audit event of its request. */
-export interface AuditSubject {
-  recordIds: string[];
-  entityIds: string[];
-}
-
-/**
- * The OneRoster collections of people. A OneRoster route whose path names one (users, a class's students,
- * a user's classes, demographics) is audited as a read of entities: a user's sourcedId is its entity id.
- */
-const oneRosterPeople = new Set(['users', 'students', 'teachers', 'demographics']);
-const oneRosterSegments = (path: string) =>
-  path.startsWith(`${ROSTERING_PATH}/`) ? path.slice(ROSTERING_PATH.length + 1).split('/') : undefined;
-
-/** The person group a route's path serves, if any: the routes whose requests are audited. */
-export function auditedGroup(path: string): RecordGroup | undefined {
-  const oneRoster = oneRosterSegments(path);
-  if (oneRoster) return oneRoster.some((s) => oneRosterPeople.has(s)) ? 'entities' : undefined;
-  const segment = path.split('/')[2];
-  const group = recordGroups.find((g) => g === segment);
-  return group !== undefined && (group === 'entities' || isRoleGroup(group)) ? group : undefined;
-}
-
 /**
  * The records a request names in its path, for the event of a request whose handler said nothing (it
- * failed, or names a person whose other records it lists). On a OneRoster path only the ids that follow a
- * collection of people name people; a school or class id there is no person's.
+ * failed, or names a person whose other records it lists): the path parameters its route's audit names.
  */
 export function namedSubject(
-  path: string,
+  { group, named, caseless }: RouteAudit,
   parameters: Record<string, string | undefined>,
-  group: RecordGroup,
 ): AuditSubject {
-  const oneRoster = oneRosterSegments(path);
-  if (oneRoster) {
-    const people = oneRoster.flatMap((segment, i) => {
-      const name = /^\{(\w+)\}$/.exec(segment)?.[1];
-      const value = name && oneRosterPeople.has(oneRoster[i - 1] ?? '') ? parameters[name] : undefined;
-      // Read in lower case, as the routes read them, so `audit person` finds any spelling.
-      return value === undefined ? [] : [value.toLowerCase()];
-    });
-    return { recordIds: people, entityIds: people };
-  }
-  const named = Object.values(parameters).filter((id): id is string => id !== undefined);
-  return { recordIds: named, entityIds: group === 'entities' ? named : [] };
+  const ids = named
+    .map((name) => parameters[name])
+    .filter((id): id is string => id !== undefined)
+    // Read in lower case, as the routes read them, so `audit person` finds any spelling.
+    .map((id) => (caseless ? id.toLowerCase() : id));
+  return { recordIds: ids, entityIds: group === 'entities' ? ids : [] };
 }
 
 /** The ids of some records and the entities they belong to (an entity belongs to itself), each once. */

@@ -6,7 +6,7 @@
 import type { Locale } from '../config';
 import type { AuthorizationRequest } from '../data/authorization-request-repository';
 import type { ApiResponse } from '../http/exchange';
-import { html, htmlPage } from '../http/html-page';
+import { html, htmlPage } from './html-page';
 import { pageText } from './page-text';
 
 /** Where the form posts: the contract other clients and the browser tests rely on. */

@@ -15,12 +15,12 @@ import type { AuthenticationMethod, SessionRepository } from '../data/session-re
 import { accountThrottleSubject, nameThrottleSubject } from '../data/sign-in-throttle-repository';
 import { loginName, type User, type UserRepository } from '../data/user-repository';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
-import { PageError, redirectTo } from '../http/html-page';
 import { bodyText, header } from '../http/request';
 import type { BusinessCount } from '../metrics';
 import { backToClient } from './authorization-request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';
 import { csrfCookieOf, fromOwnPage, sameSecret, servedOverHttps } from './csrf';
+import { PageError, redirectTo } from './html-page';
 import { opaqueTokenHash } from './opaque-token';
 import { type PageText, pageText } from './page-text';
 import { verifySecret } from './secret-hash';

@@ -64,11 +64,20 @@ describe('an unexpected failure (contract section 5)', () => {
 
 describe('business counts', () => {
   it("publish a refusal's counts with its request metrics: a failed client authentication is a sign-in failure", async () => {
-    const [{ createApi }, { routeById }, { config, logger }, { OAuthError }] = await Promise.all([
+    const [
+      { createApi },
+      { routeById },
+      { config, logger },
+      { OAuthError },
+      { oauthDialect },
+      { metricsObserver },
+    ] = await Promise.all([
       import('./api'),
       import('../routes'),
       import('../wiring/context'),
       import('./errors'),
+      import('./dialect'),
+      import('../wiring/observers'),
     ]);
     const published: { route: string; status: number; counts: readonly unknown[] }[] = [];
     const metrics = () => ({
@@ -77,14 +86,20 @@ describe('business counts', () => {
       },
     });
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const route = routeById('create-token');
     const handler = createApi(
-      routeById('create-token'),
+      route,
       async () => {
         throw new OAuthError('invalid_client', 'Client authentication failed.', 401, [
           { name: 'SignInFailures', value: 1 },
         ]);
       },
-      { config, logger, metrics },
+      {
+        config,
+        logger,
+        dialects: { oauth: oauthDialect },
+        observers: [metricsObserver(route, metrics)],
+      },
     );
     const token = {
       ...event('req-456'),

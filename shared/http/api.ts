@@ -5,24 +5,20 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type AuditSubject, auditEvents, auditedGroup, namedSubject } from '../audit/audit-event';
-import type { AuditLog } from '../audit/audit-log';
 import type { AccessToken } from '../auth/access-token';
-import { chooseLocale } from '../auth/page-text';
 import type { TokenVerifier } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import type { BusinessCount, RequestMetrics } from '../metrics';
-import { statusInfoResponse } from '../oneroster/status-info';
+import type { BusinessCount } from '../metrics';
 import type { Route } from '../route';
 import { authenticate, bearerToken } from './authenticate';
+import type { ErrorDialect } from './dialect';
 import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
 import type { ApiHandler, ApiResponse } from './exchange';
-import type { PageView } from './html-page';
-import { errorPageResponse, errorResponse, logFailure } from './problem';
 import { checkQueryLengths } from './query-limits';
 import { quote } from './quote';
-import { header, QueryParams } from './request';
+import { QueryParams } from './request';
+import type { AuditSubject } from './subject';
 
 /** The process's parts the factory uses, each built on first use. */
 export interface ApiRuntime {
@@ -32,11 +28,30 @@ export interface ApiRuntime {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
-  /** Routes of person records only: where each request's audit event goes. */
-  audit?: () => AuditLog;
-  /** Where each request's metrics go (embedded metric format); none in the unit tests of the factory. */
-  metrics?: () => RequestMetrics;
+  /** How the route's errors are written, by its dialect's kind: the wiring gives those of its routes. */
+  dialects: Partial<Record<Route['dialect']['kind'], ErrorDialect>>;
+  /**
+   * What runs after each request's access log line, whatever its outcome: the route's audit event and its
+   * metrics, as the wiring adds them from the route's declared fields.
+   */
+  observers: readonly RequestObserver[];
 }
+
+/** How a request ended, for the observers the wiring adds to its route. */
+export interface RequestOutcome {
+  event: APIGatewayProxyEventV2;
+  requestId: string;
+  auth: AccessToken | undefined;
+  status: number;
+  /** What the request failed with, if it did. */
+  error?: unknown;
+  /** What the handler said the request touched, or a failure said it still read (a 412's record). */
+  touched: AuditSubject | undefined;
+  /** The handler's or the refusal's business counts; an observer may add its own for those after it. */
+  counts: BusinessCount[];
+}
+
+export type RequestObserver = (outcome: RequestOutcome) => void | Promise<void>;
 
 interface ApiContext extends Context {
   auth?: AccessToken;
@@ -69,22 +84,6 @@ const withRequestId = (response: Result, requestId: string): Result => ({
   headers: { ...response.headers, 'x-request-id': requestId },
 });
 
-/**
- * The language and school of a page route's error page: ui_locales from the query or form, else the
- * browser's Accept-Language, as the sign-in page chooses.
- */
-function pageViewOf(event: Event, config: Config): PageView {
-  const form =
-    event.requestContext?.http?.method === 'POST' && !event.isBase64Encoded ? (event.body ?? '') : '';
-  const uiLocales = [event.rawQueryString ?? '', form]
-    .map((params) => new URLSearchParams(params).get('ui_locales') ?? undefined)
-    .find((value) => value !== undefined);
-  return {
-    tenantName: config.tenantName,
-    locale: chooseLocale(uiLocales, header(event, 'accept-language'), config.defaultLocale),
-  };
-}
-
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
 function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result, Error, ApiContext> {
   const started = new WeakMap<object, number>();
@@ -98,59 +97,21 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       client_id: context.auth?.clientId,
       person_id: context.auth?.person?.entityId,
     });
-  const group = auditedGroup(route.path);
-  if (group !== undefined && !runtime.audit)
-    throw new Error(`Route ${route.id} is audited: give it an audit log`);
-  /**
-   * One audit event a request of a person group, whatever its outcome (several when it names more ids than
-   * one log line holds): ids only, never content. It names what the handler says the answer told of, else
-   * what a failure says it read (a 412's record), else the ids in the path. An event that cannot be written
-   * (the local run's file, say) does not change the answer: a write has committed by then, and a 500 would
-   * tell the client it had not. The failure is reported loudly instead, by an error log line and the
-   * AuditWriteFailures metric. Deployed, the event is a line on standard output.
-   */
-  const audit = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
-    if (group === undefined || !runtime.audit) return;
-    const written = auditEvents({
-      route,
-      group,
+  const dialect = runtime.dialects[route.dialect.kind];
+  if (!dialect)
+    throw new Error(`Route ${route.id} answers errors as ${route.dialect.kind}: give it that dialect`);
+  /** The wiring's observers, in their order, each seeing the counts those before it added. */
+  const observe = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
+    const outcome: RequestOutcome = {
+      event,
       requestId: requestIdOf(event, context),
       auth: context.auth,
-      subject:
-        context.audited ??
-        (error instanceof HttpError ? error.audit : undefined) ??
-        namedSubject(route.path, event.pathParameters ?? {}, group),
-      outcome: status,
-    });
-    for (const part of written) {
-      try {
-        await runtime.audit().write(part);
-      } catch (error) {
-        runtime.logger().error('audit event not written', {
-          request_id: part.request_id,
-          route: route.id,
-          status,
-          record_ids: part.record_ids.join(','),
-          entity_ids: part.entity_ids.join(','),
-          error: error instanceof Error ? error.message : String(error),
-        });
-        context.counts = [...(context.counts ?? []), { name: 'AuditWriteFailures', value: 1 }];
-      }
-    }
-  };
-  /** The request's metrics: by route, with the records a successful write of a person group wrote. */
-  const measure = (context: ApiContext, status: number) => {
-    const written: BusinessCount[] =
-      group !== undefined && route.access === 'write' && status < 300 && context.audited
-        ? [
-            {
-              name: 'RecordsWritten',
-              value: context.audited.recordIds.length,
-              dimension: { name: 'group', value: group },
-            },
-          ]
-        : [];
-    runtime.metrics?.().request(route.id, status, [...(context.counts ?? []), ...written]);
+      status,
+      error,
+      touched: context.audited ?? (error instanceof HttpError ? error.audit : undefined),
+      counts: [...(context.counts ?? [])],
+    };
+    for (const observer of runtime.observers) await observer(outcome);
   };
   return {
     before: ({ context }) => {
@@ -161,8 +122,7 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
       const { event, context, response } = request;
       if (response) request.response = withRequestId(response, requestIdOf(event, context));
       log(event, context, response?.statusCode ?? 200);
-      await audit(event, context, response?.statusCode ?? 200);
-      measure(context, response?.statusCode ?? 200);
+      await observe(event, context, response?.statusCode ?? 200);
     },
     onError: async (request) => {
       const { event, context } = request;
@@ -172,36 +132,15 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         route: route.id,
         logger: runtime.logger(),
       };
-      if (route.page) {
-        request.response = render(
-          errorPageResponse(request.error, errorContext, pageViewOf(event, runtime.config())),
-        );
-      } else if (route.imsxErrors) {
-        request.response = statusInfoResponse(request.error, errorContext.requestId, (error) =>
-          logFailure(error, errorContext),
-        );
-      } else {
-        const error = route.oauthErrors ? asOAuthError(request.error) : asProblem(request.error);
-        request.response = errorResponse(error, errorContext);
-      }
-      request.response = withRequestId(request.response, errorContext.requestId);
+      request.response = withRequestId(
+        dialect.render(request.error, errorContext, event),
+        errorContext.requestId,
+      );
       if (request.error instanceof OAuthError) context.counts = request.error.counts;
       log(event, context, request.response.statusCode ?? 500);
-      await audit(event, context, request.response.statusCode ?? 500, request.error);
-      measure(context, request.response.statusCode ?? 500);
+      await observe(event, context, request.response.statusCode ?? 500, request.error);
     },
   };
-}
-
-/** middy's JSON parser reports a malformed body as 415; it is a bad request. */
-function asProblem(error: unknown): unknown {
-  const parser = error as { statusCode?: unknown; message?: unknown } | null;
-  if (parser?.statusCode === 415 && parser.message === 'Invalid or malformed JSON was provided') {
-    return new BadRequestError('The body is not valid JSON.', [
-      { name: 'body', in: 'body', reason: 'not valid JSON' },
-    ]);
-  }
-  return error;
 }
 
 /** Refuses missing bodies, and bodies over the operation's limit, before anything parses them. */
@@ -221,18 +160,6 @@ function limitBody({
       if (bytes > maxBytes) throw new PayloadTooLargeError(maxBytes);
     },
   };
-}
-
-/** At the token endpoint, every client error is an RFC 6749 error body. */
-function asOAuthError(error: unknown): unknown {
-  if (error instanceof OAuthError) return error;
-  if (error instanceof HttpError && error.status < 500)
-    return new OAuthError('invalid_request', error.message, error.status);
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new OAuthError('invalid_request', 'The request body is not valid JSON.', 400);
-  }
-  return error;
 }
 
 /**
@@ -280,7 +207,8 @@ function authorize(
   };
 }
 
-function render(response: ApiResponse): Result {
+/** A handler's answer as API Gateway takes it, with the headers every answer carries unless it sets its own. */
+export function render(response: ApiResponse): Result {
   const status = response.status ?? 200;
   const body = response.rawBody ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
   // A response without a body (204, 304) names no content type.

@@ -1,7 +1,8 @@
 // The errors a request can end in, each carrying its HTTP status. Handlers and services throw
 // these; one place (problem.ts) turns them into RFC 9457 responses.
-import type { AuditSubject } from '../audit/audit-event';
+
 import type { BusinessCount } from '../metrics';
+import type { AuditSubject } from './subject';
 
 export interface InvalidParam {
   name: string;

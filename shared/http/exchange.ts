@@ -1,11 +1,11 @@
 // What a handler is given and what it returns: the request as the API factory (api.ts) hands it over,
 // and the response it turns into API Gateway's result.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AuditSubject } from '../audit/audit-event';
 import type { AccessToken } from '../auth/access-token';
 import type { Config } from '../config';
 import type { BusinessCount } from '../metrics';
 import type { QueryParams } from './request';
+import type { AuditSubject } from './subject';
 
 export interface ApiRequest {
   event: APIGatewayProxyEventV2;

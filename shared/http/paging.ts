@@ -1,8 +1,6 @@
 // List paging (contract section 4): parsing `page`, `items_per_page` and `cursor`, and building the
 // envelope. The envelope is assembled from records serialised one at a time, so a page stops before
 // its body could exceed what Lambda can return, whatever the records hold.
-import { type CursorIssuer, encodeCursor } from '../data/cursor';
-import type { RecordGroup } from '../domain/groups';
 import { BadRequestError, type InvalidParam } from './errors';
 import type { QueryParams } from './request';
 
@@ -79,8 +77,10 @@ export function envelope(key: string, items: string, fields: Record<string, unkn
 }
 
 export interface ListBodyInput {
-  issuer: CursorIssuer;
-  group: RecordGroup;
+  /** The envelope's key: the group's name. */
+  key: string;
+  /** The cursor that opens the next page after the record with this id. */
+  cursorAfter: (after: string) => string;
   idField: string;
   records: Record<string, unknown>[];
   hasMore: boolean;
@@ -101,11 +101,8 @@ export function listBody(input: ListBodyInput): string {
       ? input.readTo
       : input.records[kept - 1]?.[input.idField];
   const more = input.hasMore || kept < input.records.length;
-  const nextCursor =
-    more && typeof after === 'string'
-      ? encodeCursor(input.issuer, input.group, { kind: 'list', page: input.page + 1, after })
-      : undefined;
-  return envelope(input.group, items, {
+  const nextCursor = more && typeof after === 'string' ? input.cursorAfter(after) : undefined;
+  return envelope(input.key, items, {
     page: input.page,
     items_per_page: input.itemsPerPage,
     ...(input.totalItems === undefined

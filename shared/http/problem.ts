@@ -2,11 +2,8 @@
 // bodies at the token endpoint); anything else becomes a bare 500 whose only detail is the request id
 // that the log line carries too.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { pageText } from '../auth/page-text';
 import type { Logger } from '../log';
 import { HttpError, OAuthError } from './errors';
-import type { ApiResponse } from './exchange';
-import { errorPage, PageError, type PageView } from './html-page';
 
 export const problemType = (slug: string) => `urn:problem:school-api:${slug}`;
 
@@ -24,7 +21,7 @@ interface ExposedHttpError {
   message: string;
 }
 
-const isExposedHttpError = (error: unknown): error is ExposedHttpError =>
+export const isExposedHttpError = (error: unknown): error is ExposedHttpError =>
   typeof error === 'object' &&
   error !== null &&
   'statusCode' in error &&
@@ -68,31 +65,6 @@ export function errorResponse(error: unknown, context: ErrorContext): APIGateway
     title: 'Internal Server Error',
     detail: `The request failed on our side. Quote request id ${context.requestId} when you report it.`,
     context,
-  });
-}
-
-/**
- * The same outcomes as pages, for the operations people open in a browser (the sign-in page), in the
- * page's language and naming the school. A refusal the page did not word itself (a body too large, not
- * a form) gets one general wording, since its detail is written for developers.
- */
-export function errorPageResponse(error: unknown, context: ErrorContext, view: PageView): ApiResponse {
-  const text = pageText[view.locale].errors;
-  if (error instanceof PageError) {
-    return errorPage(view, { status: error.status, ...error.wording(text), headers: error.headers });
-  }
-  const refused =
-    error instanceof HttpError ? error.status : isExposedHttpError(error) ? error.statusCode : 0;
-  if (refused >= 400 && refused < 500) {
-    const headers = error instanceof HttpError ? error.headers : {};
-    return errorPage(view, { status: refused, title: text.badRequest, message: text.badRequestWhy, headers });
-  }
-  logFailure(error, context);
-  return errorPage(view, {
-    status: 500,
-    title: text.failed,
-    message: text.failedWhy(context.requestId),
-    headers: {},
   });
 }
 

@@ -2,6 +2,7 @@
 // the users of one role, in the same `users` and `user` payloads), orgs (and schools), and demographics. Each list reads its candidates (a whole
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
+import { roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../http/exchange';
 import type { Entity } from '../schemas/records';
@@ -99,16 +100,14 @@ const isUser = (e: Entity) => e.entity_type === 'person' && e.roles.length > 0;
 export const hasRole = (role: UserRole | undefined) => (e: Entity) =>
   isUser(e) && (role === undefined || e.roles.some((r) => r.role === role));
 
-const roleGroups = { student: 'students', teacher: 'teachers', tutor: 'tutors', staff: 'staffs' } as const;
-
 /** The people some of whose role records are active (`ative`): the users whose `enabledUser` is true. */
 async function enabledPeople(reader: RosterReader, people: readonly Entity[]): Promise<Set<string>> {
   const roles = people.flatMap((e) => e.roles);
   const records = await Promise.all(
-    (['student', 'teacher', 'tutor', 'staff'] as const).map((role) =>
+    roleGroups.map((group) =>
       reader.getMany(
-        roleGroups[role],
-        roles.filter((r) => r.role === role).map((r) => r.id),
+        group,
+        roles.filter((r) => r.role === roleName(group)).map((r) => r.id),
       ),
     ),
   );
@@ -254,10 +253,10 @@ export async function getOrg(
 async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: readonly Entity[]) {
   const firstRoles = people.flatMap((e) => (e.roles[0] ? [{ entity: e, role: e.roles[0] }] : []));
   const records = await Promise.all(
-    (['student', 'teacher', 'tutor', 'staff'] as const).map((role) =>
+    roleGroups.map((group) =>
       reader.getMany(
-        roleGroups[role],
-        firstRoles.filter((f) => f.role.role === role).map((f) => f.role.id),
+        group,
+        firstRoles.filter((f) => f.role.role === roleName(group)).map((f) => f.role.id),
       ),
     ),
   );

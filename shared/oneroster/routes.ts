@@ -2,8 +2,8 @@
 // (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
-import { oneRosterScopes, type RoleGroup } from '../domain/groups';
-import type { Route } from '../route';
+import { oneRosterScopes, roleGroups } from '../domain/groups';
+import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
 
@@ -51,11 +51,12 @@ const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as c
 
 /** Users and orgs are entities, read whole (the counter bounds the read). */
 const entityReads = [keys.recordPartition('entities'), keys.counterPartition];
-const personGroups: RoleGroup[] = ['students', 'teachers', 'tutors', 'staffs'];
-/** A user's enabledUser comes from the person's role records, of any of the four roles. */
-const roleRecords = personGroups.map(keys.recordPartition);
+/** A user's enabledUser comes from the person's role records, of any role. */
+const roleRecords = roleGroups.map(keys.recordPartition);
 /** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
 const userReads = [...entityReads, keys.changePartition('entities'), ...roleRecords];
+
+const imsx = { kind: 'imsx' } as const;
 
 /** Nested collections take roster.readonly alone (binding section 4). */
 const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
@@ -63,11 +64,25 @@ const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
 const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
 
 /**
+ * A request that returns or names people is audited as a read of entities (a user's sourcedId is its
+ * entity id), naming the people its path names: `named` are the path's ids that follow a collection of
+ * people, never a school's or class's.
+ */
+const people = (...named: string[]): RouteAudit => ({ group: 'entities', named, caseless: true });
+
+/**
  * A nested collection, `GET <path>`. The object a path names first is `{sourcedId}`, as in the object's
  * own path (API Gateway wants one name a position); a class under a school is `{classSourcedId}`.
  */
-function nested(id: string, path: string, handler: string, reads: readonly string[]): Route {
-  return {
+function nested<const Id extends string>(
+  id: Id,
+  path: string,
+  handler: string,
+  reads: readonly string[],
+  audit?: RouteAudit,
+) {
+  return row({
+    ...(audit ? { audit } : {}),
     id: `list-oneroster-${id}`,
     method: 'GET',
     path: `${ROSTERING_PATH}${path}`,
@@ -77,44 +92,58 @@ function nested(id: string, path: string, handler: string, reads: readonly strin
     access: 'read',
     reads,
     writes: [],
-    imsxErrors: true,
-  };
+    dialect: imsx,
+  });
 }
 
 /** A collection and its single-object read: `GET <path>` and `GET <path>/{sourcedId}`. */
-function collection(
-  name: string,
-  single: string,
+function collection<
+  const Name extends string,
+  const Single extends string,
+  const Plural extends string = Name,
+>(
+  name: Name,
+  single: Single,
   auth: Route['auth'],
   reads: readonly string[],
-  /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
-  plural = name,
-): Route[] {
-  const base = { auth, access: 'read', reads, writes: [], imsxErrors: true } as const;
+  options: {
+    /** The kebab-case name of the handlers and route ids, where the path's name is camelCase. */
+    plural?: Plural;
+    /** A collection of people: its requests are audited. */
+    ofPeople?: true;
+  } = {},
+) {
+  // Without a plural of its own, Plural is Name.
+  const plural = (options.plural ?? name) as Plural;
+  const { ofPeople } = options;
+  const base = { auth, access: 'read', reads, writes: [], dialect: imsx } as const;
+  const audit = (...named: string[]) => (ofPeople ? { audit: people(...named) } : {});
   return [
-    {
+    row({
       ...base,
       id: `list-oneroster-${plural}`,
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}`,
       handler: `${areaOf(plural)}/list-${plural}`,
       query: collectionParameters,
-    },
-    {
+      ...audit(),
+    }),
+    row({
       ...base,
       id: `get-oneroster-${single}`,
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}/{sourcedId}`,
       handler: `${areaOf(single)}/get-${single}`,
       query: ['fields'],
-    },
-  ];
+      ...audit('sourcedId'),
+    }),
+  ] as const;
 }
 
-export const oneRosterRoutes: Route[] = [
-  ...collection('users', 'user', core, userReads),
-  ...collection('students', 'student', core, userReads),
-  ...collection('teachers', 'teacher', core, userReads),
+export const oneRosterRoutes = [
+  ...collection('users', 'user', core, userReads, { ofPeople: true }),
+  ...collection('students', 'student', core, userReads, { ofPeople: true }),
+  ...collection('teachers', 'teacher', core, userReads, { ofPeople: true }),
   ...collection('orgs', 'org', core, entityReads),
   ...collection('schools', 'school', core, entityReads),
   ...collection(
@@ -122,7 +151,7 @@ export const oneRosterRoutes: Route[] = [
     'academic-session',
     core,
     [...rec('academic_sessions'), keys.counterPartition],
-    'academic-sessions',
+    { plural: 'academic-sessions' },
   ),
   ...collection('terms', 'term', core, [...rec('academic_sessions'), keys.counterPartition]),
   ...collection(
@@ -130,7 +159,7 @@ export const oneRosterRoutes: Route[] = [
     'grading-period',
     core,
     [...rec('academic_sessions'), keys.counterPartition],
-    'grading-periods',
+    { plural: 'grading-periods' },
   ),
   ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition]),
   ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition]),
@@ -151,26 +180,34 @@ export const oneRosterRoutes: Route[] = [
     ...rec('entities', 'enrollments', 'classes'),
     keys.counterPartition,
   ]),
-  nested('students-of-school', '/schools/{sourcedId}/students', 'list-students-of-school', [
-    ...rec('entities', 'enrollments', 'classes'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
-  nested('teachers-of-school', '/schools/{sourcedId}/teachers', 'list-teachers-of-school', [
-    ...rec('entities', 'enrollments', 'classes'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
-  nested('students-of-class', '/classes/{sourcedId}/students', 'list-students-of-class', [
-    ...rec('classes', 'enrollments', 'entities'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
-  nested('teachers-of-class', '/classes/{sourcedId}/teachers', 'list-teachers-of-class', [
-    ...rec('classes', 'enrollments', 'entities'),
-    keys.counterPartition,
-    ...roleRecords,
-  ]),
+  nested(
+    'students-of-school',
+    '/schools/{sourcedId}/students',
+    'list-students-of-school',
+    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
+  nested(
+    'teachers-of-school',
+    '/schools/{sourcedId}/teachers',
+    'list-teachers-of-school',
+    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
+  nested(
+    'students-of-class',
+    '/classes/{sourcedId}/students',
+    'list-students-of-class',
+    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
+  nested(
+    'teachers-of-class',
+    '/classes/{sourcedId}/teachers',
+    'list-teachers-of-class',
+    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, ...roleRecords],
+    people(),
+  ),
   nested(
     'enrollments-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/enrollments',
@@ -182,12 +219,14 @@ export const oneRosterRoutes: Route[] = [
     '/schools/{sourcedId}/classes/{classSourcedId}/students',
     'list-students-of-class-in-school',
     [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
+    people(),
   ),
   nested(
     'teachers-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
     'list-teachers-of-class-in-school',
     [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
+    people(),
   ),
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
     ...rec('courses', 'classes'),
@@ -201,14 +240,30 @@ export const oneRosterRoutes: Route[] = [
     ...rec('academic_sessions'),
     keys.counterPartition,
   ]),
-  nested('classes-of-user', '/users/{sourcedId}/classes', 'list-classes-of-user', [
-    ...rec('entities', 'enrollments', 'classes', 'courses'),
-  ]),
-  nested('classes-of-student', '/students/{sourcedId}/classes', 'list-classes-of-student', [
-    ...rec('entities', 'enrollments', 'classes', 'courses'),
-  ]),
-  nested('classes-of-teacher', '/teachers/{sourcedId}/classes', 'list-classes-of-teacher', [
-    ...rec('entities', 'enrollments', 'classes', 'courses'),
-  ]),
-  ...collection('demographics', 'demographics', demographics, [...entityReads, ...roleRecords]),
+  nested(
+    'classes-of-user',
+    '/users/{sourcedId}/classes',
+    'list-classes-of-user',
+    [...rec('entities', 'enrollments', 'classes', 'courses')],
+    people('sourcedId'),
+  ),
+  nested(
+    'classes-of-student',
+    '/students/{sourcedId}/classes',
+    'list-classes-of-student',
+    [...rec('entities', 'enrollments', 'classes', 'courses')],
+    people('sourcedId'),
+  ),
+  nested(
+    'classes-of-teacher',
+    '/teachers/{sourcedId}/classes',
+    'list-classes-of-teacher',
+    [...rec('entities', 'enrollments', 'classes', 'courses')],
+    people('sourcedId'),
+  ),
+  ...collection('demographics', 'demographics', demographics, [...entityReads, ...roleRecords], {
+    ofPeople: true,
+  }),
 ];
+
+export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

@@ -50,7 +50,7 @@ const tagDescriptions: Record<string, string> = {
  * issuer's, /api/sso), the description itself under docs, and the OneRoster binding's under oneroster.
  */
 function tagOf(route: DocumentedRoute): string {
-  if (route.imsxErrors) return 'oneroster';
+  if (route.dialect.kind === 'imsx') return 'oneroster';
   const segment = route.path.split('/api/')[1]?.split('/')[0] ?? '';
   const tag = segment === 'openapi.json' ? 'docs' : segment;
   if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);

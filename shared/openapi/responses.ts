@@ -51,7 +51,7 @@ const location: HeaderSpec = {
 
 const HTML_TYPE = 'text/html';
 
-/** What every response of a page carries, redirects and errors too (shared/http/html-page.ts). */
+/** What every response of a page carries, redirects and errors too (shared/auth/html-page.ts). */
 const pageHeaders: Record<string, HeaderSpec> = {
   'Cache-Control': cacheControl('^no-store$'),
   'Content-Security-Policy': {
@@ -114,9 +114,10 @@ function pageErrors(route: DocumentedRoute, errors: readonly number[]): Record<s
 function success(route: DocumentedRoute): Record<string, ResponseSpec> {
   const responses: Record<string, ResponseSpec> = {};
   for (const [status, body] of Object.entries(route.responses)) {
-    const headers: Record<string, HeaderSpec> = route.page
-      ? { ...pageHeaders }
-      : { 'Cache-Control': cacheControl(route.auth.kind === 'client' ? '^no-store$' : undefined) };
+    const headers: Record<string, HeaderSpec> =
+      route.dialect.kind === 'page'
+        ? { ...pageHeaders }
+        : { 'Cache-Control': cacheControl(route.auth.kind === 'client' ? '^no-store$' : undefined) };
     const oneRecord = isRecordRoute(route) && (route.path.includes('{') || route.access === 'write');
     if (oneRecord && body !== 'NoContent') headers.ETag = etag;
     if (route.access === 'write' && status === '201') headers.Location = location;
@@ -127,7 +128,7 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
         pattern: '^true$',
       };
     }
-    if (route.imsxErrors && route.query !== 'any' && route.query.includes('limit')) {
+    if (route.dialect.kind === 'imsx' && route.query !== 'any' && route.query.includes('limit')) {
       Object.assign(headers, oneRosterPagingHeaders);
     }
     if (body === 'NoContent') {
@@ -144,7 +145,7 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
     } else if (typeof body === 'string') {
       responses[status] = { description: `The ${body}.`, content: { [JSON_TYPE]: body }, headers };
     } else {
-      if (body.mediaTypes.includes(HTML_TYPE) && !route.page) {
+      if (body.mediaTypes.includes(HTML_TYPE) && route.dialect.kind !== 'page') {
         headers['Content-Security-Policy'] = {
           description: 'What the page may load.',
           required: true,
@@ -201,9 +202,10 @@ function oneRosterErrors(route: DocumentedRoute): Record<string, ResponseSpec> {
 }
 
 function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
-  if (route.page) return pageErrors(route, route.page.errors);
-  if (route.imsxErrors) return oneRosterErrors(route);
-  const oauth = route.oauthErrors === true;
+  const { dialect } = route;
+  if (dialect.kind === 'page') return pageErrors(route, dialect.errors);
+  if (dialect.kind === 'imsx') return oneRosterErrors(route);
+  const oauth = dialect.kind === 'oauth';
   const problem = (component: ComponentName) => ({ [PROBLEM_TYPE]: component });
   const responses: Record<string, ResponseSpec> = {
     400: oauth

@@ -2,8 +2,9 @@
 // summary, the bodies it answers with by status, and the body it takes. Only the description and the
 // tools that write it read this; no handler does.
 import { type DocumentGroup, groups, type RecordGroup, recordGroups } from '../domain/groups';
+import type { OneRosterRouteId } from '../oneroster/routes';
 import type { Route } from '../route';
-import { fallbackRoute, routes } from '../routes';
+import { fallbackRoute, type RecordRouteId, type RouteId, routes } from '../routes';
 import type { ComponentName } from '../schemas/components';
 
 /**
@@ -152,7 +153,7 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
 }
 
 /** The OneRoster 1.2 Rostering binding's reads (shared/oneroster/routes.ts). */
-const oneRosterDocs: Record<string, RouteDocs> = {
+const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
   'list-oneroster-users': { summary: 'OneRoster: list users', responses: { 200: 'OneRosterUserSet' } },
   'get-oneroster-user': { summary: 'OneRoster: get a user', responses: { 200: 'OneRosterSingleUser' } },
   'list-oneroster-students': { summary: 'OneRoster: list students', responses: { 200: 'OneRosterUserSet' } },
@@ -283,8 +284,12 @@ const oauthRequest = (schema: ComponentName): RequestBody => ({
   mediaTypes: ['application/x-www-form-urlencoded', 'application/json'],
 });
 
-const docs: Record<string, RouteDocs> = {
-  ...Object.assign({}, ...recordGroups.map(groupDocs)),
+/** The record groups' docs, written by groupDocs for every group as the route table writes their routes. */
+const recordDocs = Object.assign({}, ...recordGroups.map(groupDocs)) as Record<RecordRouteId, RouteDocs>;
+
+/** Every route's docs: a route without its row here, or a row of no route, does not compile. */
+const docs: { [Id in RouteId]: RouteDocs } = {
+  ...recordDocs,
   'get-system': {
     summary: 'Tenant information, service version and record counts',
     responses: { 200: 'SystemStatus' },
@@ -344,16 +349,19 @@ const docs: Record<string, RouteDocs> = {
     responses: { 200: { mediaTypes: ['text/javascript', 'text/css', 'text/plain'] } },
   },
   ...oneRosterDocs,
-  [fallbackRoute.id]: { summary: 'Unknown paths and methods', responses: {} },
+  fallback: { summary: 'Unknown paths and methods', responses: {} },
 };
 
-function documented(route: Route): DocumentedRoute {
+function documented(route: Route<RouteId>): DocumentedRoute {
   const routeDocs = docs[route.id];
   if (!routeDocs) throw new Error(`Route ${route.id} has no documentation in shared/openapi/route-docs.ts`);
   return { ...route, ...routeDocs };
 }
 
-/** Every operation with its documentation; a route without any fails here, when the description is built. */
+/**
+ * Every operation with its documentation; a record route that groupDocs missed fails here, when the
+ * description is built.
+ */
 export const documentedRoutes: readonly DocumentedRoute[] = routes.map(documented);
 
 export const documentedFallback: DocumentedRoute = documented(fallbackRoute);

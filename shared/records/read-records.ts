@@ -57,16 +57,17 @@ export async function listRecords(
     ? await filteredPage(group, scope, records, filters, pageQuery, query)
     : { ...(await records.listWithin(group, scope, pageQuery)), shaped: [] };
   const view = sensitiveView(request.auth, group);
+  const pageNumber = position?.page ?? page;
   return {
     audit: subjectOf(idFields[group], [...result.items, ...shaped]),
     rawBody: listBody({
-      issuer: config,
-      group,
+      key: group,
+      cursorAfter: (after) => encodeCursor(config, group, { kind: 'list', page: pageNumber + 1, after }),
       idField: idFields[group],
       records: result.items.map((record) => select(view(record), fields)),
       hasMore: result.hasMore,
       readTo: result.readTo,
-      page: position?.page ?? page,
+      page: pageNumber,
       itemsPerPage,
       totalItems,
     }),

@@ -2,17 +2,22 @@
 // (shared/http/api.ts) with the process's configuration, logger and token verifier.
 
 import { createApi } from '../http/api';
+import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
-import { routeById } from '../routes';
+import { imsxDialect } from '../oneroster/dialect';
+import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
-import { config, logger, metrics } from './context';
+import { config, logger } from './context';
+import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
-export const api = (routeId: string, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, {
+export function api(routeId: RouteId, handle: ApiHandler) {
+  const route = routeById(routeId);
+  return createApi(route, handle, {
     config,
     logger,
-    metrics,
+    dialects: { problem: problemDialect, imsx: imsxDialect },
     verifier: tokenVerifier,
-    audit: auditLog,
+    observers: observersOf(route, auditLog),
   });
+}

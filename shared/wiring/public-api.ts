@@ -1,9 +1,20 @@
 // The factory of routes anyone may call, or that authenticate the client themselves (the token,
 // revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
-import { createApi } from '../http/api';
-import type { ApiHandler } from '../http/exchange';
-import { routeById } from '../routes';
-import { config, logger, metrics } from './context';
 
-export const publicApi = (routeId: string, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, { config, logger, metrics });
+import { pageDialect } from '../auth/page-dialect';
+import { createApi } from '../http/api';
+import { oauthDialect, problemDialect } from '../http/dialect';
+import type { ApiHandler } from '../http/exchange';
+import { type RouteId, routeById } from '../routes';
+import { config, logger } from './context';
+import { observersOf } from './observers';
+
+export function publicApi(routeId: RouteId, handle: ApiHandler) {
+  const route = routeById(routeId);
+  return createApi(route, handle, {
+    config,
+    logger,
+    dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
+    observers: observersOf(route),
+  });
+}

@@ -4,19 +4,23 @@
 // (within REVOCATION_REFRESH_SECONDS), hold nothing of it.
 
 import { createApi } from '../http/api';
+import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
-import { routeById } from '../routes';
+import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
-import { config, logger, metrics } from './context';
+import { config, logger } from './context';
+import { observersOf } from './observers';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
-export const revocableApi = (routeId: string, handle: ApiHandler) =>
-  createApi(routeById(routeId), handle, {
+export function revocableApi(routeId: RouteId, handle: ApiHandler) {
+  const route = routeById(routeId);
+  return createApi(route, handle, {
     config,
     logger,
-    metrics,
+    dialects: { problem: problemDialect },
     verifier: tokenVerifier,
     signIns: refreshTokenRepository,
-    audit: auditLog,
+    observers: observersOf(route, auditLog),
   });
+}

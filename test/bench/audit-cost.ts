@@ -8,7 +8,7 @@ import { auditEvents, subjectOf } from '../../shared/audit/audit-event';
 import { auditLine, fileAuditLog } from '../../shared/audit/audit-log';
 import type { AccessToken } from '../../shared/auth/access-token';
 import { idFields } from '../../shared/domain/groups';
-import { routeById } from '../../shared/routes';
+import { type RouteId, routeById } from '../../shared/routes';
 import { PAGE_ITEMS } from './bare-calls';
 import { type Operation, OVERHEAD_TARGET } from './overhead';
 import { type Latency, latency, round } from './stats';
@@ -49,7 +49,7 @@ export async function measureAuditCost(samples: number): Promise<AuditCost[]> {
   const dir = mkdtempSync(`${tmpdir()}/school-bench-audit-`);
   const file = `${dir}/audit.log`;
   const log = fileAuditLog(file);
-  const operations: [Operation, string, number][] = [
+  const operations: [Operation, RouteId, number][] = [
     ['list', 'list-students', PAGE_ITEMS],
     ['get', 'get-students', 1],
   ];

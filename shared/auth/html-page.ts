@@ -3,10 +3,10 @@
 // nothing from elsewhere; and the headers that keep every page and redirect from being framed, cached
 // or leaking its address. Text reaches the markup only through `html`, which escapes it.
 import { createHash } from 'node:crypto';
-import { type ErrorText, pageText } from '../auth/page-text';
 import type { Locale } from '../config';
-import { HttpError } from './errors';
-import type { ApiResponse } from './exchange';
+import { HttpError } from '../http/errors';
+import type { ApiResponse } from '../http/exchange';
+import { type ErrorText, pageText } from './page-text';
 
 /** Markup that is already safe to send. */
 export class Html {
