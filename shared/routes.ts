@@ -487,14 +487,21 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-/** Routes with fewer parameters first: a static segment wins over a parameter, as in API Gateway. */
-const compiled = routes
-  .map((route) => ({
-    route,
-    names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
-    pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`),
-  }))
-  .sort((a, b) => a.names.length - b.names.length);
+/**
+ * Routes with fewer parameters first: a static segment wins over a parameter, as in API Gateway. Compiled
+ * on the first match, since only the fallback and the local gateway match paths: every other handler
+ * imports this table and would pay for the patterns at cold start.
+ */
+let compiled: { route: Route; names: string[]; pattern: RegExp }[] | undefined;
+
+const compileRoutes = () =>
+  routes
+    .map((route) => ({
+      route,
+      names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
+      pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`),
+    }))
+    .sort((a, b) => a.names.length - b.names.length);
 
 /** Finds the route for a request the way API Gateway does: exact method and path template. */
 export function matchRoute(
@@ -502,6 +509,7 @@ export function matchRoute(
   path: string,
 ): RouteMatch | { route: undefined; allowed: Route['method'][] } {
   const allowed: Route['method'][] = [];
+  compiled ??= compileRoutes();
   for (const { route, names, pattern } of compiled) {
     const m = pattern.exec(path);
     if (!m) continue;

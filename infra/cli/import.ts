@@ -103,7 +103,7 @@ async function main() {
   } else {
     const rows: Row[] = [];
     for await (const row of readRows(file, args.format, args.group)) rows.push(row);
-    const upserter = createUpserter(args.group, records, writer, knownFields);
+    const upserter = createUpserter(args.group, records, writer, knownFields());
     const outcomes = await runRows(
       rows.map(
         (row) => (): Promise<Outcome> =>

@@ -35,7 +35,8 @@ export async function importOneRoster(
   const { phases, skipped } = readOneRosterZip(file, ids);
   const upserters = new Map<RecordGroup, Upserter>();
   const upserter = (group: RecordGroup) => {
-    const known = upserters.get(group) ?? createUpserter(group, records, writer, knownFields, { byId: true });
+    const known =
+      upserters.get(group) ?? createUpserter(group, records, writer, knownFields(), { byId: true });
     upserters.set(group, known);
     return known;
   };

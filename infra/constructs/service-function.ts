@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { ESM_REQUIRE_BANNER, esbuildOptions } from '../bundling';
+import { cdkCredentialsAlias, ESM_REQUIRE_BANNER, esbuildOptions } from '../bundling';
 import { acknowledge } from '../nag-acknowledgements';
 
 export interface ServiceFunctionProps {
@@ -90,6 +90,7 @@ export class ServiceFunction extends NodejsFunction {
         // The benchmarks measure bundles with the SDK inside; ship the same artefact.
         bundleAwsSDK: true,
         externalModules: [],
+        esbuildArgs: { '--alias': cdkCredentialsAlias },
         // Sizes are reported once by `npm run bundle-report`, not per function and stack at synth.
         logLevel: LogLevel.WARNING,
       },

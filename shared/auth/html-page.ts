@@ -51,7 +51,13 @@ const STYLE = [
   '.error{padding:.75rem;border-left:4px solid #b91c1c;background:#fdecec;color:#7a1212}',
 ].join('');
 
-const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+/**
+ * The style sheet's hash, taken on the first page: every handler imports this module for its error pages,
+ * and most never render one, so none of them pays for hashing at cold start.
+ */
+let styleSource: string | undefined;
+const styleSourceOnce = () =>
+  (styleSource ??= `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`);
 
 /**
  * The headers of every page and redirect: a policy that allows the page's own style sheet and nothing
@@ -63,7 +69,7 @@ export function pageHeaders(formTargets: readonly string[] = []): Record<string,
   return {
     'content-security-policy': [
       "default-src 'none'",
-      `style-src ${STYLE_SOURCE}`,
+      `style-src ${styleSourceOnce()}`,
       'img-src data:',
       `form-action ${formTargets.length > 0 ? formTargets.join(' ') : "'none'"}`,
       "frame-ancestors 'none'",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests, StudentInsertRequest, TutorInsertRequest } from '../schemas/requests';
+import { insertRequests } from '../schemas/requests';
 import { BadRequestError } from './errors';
 import { QUOTE_LENGTH } from './quote';
 import { boundedDistance, closest, validateBody } from './validate';
@@ -14,7 +14,7 @@ const student = {
   birth_date: '2012-02-29',
 };
 
-function problems(body: unknown, schema = StudentInsertRequest) {
+function problems(body: unknown, schema = insertRequests.students) {
   try {
     validateBody(schema, body, known);
   } catch (error) {
@@ -26,7 +26,7 @@ function problems(body: unknown, schema = StudentInsertRequest) {
 
 describe('body validation (issue: writing records, deliverable 2)', () => {
   it('accepts a minimal student and fills the optional fields', () => {
-    const parsed = validateBody(StudentInsertRequest, student, known);
+    const parsed = validateBody(insertRequests.students, student, known);
     expect(parsed).toMatchObject({
       ...student,
       photobase64: '',
@@ -56,7 +56,7 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
 
   it('takes bank_accounts as bankAccounts, but not both', () => {
     const account = { back_account_number: 'PT50 0002 0123 1234 5678 9015 4', country_name: 'Portugal' };
-    const parsed = validateBody(StudentInsertRequest, { ...student, bank_accounts: [account] }, known);
+    const parsed = validateBody(insertRequests.students, { ...student, bank_accounts: [account] }, known);
     expect(parsed.bankAccounts).toEqual([
       {
         back_account_number: 'PT50000201231234567890154',
@@ -102,7 +102,7 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
   it('refuses bodies that are not objects, and oversized fields', () => {
     for (const body of [null, [], 'text', 42]) expect(problems(body)[0]?.name).toBe('body');
     expect(problems({ ...student, photobase64: 'A'.repeat(300 * 1024) })[0]?.reason).toContain('at most');
-    expect(problems({ ...student, student_ids: [] }, TutorInsertRequest)[0]?.name).toBe('student_ids');
+    expect(problems({ ...student, student_ids: [] }, insertRequests.tutors)[0]?.name).toBe('student_ids');
   });
 
   it('has one schema per group', () => {
@@ -149,7 +149,7 @@ describe('an unknown field of any length (issue 21, finding 4)', () => {
 describe('ids in bodies', () => {
   it('are stored in lower case, as the service writes them', () => {
     const tutor = validateBody(
-      TutorInsertRequest,
+      insertRequests.tutors,
       {
         ...student,
         entity_id: 'ABCDEF01-2345-4678-9ABC-DEF012345678',

@@ -9,7 +9,7 @@ import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
-import { IdentificationDocumentInsertRequest, insertRequests } from '../schemas/requests';
+import { documentInsertRequest, insertRequests } from '../schemas/requests';
 import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { carriesMasked, refuseMasked, refuseMaskedDocument, restoreMasked } from './masked-values';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
@@ -17,21 +17,29 @@ import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
 import { sensitiveView } from './sensitive-fields';
 
-/** Every field name a client may send, to suggest the right one for a misspelt field. */
-export const knownFields = [
-  ...new Set([
-    ...Object.values(recordFields).flat(),
-    ...Object.keys(IdentificationDocumentInsertRequest.shape),
-    'bank_accounts',
-    'back_account_number',
-    'country_name',
-    'entity_bank_account_type',
-    'address2',
-    'zone_code',
-    'postal_code',
-    'contact_type_name',
-  ]),
-];
+let known: string[] | undefined;
+
+/**
+ * Every field name a client may send, to suggest the right one for a misspelt field. Gathered on the
+ * first body, since it reads the document schema, which is built on first use (schemas/requests.ts).
+ */
+export function knownFields(): string[] {
+  known ??= [
+    ...new Set([
+      ...Object.values(recordFields).flat(),
+      ...Object.keys(documentInsertRequest().shape),
+      'bank_accounts',
+      'back_account_number',
+      'country_name',
+      'entity_bank_account_type',
+      'address2',
+      'zone_code',
+      'postal_code',
+      'contact_type_name',
+    ]),
+  ];
+  return known;
+}
 
 const ifMatch = (request: ApiRequest) => parseEntityTags('if-match', header(request.event, 'if-match'));
 
@@ -85,7 +93,7 @@ export async function createRecord(
   idempotency: IdempotencyStore,
 ): Promise<ApiResponse> {
   refuseMasked(request.body);
-  const input = validateBody(insertRequests[group], request.body, knownFields);
+  const input = validateBody(insertRequests[group], request.body, knownFields());
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
@@ -110,14 +118,14 @@ export async function replaceRecord(
   // once the record is read; any other body is validated before anything is read.
   const { input: body, readOnly } = splitReadOnly(group, request.body, id);
   const masked = carriesMasked(body);
-  const input = masked ? undefined : validateBody(insertRequests[group], body, knownFields);
+  const input = masked ? undefined : validateBody(insertRequests[group], body, knownFields());
   const { record, version } = await locatingClashes(request, group, () =>
     writer.replace(
       group,
       id,
       (current) => {
         checkReadOnly(readOnly, current);
-        return input ?? validateBody(insertRequests[group], restoreMasked(body, current), knownFields);
+        return input ?? validateBody(insertRequests[group], restoreMasked(body, current), knownFields());
       },
       condition,
     ),
@@ -148,7 +156,7 @@ export async function addDocument(
   const id = recordId(group, request);
   const condition = ifMatch(request);
   refuseMaskedDocument(request.body);
-  const document = validateBody(IdentificationDocumentInsertRequest, request.body, knownFields);
+  const document = validateBody(documentInsertRequest(), request.body, knownFields());
   const response = await once(idempotency, idempotentPost(group, request), async (keep) =>
     created(
       request,

@@ -88,18 +88,7 @@ import {
   TutorsList,
   TutorsSelection,
 } from './records';
-import {
-  AcademicSessionInsertRequest,
-  ClassInsertRequest,
-  CourseInsertRequest,
-  EnrollmentInsertRequest,
-  EntityInsertRequest,
-  identificationDocumentInsertRequest,
-  StaffInsertRequest,
-  StudentInsertRequest,
-  TeacherInsertRequest,
-  TutorInsertRequest,
-} from './requests';
+import { identificationDocumentInsertRequest, insertRequests } from './requests';
 import {
   AuthorizationServerMetadata,
   BadRequestHttpException,
@@ -248,23 +237,23 @@ const componentTable = {
     description: 'A page of the staff members deleted since a time.',
   },
   EntityInsertRequest: {
-    schema: EntityInsertRequest,
+    schema: insertRequests.entities,
     description: 'An entity to create or replace: its fields without its id, roles and timestamps.',
   },
   StudentInsertRequest: {
-    schema: StudentInsertRequest,
+    schema: insertRequests.students,
     description: 'A student to create or replace; without `entity_id`, a person entity is created with it.',
   },
   TeacherInsertRequest: {
-    schema: TeacherInsertRequest,
+    schema: insertRequests.teachers,
     description: 'A teacher to create or replace; without `entity_id`, a person entity is created with it.',
   },
   TutorInsertRequest: {
-    schema: TutorInsertRequest,
+    schema: insertRequests.tutors,
     description: 'A tutor to create or replace, with the existing students in its care.',
   },
   StaffInsertRequest: {
-    schema: StaffInsertRequest,
+    schema: insertRequests.staffs,
     description:
       'A staff member to create or replace; without `entity_id`, a person entity is created with it.',
   },
@@ -363,20 +352,20 @@ const componentTable = {
     description: 'A page of the enrollments deleted since a time.',
   },
   AcademicSessionInsertRequest: {
-    schema: AcademicSessionInsertRequest,
+    schema: insertRequests.academic_sessions,
     description: 'An academic session to create or replace; `parent_id` names an existing session.',
   },
   CourseInsertRequest: {
-    schema: CourseInsertRequest,
+    schema: insertRequests.courses,
     description: 'A course to create or replace; `org_id` names an existing organisation entity.',
   },
   ClassInsertRequest: {
-    schema: ClassInsertRequest,
+    schema: insertRequests.classes,
     description:
       'A class to create or replace; its course, school (an organisation entity) and terms must exist.',
   },
   EnrollmentInsertRequest: {
-    schema: EnrollmentInsertRequest,
+    schema: insertRequests.enrollments,
     description:
       'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
       '`class_id`, `entity_id` and `role`.',

@@ -1,9 +1,20 @@
 // What clients send to create or replace records (the specification's insert requests): one schema
 // per request, used to validate bodies here and by the bulk import, within the limits of domain/limits.ts.
+// Each schema is built on its first use and kept: a write handler validates one group's bodies, and
+// building every group's schemas at import was most of a write handler's cold start.
 import * as z from 'zod/mini';
 import { isValidIban } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
 import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
+
+/** A schema built on the first call and the same instance after, so the API document still names it once. */
+const lazily = <T>(build: () => T): (() => T) => {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+};
 
 const atMost = (max: number, unit = 'characters') => `at most ${max} ${unit}`;
 const text = (max: number = LIMITS.text) => z.string().check(z.maxLength(max, atMost(max)));
@@ -12,7 +23,7 @@ const optionalText = (max?: number) => z._default(text(max), '');
 const list = <T extends z.ZodMiniType>(item: T) =>
   z.array(item).check(z.maxLength(LIMITS.listItems, atMost(LIMITS.listItems, 'entries')));
 
-const date = z.iso.date('must be a date that exists, written YYYY-MM-DD');
+const date = lazily(() => z.iso.date('must be a date that exists, written YYYY-MM-DD'));
 /** Ids are stored in lower case, as the service writes them; a client may send either. */
 const id = () =>
   z.pipe(
@@ -20,26 +31,30 @@ const id = () =>
     z.transform((value: string) => value.toLowerCase()),
   );
 
-export const AddressInput = z.strictObject({
-  address: text(),
-  address2: optionalText(),
-  zone_code: optionalText(20),
-  postal_code: optionalText(20),
-  city: optionalText(100),
-  country: optionalText(100),
-});
+const addressInput = lazily(() =>
+  z.strictObject({
+    address: text(),
+    address2: optionalText(),
+    zone_code: optionalText(20),
+    postal_code: optionalText(20),
+    city: optionalText(100),
+    country: optionalText(100),
+  }),
+);
 
-export const ContactInput = z.strictObject({
-  contact: requiredText(200),
-  contact_type_name: requiredText(50),
-});
+const contactInput = lazily(() =>
+  z.strictObject({
+    contact: requiredText(200),
+    contact_type_name: requiredText(50),
+  }),
+);
 
 /** An identification document to add; each group's API component is its own instance of this schema. */
 export const identificationDocumentInsertRequest = () =>
   z
     .strictObject({
-      init_date: date,
-      end_date: date,
+      init_date: date(),
+      end_date: date(),
       identification_document_value: requiredText(100),
       identification_document_type_name: requiredText(50),
     })
@@ -50,30 +65,33 @@ export const identificationDocumentInsertRequest = () =>
       }),
     );
 
-export const IdentificationDocumentInsertRequest = identificationDocumentInsertRequest();
+/** The document the document routes take, and each person's insert request lists. */
+export const documentInsertRequest = lazily(identificationDocumentInsertRequest);
 
-export const BankAccountInput = z.strictObject({
-  back_account_number: z.pipe(
-    z
-      .string()
-      .check(z.maxLength(34, atMost(34)), z.refine(isValidIban, 'must be an IBAN with valid check digits')),
-    z.transform((iban: string) => iban.replace(/\s+/g, '').toUpperCase()),
-  ),
-  country_name: optionalText(100),
-  entity_bank_account_type: z._default(text(20), 'IBAN'),
-});
+const bankAccountInput = lazily(() =>
+  z.strictObject({
+    back_account_number: z.pipe(
+      z
+        .string()
+        .check(z.maxLength(34, atMost(34)), z.refine(isValidIban, 'must be an IBAN with valid check digits')),
+      z.transform((iban: string) => iban.replace(/\s+/g, '').toUpperCase()),
+    ),
+    country_name: optionalText(100),
+    entity_bank_account_type: z._default(text(20), 'IBAN'),
+  }),
+);
 
-const contactFields = {
+const contactFields = lazily(() => ({
   email: z
     .email('must be an e-mail address')
     .check(z.maxLength(LIMITS.emailChars, atMost(LIMITS.emailChars))),
-  addresses: z._default(list(AddressInput), []),
-  contacts: z._default(list(ContactInput), []),
-  documents: z._default(list(IdentificationDocumentInsertRequest), []),
-  bankAccounts: z._default(list(BankAccountInput), []),
-};
+  addresses: z._default(list(addressInput()), []),
+  contacts: z._default(list(contactInput()), []),
+  documents: z._default(list(documentInsertRequest()), []),
+  bankAccounts: z._default(list(bankAccountInput()), []),
+}));
 
-const personFields = {
+const personFields = lazily(() => ({
   processnumber: requiredText(LIMITS.processnumberChars),
   ative: z.boolean(),
   name: requiredText(200),
@@ -85,31 +103,33 @@ const personFields = {
     ),
     '',
   ),
-  birth_date: date,
+  birth_date: date(),
   naturality: optionalText(100),
   nationality: optionalText(100),
   marital_status: optionalText(50),
   deceased: z._default(z.boolean(), false),
-  ...contactFields,
+  ...contactFields(),
   /** The person entity this record belongs to; without it, a new entity is created. */
   entity_id: z.optional(id()),
-};
+}));
 
-const bankAccountsAlias = { bank_accounts: z.optional(list(BankAccountInput)) };
+const bankAccountsAlias = lazily(() => ({ bank_accounts: z.optional(list(bankAccountInput())) }));
 
-type BankAccountInput = z.output<typeof BankAccountInput>;
+type BankAccountInput = z.output<ReturnType<typeof bankAccountInput>>;
 type WithBankAccounts = { bank_accounts?: BankAccountInput[] | undefined; bankAccounts: BankAccountInput[] };
 
 /** The specification uses two keys for the bank-account array: a body may use either, not both. */
-const oneBankAccountKey = z.superRefine((body: WithBankAccounts, context) => {
-  if (body.bank_accounts !== undefined && body.bankAccounts.length > 0) {
-    context.addIssue({
-      code: 'custom',
-      path: ['bank_accounts'],
-      message: 'send bankAccounts or bank_accounts, not both',
-    });
-  }
-});
+const oneBankAccountKey = lazily(() =>
+  z.superRefine((body: WithBankAccounts, context) => {
+    if (body.bank_accounts !== undefined && body.bankAccounts.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['bank_accounts'],
+        message: 'send bankAccounts or bank_accounts, not both',
+      });
+    }
+  }),
+);
 
 /** Keeps the bank-account array as bankAccounts. A trailing transform, not a preprocess, so the body stays describable as JSON Schema. */
 function keepBankAccounts<B extends WithBankAccounts>({ bank_accounts, ...body }: B) {
@@ -119,43 +139,47 @@ function keepBankAccounts<B extends WithBankAccounts>({ bank_accounts, ...body }
 /** A body with both bank-account keys checked, read as one bankAccounts array. */
 const insertRequest = <S extends z.ZodMiniObject>(object: S) =>
   z.pipe(
-    object.check(oneBankAccountKey as z.core.$ZodCheck<z.output<S>>),
+    object.check(oneBankAccountKey() as z.core.$ZodCheck<z.output<S>>),
     z.transform((body: z.output<S>) => keepBankAccounts(body as z.output<S> & WithBankAccounts)),
   );
 
-const personObject = z.strictObject({ ...personFields, ...bankAccountsAlias });
+const personObject = lazily(() => z.strictObject({ ...personFields(), ...bankAccountsAlias() }));
 
-export const StudentInsertRequest = insertRequest(personObject);
-export const TeacherInsertRequest = insertRequest(personObject);
-export const StaffInsertRequest = insertRequest(personObject);
-export const TutorInsertRequest = insertRequest(
-  z.extend(personObject, {
-    student_ids: z.array(id()).check(
-      z.minLength(1, 'a tutor is in charge of at least one student'),
-      z.maxLength(LIMITS.tutorStudents, atMost(LIMITS.tutorStudents, 'students')),
-      z.refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
-    ),
-  }),
+const studentInsertRequest = lazily(() => insertRequest(personObject()));
+const teacherInsertRequest = lazily(() => insertRequest(personObject()));
+const staffInsertRequest = lazily(() => insertRequest(personObject()));
+const tutorInsertRequest = lazily(() =>
+  insertRequest(
+    z.extend(personObject(), {
+      student_ids: z.array(id()).check(
+        z.minLength(1, 'a tutor is in charge of at least one student'),
+        z.maxLength(LIMITS.tutorStudents, atMost(LIMITS.tutorStudents, 'students')),
+        z.refine((ids) => new Set(ids).size === ids.length, 'must not repeat a student'),
+      ),
+    }),
+  ),
 );
-export const EntityInsertRequest = insertRequest(
-  z
-    .strictObject({
-      entity_type: z.enum(['person', 'organisation'], 'must be person or organisation'),
-      name: requiredText(200),
-      ...contactFields,
-      ...bankAccountsAlias,
-      org_type: z.optional(z.enum(orgTypes, `must be one of ${orgTypes.join(', ')}`)),
-      parent_id: z.optional(z.nullable(id())),
-    })
-    .check(
-      z.superRefine((body, context) => {
-        if (body.entity_type !== 'person') return;
-        for (const field of ['org_type', 'parent_id'] as const) {
-          if (body[field] !== undefined && body[field] !== null)
-            context.addIssue({ code: 'custom', path: [field], message: 'only an organisation has one' });
-        }
-      }),
-    ),
+const entityInsertRequest = lazily(() =>
+  insertRequest(
+    z
+      .strictObject({
+        entity_type: z.enum(['person', 'organisation'], 'must be person or organisation'),
+        name: requiredText(200),
+        ...contactFields(),
+        ...bankAccountsAlias(),
+        org_type: z.optional(z.enum(orgTypes, `must be one of ${orgTypes.join(', ')}`)),
+        parent_id: z.optional(z.nullable(id())),
+      })
+      .check(
+        z.superRefine((body, context) => {
+          if (body.entity_type !== 'person') return;
+          for (const field of ['org_type', 'parent_id'] as const) {
+            if (body[field] !== undefined && body[field] !== null)
+              context.addIssue({ code: 'custom', path: [field], message: 'only an organisation has one' });
+          }
+        }),
+      ),
+  ),
 );
 
 /** A list of short texts (grades, subjects, periods), none repeated. */
@@ -171,72 +195,99 @@ const texts = (max: number) =>
 const ordered = (from: string | null | undefined, to: string | null | undefined) =>
   from === null || from === undefined || to === null || to === undefined || from <= to;
 
-export const AcademicSessionInsertRequest = z
-  .strictObject({
+const academicSessionInsertRequest = lazily(() =>
+  z
+    .strictObject({
+      title: requiredText(200),
+      type: z.enum(academicSessionTypes, `must be one of ${academicSessionTypes.join(', ')}`),
+      start_date: date(),
+      end_date: date(),
+      parent_id: z._default(z.nullable(id()), null),
+      school_year: z.string().check(z.regex(/^\d{4}$/, 'must be a year, written YYYY')),
+    })
+    .check(
+      z.refine((s) => ordered(s.start_date, s.end_date), {
+        message: 'must not be after end_date',
+        path: ['start_date'],
+      }),
+    ),
+);
+
+const courseInsertRequest = lazily(() =>
+  z.strictObject({
     title: requiredText(200),
-    type: z.enum(academicSessionTypes, `must be one of ${academicSessionTypes.join(', ')}`),
-    start_date: date,
-    end_date: date,
-    parent_id: z._default(z.nullable(id()), null),
-    school_year: z.string().check(z.regex(/^\d{4}$/, 'must be a year, written YYYY')),
-  })
-  .check(
-    z.refine((s) => ordered(s.start_date, s.end_date), {
-      message: 'must not be after end_date',
-      path: ['start_date'],
-    }),
-  );
+    course_code: optionalText(50),
+    grades: texts(20),
+    subjects: texts(100),
+    org_id: id(),
+  }),
+);
 
-export const CourseInsertRequest = z.strictObject({
-  title: requiredText(200),
-  course_code: optionalText(50),
-  grades: texts(20),
-  subjects: texts(100),
-  org_id: id(),
-});
+const classInsertRequest = lazily(() =>
+  z.strictObject({
+    title: requiredText(200),
+    class_code: optionalText(50),
+    class_type: z._default(z.enum(classTypes, `must be one of ${classTypes.join(', ')}`), 'scheduled'),
+    course_id: id(),
+    school_id: id(),
+    term_ids: z.array(id()).check(
+      z.minLength(1, 'a class runs in at least one term'),
+      z.maxLength(LIMITS.classTerms, atMost(LIMITS.classTerms, 'terms')),
+      z.refine((ids) => new Set(ids).size === ids.length, 'must not repeat a term'),
+    ),
+    periods: texts(50),
+    location: optionalText(100),
+  }),
+);
 
-export const ClassInsertRequest = z.strictObject({
-  title: requiredText(200),
-  class_code: optionalText(50),
-  class_type: z._default(z.enum(classTypes, `must be one of ${classTypes.join(', ')}`), 'scheduled'),
-  course_id: id(),
-  school_id: id(),
-  term_ids: z.array(id()).check(
-    z.minLength(1, 'a class runs in at least one term'),
-    z.maxLength(LIMITS.classTerms, atMost(LIMITS.classTerms, 'terms')),
-    z.refine((ids) => new Set(ids).size === ids.length, 'must not repeat a term'),
-  ),
-  periods: texts(50),
-  location: optionalText(100),
-});
+const enrollmentInsertRequest = lazily(() =>
+  z
+    .strictObject({
+      class_id: id(),
+      entity_id: id(),
+      role: z.enum(enrollmentRoles, `must be one of ${enrollmentRoles.join(', ')}`),
+      primary: z._default(z.boolean(), false),
+      begin_date: z._default(z.nullable(date()), null),
+      end_date: z._default(z.nullable(date()), null),
+    })
+    .check(
+      z.refine((e) => ordered(e.begin_date, e.end_date), {
+        message: 'must not be after end_date',
+        path: ['begin_date'],
+      }),
+    ),
+);
 
-export const EnrollmentInsertRequest = z
-  .strictObject({
-    class_id: id(),
-    entity_id: id(),
-    role: z.enum(enrollmentRoles, `must be one of ${enrollmentRoles.join(', ')}`),
-    primary: z._default(z.boolean(), false),
-    begin_date: z._default(z.nullable(date), null),
-    end_date: z._default(z.nullable(date), null),
-  })
-  .check(
-    z.refine((e) => ordered(e.begin_date, e.end_date), {
-      message: 'must not be after end_date',
-      path: ['begin_date'],
-    }),
-  );
-
+/** Each group's insert request, built when first read. */
 export const insertRequests = {
-  entities: EntityInsertRequest,
-  students: StudentInsertRequest,
-  teachers: TeacherInsertRequest,
-  tutors: TutorInsertRequest,
-  staffs: StaffInsertRequest,
-  academic_sessions: AcademicSessionInsertRequest,
-  courses: CourseInsertRequest,
-  classes: ClassInsertRequest,
-  enrollments: EnrollmentInsertRequest,
-} as const;
+  get entities() {
+    return entityInsertRequest();
+  },
+  get students() {
+    return studentInsertRequest();
+  },
+  get teachers() {
+    return teacherInsertRequest();
+  },
+  get tutors() {
+    return tutorInsertRequest();
+  },
+  get staffs() {
+    return staffInsertRequest();
+  },
+  get academic_sessions() {
+    return academicSessionInsertRequest();
+  },
+  get courses() {
+    return courseInsertRequest();
+  },
+  get classes() {
+    return classInsertRequest();
+  },
+  get enrollments() {
+    return enrollmentInsertRequest();
+  },
+};
 
 export type InsertRequest<G extends keyof typeof insertRequests> = z.output<(typeof insertRequests)[G]>;
-export type IdentificationDocumentInsertRequest = z.output<typeof IdentificationDocumentInsertRequest>;
+export type IdentificationDocumentInsertRequest = z.output<ReturnType<typeof documentInsertRequest>>;
