@@ -52,8 +52,8 @@ const STYLE = [
 ].join('');
 
 /**
- * The style sheet's hash, taken on the first page: every handler imports this module for its error pages,
- * and most never render one, so none of them pays for hashing at cold start.
+ * The style sheet's hash, taken on the first page or redirect rather than at import, so that no function
+ * pays for hashing at cold start.
  */
 let styleSource: string | undefined;
 const styleSourceOnce = () =>
