@@ -4,7 +4,12 @@
 import { gzipSync } from 'node:zlib';
 import { buildFunctionBundles, isSdkPart, partsOf } from './bundles';
 
-/** Minified JavaScript per function; the API's bundles are about 0.4 MiB. */
+/**
+ * Minified JavaScript per function that serves a route: about 0.3 MiB, of which the AWS SDK is two thirds.
+ * A handler that outgrows it pays for it in every cold start.
+ */
+const ROUTE_BUDGET_BYTES = 350 * 1024;
+/** The functions no client waits on: the scheduled export, the signing-key resource, the audit forwarder. */
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
 /**
  * The docs page and its assets carry Swagger UI's 1.9 MiB script; they serve people reading the docs,
@@ -12,13 +17,18 @@ const BUDGET_BYTES = 1.5 * 1024 * 1024;
  */
 const DOCS_BUDGET_BYTES = 3 * 1024 * 1024;
 
+const budgetOf = (handler: string | undefined) => {
+  if (handler === undefined) return BUDGET_BYTES;
+  return handler.startsWith('docs/') ? DOCS_BUDGET_BYTES : ROUTE_BUDGET_BYTES;
+};
+
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 const rows = (await buildFunctionBundles()).map((bundle) => {
   const parts = partsOf(bundle);
   return {
     name: bundle.name,
-    budget: bundle.route?.handler.startsWith('docs/') ? DOCS_BUDGET_BYTES : BUDGET_BYTES,
+    budget: budgetOf(bundle.route?.handler),
     js: bundle.code.length,
     gzip: gzipSync(bundle.code).length,
     sdk: parts.filter(({ part }) => isSdkPart(part)).reduce((sum, { bytes }) => sum + bytes, 0),

@@ -14,11 +14,11 @@ import { fallbackRoute, routeById, routes } from '../../shared/routes';
 import { median, round } from './stats';
 
 /**
- * Held to: the import of every read handler within 1.15× the SDK-only bundle's, and of every handler
- * within 1.3×. The import, not the time to ready: Node's own start-up before it is the same for every
+ * Held to: the import of every read handler within 1.10× the SDK-only bundle's, and of every handler
+ * within 1.25×. The import, not the time to ready: Node's own start-up before it is the same for every
  * bundle, so the import is where what a handler carries shows.
  */
-export const COLD_START_TARGET = { read: 1.15, every: 1.3 } as const;
+export const COLD_START_TARGET = { read: 1.1, every: 1.25 } as const;
 
 /** The import ratio a handler is held to: the read target when its route only reads, else the other. */
 export const importLimit = (access: Route['access']) =>
