@@ -1,7 +1,8 @@
 // Every operation of the API, one row each, with what it needs at run time: method, path, handler,
-// authentication, parameters, body limits and the table partitions it may touch. The handlers, the local
-// server and the CDK stack read this table; the API docs add each row's documentation
-// (shared/openapi/route-docs.ts). Adding an operation is one row here, one there, and one handler file.
+// authentication, parameters, body limits, the dialect its errors are written in, whom its audit event
+// names and the table partitions it may touch. The handlers, the local server and the CDK stack read this
+// table; the API docs add each row's documentation (shared/openapi/route-docs.ts). Adding an operation is
+// one row here, one there, and one handler file that names its row (test/route-handlers.test.ts).
 import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { reachSources } from './auth/reach';
 import { keys } from './data/keys';
