@@ -1,8 +1,8 @@
-// Every kind of item the table holds, declared once: its partition, who it belongs to, when it expires
-// and how erasing a person treats it. The key strings (keys.ts), the time to live a Put writes
-// (items.ts), `people erase` and the data-model doc's check all read these declarations, so a new kind
-// is one entry here and its key in keys.ts; leaving out its owner, or a person's item's erasure, does
-// not compile.
+// Every kind of item the table holds, declared once: its partition and sort key, who it belongs to,
+// when it expires and how erasing a person treats it. The key builders (keys.ts), the time to live a
+// Put writes (items.ts), the routes' IAM partitions, `people erase` and the data-model doc's check all
+// read these declarations, so a new kind is one entry here; leaving out its owner, or a person's item's
+// erasure, does not compile.
 import type { RecordGroup } from '../domain/groups';
 
 /**
@@ -34,6 +34,8 @@ export type Partition = string | ((group: RecordGroup) => string);
 
 interface KindBase {
   partition: Partition;
+  /** The item's sort key from what identifies it within its partition. */
+  sortKey: (...identity: never[]) => string;
   expires?: Expiry;
   /** Its partition in the `changes` index, for a kind the index holds. */
   changesPartition?: Partition;
@@ -58,87 +60,128 @@ export type ItemKind = PersonKind | SharedKind;
 
 const kind = <const D extends ItemKind>(declaration: D) => declaration;
 
+/** `<timestamp>#<id>`: sorts by time, ties broken by id. */
+export const timeOrdered = (at: string, id: string) => `${at}#${id}`;
+
 export const itemKinds = {
+  /** All records of a group share one partition, sorted by id: a list is one Query in id order. */
   record: kind({
     partition: (group) => `REC#${group}`,
+    sortKey: (id: string) => id,
     owner: 'tenant',
     changesPartition: (group) => `CHG#${group}`,
   }),
-  counter: kind({ partition: 'COUNTER', owner: 'tenant' }),
+  /** One item per group holding its exact record count, changed in the same transaction as the records. */
+  counter: kind({ partition: 'COUNTER', sortKey: (group: RecordGroup) => group, owner: 'tenant' }),
+  /** Claims a record's processnumber within its group; holds the id of the record that has it. */
   processnumber: kind({
     partition: (group) => `UNIQ#${group}#processnumber`,
+    sortKey: (value: string) => value,
     owner: 'tenant',
   }),
+  /**
+   * The first response to a POST with an Idempotency-Key, by the caller (the token's subject) and the
+   * key; it expires after 24 hours.
+   */
   idempotency: kind({
     partition: (group) => `IDEM#${group}`,
+    sortKey: (caller: string, key: string) => `${caller}#${key}`,
     owner: 'tenant',
     expires: 'set by the writer',
   }),
+  /** Deletions in time order, for `GET /api/<group>/deleted`; they expire with the retention. */
   deletion: kind({
     partition: (group) => `DEL#${group}`,
+    sortKey: (deletedAt: string, id: string) => timeOrdered(deletedAt, id),
     owner: 'tenant',
     expires: 'set by the writer',
   }),
+  /** A deleted record's id, so that reading it answers 410 while the deletion is retained. */
   gone: kind({
     partition: (group) => `GONE#${group}`,
+    sortKey: (id: string) => id,
     owner: 'tenant',
     expires: 'set by the writer',
   }),
-  client: kind({ partition: 'CLIENT', owner: 'client' }),
-  privateKey: kind({ partition: 'SIGNING_KEY', owner: 'tenant' }),
-  publicKey: kind({ partition: 'PUBLIC_KEY', owner: 'tenant' }),
-  user: kind({ partition: 'USER', owner: 'person', erasure: 'account' }),
+  client: kind({ partition: 'CLIENT', sortKey: (clientId: string) => clientId, owner: 'client' }),
+  /** Signing keys sort by creation time, so the newest is the first of a descending Query. */
+  privateKey: kind({ partition: 'SIGNING_KEY', sortKey: timeOrdered, owner: 'tenant' }),
+  publicKey: kind({ partition: 'PUBLIC_KEY', sortKey: timeOrdered, owner: 'tenant' }),
+  /** Sign-in accounts of the tenant's people, by user id. */
+  user: kind({ partition: 'USER', sortKey: (userId: string) => userId, owner: 'person', erasure: 'account' }),
+  /** Claims a username or e-mail address (lower-cased) for one account; holds that account's user id. */
   login: kind({
     partition: 'LOGIN',
+    sortKey: (name: string) => name,
     owner: 'person',
     erasure: 'login-names',
   }),
+  /** A checked authorization request awaiting its sign-in form, by a random id; expires in minutes. */
   authorizationRequest: kind({
     partition: 'AUTHZ_REQUEST',
+    sortKey: (requestId: string) => requestId,
     owner: 'person',
     // It lives minutes, and names an account only once its password was right.
     erasure: 'expires',
     expires: { after: 'expires_at' },
   }),
+  /** Authorization codes, by the SHA-256 of the code: a stolen table holds no usable code. */
   authorizationCode: kind({
     partition: 'AUTHZ_CODE',
+    sortKey: (codeHash: string) => codeHash,
     owner: 'person',
     erasure: 'by-user-id',
     // An hour past its expiry, so that a reuse is still recognised.
     expires: { after: 'expires_at', plusSeconds: 3600 },
   }),
+  /** Refresh tokens, by the SHA-256 of the token, each pointing at its family. */
   refreshToken: kind({
     partition: 'REFRESH_TOKEN',
+    sortKey: (tokenHash: string) => tokenHash,
     owner: 'person',
     erasure: 'by-user-id',
     expires: { after: 'expires_at' },
   }),
+  /** A refresh-token family: every token rotated from one sign-in, revoked together. */
   refreshFamily: kind({
     partition: 'REFRESH_FAMILY',
+    sortKey: (familyId: string) => familyId,
     owner: 'person',
     erasure: 'revoke-by-user-id',
     expires: { after: 'expires_at' },
   }),
+  /**
+   * Revoked sign-ins (by sid) and accounts signed out everywhere (by user id), in the order they were
+   * revoked: verifiers read those recent enough to matter, an access token's lifetime back, with one
+   * Query, and refuse the tokens they name on every route.
+   */
   revocation: kind({
     partition: 'REVOKED',
+    sortKey: (revokedAt: string, what: 'sign-in' | 'account', id: string) =>
+      timeOrdered(revokedAt, `${what}#${id}`),
     owner: 'person',
     // Written by the erasure itself: a random id and a time, for a day.
     erasure: 'expires',
     expires: 'set by the writer',
   }),
+  /** Sign-on sessions, by the SHA-256 of the session cookie: a stolen table holds no usable cookie. */
   session: kind({
     partition: 'SSO_SESSION',
+    sortKey: (cookieHash: string) => cookieHash,
     owner: 'person',
     erasure: 'by-user-id',
     expires: { after: 'expires_at' },
   }),
+  /** Failed sign-ins per account name and per client address, for slowing down and locking out. */
   signInThrottle: kind({
     partition: 'SIGN_IN_THROTTLE',
+    sortKey: (subject: string) => subject,
     owner: 'person',
     erasure: 'account-counter',
     expires: 'set by the writer',
   }),
-  meta: kind({ partition: 'META', owner: 'tenant' }),
+  /** Facts about the table itself: the local run's seed marker. */
+  meta: kind({ partition: 'META', sortKey: (fact: 'seed') => fact, owner: 'tenant' }),
 } as const;
 
 export type ItemKindName = keyof typeof itemKinds;

@@ -24,12 +24,12 @@ const expiresAfter = (at: string) => timeToLive(at) + LONGEST_ACCESS_TOKEN_SECON
  */
 export const revocationItems = {
   signIn: (signIn: string, revokedAt: string) => ({
-    ...keys.revokedSignIn(revokedAt, signIn),
+    ...keys.revocation(revokedAt, 'sign-in', signIn),
     sign_in: signIn,
     ttl: expiresAfter(revokedAt),
   }),
   account: (userId: string, signedOutAt: string) => ({
-    ...keys.revokedAccount(signedOutAt, userId),
+    ...keys.revocation(signedOutAt, 'account', userId),
     user_id: userId,
     signed_out_at: signedOutAt,
     ttl: expiresAfter(signedOutAt),
