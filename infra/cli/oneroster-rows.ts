@@ -354,11 +354,20 @@ class Planner {
           role: cells.role ?? '',
         }));
     const studentRole = new Map(roleRows.filter((r) => r.role === 'student').map((r) => [r.user, r.id]));
+    /** Who names each user among their agentSourcedIds, read once: a district has 100,000 guardians. */
+    const namedBy = new Map<string, string[]>();
+    for (const [sourcedId, cells] of users)
+      for (const agent of listOf(cells.agentSourcedIds)) {
+        const naming = namedBy.get(agent) ?? [];
+        naming.push(sourcedId);
+        namedBy.set(agent, naming);
+      }
     /** A guardian's students: the users its agentSourcedIds name, and those naming it, that are students. */
     const studentsOf = (guardian: string) => {
-      const agents = new Set(listOf(users.get(guardian)?.agentSourcedIds));
-      for (const [sourcedId, cells] of users)
-        if (listOf(cells.agentSourcedIds).includes(guardian)) agents.add(sourcedId);
+      const agents = new Set([
+        ...listOf(users.get(guardian)?.agentSourcedIds),
+        ...(namedBy.get(guardian) ?? []),
+      ]);
       return [...agents].flatMap((agent) => studentRole.get(agent) ?? []);
     };
 
