@@ -28,6 +28,11 @@ export interface ApiRuntime {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
+  /**
+   * The error the route answers for one product code threw in its own terms (a domain error); any other
+   * error as it is.
+   */
+  asHttpError?: (error: unknown) => unknown;
   /** How the route's errors are written, by its dialect's kind: the wiring gives those of its routes. */
   dialects: Partial<Record<Route['dialect']['kind'], ErrorDialect>>;
   /**
@@ -132,13 +137,11 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         route: route.id,
         logger: runtime.logger(),
       };
-      request.response = withRequestId(
-        dialect.render(request.error, errorContext, event),
-        errorContext.requestId,
-      );
-      if (request.error instanceof OAuthError) context.counts = request.error.counts;
+      const error = runtime.asHttpError ? runtime.asHttpError(request.error) : request.error;
+      request.response = withRequestId(dialect.render(error, errorContext, event), errorContext.requestId);
+      if (error instanceof OAuthError) context.counts = error.counts;
       log(event, context, request.response.statusCode ?? 500);
-      await observe(event, context, request.response.statusCode ?? 500, request.error);
+      await observe(event, context, request.response.statusCode ?? 500, error);
     },
   };
 }

@@ -8,6 +8,7 @@ import { imsxDialect } from '../oneroster/dialect';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
@@ -18,6 +19,7 @@ export function api(routeId: RouteId, handle: ApiHandler) {
     logger,
     dialects: { problem: problemDialect, imsx: imsxDialect },
     verifier: tokenVerifier,
+    asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });
 }

@@ -7,6 +7,7 @@ import { oauthDialect, problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
 import { type RouteId, routeById } from '../routes';
 import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 
 export function publicApi(routeId: RouteId, handle: ApiHandler) {
@@ -15,6 +16,7 @@ export function publicApi(routeId: RouteId, handle: ApiHandler) {
     config,
     logger,
     dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
+    asHttpError: httpErrorOf,
     observers: observersOf(route),
   });
 }

@@ -9,6 +9,7 @@ import type { ApiHandler } from '../http/exchange';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
@@ -21,6 +22,7 @@ export function revocableApi(routeId: RouteId, handle: ApiHandler) {
     dialects: { problem: problemDialect },
     verifier: tokenVerifier,
     signIns: refreshTokenRepository,
+    asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });
 }
