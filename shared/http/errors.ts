@@ -2,7 +2,7 @@
 // these, code that speaks in its own terms has its errors mapped to them by the route's wiring
 // (ApiRuntime.asHttpError), and the route's dialect renders them (problem.ts for RFC 9457 problems).
 
-import type { BusinessCount } from '../metrics';
+import type { RequestCount } from './request-count';
 import type { AuditSubject } from './subject';
 
 export interface InvalidParam {
@@ -125,8 +125,8 @@ export class OAuthError extends Error {
       | 'unsupported_token_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
-    /** Business counts of the refused request, published with its request metrics. */
-    readonly counts: BusinessCount[] = [],
+    /** Counts of the refused request (a failed client authentication), published with its request metrics. */
+    readonly counts: RequestCount[] = [],
   ) {
     super(description);
   }

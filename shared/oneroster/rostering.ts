@@ -4,7 +4,7 @@
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
 import { roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Entity } from '../schemas/records';
 import {
   type CollectionQuery,

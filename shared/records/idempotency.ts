@@ -10,7 +10,7 @@ import type { Item } from '../data/record-items';
 import { tableDesign, timeToLive } from '../data/table';
 import { IdempotencyKeyReusedError, InvalidInputError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { header } from '../http/request';
 import { RETRY, type Step } from './write-transaction';
 

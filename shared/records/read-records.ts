@@ -11,7 +11,7 @@ import { etag } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';

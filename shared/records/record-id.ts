@@ -3,7 +3,7 @@
 import { InvalidInputError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
-import type { ApiRequest } from '../http/exchange';
+import type { ApiRequest } from '../exchange';
 
 /** The id in the path, in lower case as the service stores ids; anything but a UUID gets 400. */
 export function recordId(group: RecordGroup, { path }: Pick<ApiRequest, 'path'>): string {

@@ -2,9 +2,10 @@
 // revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
 
 import { pageDialect } from '../auth/page-dialect';
+import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
-import type { ApiHandler } from '../http/exchange';
+import { QUERY_MAX_LENGTH } from '../query-limits';
 import { type RouteId, routeById } from '../routes';
 import { config, logger } from './context';
 import { httpErrorOf } from './domain-errors';
@@ -15,6 +16,7 @@ export function publicApi(routeId: RouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     config,
     logger,
+    queryMaxLength: QUERY_MAX_LENGTH,
     dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
     asHttpError: httpErrorOf,
     observers: observersOf(route),
