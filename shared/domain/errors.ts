@@ -1,6 +1,7 @@
 // What can go wrong with a request to the records, said as what went wrong and not as how it is answered:
-// the records, the data layer and the command line throw these, and each route's wiring
-// (shared/wiring/domain-errors.ts) tells the HTTP kernel which status and problem each one is.
+// the records, the data layer, the OneRoster reads and the import throw these, and each route's wiring
+// (shared/wiring/domain-errors.ts) tells the HTTP kernel which status and problem each one is, which the
+// route's dialect renders. The OneRoster binding's own query errors (its codeMinor values) stay its own.
 import type { AuditSubject } from '../http/subject';
 
 /** One field of the request and why it is refused: where the request carried it, by its name. */
