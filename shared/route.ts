@@ -1,5 +1,6 @@
 // The shape of a row of the route table (shared/routes.ts), apart from the table itself: the binding
-// modules that contribute rows (OneRoster) and the HTTP layer that serves one need the shape, not every row.
+// modules that contribute rows (OneRoster) and the wiring that serves one need the shape, not every row.
+// The HTTP kernel reads only the part it declares (HttpRoute).
 import type { RoleGroup, Scope } from './domain/groups';
 import type { HttpRoute } from './http/route';
 

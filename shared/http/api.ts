@@ -30,8 +30,8 @@ export interface ApiRuntime<Auth extends Caller, Config, DialectKind extends str
   /** The longest value each query parameter may have, by its name; a longer one is refused with 400. */
   queryMaxLength: Readonly<Record<string, number>>;
   /**
-   * The error the route answers for one product code threw in its own terms (a domain error); any other
-   * error as it is.
+   * The HTTP error that answers an error the service's code threw in its own terms (a domain error);
+   * any other error is given back as it is.
    */
   asHttpError?: (error: unknown) => unknown;
   /** How the route's errors are written, by its dialect's kind: the wiring gives those of its routes. */
