@@ -6,10 +6,9 @@
 // Powertools Logger: the same lines for a tenth of its bundle and import time (docs/benchmarks.md,
 // "What Powertools adds").
 import type { Context } from 'aws-lambda';
+import type { LogFields } from './http/logger';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-
-export type LogFields = Record<string, string | number | boolean | undefined>;
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;

@@ -1,6 +1,8 @@
 // The shape of a row of the route table (shared/routes.ts), apart from the table itself: the binding
-// modules that contribute rows (OneRoster) and the HTTP layer that serves one need the shape, not every row.
+// modules that contribute rows (OneRoster) and the wiring that serves one need the shape, not every row.
+// The HTTP kernel reads only the part it declares (HttpRoute).
 import type { RoleGroup, Scope } from './domain/groups';
+import type { HttpRoute } from './http/route';
 
 export type RouteAuth =
   /** A bearer token carrying this scope, or the other one where `or` names one. */
@@ -42,27 +44,19 @@ export interface RouteAudit {
   caseless?: true;
 }
 
-export interface Route<Id extends string = string> {
+/** A route as the HTTP kernel serves it (its query, body and dialect), and what the service declares of it. */
+export interface Route<Id extends string = string> extends HttpRoute<RouteDialect['kind']> {
   id: Id;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** Module under functions/ that exports `handler`. */
   handler: string;
   auth: RouteAuth;
-  /** Query parameters the operation takes; any other is refused with 400 ('any': not checked). */
-  query: readonly string[] | 'any';
-  /** Other query parameters are ignored instead of refused (the authorization endpoint, RFC 6749 section 3.1). */
-  ignoreUnknownQuery?: true;
   /**
    * What the operation does: read the table, write to it, or issue tokens with the private key (and
    * write what it keeps of them, per `writes`).
    */
   access: 'read' | 'write' | 'sign';
-  /**
-   * The body the operation takes: JSON only, a form or JSON (the token endpoint), or a form only (the
-   * sign-in form); larger ones get 413.
-   */
-  body?: { type: 'json' | 'form-or-json' | 'form'; maxBytes: number };
   /**
    * Table partitions the handler itself reads, and those it writes. A deployed function is granted
    * these and nothing else (plus the public keys when its route checks tokens, see `partitionsRead`).

@@ -5,6 +5,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordRepository } from '../../shared/data/record-repository';
 import {
+  DomainError,
+  InvalidInputError,
+  NoLongerKeptError,
+  RecordNotFoundError,
+  StaleVersionError,
+  StateConflictError,
+} from '../../shared/domain/errors';
+import {
   groups,
   idFields,
   isNumberedGroup,
@@ -16,14 +24,7 @@ import {
   roleName,
 } from '../../shared/domain/groups';
 import { isUuid } from '../../shared/domain/identifiers';
-import {
-  BadRequestError,
-  ConflictError,
-  GoneError,
-  HttpError,
-  NotFoundError,
-  PreconditionFailedError,
-} from '../../shared/http/errors';
+import { HttpError } from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { type InsertRequest, insertRequests } from '../../shared/schemas/requests';
@@ -53,7 +54,7 @@ function importedId(group: RecordGroup, value: unknown): string {
   const field = idFields[group];
   const id = value && typeof value === 'object' ? (value as Record<string, unknown>)[field] : undefined;
   if (typeof id !== 'string' || !UUID.test(id)) {
-    throw new BadRequestError(`${field} must be given.`, [
+    throw new InvalidInputError(`${field} must be given.`, [
       { name: field, in: 'body', reason: 'must be a UUID: the record is upserted by it' },
     ]);
   }
@@ -93,7 +94,7 @@ export function createUpserter(
         if (typeof entry !== 'string' || isUuid(entry)) return entry;
         const id = await records.idByProcessnumber(links.group, entry.trim());
         if (id === undefined) {
-          throw new BadRequestError(`${links.field} names a record that does not exist.`, [
+          throw new InvalidInputError(`${links.field} names a record that does not exist.`, [
             {
               name: links.field,
               in: 'body',
@@ -160,17 +161,31 @@ export function createUpserter(
           return await (options.byId ? attemptById(value, defaults) : attempt(value));
         } catch (error) {
           const raced =
-            error instanceof PreconditionFailedError ||
-            (error instanceof ConflictError && error.invalidParams?.[0]?.name === 'processnumber');
+            error instanceof StaleVersionError ||
+            (error instanceof StateConflictError && error.problems?.[0]?.name === 'processnumber');
           if (raced && tries < 3) continue;
-          if (error instanceof HttpError && error.status < 500) {
-            const reasons = error.invalidParams?.map((p) => `${p.name}: ${p.reason}`) ?? [error.message];
-            return { result: 'refused', reasons };
-          }
-          throw error;
+          return refused(error);
         }
       }
     },
+  };
+}
+
+/**
+ * A refusal of the request's own (a domain error, or the body validation's 4xx) as its outcome, naming each
+ * field at fault with its reason; any other failure is thrown on.
+ */
+function refused(error: unknown): Outcome {
+  const refusal =
+    error instanceof DomainError
+      ? { detail: error.message, fields: error.problems }
+      : error instanceof HttpError && error.status < 500
+        ? { detail: error.message, fields: error.invalidParams }
+        : undefined;
+  if (!refusal) throw error;
+  return {
+    result: 'refused',
+    reasons: refusal.fields?.map((p) => `${p.name}: ${p.reason}`) ?? [refusal.detail],
   };
 }
 
@@ -180,12 +195,9 @@ export async function removeRecord(group: RecordGroup, id: string, writer: Recor
     await writer.remove(group, id);
     return { result: 'deleted' };
   } catch (error) {
-    if (error instanceof NotFoundError || error instanceof GoneError) return { result: 'unchanged' };
-    if (error instanceof HttpError && error.status < 500) {
-      const reasons = error.invalidParams?.map((p) => `${p.name}: ${p.reason}`) ?? [error.message];
-      return { result: 'refused', reasons };
-    }
-    throw error;
+    if (error instanceof RecordNotFoundError || error instanceof NoLongerKeptError)
+      return { result: 'unchanged' };
+    return refused(error);
   }
 }
 

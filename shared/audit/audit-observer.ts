@@ -1,5 +1,6 @@
 // The audit event of each request to a route that declares `audit` (shared/routes.ts), added to the route's
 // factory by its wiring.
+import type { AccessToken } from '../auth/access-token';
 import type { RequestObserver } from '../http/api';
 import type { Logger } from '../log';
 import type { Route, RouteAudit } from '../route';
@@ -19,7 +20,7 @@ export function auditObserver(
   declared: RouteAudit,
   audit: () => AuditLog,
   logger: () => Logger,
-): RequestObserver {
+): RequestObserver<AccessToken> {
   return async (outcome) => {
     const written = auditEvents({
       route,

@@ -22,7 +22,7 @@ import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
 import { isScope, type Scope } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { quote } from '../http/quote';
 import { header, type QueryParams } from '../http/request';
 import { authorizationResponse, needsSecondFactor } from './authorization-response';

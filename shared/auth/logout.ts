@@ -10,7 +10,7 @@ import type { ClientRepository } from '../data/client-repository';
 import type { RefreshTokenRepository } from '../data/refresh-token-repository';
 import type { SessionRepository } from '../data/session-repository';
 import type { UserRepository } from '../data/user-repository';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { bodyText, header } from '../http/request';
 import { fromOwnPage } from './csrf';
 import { PageError, redirectTo } from './html-page';

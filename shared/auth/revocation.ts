@@ -3,8 +3,8 @@
 // whose they are; only an access token is refused, as access tokens are not revoked but short-lived.
 import type { ClientRepository } from '../data/client-repository';
 import type { RefreshTokenRepository } from '../data/refresh-token-repository';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { OAuthError } from '../http/errors';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { OAuthRevocationRequest } from '../schemas/oauth-requests';
 import { opaqueTokenHash } from './opaque-token';
 import { authenticateClient, parseParams, readParams } from './token-request';

@@ -14,7 +14,7 @@ import type { RecordRepository } from '../data/record-repository';
 import type { AuthenticationMethod, SessionRepository } from '../data/session-repository';
 import { accountThrottleSubject, nameThrottleSubject } from '../data/sign-in-throttle-repository';
 import { loginName, type User, type UserRepository } from '../data/user-repository';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { bodyText, header } from '../http/request';
 import type { BusinessCount } from '../metrics';
 import { backToClient } from './authorization-request';

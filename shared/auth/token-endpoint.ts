@@ -7,8 +7,8 @@ import {
   isPublicClient,
   type OAuthClient,
 } from '../data/client-repository';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { OAuthError } from '../http/errors';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
 import { quote } from '../http/quote';
 import { authorizationCodeGrant } from './grants/authorization-code';
 import { clientCredentialsGrant } from './grants/client-credentials';

@@ -4,8 +4,8 @@
 import type * as z from 'zod/mini';
 import { type ClientRepository, isPublicClient, type OAuthClient } from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
+import type { ApiRequest } from '../exchange';
 import { OAuthError } from '../http/errors';
-import type { ApiRequest } from '../http/exchange';
 import { quote } from '../http/quote';
 import { bodyText, header } from '../http/request';
 import { verifySecret } from './secret-hash';

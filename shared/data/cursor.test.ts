@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError } from '../http/errors';
+import { InvalidInputError } from '../domain/errors';
 import { type Cursor, decodeCursor, encodeCursor, type WindowCursor } from './cursor';
 
 const list: Cursor = { kind: 'list', page: 3, after: '0b8c1f2e-9d4a-4c6b-8e1f-2a3b4c5d6e7f' };
@@ -31,8 +31,8 @@ const reason = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(BadRequestError);
-    return (error as BadRequestError).invalidParams?.[0]?.reason;
+    expect(error).toBeInstanceOf(InvalidInputError);
+    return (error as InvalidInputError).problems?.[0]?.reason;
   }
   throw new Error('not refused');
 };

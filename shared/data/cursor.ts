@@ -4,10 +4,10 @@
 // contents are checked too (a window in order, a position inside it), so that even a cursor signed by
 // mistake cannot hand DynamoDB a query it refuses.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { InvalidInputError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
-import { BadRequestError } from '../http/errors';
 import { afterTime } from './keys';
 
 /** What issues and checks a tenant's cursors: its id, and the secret key its functions share (CURSOR_KEY). */
@@ -99,7 +99,9 @@ export function decodeCursor<K extends Cursor['kind']>(
   kinds: readonly K[],
 ): Cursor & { kind: K } {
   const refuse = (reason: string) =>
-    new BadRequestError('The cursor is not valid for this list.', [{ name: 'cursor', in: 'query', reason }]);
+    new InvalidInputError('The cursor is not valid for this list.', [
+      { name: 'cursor', in: 'query', reason },
+    ]);
   const notOurs = () => refuse('not a cursor issued by this service');
   const [, payload = '', mac = ''] = (cursor.length <= LIMITS.cursorChars && CURSOR.exec(cursor)) || [];
   if (!payload || !timingSafeEqual(Buffer.from(mac, 'base64url'), macOf(issuer.cursorKey, payload))) {

@@ -1,65 +1,71 @@
 // The one factory every handler goes through: a middy stack that checks query parameters,
 // authenticates, calls the handler and turns whatever it returns or throws into the response,
-// with one structured access-log line per request. What it needs of the process (configuration,
-// logger, token verifier) it is given by the wiring (shared/wiring/api.ts), built on first use.
+// with one structured access-log line per request. It knows nothing of the service: what it needs
+// (configuration, logger, how to authenticate, the dialects, the observers) it is given by the
+// service's wiring, built on first use, and it reads of a route only what HttpRoute names.
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { AccessToken } from '../auth/access-token';
-import type { TokenVerifier } from '../auth/tokens';
-import type { Config } from '../config';
-import type { Logger } from '../log';
-import type { BusinessCount } from '../metrics';
-import type { Route } from '../route';
-import { authenticate, bearerToken } from './authenticate';
+import { bearerToken } from './bearer-token';
 import type { ErrorDialect } from './dialect';
-import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError, UnauthorizedError } from './errors';
-import type { ApiHandler, ApiResponse } from './exchange';
+import { BadRequestError, HttpError, OAuthError, PayloadTooLargeError } from './errors';
+import type { ApiHandler, ApiResponse, Caller } from './exchange';
+import type { RequestLogger } from './logger';
 import { checkQueryLengths } from './query-limits';
 import { quote } from './quote';
 import { QueryParams } from './request';
+import type { RequestCount } from './request-count';
+import type { HttpRoute, RouteBody } from './route';
 import type { AuditSubject } from './subject';
 
 /** The process's parts the factory uses, each built on first use. */
-export interface ApiRuntime {
+export interface ApiRuntime<Auth extends Caller, Config, DialectKind extends string = string> {
   config: () => Config;
-  logger: () => Logger;
-  /** Routes that take a bearer token only; public and client routes carry no verifier. */
-  verifier?: () => TokenVerifier;
-  /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
-  signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
+  logger: () => RequestLogger;
+  /**
+   * Routes that take a bearer token only: the caller the token (if any, found as RFC 6750 says) stands
+   * for, or an error refusing it. The factory accepts the access_token query parameter on these routes.
+   */
+  authenticate?: (token: string | undefined) => Promise<Auth>;
+  /** The longest value each query parameter may have, by its name; a longer one is refused with 400. */
+  queryMaxLength: Readonly<Record<string, number>>;
+  /**
+   * The HTTP error that answers an error the service's code threw in its own terms (a domain error);
+   * any other error is given back as it is.
+   */
+  asHttpError?: (error: unknown) => unknown;
   /** How the route's errors are written, by its dialect's kind: the wiring gives those of its routes. */
-  dialects: Partial<Record<Route['dialect']['kind'], ErrorDialect>>;
+  dialects: Partial<Record<DialectKind, ErrorDialect>>;
   /**
    * What runs after each request's access log line, whatever its outcome: the route's audit event and its
    * metrics, as the wiring adds them from the route's declared fields.
    */
-  observers: readonly RequestObserver[];
+  observers: readonly RequestObserver<Auth>[];
 }
 
 /** How a request ended, for the observers the wiring adds to its route. */
-export interface RequestOutcome {
+export interface RequestOutcome<Auth extends Caller> {
   event: APIGatewayProxyEventV2;
   requestId: string;
-  auth: AccessToken | undefined;
+  auth: Auth | undefined;
   status: number;
   /** What the request failed with, if it did. */
   error?: unknown;
   /** What the handler said the request touched, or a failure said it still read (a 412's record). */
   touched: AuditSubject | undefined;
-  /** The handler's or the refusal's business counts; an observer may add its own for those after it. */
-  counts: BusinessCount[];
+  /** The handler's or the refusal's counts; an observer may add its own for those after it. */
+  counts: RequestCount[];
 }
 
-export type RequestObserver = (outcome: RequestOutcome) => void | Promise<void>;
+export type RequestObserver<Auth extends Caller> = (outcome: RequestOutcome<Auth>) => void | Promise<void>;
 
-interface ApiContext extends Context {
-  auth?: AccessToken;
+interface ApiContext<Auth extends Caller> extends Context {
+  auth?: Auth;
   query?: QueryParams;
   /** What the handler said it touched, for the audit event. */
   audited?: AuditSubject;
-  /** The handler's business counts, for the request's metrics. */
-  counts?: BusinessCount[];
+  /** The handler's counts, for the request's metrics. */
+  counts?: RequestCount[];
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -85,9 +91,12 @@ const withRequestId = (response: Result, requestId: string): Result => ({
 });
 
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
-function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result, Error, ApiContext> {
+function respond<Auth extends Caller, Config>(
+  route: HttpRoute,
+  runtime: ApiRuntime<Auth, Config>,
+): MiddlewareObj<Event, Result, Error, ApiContext<Auth>> {
   const started = new WeakMap<object, number>();
-  const log = (event: Event, context: ApiContext, status: number) =>
+  const log = (event: Event, context: ApiContext<Auth>, status: number) =>
     runtime.logger().info('request', {
       request_id: requestIdOf(event, context),
       route: route.id,
@@ -101,8 +110,8 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
   if (!dialect)
     throw new Error(`Route ${route.id} answers errors as ${route.dialect.kind}: give it that dialect`);
   /** The wiring's observers, in their order, each seeing the counts those before it added. */
-  const observe = async (event: Event, context: ApiContext, status: number, error?: unknown) => {
-    const outcome: RequestOutcome = {
+  const observe = async (event: Event, context: ApiContext<Auth>, status: number, error?: unknown) => {
+    const outcome: RequestOutcome<Auth> = {
       event,
       requestId: requestIdOf(event, context),
       auth: context.auth,
@@ -132,22 +141,20 @@ function respond(route: Route, runtime: ApiRuntime): MiddlewareObj<Event, Result
         route: route.id,
         logger: runtime.logger(),
       };
-      request.response = withRequestId(
-        dialect.render(request.error, errorContext, event),
-        errorContext.requestId,
-      );
-      if (request.error instanceof OAuthError) context.counts = request.error.counts;
+      const error = runtime.asHttpError ? runtime.asHttpError(request.error) : request.error;
+      request.response = withRequestId(dialect.render(error, errorContext, event), errorContext.requestId);
+      if (error instanceof OAuthError) context.counts = error.counts;
       log(event, context, request.response.statusCode ?? 500);
-      await observe(event, context, request.response.statusCode ?? 500, request.error);
+      await observe(event, context, request.response.statusCode ?? 500, error);
     },
   };
 }
 
 /** Refuses missing bodies, and bodies over the operation's limit, before anything parses them. */
-function limitBody({
+function limitBody<Auth extends Caller>({
   type,
   maxBytes,
-}: NonNullable<Route['body']>): MiddlewareObj<Event, Result, Error, ApiContext> {
+}: RouteBody): MiddlewareObj<Event, Result, Error, ApiContext<Auth>> {
   return {
     before: ({ event }) => {
       const body = event.body ?? '';
@@ -162,23 +169,15 @@ function limitBody({
   };
 }
 
-/**
- * Refuses unknown query parameters and over-long ones, then authenticates the caller as the route
- * requires, and where the route says so refuses a person's token whose sign-in has been revoked.
- */
-function authorize(
-  route: Route,
-  { verifier, signIns }: Pick<ApiRuntime, 'verifier' | 'signIns'>,
-): MiddlewareObj<Event, Result, Error, ApiContext> {
-  const protectedRoute = route.auth.kind === 'scope' || route.auth.kind === 'token';
-  if (protectedRoute && !verifier)
-    throw new Error(`Route ${route.id} takes a bearer token: give it a verifier`);
-  if (route.checksSignIn && !signIns)
-    throw new Error(`Route ${route.id} checks sign-ins: give it the sign-in families`);
+/** Refuses unknown query parameters and over-long ones, then authenticates the caller as the route requires. */
+function authorize<Auth extends Caller, Config>(
+  route: HttpRoute,
+  { authenticate, queryMaxLength }: ApiRuntime<Auth, Config>,
+): MiddlewareObj<Event, Result, Error, ApiContext<Auth>> {
   const allowed =
     route.query === 'any' || route.ignoreUnknownQuery
       ? undefined
-      : new Set([...route.query, ...(protectedRoute ? ['access_token'] : [])]);
+      : new Set([...route.query, ...(authenticate ? ['access_token'] : [])]);
   return {
     before: async ({ event, context }) => {
       const query = new QueryParams(event.rawQueryString ?? '');
@@ -195,14 +194,9 @@ function authorize(
           })),
         );
       }
-      checkQueryLengths(query);
+      checkQueryLengths(query, queryMaxLength);
       context.query = query;
-      const token = protectedRoute ? bearerToken(event, query) : undefined;
-      context.auth = verifier ? await authenticate(route.auth, token, verifier()) : undefined;
-      const signIn = route.checksSignIn ? context.auth?.person?.signIn : undefined;
-      if (signIn !== undefined && signIns && (await signIns().isRevoked(signIn))) {
-        throw new UnauthorizedError('The access token is not valid: its sign-in has been revoked.', true);
-      }
+      if (authenticate) context.auth = await authenticate(bearerToken(event, query));
     },
   };
 }
@@ -223,9 +217,13 @@ export function render(response: ApiResponse): Result {
 }
 
 /** The Lambda handler of a route: `handle` wrapped in the route's checks, error mapping and access log. */
-export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime) {
+export function createApi<Auth extends Caller, Config, DialectKind extends string>(
+  route: HttpRoute<DialectKind>,
+  handle: ApiHandler<Auth, Config>,
+  runtime: ApiRuntime<Auth, Config, NoInfer<DialectKind>>,
+) {
   // Authentication comes before the body is read: nobody unauthenticated gets a body parsed.
-  const stack = middy<Event, Result, Error, ApiContext>()
+  const stack = middy<Event, Result, Error, ApiContext<Auth>>()
     .use(respond(route, runtime))
     .use(authorize(route, runtime));
   if (route.body) {
@@ -237,7 +235,7 @@ export function createApi(route: Route, handle: ApiHandler, runtime: ApiRuntime)
           Event,
           Result,
           Error,
-          ApiContext
+          ApiContext<Auth>
         >,
       );
     }

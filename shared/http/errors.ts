@@ -1,7 +1,8 @@
-// The errors a request can end in, each carrying its HTTP status. Handlers and services throw
-// these; one place (problem.ts) turns them into RFC 9457 responses.
+// The errors a request can end in, each carrying its HTTP status. The request checks and handlers throw
+// these, code that speaks in its own terms has its errors mapped to them by the route's wiring
+// (ApiRuntime.asHttpError), and the route's dialect renders them (problem.ts for RFC 9457 problems).
 
-import type { BusinessCount } from '../metrics';
+import type { RequestCount } from './request-count';
 import type { AuditSubject } from './subject';
 
 export interface InvalidParam {
@@ -124,56 +125,9 @@ export class OAuthError extends Error {
       | 'unsupported_token_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
-    /** Business counts of the refused request, published with its request metrics. */
-    readonly counts: BusinessCount[] = [],
+    /** Counts of the refused request (a failed client authentication), published with its request metrics. */
+    readonly counts: RequestCount[] = [],
   ) {
     super(description);
-  }
-}
-
-export class ConflictError extends HttpError {
-  constructor(
-    detail: string,
-    invalidParams?: InvalidParam[],
-    headers: Record<string, string> = {},
-    members: Record<string, unknown> = {},
-  ) {
-    super(409, 'conflict', 'Conflict', detail, headers, invalidParams, members);
-  }
-}
-
-/** 422: an Idempotency-Key already used with another request body. */
-export class IdempotencyKeyReusedError extends HttpError {
-  constructor() {
-    super(
-      422,
-      'idempotency-key-reused',
-      'Unprocessable Content',
-      'This Idempotency-Key was used with another request body in the last 24 hours. Send a new key for a new request.',
-      {},
-      [{ name: 'Idempotency-Key', in: 'header', reason: 'already used with another body' }],
-    );
-  }
-}
-
-/** A record that was deleted, while its deletion is retained. */
-export class GoneError extends HttpError {
-  constructor(detail: string) {
-    super(410, 'gone', 'Gone', detail);
-  }
-}
-
-/** If-Match named a version that is not the record's current one. */
-export class PreconditionFailedError extends HttpError {
-  /** `record` is the record whose version the condition failed on: its current ETag tells of it. */
-  constructor(current: string, record: AuditSubject) {
-    super(
-      412,
-      'precondition-failed',
-      'Precondition Failed',
-      `The record has changed: its current ETag is ${current}. Read it again and reapply your change.`,
-      { etag: current },
-    );
-    this.audit = record;
   }
 }

@@ -1,19 +1,24 @@
 // What a handler is given and what it returns: the request as the API factory (api.ts) hands it over,
-// and the response it turns into API Gateway's result.
+// and the response it turns into API Gateway's result. Who the caller is and what the configuration holds
+// are the service's own types, which its wiring names (shared/exchange.ts).
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AccessToken } from '../auth/access-token';
-import type { Config } from '../config';
-import type { BusinessCount } from '../metrics';
 import type { QueryParams } from './request';
+import type { RequestCount } from './request-count';
 import type { AuditSubject } from './subject';
 
-export interface ApiRequest {
+/** What the factory reads of an authenticated caller, for the request's log lines. */
+export interface Caller {
+  clientId: string;
+  person?: { entityId: string };
+}
+
+export interface ApiRequest<Auth extends Caller, Config> {
   event: APIGatewayProxyEventV2;
   /** The body as the JSON body parser left it: an object for JSON, the raw text otherwise. */
   body: unknown;
   query: QueryParams;
   path: Record<string, string | undefined>;
-  auth: AccessToken | undefined;
+  auth: Auth | undefined;
   requestId: string;
   config: Config;
 }
@@ -29,10 +34,12 @@ export interface ApiResponse {
   isBase64Encoded?: boolean;
   /** Set-Cookie values. */
   cookies?: string[];
-  /** The person records the request read or changed, for its audit event (shared/audit/). */
+  /** The person records the request read or changed, for its audit event. */
   audit?: AuditSubject;
-  /** Business counts of the request (shared/metrics.ts), published with its request metrics. */
-  counts?: BusinessCount[];
+  /** Counts of the request, published with its request metrics. */
+  counts?: RequestCount[];
 }
 
-export type ApiHandler = (request: ApiRequest) => Promise<ApiResponse>;
+export type ApiHandler<Auth extends Caller, Config> = (
+  request: ApiRequest<Auth, Config>,
+) => Promise<ApiResponse>;

@@ -2,8 +2,8 @@
 // bodies at the token endpoint); anything else becomes a bare 500 whose only detail is the request id
 // that the log line carries too.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Logger } from '../log';
 import { HttpError, OAuthError } from './errors';
+import type { RequestLogger } from './logger';
 
 export const problemType = (slug: string) => `urn:problem:school-api:${slug}`;
 
@@ -11,7 +11,7 @@ export interface ErrorContext {
   requestId: string;
   instance: string;
   route: string;
-  logger: Logger;
+  logger: RequestLogger;
 }
 
 /** Errors middy's own middlewares raise (http-errors style) that are safe to show. */

@@ -3,10 +3,10 @@
 // up to the sync lag behind the clock as the native changes feed. A whole-group read is bounded: a group
 // larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
 import type { RecordRepository } from '../data/record-repository';
+import { InvalidInputError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
 import { quote } from '../http/quote';
 import type { GroupRecords } from '../schemas/records';
-import { OneRosterError } from './status-info';
 
 /** The most records of one group a OneRoster request reads whole (about 30 MB of records at most). */
 export const MAX_WHOLE_GROUP = 20_000;
@@ -29,9 +29,7 @@ export class RosterReader {
   async all<G extends RecordGroup>(group: G): Promise<GroupRecords[G][]> {
     const count = await this.records.count(group);
     if (count > MAX_WHOLE_GROUP) {
-      throw new OneRosterError(
-        400,
-        'invaliddata',
+      throw new InvalidInputError(
         `This request reads all ${count} ${group}, more than the ${MAX_WHOLE_GROUP} a request may read; ` +
           "narrow it with filter=dateLastModified>'<timestamp>'.",
       );
@@ -77,9 +75,7 @@ export class RosterReader {
       if (!page.hasMore || !last) break;
       after = last.position;
       if (found.size > MAX_WHOLE_GROUP) {
-        throw new OneRosterError(
-          400,
-          'invaliddata',
+        throw new InvalidInputError(
           `More than ${MAX_WHOLE_GROUP} ${group} changed since ${quote(since)}; ask for a later time.`,
         );
       }

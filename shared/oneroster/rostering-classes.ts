@@ -2,7 +2,7 @@
 // periods), courses, classes and enrollments, and the nested collections that list them by school, term,
 // course, class or user. Each reads the groups it needs whole (they are small beside the people, and
 // bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
 import { parseCollectionQuery } from './collection-query';
 import { objectFields } from './objects';

@@ -2,9 +2,11 @@
 // the users of one role, in the same `users` and `user` payloads), orgs (and schools), and demographics. Each list reads its candidates (a whole
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
+
+import { RecordNotFoundError } from '../domain/errors';
 import { roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Entity } from '../schemas/records';
 import {
   type CollectionQuery,
@@ -24,7 +26,6 @@ import {
   tenantOrganisation,
 } from './objects';
 import type { RosterReader } from './roster-reader';
-import { OneRosterError } from './status-info';
 
 /** How long a function instance keeps the tenant's root organisation before reading it again. */
 const ROOT_ORG_TTL_MS = 5 * 60_000;
@@ -174,7 +175,7 @@ export function singleObject(request: ApiRequest, fieldNames: readonly string[])
 }
 
 export const unknownObject = (kind: string, id: string) =>
-  new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
+  new RecordNotFoundError(`No ${kind} has the sourcedId ${id}.`);
 
 /**
  * The sourcedId a path names (`{sourcedId}`, or `{classSourcedId}` under a school), in lower case as ids
@@ -184,7 +185,7 @@ export const unknownObject = (kind: string, id: string) =>
 export function pathId(request: ApiRequest, kind: string, name = 'sourcedId'): string {
   const id = request.path[name] ?? '';
   if (!isUuid(id)) {
-    throw new OneRosterError(404, 'unknownobject', `No ${kind} has that sourcedId: sourcedIds are UUIDs.`);
+    throw new RecordNotFoundError(`No ${kind} has that sourcedId: sourcedIds are UUIDs.`);
   }
   return id.toLowerCase();
 }

@@ -13,8 +13,8 @@ import {
 } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
-import { QUERY_MAX_LENGTH } from '../http/query-limits';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../oneroster/collection-query';
+import { QUERY_MAX_LENGTH } from '../query-limits';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';

@@ -8,9 +8,9 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Key, keys } from '../data/keys';
 import type { Item } from '../data/record-items';
 import { tableDesign, timeToLive } from '../data/table';
+import { IdempotencyKeyReusedError, InvalidInputError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
-import { BadRequestError, IdempotencyKeyReusedError } from '../http/errors';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { header } from '../http/request';
 import { RETRY, type Step } from './write-transaction';
 
@@ -49,7 +49,7 @@ export function idempotentPost(group: RecordGroup, request: ApiRequest): Idempot
   // The draft sends the key as a structured-field string ("..."); a bare token is taken as well.
   const value = /^".*"$/.test(sent) ? sent.slice(1, -1) : sent;
   if (!KEY_PATTERN.test(value) || value.trim() === '') {
-    throw new BadRequestError('The Idempotency-Key is not valid.', [
+    throw new InvalidInputError('The Idempotency-Key is not valid.', [
       { name: 'Idempotency-Key', in: 'header', reason: 'must be 1 to 255 visible ASCII characters' },
     ]);
   }

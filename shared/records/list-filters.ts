@@ -2,9 +2,10 @@
 // match), active or not, and the fields `fields=` selects. Each lookup is served by one read of a key:
 // a processnumber by its claim item, an e-mail address by the `emails` index; `ative` alone is a
 // filtered Query of the group (docs/api.md gives its cost).
+
+import { InvalidInputError } from '../domain/errors';
 import { groups, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
-import { BadRequestError } from '../http/errors';
 import { quote } from '../http/quote';
 import type { QueryParams } from '../http/request';
 
@@ -31,13 +32,13 @@ export function parseFilters(group: RecordGroup, query: QueryParams): ListFilter
     if (value === undefined) continue;
     if (name === 'ative') {
       if (value !== 'true' && value !== 'false') {
-        throw new BadRequestError('ative must be true or false.', [
+        throw new InvalidInputError('ative must be true or false.', [
           { name, in: 'query', reason: 'must be true or false' },
         ]);
       }
       filters.ative = value === 'true';
     } else if (value === '') {
-      throw new BadRequestError(`${name} must not be empty.`, [{ name, in: 'query', reason: 'is empty' }]);
+      throw new InvalidInputError(`${name} must not be empty.`, [{ name, in: 'query', reason: 'is empty' }]);
     } else {
       filters[name as 'processnumber' | 'email'] = value;
     }
@@ -64,7 +65,7 @@ export function parseFields(group: RecordGroup, query: QueryParams): readonly st
   const asked = raw.split(',').map((name) => name.trim());
   const unknown = asked.filter((name) => !known.includes(name)).map(quote);
   if (unknown.length > 0 || raw.trim() === '') {
-    throw new BadRequestError(`fields names ${unknown.length > 0 ? unknown.join(', ') : 'nothing'}.`, [
+    throw new InvalidInputError(`fields names ${unknown.length > 0 ? unknown.join(', ') : 'nothing'}.`, [
       {
         name: 'fields',
         in: 'query',

@@ -8,7 +8,7 @@
 // refused with 400 naming it: it would store `****` as a number. A value is taken as masked when it
 // starts with `****`, which no IBAN does and no issuer's document number does.
 import { isDeepStrictEqual } from 'node:util';
-import { BadRequestError, type InvalidParam } from '../http/errors';
+import { type FieldProblem, InvalidInputError } from '../domain/errors';
 import { MASK, maskedFields, maskValue } from './sensitive-fields';
 
 type Entry = Record<string, unknown>;
@@ -32,11 +32,11 @@ const unmatchedReason =
   'is masked and matches no stored value of this record: send the full value, or the masked value as it was read, in its entry';
 const createdReason = 'is masked: send the full value';
 
-const refusal = (name: string, reason = unmatchedReason): InvalidParam => ({ name, in: 'body', reason });
+const refusal = (name: string, reason = unmatchedReason): FieldProblem => ({ name, in: 'body', reason });
 
-function refuse(refused: InvalidParam[]): void {
+function refuse(refused: FieldProblem[]): void {
   if (refused.length === 0) return;
-  throw new BadRequestError(
+  throw new InvalidInputError(
     'The body carries masked values the record does not have. If the record changed since you read it, read it again.',
     refused,
   );
@@ -94,7 +94,7 @@ export function restoreMasked(body: unknown, current: object): unknown {
   if (!isEntry(body)) return body;
   const stored = current as Entry;
   const restored: Entry = { ...body };
-  const refused: InvalidParam[] = [];
+  const refused: FieldProblem[] = [];
   for (const { key, stored: storedKey, field } of bodyLists) {
     if (!Array.isArray(body[key])) continue;
     const list = restoreList(key, field, body[key], entriesOf(stored[storedKey]));

@@ -2,8 +2,8 @@
 // GET may be sent back with PUT as it is: these fields are then checked against the record and dropped
 // before the body is validated as an insert request.
 import { isDeepStrictEqual } from 'node:util';
+import { type FieldProblem, InvalidInputError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
-import { BadRequestError, type InvalidParam } from '../http/errors';
 
 export const readOnlyFields = (group: RecordGroup): readonly string[] => [
   idFields[group],
@@ -35,7 +35,7 @@ export function splitReadOnly(group: RecordGroup, body: unknown, id: string): Sp
   const idField = idFields[group];
   const sent = readOnly[idField];
   if (sent !== undefined && (typeof sent !== 'string' || sent.toLowerCase() !== id)) {
-    throw new BadRequestError(`${idField} in the body is not the record's.`, [
+    throw new InvalidInputError(`${idField} in the body is not the record's.`, [
       { name: idField, in: 'body', reason: `must be ${id}, the id in the path, or left out` },
     ]);
   }
@@ -45,7 +45,7 @@ export function splitReadOnly(group: RecordGroup, body: unknown, id: string): Sp
 /** Refuses read-only fields that differ from the current record's; equal ones are ignored. */
 export function checkReadOnly(readOnly: Record<string, unknown>, current: object): void {
   const stored = current as Record<string, unknown>;
-  const differing: InvalidParam[] = Object.entries(readOnly)
+  const differing: FieldProblem[] = Object.entries(readOnly)
     .filter(([field, value]) => !isDeepStrictEqual(value, stored[field]))
     .map(([field]) => ({
       name: field,
@@ -53,7 +53,7 @@ export function checkReadOnly(readOnly: Record<string, unknown>, current: object
       reason: `read-only: the service sets it; send the record's value (${JSON.stringify(stored[field])}) or leave it out`,
     }));
   if (differing.length > 0) {
-    throw new BadRequestError(
+    throw new InvalidInputError(
       'The body changes fields only the service sets. If the record changed since you read it, read it again.',
       differing,
     );

@@ -9,9 +9,9 @@ import { pageOfIds } from '../data/pages-of-ids';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { etag } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
+import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
-import { BadRequestError, GoneError } from '../http/errors';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
 import { header } from '../http/request';
@@ -39,7 +39,7 @@ export async function listRecords(
   // A changes cursor continues the changes feed on its own, as a list cursor continues the list.
   if (updatedSince !== undefined || decoded?.kind === 'changes') {
     if (filters) {
-      throw new BadRequestError('The changes feed is not filtered.', [
+      throw new InvalidInputError('The changes feed is not filtered.', [
         { name: 'updated_since', in: 'query', reason: 'not taken with processnumber, email or ative' },
       ]);
     }
@@ -99,7 +99,7 @@ async function filteredPage<G extends RecordGroup>(
     candidates = await records.idsByEmail(group, email);
   } else if (scope.all) {
     if (query.get('page') !== undefined && query.get('page') !== '1') {
-      throw new BadRequestError('A list filtered by ative alone is walked with cursors.', [
+      throw new InvalidInputError('A list filtered by ative alone is walked with cursors.', [
         { name: 'page', in: 'query', reason: 'not taken with ative alone; follow next_cursor' },
       ]);
     }
@@ -153,7 +153,7 @@ function parseTime(name: string, value: string): string {
     !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ||
     Number.isNaN(at)
   ) {
-    throw new BadRequestError(`${name} must be an ISO 8601 timestamp.`, [
+    throw new InvalidInputError(`${name} must be an ISO 8601 timestamp.`, [
       {
         name,
         in: 'query',
@@ -174,7 +174,7 @@ function window(
 ) {
   const { itemsPerPage, cursor } = parsePaging(query);
   if (query.get('page') !== undefined) {
-    throw new BadRequestError(`${sinceName} pages are followed with cursors, not page numbers.`, [
+    throw new InvalidInputError(`${sinceName} pages are followed with cursors, not page numbers.`, [
       { name: 'page', in: 'query', reason: `not taken with ${sinceName}; follow next_cursor` },
     ]);
   }
@@ -247,7 +247,7 @@ export async function listDeleted(
   const w = window('deleted', group, request, 'since', request.query.get('since'));
   const retainedFrom = new Date(Date.now() - DELETION_RETENTION_DAYS * 86_400_000).toISOString();
   if (request.query.get('since') !== undefined && w.since < retainedFrom) {
-    throw new GoneError(
+    throw new NoLongerKeptError(
       `Deletions are kept for ${DELETION_RETENTION_DAYS} days; since is older. List the group again from the start.`,
     );
   }
@@ -286,7 +286,7 @@ function deletionsWithin(
 ): TimedPage<Deletion> {
   const firstLoad = query.get('since') === undefined && query.get('cursor') === undefined;
   if (!firstLoad && scope.changedAt !== undefined && scope.changedAt > since) {
-    throw new GoneError(
+    throw new NoLongerKeptError(
       `What this token may read of ${group} changed after ${since}, and which records left it is not kept. List the group again from the start.`,
     );
   }

@@ -17,9 +17,9 @@ import {
   toRecord,
 } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
+import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { type DocumentGroup, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
-import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
@@ -123,7 +123,7 @@ export class RecordWriter {
       ifMatch,
       (current) => {
         if (current.documents.length >= LIMITS.listItems) {
-          throw new ConflictError(`The record holds the most documents it can (${LIMITS.listItems}).`);
+          throw new StateConflictError(`The record holds the most documents it can (${LIMITS.listItems}).`);
         }
         return { ...current, documents: [...current.documents, document] };
       },
@@ -224,7 +224,7 @@ export class RecordWriter {
     let parent = (input as Record<string, unknown>)[field];
     for (let depth = 0; typeof parent === 'string' && depth < MAX_TREE_DEPTH; depth++) {
       if (parent === id) {
-        throw new BadRequestError(`${field} would make the ${groups[group].noun} its own ancestor.`, [
+        throw new InvalidInputError(`${field} would make the ${groups[group].noun} its own ancestor.`, [
           { name: field, in: 'body', reason: 'names the record itself or one below it' },
         ]);
       }
@@ -276,7 +276,7 @@ export class RecordWriter {
     if (!stored) return missingRecord(this.records, group, id);
     const version = Number(stored[internal.version] ?? 1);
     if (ifMatch && !matches(ifMatch, version)) {
-      throw new PreconditionFailedError(etag(version), subjectOf(idFields[group], [stored]));
+      throw new StaleVersionError(etag(version), subjectOf(idFields[group], [stored]));
     }
     return { item: stored, version };
   }

@@ -2,10 +2,10 @@
 // document. Bodies are validated against the group's insert request before anything is written.
 import { subjectOf } from '../audit/audit-event';
 import { etag, type StoredRecord } from '../data/record-items';
+import { StateConflictError } from '../domain/errors';
 import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
-import { ConflictError } from '../http/errors';
-import type { ApiRequest, ApiResponse } from '../http/exchange';
+import type { ApiRequest, ApiResponse } from '../exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
@@ -75,14 +75,9 @@ async function locatingClashes<T>(request: ApiRequest, group: RecordGroup, write
   try {
     return await write();
   } catch (error) {
-    const holder = error instanceof ConflictError ? error.members[idFields[group]] : undefined;
-    if (!(error instanceof ConflictError) || typeof holder !== 'string') throw error;
-    throw new ConflictError(
-      error.message,
-      error.invalidParams,
-      { location: locationOf(request, group, holder) },
-      error.members,
-    );
+    if (error instanceof StateConflictError && error.holder)
+      error.location = locationOf(request, group, error.holder.id);
+    throw error;
   }
 }
 

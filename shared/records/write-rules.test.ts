@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { LIMITS } from '../domain/limits';
-import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import { claimSteps, linkGuards, linkSteps, referenceGuards, referenceSteps } from './write-rules';
 import { WriteSteps } from './write-steps';
 import { RETRY, type Step } from './write-transaction';
@@ -72,8 +72,8 @@ describe('deleting a record at its version', () => {
 
   it('tells a failed guard, a stale If-Match and a race apart', () => {
     const failed = step({ any: false, versions: [3] }).onConditionFailed;
-    expect(failed?.({ _version: 3, _tutors: new Set(['t1']) })).toBeInstanceOf(ConflictError);
-    expect(failed?.({ _version: 4 })).toBeInstanceOf(PreconditionFailedError);
+    expect(failed?.({ _version: 3, _tutors: new Set(['t1']) })).toBeInstanceOf(StateConflictError);
+    expect(failed?.({ _version: 4 })).toBeInstanceOf(StaleVersionError);
     expect(failed?.(undefined)).toBe(RETRY);
     expect(step().onConditionFailed?.({ _version: 4 })).toBe(RETRY);
   });
@@ -102,7 +102,7 @@ describe('the rostering references of a write', () => {
     // A newly named record must exist (and be an organisation, for a school); one no longer named need not.
     expect(changes[0]?.action.Update?.ConditionExpression).toBe('attribute_exists(pk)');
     expect(changes[1]?.action.Update?.ConditionExpression).toBeUndefined();
-    expect(changes[0]?.onConditionFailed?.(undefined)).toBeInstanceOf(BadRequestError);
+    expect(changes[0]?.onConditionFailed?.(undefined)).toBeInstanceOf(InvalidInputError);
   });
 
   it('list an enrollment on its class and its person, and only when it is made or deleted', () => {
@@ -131,7 +131,7 @@ describe('the rostering references of a write', () => {
 
   it('refuse a record naming itself', () => {
     expect(() => referenceSteps(steps, 'academic_sessions', id, undefined, { parent_id: id }, now)).toThrow(
-      BadRequestError,
+      InvalidInputError,
     );
   });
 
@@ -143,7 +143,7 @@ describe('the rostering references of a write', () => {
     expect(referenceGuards('classes').map((g) => [g.kind, g.attribute])).toEqual([
       ['absent', '_enrollments'],
     ]);
-    expect(referenceGuards('classes')[0]?.refusal()).toBeInstanceOf(ConflictError);
+    expect(referenceGuards('classes')[0]?.refusal()).toBeInstanceOf(StateConflictError);
     expect(referenceGuards('entities').map((g) => [g.kind, g.attribute])).toEqual([
       ['zero', '_refs'],
       ['absent', '_enrollments'],

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Item, internal, recordItem } from '../data/record-items';
 import { enrollmentEntry, linkedIds, namedIds } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
+import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
   groups,
   idFields,
@@ -16,7 +17,6 @@ import {
   roleName,
   roleNamesInWords,
 } from '../domain/groups';
-import { BadRequestError, ConflictError } from '../http/errors';
 import type { Enrollment, Entity, GroupRecords } from '../schemas/records';
 import type { InsertRequest } from '../schemas/requests';
 import type { DeleteGuard, WriteSteps } from './write-steps';
@@ -64,7 +64,7 @@ const entityRules: PersonRules<'entities'> = {
               ? 'the person has enrollments'
               : undefined;
       if (named) {
-        throw new ConflictError(
+        throw new StateConflictError(
           `The entity stays ${current.entity_type === 'person' ? 'a person' : 'an organisation'}.`,
           [{ name: 'entity_type', in: 'body', reason: named }],
         );
@@ -80,7 +80,7 @@ export const rolesGuard: DeleteGuard = {
   kind: 'empty',
   attribute: 'roles',
   refusal: () =>
-    new ConflictError(`The entity still has roles; delete its ${roleNamesInWords} records first.`),
+    new StateConflictError(`The entity still has roles; delete its ${roleNamesInWords} records first.`),
 };
 
 /** Fields a replace keeps: an enrollment stays in its class, of its person, in its role. */
@@ -106,7 +106,7 @@ function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'en
       for (const field of fixedFields[group] ?? []) {
         const was = (current as Record<string, unknown>)[field];
         if ((input as Record<string, unknown>)[field] !== was) {
-          throw new ConflictError(`A ${groups[group].noun} keeps its ${field}.`, [
+          throw new StateConflictError(`A ${groups[group].noun} keeps its ${field}.`, [
             { name: field, in: 'body', reason: `must be ${String(was)}` },
           ]);
         }
@@ -160,7 +160,7 @@ function roleRules<G extends RoleGroup>(group: G): PersonRules<G> {
       // Like another id in the body (read-only-fields.ts), another entity_id is a bad request, not a
       // conflict: no state of the record would make it valid.
       if (entityId !== undefined && entityId !== currentEntity) {
-        throw new BadRequestError('A record stays with the entity it was created for.', [
+        throw new InvalidInputError('A record stays with the entity it was created for.', [
           { name: 'entity_id', in: 'body', reason: `must be ${currentEntity} or left out` },
         ]);
       }
@@ -237,7 +237,9 @@ export function linkGuards(group: RecordGroup): DeleteGuard[] {
       kind: 'absent',
       attribute: internal.tutors,
       refusal: () =>
-        new ConflictError('The student is still in the care of tutors; change or delete those tutors first.'),
+        new StateConflictError(
+          'The student is still in the care of tutors; change or delete those tutors first.',
+        ),
     },
   ];
 }
@@ -259,7 +261,7 @@ export function referenceSteps(
     const was = namedIds(reference, before);
     const is = namedIds(reference, after);
     if (reference.group === group && is.includes(id)) {
-      throw new BadRequestError(`${reference.field} names the ${groups[group].noun} itself.`, [
+      throw new InvalidInputError(`${reference.field} names the ${groups[group].noun} itself.`, [
         { name: reference.field, in: 'body', reason: 'must name another record' },
       ]);
     }
@@ -298,7 +300,7 @@ export function referenceGuards(group: RecordGroup): DeleteGuard[] {
             kind: 'zero',
             attribute: internal.refs,
             refusal: () =>
-              new ConflictError(
+              new StateConflictError(
                 `The ${groups[group].noun} is still named by ${[...new Set(counted.map((r) => r.field))].join(', ')} of other records; change or delete those first.`,
               ),
           } satisfies DeleteGuard,
@@ -311,7 +313,7 @@ export function referenceGuards(group: RecordGroup): DeleteGuard[] {
             attribute: internal.enrollments,
             refusal: () =>
               group === 'classes'
-                ? new ConflictError('The class still has enrollments; delete them first.')
+                ? new StateConflictError('The class still has enrollments; delete them first.')
                 : new Retry(),
           } satisfies DeleteGuard,
         ]

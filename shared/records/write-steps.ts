@@ -7,9 +7,9 @@ import { subjectOf } from '../audit/audit-event';
 import { keys } from '../data/keys';
 import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
+import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
-import { BadRequestError, ConflictError, PreconditionFailedError } from '../http/errors';
 import type { EntityTagCondition } from '../http/preconditions';
 import type { EntityRole } from '../schemas/records';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
@@ -58,9 +58,7 @@ function guardCondition(guard: DeleteGuard, name: string): string {
  * 412 names the record (a record item's sort key is its id) and its person, for the audit event.
  */
 const staleVersion = (ifMatch: EntityTagCondition | undefined) => (old: Item | undefined) =>
-  old && ifMatch
-    ? new PreconditionFailedError(etag(Number(old[internal.version])), subjectOf('sk', [old]))
-    : RETRY;
+  old && ifMatch ? new StaleVersionError(etag(Number(old[internal.version])), subjectOf('sk', [old])) : RETRY;
 
 export class WriteSteps {
   constructor(private readonly tableName: string) {}
@@ -163,7 +161,7 @@ export class WriteSteps {
         },
       },
       onConditionFailed: (old) =>
-        new ConflictError(
+        new StateConflictError(
           `processnumber ${processnumber} belongs to another ${group} record.`,
           [
             {
@@ -172,9 +170,7 @@ export class WriteSteps {
               reason: `taken by ${idFields[group]} ${String(old?.id ?? 'another record')}`,
             },
           ],
-          {},
-          // The holder's id as an extension member, so a client can find the record it clashed with.
-          typeof old?.id === 'string' ? { [idFields[group]]: old.id } : {},
+          typeof old?.id === 'string' ? { field: idFields[group], id: old.id } : undefined,
         ),
     };
   }
@@ -219,7 +215,7 @@ export class WriteSteps {
         },
       },
       onConditionFailed: (old) =>
-        new BadRequestError('entity_id does not name a person entity.', [
+        new InvalidInputError('entity_id does not name a person entity.', [
           {
             name: 'entity_id',
             in: 'body',
@@ -269,7 +265,7 @@ export class WriteSteps {
         },
       },
       onConditionFailed: () =>
-        new BadRequestError('student_ids names a student that does not exist.', [
+        new InvalidInputError('student_ids names a student that does not exist.', [
           { name: 'student_ids', in: 'body', reason: `no student has student_id ${studentId}` },
         ]),
     };
@@ -357,11 +353,11 @@ export class WriteSteps {
       },
       onConditionFailed: (old) =>
         room !== undefined && old && sizeOf(old[attribute]) > room
-          ? new ConflictError(
+          ? new StateConflictError(
               `${groups[group].noun} ${id} already has the most enrollments one may have (${LIMITS.enrollmentsPerRecord}).`,
               [{ name: field, in: 'body', reason: `${groups[group].noun} ${id} is full` }],
             )
-          : new BadRequestError(
+          : new InvalidInputError(
               `${field} does not name ${typed ? `an ${entityType} entity` : `a ${groups[group].noun}`}.`,
               [
                 {

@@ -1,7 +1,9 @@
 // How a write that races other writers ends: retried until it commits, or refused with 409 once every
 // attempt has lost, so contention never reaches the client as a failure of the service (contract.md §6).
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../http/errors';
+import { StateConflictError } from '../domain/errors';
+import type { HttpError } from '../http/errors';
+import { httpErrorOf } from '../wiring/domain-errors';
 import { Retry, retrying } from './write-transaction';
 
 describe('retrying', () => {
@@ -22,8 +24,8 @@ describe('retrying', () => {
       attempts += 1;
       throw new Retry();
     }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(ConflictError);
-    expect((refused as ConflictError).status).toBe(409);
+    expect(refused).toBeInstanceOf(StateConflictError);
+    expect((httpErrorOf(refused) as HttpError).status).toBe(409);
     expect(attempts).toBe(12);
   });
 

@@ -5,7 +5,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from '../data/record-items';
-import { ConflictError } from '../http/errors';
+import { StateConflictError } from '../domain/errors';
 
 const MAX_ATTEMPTS = 12;
 
@@ -57,7 +57,7 @@ export async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (!(error instanceof Retry)) throw error;
       if (n >= MAX_ATTEMPTS) {
-        throw new ConflictError(
+        throw new StateConflictError(
           'Other requests kept changing the records this write touches, so it was not made. Send it again.',
         );
       }

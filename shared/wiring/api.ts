@@ -1,13 +1,16 @@
 // The factory the handlers of routes that take a bearer token use: the route's middy stack
 // (shared/http/api.ts) with the process's configuration, logger and token verifier.
 
+import { bearerAuthentication } from '../auth/authenticate';
+import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
-import type { ApiHandler } from '../http/exchange';
 import { imsxDialect } from '../oneroster/dialect';
+import { QUERY_MAX_LENGTH } from '../query-limits';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
@@ -16,8 +19,10 @@ export function api(routeId: RouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     config,
     logger,
+    queryMaxLength: QUERY_MAX_LENGTH,
+    authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
     dialects: { problem: problemDialect, imsx: imsxDialect },
-    verifier: tokenVerifier,
+    asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });
 }

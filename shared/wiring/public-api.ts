@@ -2,11 +2,13 @@
 // revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
 
 import { pageDialect } from '../auth/page-dialect';
+import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
-import type { ApiHandler } from '../http/exchange';
+import { QUERY_MAX_LENGTH } from '../query-limits';
 import { type RouteId, routeById } from '../routes';
 import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 
 export function publicApi(routeId: RouteId, handle: ApiHandler) {
@@ -14,7 +16,9 @@ export function publicApi(routeId: RouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     config,
     logger,
+    queryMaxLength: QUERY_MAX_LENGTH,
     dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
+    asHttpError: httpErrorOf,
     observers: observersOf(route),
   });
 }

@@ -3,12 +3,15 @@
 // reads. Kept apart from api.ts so that reads, which rely on the verifier's list of revoked sign-ins
 // (within REVOCATION_REFRESH_SECONDS), hold nothing of it.
 
+import { bearerAuthentication } from '../auth/authenticate';
+import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
-import type { ApiHandler } from '../http/exchange';
+import { QUERY_MAX_LENGTH } from '../query-limits';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
@@ -18,9 +21,10 @@ export function revocableApi(routeId: RouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     config,
     logger,
+    queryMaxLength: QUERY_MAX_LENGTH,
+    authenticate: bearerAuthentication(route, { verifier: tokenVerifier, signIns: refreshTokenRepository }),
     dialects: { problem: problemDialect },
-    verifier: tokenVerifier,
-    signIns: refreshTokenRepository,
+    asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });
 }

@@ -31,7 +31,7 @@ const context = { awsRequestId: 'lambda-id' } as Context;
 
 describe('an unexpected failure (contract section 5)', () => {
   it('answers 500 with only a request id, which the error log line carries too', async () => {
-    const { publicApi } = await import('../wiring/public-api');
+    const { publicApi } = await import('./public-api');
     const lines: string[] = [];
     // Every line goes to stdout; stderr is watched too, so a line written anywhere is seen.
     for (const stream of [process.stdout, process.stderr]) {
@@ -72,12 +72,12 @@ describe('business counts', () => {
       { oauthDialect },
       { metricsObserver },
     ] = await Promise.all([
-      import('./api'),
+      import('../http/api'),
       import('../routes'),
-      import('../wiring/context'),
-      import('./errors'),
-      import('./dialect'),
-      import('../wiring/observers'),
+      import('./context'),
+      import('../http/errors'),
+      import('../http/dialect'),
+      import('./observers'),
     ]);
     const published: { route: string; status: number; counts: readonly unknown[] }[] = [];
     const metrics = () => ({
@@ -97,6 +97,7 @@ describe('business counts', () => {
       {
         config,
         logger,
+        queryMaxLength: {},
         dialects: { oauth: oauthDialect },
         observers: [metricsObserver(route, metrics)],
       },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { insertRequests } from '../schemas/requests';
-import { BadRequestError } from './errors';
-import { QUOTE_LENGTH } from './quote';
-import { boundedDistance, closest, validateBody } from './validate';
+import { BadRequestError } from '../http/errors';
+import { QUOTE_LENGTH } from '../http/quote';
+import { boundedDistance, closest, validateBody } from '../http/validate';
+import { insertRequests } from './requests';
 
 const known = ['ative', 'bankAccounts', 'processnumber', 'birth_date', 'name', 'email'];
 

@@ -1,10 +1,7 @@
 // Finds the bearer token of a request (Authorization header or the access_token query parameter,
-// RFC 6750 sections 2.1 and 2.3), verifies it and checks the route's scope.
+// RFC 6750 sections 2.1 and 2.3), for the route's wiring to verify.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { AccessToken } from '../auth/access-token';
-import type { TokenVerifier } from '../auth/tokens';
-import type { RouteAuth } from '../route';
-import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors';
+import { BadRequestError, UnauthorizedError } from './errors';
 import { header, type QueryParams } from './request';
 
 export function bearerToken(event: APIGatewayProxyEventV2, query: QueryParams): string | undefined {
@@ -28,18 +25,4 @@ export function bearerToken(event: APIGatewayProxyEventV2, query: QueryParams): 
     );
   }
   return match[1];
-}
-
-export async function authenticate(
-  auth: RouteAuth,
-  token: string | undefined,
-  verifier: TokenVerifier,
-): Promise<AccessToken | undefined> {
-  if (auth.kind === 'public' || auth.kind === 'client') return undefined;
-  if (token === undefined) throw new UnauthorizedError('This operation needs an access token.', false);
-  const verified = await verifier.verify(token);
-  if (auth.kind === 'scope' && !verified.scopes.some((s) => s === auth.scope || s === auth.or)) {
-    throw new ForbiddenError(auth.scope, auth.or);
-  }
-  return verified;
 }
