@@ -22,6 +22,8 @@ const ANY_ZOD = /node_modules\/zod\//;
 const DYNAMODB = /@aws-sdk\/client-dynamodb\//;
 /** The zip library, for the scheduled export's OneRoster CSV zip only. */
 const ZIP = /node_modules\/fflate\//;
+/** The OneRoster binding's error format, which only its own routes answer in. */
+const IMSX = /shared\/oneroster\/(dialect|status-info)\.ts$/;
 /** The sign-in check of writes and /me, which reads do without. */
 const SIGN_IN_CHECK = /shared\/wiring\/revocable-api\.ts$/;
 
@@ -42,6 +44,14 @@ describe('function bundles', () => {
         expect(holds(bundle, pattern), `${bundle.name} holds ${pattern}`).toEqual([]);
       }
     }
+  });
+
+  it("of routes outside the OneRoster binding hold nothing of the binding's imsx_StatusInfo errors", () => {
+    const native = routeBundles().filter((b) => b.route?.dialect.kind !== 'imsx');
+    for (const bundle of native) expect(holds(bundle, IMSX), `${bundle.name} holds ${IMSX}`).toEqual([]);
+    const binding = routeBundles().filter((b) => b.route?.dialect.kind === 'imsx');
+    expect(binding.length).toBeGreaterThan(0);
+    for (const bundle of binding) expect(holds(bundle, IMSX).length, bundle.name).toBeGreaterThan(0);
   });
 
   it('of routes that check the sign-in hold the check but no sign-in, Secrets Manager or OpenAPI, and only zod/mini', () => {

@@ -1,10 +1,10 @@
-// The factory the handlers of routes that take a bearer token use: the route's middy stack
-// (shared/http/api.ts) with the process's configuration, logger and token verifier.
+// The factory the handlers of the service's own routes that take a bearer token use: the route's middy
+// stack (shared/http/api.ts) with the process's configuration, logger and token verifier, and problem
+// details for errors. The OneRoster binding's routes have their own (oneroster-api.ts).
 
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
-import { imsxDialect } from '../oneroster/dialect';
 import { type RouteId, routeById } from '../routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
@@ -16,7 +16,7 @@ export function api(routeId: RouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     config,
     logger,
-    dialects: { problem: problemDialect, imsx: imsxDialect },
+    dialects: { problem: problemDialect },
     verifier: tokenVerifier,
     observers: observersOf(route, auditLog),
   });

@@ -1,0 +1,23 @@
+// The factory of the OneRoster binding's routes: the bearer-token factory with the binding's
+// imsx_StatusInfo errors. Kept apart from api.ts so that the service's own routes carry nothing of the
+// binding's error format.
+
+import { createApi } from '../http/api';
+import type { ApiHandler } from '../http/exchange';
+import { imsxDialect } from '../oneroster/dialect';
+import { type RouteId, routeById } from '../routes';
+import { auditLog } from './audit-log';
+import { config, logger } from './context';
+import { observersOf } from './observers';
+import { tokenVerifier } from './token-verifier';
+
+export function oneRosterApi(routeId: RouteId, handle: ApiHandler) {
+  const route = routeById(routeId);
+  return createApi(route, handle, {
+    config,
+    logger,
+    dialects: { imsx: imsxDialect },
+    verifier: tokenVerifier,
+    observers: observersOf(route, auditLog),
+  });
+}
