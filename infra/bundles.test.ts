@@ -22,8 +22,10 @@ const ANY_ZOD = /node_modules\/zod\//;
 const DYNAMODB = /@aws-sdk\/client-dynamodb\//;
 /** The zip library, for the scheduled export's OneRoster CSV zip only. */
 const ZIP = /node_modules\/fflate\//;
-/** The OneRoster binding's error format, which only its own routes answer in. */
-const IMSX = /shared\/oneroster\/(dialect|status-info)\.ts$/;
+/** The OneRoster binding's error format and rows, which only its own routes use. */
+const IMSX = /shared\/oneroster\/(dialect|status-info|routes)\.ts$/;
+/** The service's own rows, which the binding's routes do without. */
+const SERVICE_ROWS = /shared\/service-routes\.ts$/;
 /** The sign-in check of writes and /me, which reads do without. */
 const SIGN_IN_CHECK = /shared\/wiring\/revocable-api\.ts$/;
 
@@ -46,12 +48,18 @@ describe('function bundles', () => {
     }
   });
 
-  it("of routes outside the OneRoster binding hold nothing of the binding's imsx_StatusInfo errors", () => {
-    const native = routeBundles().filter((b) => b.route?.dialect.kind !== 'imsx');
+  it("of the service's own routes hold nothing of the OneRoster binding's rows and errors, and the binding's none of theirs", () => {
+    // The fallback matches every path against the whole table, and the API description describes it.
+    const wholeTable = (b: FunctionBundle) =>
+      b.route?.id === 'fallback' || b.route?.handler.startsWith('docs/');
+    const native = routeBundles().filter((b) => b.route?.dialect.kind !== 'imsx' && !wholeTable(b));
     for (const bundle of native) expect(holds(bundle, IMSX), `${bundle.name} holds ${IMSX}`).toEqual([]);
     const binding = routeBundles().filter((b) => b.route?.dialect.kind === 'imsx');
     expect(binding.length).toBeGreaterThan(0);
-    for (const bundle of binding) expect(holds(bundle, IMSX).length, bundle.name).toBeGreaterThan(0);
+    for (const bundle of binding) {
+      expect(holds(bundle, IMSX).length, bundle.name).toBeGreaterThan(0);
+      expect(holds(bundle, SERVICE_ROWS), `${bundle.name} holds ${SERVICE_ROWS}`).toEqual([]);
+    }
   });
 
   it('of routes that check the sign-in hold the check but no sign-in, Secrets Manager or OpenAPI, and only zod/mini', () => {

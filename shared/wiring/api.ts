@@ -5,14 +5,14 @@
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
-import { type RouteId, routeById } from '../routes';
+import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
 import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
-export function api(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function api(routeId: ServiceRouteId, handle: ApiHandler) {
+  const route = serviceRoute(routeId);
   return createApi(route, handle, {
     config,
     logger,

@@ -5,14 +5,15 @@
 import { createApi } from '../http/api';
 import type { ApiHandler } from '../http/exchange';
 import { imsxDialect } from '../oneroster/dialect';
-import { type RouteId, routeById } from '../routes';
+import { type OneRosterRouteId, oneRosterRoutes } from '../oneroster/routes';
+import { rowOf } from '../route';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
 import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
-export function oneRosterApi(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
+  const route = rowOf(oneRosterRoutes, routeId);
   return createApi(route, handle, {
     config,
     logger,

@@ -5,12 +5,12 @@ import { pageDialect } from '../auth/page-dialect';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
-import { type RouteId, routeById } from '../routes';
+import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { config, logger } from './context';
 import { observersOf } from './observers';
 
-export function publicApi(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function publicApi(routeId: ServiceRouteId, handle: ApiHandler) {
+  const route = serviceRoute(routeId);
   return createApi(route, handle, {
     config,
     logger,

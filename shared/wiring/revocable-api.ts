@@ -6,15 +6,15 @@
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
 import type { ApiHandler } from '../http/exchange';
-import { type RouteId, routeById } from '../routes';
+import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
 import { observersOf } from './observers';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
-export function revocableApi(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function revocableApi(routeId: ServiceRouteId, handle: ApiHandler) {
+  const route = serviceRoute(routeId);
   return createApi(route, handle, {
     config,
     logger,
