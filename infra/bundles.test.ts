@@ -22,6 +22,10 @@ const ANY_ZOD = /node_modules\/zod\//;
 const DYNAMODB = /@aws-sdk\/client-dynamodb\//;
 /** The zip library, for the scheduled export's OneRoster CSV zip only. */
 const ZIP = /node_modules\/fflate\//;
+/** The OneRoster binding's error format and rows, which only its own routes use. */
+const IMSX = /shared\/oneroster\/(dialect|status-info|routes)\.ts$/;
+/** The service's own rows, which the binding's routes do without. */
+const SERVICE_ROWS = /shared\/service-routes\.ts$/;
 /** The sign-in check of writes and /me, which reads do without. */
 const SIGN_IN_CHECK = /shared\/wiring\/revocable-api\.ts$/;
 
@@ -41,6 +45,20 @@ describe('function bundles', () => {
       for (const pattern of bundle.route?.checksSignIn ? forbidden : [...forbidden, SIGN_IN_CHECK]) {
         expect(holds(bundle, pattern), `${bundle.name} holds ${pattern}`).toEqual([]);
       }
+    }
+  });
+
+  it("of the service's own routes hold nothing of the OneRoster binding's rows and errors, and the binding's none of theirs", () => {
+    // The fallback matches every path against the whole table, and the API description describes it.
+    const wholeTable = (b: FunctionBundle) =>
+      b.route?.id === 'fallback' || b.route?.handler.startsWith('docs/');
+    const native = routeBundles().filter((b) => b.route?.dialect.kind !== 'imsx' && !wholeTable(b));
+    for (const bundle of native) expect(holds(bundle, IMSX), `${bundle.name} holds ${IMSX}`).toEqual([]);
+    const binding = routeBundles().filter((b) => b.route?.dialect.kind === 'imsx');
+    expect(binding.length).toBeGreaterThan(0);
+    for (const bundle of binding) {
+      expect(holds(bundle, IMSX).length, bundle.name).toBeGreaterThan(0);
+      expect(holds(bundle, SERVICE_ROWS), `${bundle.name} holds ${SERVICE_ROWS}`).toEqual([]);
     }
   });
 

@@ -79,3 +79,10 @@ export interface Route<Id extends string = string> extends HttpRoute<RouteDialec
 
 /** A row of the route table, its id kept as written, so that the table's ids form a type. */
 export const row = <const Id extends string>(route: Route<Id>): Route<Id> => route;
+
+/** The row of `id` among `rows`; a handler naming a route its area does not declare fails at import. */
+export function rowOf<Id extends string>(rows: readonly Route<Id>[], id: Id): Route {
+  const route = rows.find((r) => r.id === id);
+  if (!route) throw new Error(`No route ${id} in the route table`);
+  return route;
+}

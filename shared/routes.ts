@@ -1,466 +1,22 @@
 // Every operation of the API, one row each, with what it needs at run time: method, path, handler,
 // authentication, parameters, body limits, the dialect its errors are written in, whom its audit event
-// names and the table partitions it may touch. The handlers, the local server and the CDK stack read this
-// table; the API docs add each row's documentation (shared/openapi/route-docs.ts). Adding an operation is
-// one row here, one there, and one handler file that names its row (test/route-handlers.test.ts).
-import { LOGOUT_PARAMS } from './auth/oauth-terms';
-import { reachSources } from './auth/reach';
+// names and the table partitions it may touch. The rows are declared by area, the service's own in
+// shared/service-routes.ts and the OneRoster binding's in shared/oneroster/routes.ts, so that a handler
+// builds only its area's; the local server, the CDK stack and the tests read the whole table here, and the
+// API docs add each row's documentation (shared/openapi/route-docs.ts). Adding an operation is one row in
+// its area, one docs row, and one handler file that names its row (test/route-handlers.test.ts).
 import { keys } from './data/keys';
-import {
-  groups,
-  isDocumentGroup,
-  isRoleGroup,
-  type RecordGroup,
-  type Reference,
-  readScope,
-  recordGroups,
-  writeScope,
-} from './domain/groups';
-import { LIMITS } from './domain/limits';
 import { oneRosterRoutes } from './oneroster/routes';
-import { filterParameters } from './records/list-filters';
-import { type Route, type RouteAudit, row } from './route';
+import { type Route, rowOf } from './route';
+import { fallbackRoute, type ServiceRouteId, serviceRoutes } from './service-routes';
 
-const paging = ['page', 'items_per_page', 'cursor'] as const;
-
-/** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
-const oauthEndpoint = {
-  body: { type: 'form-or-json', maxBytes: 16 * 1024 },
-  dialect: { kind: 'oauth' },
-} as const;
-const problems = { kind: 'problem' } as const;
-const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
-/** What revoking a sign-in writes: its family, and the record every route's verifier reads. */
-const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition];
-
-/** The partitions a group's operations touch (docs/data-model.md lists each item). */
-function partitionsOf(group: RecordGroup) {
-  const { processnumber, links: linked, references } = groups[group];
-  const record = keys.recordPartition(group);
-  const claims = processnumber ? [keys.processnumberPartition(group)] : [];
-  const named = (all: boolean) => [
-    ...(linked ? [keys.recordPartition(linked.group)] : []),
-    ...new Set(
-      references
-        .filter((reference: Reference) => all || !reference.enrollments)
-        .map((reference: Reference) => keys.recordPartition(reference.group)),
-    ),
-  ];
-  const links = named(true);
-  // An enrollment's class and person are fixed: a replace names no other.
-  const relinks = named(false);
-  // Deleting a person ends their enrollments: each leaves its class and is recorded as deleted.
-  const ended =
-    group === 'entities'
-      ? [
-          keys.recordPartition('enrollments'),
-          keys.deletionPartition('enrollments'),
-          keys.gonePartition('enrollments'),
-          keys.recordPartition('classes'),
-        ]
-      : [];
-  // A person's role joins and leaves its entity.
-  const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
-  // A person who may read only some of the group reads them by id, found from their own records.
-  const reach = reachSources(group).map(keys.recordPartition);
-  // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
-  const idempotency = keys.idempotencyPartition(group);
-  return {
-    list: [record, keys.counterPartition, keys.changePartition(group), ...reach],
-    get: [record, keys.gonePartition(group), ...reach],
-    deleted: [keys.deletionPartition(group), ...reach],
-    create: {
-      reads: [idempotency],
-      writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
-    },
-    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...relinks] },
-    remove: {
-      reads: [record, keys.gonePartition(group), ...owner],
-      writes: [
-        record,
-        keys.counterPartition,
-        keys.deletionPartition(group),
-        keys.gonePartition(group),
-        ...claims,
-        ...owner,
-        ...links,
-        ...ended,
-      ],
-    },
-    addDocument: { reads: [record, keys.gonePartition(group), idempotency], writes: [record, idempotency] },
-  };
-}
-
-const groupRoutes = <G extends RecordGroup>(group: G) => {
-  const { idField: idParam } = groups[group];
-  /** A person group's requests are audited, naming the record in the path where there is one. */
-  const audit = (named: readonly string[]): { audit?: RouteAudit } => {
-    const person: RecordGroup = group;
-    return person === 'entities' || isRoleGroup(person) ? { audit: { group: person, named } } : {};
-  };
-  const read = { kind: 'scope', scope: readScope(group) } as const;
-  const write = { kind: 'scope', scope: writeScope(group) } as const;
-  const one = `/api/${group}/{${idParam}}`;
-  const partitions = partitionsOf(group);
-  return [
-    row({
-      id: `list-${group}`,
-      method: 'GET',
-      path: `/api/${group}`,
-      handler: `${group}/list`,
-      ...audit([]),
-      auth: read,
-      query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
-      access: 'read',
-      dialect: problems,
-      reads: partitions.list,
-      writes: [],
-    }),
-    row({
-      id: `get-${group}`,
-      method: 'GET',
-      path: one,
-      handler: `${group}/get`,
-      ...audit([idParam]),
-      auth: read,
-      query: ['fields'],
-      access: 'read',
-      dialect: problems,
-      reads: partitions.get,
-      writes: [],
-    }),
-    row({
-      id: `list-deleted-${group}`,
-      method: 'GET',
-      path: `/api/${group}/deleted`,
-      handler: `${group}/list-deleted`,
-      ...audit([]),
-      auth: read,
-      query: ['since', 'items_per_page', 'cursor'],
-      access: 'read',
-      dialect: problems,
-      reads: partitions.deleted,
-      writes: [],
-    }),
-    row({
-      id: `create-${group}`,
-      method: 'POST',
-      path: `/api/${group}`,
-      handler: `${group}/create`,
-      ...audit([]),
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
-      body: jsonBody,
-      idempotencyKey: true,
-      ...partitions.create,
-    }),
-    row({
-      id: `replace-${group}`,
-      method: 'PUT',
-      path: one,
-      handler: `${group}/replace`,
-      ...audit([idParam]),
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
-      body: jsonBody,
-      ...partitions.replace,
-    }),
-    row({
-      id: `delete-${group}`,
-      method: 'DELETE',
-      path: one,
-      handler: `${group}/delete`,
-      ...audit([idParam]),
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
-      ...partitions.remove,
-    }),
-    ...(isDocumentGroup(group)
-      ? [
-          row({
-            id: `add-document-${group}`,
-            method: 'POST',
-            path: `${one}/documents`,
-            handler: `${group}/add-document`,
-            ...audit([idParam]),
-            auth: write,
-            checksSignIn: true,
-            query: [],
-            access: 'write',
-            dialect: problems,
-            body: jsonBody,
-            idempotencyKey: true,
-            ...partitions.addDocument,
-          }),
-        ]
-      : []),
-  ];
-};
-
-const table = [
-  ...recordGroups.flatMap(groupRoutes),
-  row({
-    id: 'get-system',
-    method: 'GET',
-    path: '/api/system',
-    handler: 'system/get',
-    auth: { kind: 'scope', scope: 'system:read' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [keys.counterPartition],
-    writes: [],
-  }),
-  row({
-    id: 'create-token',
-    method: 'POST',
-    path: '/api/sso/token',
-    handler: 'sso/token',
-    auth: { kind: 'client' },
-    query: [],
-    access: 'sign',
-    // A refresh reads its token, family, account and entity; a code exchange redeems the code (an
-    // update) and starts a family; rotation and reuse write tokens and families.
-    reads: [
-      keys.clientPartition,
-      keys.refreshTokenPartition,
-      keys.refreshFamilyPartition,
-      keys.userPartition,
-      keys.recordPartition('entities'),
-    ],
-    writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, ...signInRevocation],
-    ...oauthEndpoint,
-  }),
-  row({
-    id: 'revoke-token',
-    method: 'POST',
-    path: '/api/sso/revoke',
-    handler: 'sso/revoke',
-    auth: { kind: 'client' },
-    query: [],
-    access: 'write',
-    reads: [keys.clientPartition, keys.refreshTokenPartition],
-    writes: signInRevocation,
-    ...oauthEndpoint,
-  }),
-  row({
-    id: 'get-authorize',
-    method: 'GET',
-    path: '/api/sso/authorize',
-    handler: 'sso/authorize',
-    auth: { kind: 'public' },
-    query: [
-      'response_type',
-      'client_id',
-      'redirect_uri',
-      'scope',
-      'state',
-      'code_challenge',
-      'code_challenge_method',
-      'nonce',
-      'prompt',
-      'max_age',
-      'login_hint',
-      'id_token_hint',
-      'ui_locales',
-    ],
-    ignoreUnknownQuery: true,
-    access: 'write',
-    // A live sign-on session answers with a code at once: the session, its account and entity are read,
-    // the session's idle end moved on and the code written. An id_token_hint is checked against the
-    // public keys.
-    reads: [
-      keys.clientPartition,
-      keys.sessionPartition,
-      keys.userPartition,
-      keys.recordPartition('entities'),
-      keys.publicKeyPartition,
-    ],
-    writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
-    dialect: { kind: 'page', errors: [] },
-  }),
-  row({
-    id: 'post-authorize',
-    method: 'POST',
-    path: '/api/sso/authorize',
-    handler: 'sso/sign-in',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'write',
-    body: { type: 'form', maxBytes: 8 * 1024 },
-    // The throttle's counters are counted by conditional updates (writes) that return what they hold.
-    reads: [
-      keys.authorizationRequestPartition,
-      keys.loginPartition,
-      keys.userPartition,
-      keys.recordPartition('entities'),
-    ],
-    // A sign-in starts a session (ending the browser's previous one); a TOTP code's step is recorded on
-    // the account, so that no code is accepted twice.
-    writes: [
-      keys.authorizationRequestPartition,
-      keys.signInThrottlePartition,
-      keys.authorizationCodePartition,
-      keys.sessionPartition,
-      keys.userPartition,
-    ],
-    dialect: { kind: 'page', errors: [403, 429] },
-  }),
-  ...(['GET', 'POST'] as const).map((method) =>
-    row({
-      id: `${method === 'GET' ? 'get' : 'post'}-userinfo`,
-      method,
-      path: '/api/sso/userinfo',
-      handler: method === 'GET' ? 'sso/userinfo' : 'sso/post-userinfo',
-      auth: { kind: 'token' },
-      checksSignIn: true,
-      query: [],
-      access: 'read',
-      dialect: problems,
-      // The person's account and entity.
-      reads: [keys.userPartition, keys.recordPartition('entities')],
-      writes: [],
-    }),
-  ),
-  ...(['GET', 'POST'] as const).map((method) =>
-    row({
-      id: `${method === 'GET' ? 'get' : 'post'}-logout`,
-      method,
-      path: '/api/sso/logout',
-      handler: method === 'GET' ? 'sso/logout' : 'sso/post-logout',
-      auth: { kind: 'public' },
-      query: method === 'GET' ? [...LOGOUT_PARAMS] : [],
-      ignoreUnknownQuery: true,
-      access: 'write',
-      ...(method === 'POST' ? { body: { type: 'form', maxBytes: 16 * 1024 } } : {}),
-      // The id_token_hint is checked against the public keys; the session, its account and the client's
-      // registered addresses are read, the session deleted and the sign-ins it issued revoked.
-      reads: [keys.clientPartition, keys.sessionPartition, keys.userPartition, keys.publicKeyPartition],
-      writes: [keys.sessionPartition, ...signInRevocation],
-      dialect: { kind: 'page', errors: [] },
-    }),
-  ),
-  row({
-    id: 'get-me',
-    method: 'GET',
-    path: '/api/sso/me',
-    handler: 'sso/me',
-    auth: { kind: 'token' },
-    checksSignIn: true,
-    query: [],
-    access: 'read',
-    dialect: problems,
-    // A person's account and entity.
-    reads: [keys.userPartition, keys.recordPartition('entities')],
-    writes: [],
-  }),
-  row({
-    id: 'get-jwks',
-    method: 'GET',
-    path: '/api/sso/jwks',
-    handler: 'sso/jwks',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [keys.publicKeyPartition],
-    writes: [],
-  }),
-  row({
-    id: 'get-openid-configuration',
-    method: 'GET',
-    path: '/api/sso/.well-known/openid-configuration',
-    handler: 'sso/openid-configuration',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [],
-    writes: [],
-  }),
-  row({
-    // The same metadata where RFC 8414 section 3.1 puts it for an issuer with a path: the well-known
-    // segment first, then the issuer's path.
-    id: 'get-oauth-authorization-server',
-    method: 'GET',
-    path: '/.well-known/oauth-authorization-server/api/sso',
-    handler: 'sso/authorization-server-metadata',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [],
-    writes: [],
-  }),
-  row({
-    id: 'get-openapi',
-    method: 'GET',
-    path: '/api/openapi.json',
-    handler: 'docs/openapi',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [],
-    writes: [],
-  }),
-  row({
-    id: 'get-docs',
-    method: 'GET',
-    path: '/api/docs',
-    handler: 'docs/page',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [],
-    writes: [],
-  }),
-  row({
-    id: 'get-docs-asset',
-    method: 'GET',
-    path: '/api/docs/{asset}',
-    handler: 'docs/asset',
-    auth: { kind: 'public' },
-    query: [],
-    access: 'read',
-    dialect: problems,
-    reads: [],
-    writes: [],
-  }),
-  ...oneRosterRoutes,
-];
-
-/** The ids of the record groups' routes. */
-export type RecordRouteId = ReturnType<typeof groupRoutes<RecordGroup>>[number]['id'];
+export type { RecordRouteId } from './service-routes';
+export { fallbackRoute };
 
 /** The id of every route, the fallback's too: a handler, a docs row or a test names a route by one of these. */
-export type RouteId = (typeof table)[number]['id'] | 'fallback';
+export type RouteId = ServiceRouteId | (typeof oneRosterRoutes)[number]['id'];
 
-export const routes: readonly Route<RouteId>[] = table;
-
-/** Answers every request no route matches: a 404 or 405 problem, locally and behind API Gateway alike. */
-export const fallbackRoute: Route<'fallback'> = {
-  id: 'fallback',
-  method: 'GET',
-  path: '$default',
-  handler: 'fallback/not-found',
-  auth: { kind: 'public' },
-  query: 'any',
-  access: 'read',
-  dialect: problems,
-  reads: [],
-  writes: [],
-};
+export const routes: readonly Route<RouteId>[] = [...serviceRoutes, ...oneRosterRoutes];
 
 /**
  * Every partition a route's function reads: its own, the public keys and the revoked sign-ins wherever it
@@ -477,11 +33,7 @@ export function partitionsRead(route: Route): string[] {
   ];
 }
 
-export function routeById(id: RouteId): Route {
-  const route = [...routes, fallbackRoute].find((r) => r.id === id);
-  if (!route) throw new Error(`No route ${id} in the route table`);
-  return route;
-}
+export const routeById = (id: RouteId): Route => rowOf([...routes, fallbackRoute], id);
 
 export interface RouteMatch {
   route: Route;
@@ -489,20 +41,32 @@ export interface RouteMatch {
 }
 
 /**
- * Routes with fewer parameters first: a static segment wins over a parameter, as in API Gateway. Compiled
- * on the first match, since only the fallback and the local gateway match paths: every other handler
- * imports this table and would pay for the patterns at cold start.
+ * Routes with fewer parameters first: a static segment wins over a parameter, as in API Gateway. Kept by
+ * the number of `/` in their path, since a parameter matches one segment: a path is tried only against the
+ * templates with as many, instead of every route (the local gateway matches every request). Compiled on the
+ * first match, since only the fallback and the local gateway match paths: every other handler imports this
+ * table and would pay for the patterns at cold start.
  */
-let compiled: { route: Route; names: string[]; pattern: RegExp }[] | undefined;
+type Compiled = { route: Route; names: string[]; pattern: RegExp };
+let compiled: Map<number, Compiled[]> | undefined;
 
-const compileRoutes = () =>
-  routes
+const slashes = (path: string) => path.split('/').length - 1;
+
+function compileRoutes() {
+  const bySlashes = new Map<number, Compiled[]>();
+  const sorted = routes
     .map((route) => ({
       route,
       names: [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string),
       pattern: new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]+)')}$`),
     }))
     .sort((a, b) => a.names.length - b.names.length);
+  for (const entry of sorted) {
+    const count = slashes(entry.route.path);
+    bySlashes.set(count, [...(bySlashes.get(count) ?? []), entry]);
+  }
+  return bySlashes;
+}
 
 /** Finds the route for a request the way API Gateway does: exact method and path template. */
 export function matchRoute(
@@ -511,7 +75,7 @@ export function matchRoute(
 ): RouteMatch | { route: undefined; allowed: Route['method'][] } {
   const allowed: Route['method'][] = [];
   compiled ??= compileRoutes();
-  for (const { route, names, pattern } of compiled) {
+  for (const { route, names, pattern } of compiled.get(slashes(path)) ?? []) {
     const m = pattern.exec(path);
     if (!m) continue;
     if (route.method !== method) {

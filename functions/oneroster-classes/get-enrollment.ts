@@ -1,6 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/enrollments/{sourcedId}
 import { getEnrollment } from '../../shared/oneroster/rostering-classes';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('get-oneroster-enrollment', (request) => getEnrollment(request, rosterReader()));
+export const handler = oneRosterApi('get-oneroster-enrollment', (request) =>
+  getEnrollment(request, rosterReader()),
+);

@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/terms/{sourcedId}
 import { getAcademicSession } from '../../shared/oneroster/rostering-classes';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('get-oneroster-term', (request) =>
+export const handler = oneRosterApi('get-oneroster-term', (request) =>
   getAcademicSession(request, rosterReader(), 'term'),
 );

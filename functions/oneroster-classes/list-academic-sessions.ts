@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/academicSessions
 import { listAcademicSessions } from '../../shared/oneroster/rostering-classes';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-academic-sessions', (request) =>
+export const handler = oneRosterApi('list-oneroster-academic-sessions', (request) =>
   listAcademicSessions(request, rosterReader(), undefined),
 );

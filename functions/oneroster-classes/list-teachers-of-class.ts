@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/classes/{sourcedId}/teachers
 import { listUsersOfClass } from '../../shared/oneroster/rostering-classes';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-teachers-of-class', (request) =>
+export const handler = oneRosterApi('list-oneroster-teachers-of-class', (request) =>
   listUsersOfClass(request, rosterReader(), 'teacher'),
 );

@@ -1,6 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/orgs/{sourcedId}
 import { getOrg } from '../../shared/oneroster/rostering';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('get-oneroster-org', (request) => getOrg(request, rosterReader(), undefined));
+export const handler = oneRosterApi('get-oneroster-org', (request) =>
+  getOrg(request, rosterReader(), undefined),
+);

@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/schools/{sourcedId}/classes/{classSourcedId}/enrollments
 import { listEnrollments } from '../../shared/oneroster/rostering-classes';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-enrollments-of-class-in-school', (request) =>
+export const handler = oneRosterApi('list-oneroster-enrollments-of-class-in-school', (request) =>
   listEnrollments(request, rosterReader(), 'class'),
 );

@@ -1,6 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/orgs
 import { listOrgs } from '../../shared/oneroster/rostering';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-orgs', (request) => listOrgs(request, rosterReader(), undefined));
+export const handler = oneRosterApi('list-oneroster-orgs', (request) =>
+  listOrgs(request, rosterReader(), undefined),
+);

@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/schools
 import { listOrgs } from '../../shared/oneroster/rostering';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-schools', (request) =>
+export const handler = oneRosterApi('list-oneroster-schools', (request) =>
   listOrgs(request, rosterReader(), 'school'),
 );

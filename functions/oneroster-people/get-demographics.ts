@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/demographics/{sourcedId}
 import { getDemographics } from '../../shared/oneroster/rostering';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('get-oneroster-demographics', (request) =>
+export const handler = oneRosterApi('get-oneroster-demographics', (request) =>
   getDemographics(request, rosterReader()),
 );

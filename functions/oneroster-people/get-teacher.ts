@@ -1,6 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/teachers/{sourcedId}
 import { getUser } from '../../shared/oneroster/rostering';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('get-oneroster-teacher', (request) => getUser(request, rosterReader(), 'teacher'));
+export const handler = oneRosterApi('get-oneroster-teacher', (request) =>
+  getUser(request, rosterReader(), 'teacher'),
+);

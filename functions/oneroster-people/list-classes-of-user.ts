@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/users/{sourcedId}/classes
 import { listClasses } from '../../shared/oneroster/rostering-classes';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-classes-of-user', (request) =>
+export const handler = oneRosterApi('list-oneroster-classes-of-user', (request) =>
   listClasses(request, rosterReader(), { by: 'user', role: undefined }),
 );

@@ -1,8 +1,8 @@
 // GET /ims/oneroster/rostering/v1p2/users
 import { listUsers } from '../../shared/oneroster/rostering';
-import { api } from '../../shared/wiring/api';
+import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = api('list-oneroster-users', (request) =>
+export const handler = oneRosterApi('list-oneroster-users', (request) =>
   listUsers(request, rosterReader(), undefined),
 );

@@ -43,15 +43,26 @@ function loadHandler(route: Route): Promise<Handler> {
 
 class BodyTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** Whether a request says it has a body: a length above zero, or chunks (RFC 9112 section 6.3). */
+const announcesBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
+/** The body, read with the stream's events: most requests have none, and need no iterator to say so. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  if (!announcesBody(req)) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the 413 can be written while it still arrives.
+      if (size > MAX_BODY_BYTES) reject(new BodyTooLarge());
+      else chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 }
 
 function safeDecode(value: string): string {
@@ -68,8 +79,8 @@ export function toEvent(
   body: Buffer,
   route: { method: string; path: string } | undefined,
   params: Record<string, string>,
+  url = new URL(req.url ?? '/', 'http://localhost'),
 ) {
-  const url = new URL(req.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'cookie') continue;
@@ -202,8 +213,8 @@ function gatewayError(
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, inspect: ResponseInspector | undefined) {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-  const match = matchRoute(req.method ?? 'GET', path);
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const match = matchRoute(req.method ?? 'GET', url.pathname);
   const route = match.route ?? fallbackRoute;
   let body: Buffer;
   try {
@@ -225,7 +236,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, inspect: Respon
     }
     throw error;
   }
-  const event = toEvent(req, body, match.route, match.route ? match.pathParameters : {});
+  const event = toEvent(req, body, match.route, match.route ? match.pathParameters : {}, url);
   const handler = await loadHandler(route);
   write(req, res, await handler(event, lambdaContext(route, event.requestContext.requestId)), inspect);
 }

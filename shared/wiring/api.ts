@@ -1,27 +1,27 @@
-// The factory the handlers of routes that take a bearer token use: the route's middy stack
-// (shared/http/api.ts) with the process's configuration, logger and token verifier.
+// The factory the handlers of the service's own routes that take a bearer token use: the route's middy
+// stack (shared/http/api.ts) with the process's configuration, logger and token verifier, and problem
+// details for errors. The OneRoster binding's routes have their own (oneroster-api.ts).
 
 import { bearerAuthentication } from '../auth/authenticate';
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
-import { imsxDialect } from '../oneroster/dialect';
 import { QUERY_MAX_LENGTH } from '../query-limits';
-import { type RouteId, routeById } from '../routes';
+import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
 import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
-export function api(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function api(routeId: ServiceRouteId, handle: ApiHandler) {
+  const route = serviceRoute(routeId);
   return createApi(route, handle, {
     config,
     logger,
     queryMaxLength: QUERY_MAX_LENGTH,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
-    dialects: { problem: problemDialect, imsx: imsxDialect },
+    dialects: { problem: problemDialect },
     asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });

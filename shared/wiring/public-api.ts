@@ -6,13 +6,13 @@ import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
 import { QUERY_MAX_LENGTH } from '../query-limits';
-import { type RouteId, routeById } from '../routes';
+import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { config, logger } from './context';
 import { httpErrorOf } from './domain-errors';
 import { observersOf } from './observers';
 
-export function publicApi(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function publicApi(routeId: ServiceRouteId, handle: ApiHandler) {
+  const route = serviceRoute(routeId);
   return createApi(route, handle, {
     config,
     logger,

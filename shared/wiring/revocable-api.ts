@@ -8,7 +8,7 @@ import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
 import { QUERY_MAX_LENGTH } from '../query-limits';
-import { type RouteId, routeById } from '../routes';
+import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
 import { config, logger } from './context';
 import { httpErrorOf } from './domain-errors';
@@ -16,8 +16,8 @@ import { observersOf } from './observers';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
-export function revocableApi(routeId: RouteId, handle: ApiHandler) {
-  const route = routeById(routeId);
+export function revocableApi(routeId: ServiceRouteId, handle: ApiHandler) {
+  const route = serviceRoute(routeId);
   return createApi(route, handle, {
     config,
     logger,

@@ -13,10 +13,12 @@ import {
 import type { FieldDataset, FieldSelection } from './field-selection';
 import type { Machine } from './machine';
 import { type Operation, OVERHEAD_TARGET, type Overhead } from './overhead';
+import { coldStartProfile, getPathProfile } from './profiles';
 import type { JumpCost, ReadCost } from './read-cost';
 import { REVOCATION_TARGET_MS, type RevocationCost } from './revocation-cost';
 import type { SeededTable } from './seed-students';
 import { round } from './stats';
+import { table } from './table';
 import { THROUGHPUT_TARGET, type Throughput } from './throughput';
 import type { Tokens } from './tokens';
 
@@ -39,13 +41,6 @@ export interface Results {
 }
 
 /** A Markdown table; numbers align right, and the columns listed in `text` (the first, unless told) left. */
-const table = (head: string[], rows: (string | number)[][], text: 'all' | readonly number[] = [0]) =>
-  [
-    `| ${head.join(' | ')} |`,
-    `|${head.map((_, i) => (text === 'all' || text.includes(i) ? '---' : '---:')).join('|')}|`,
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
-  ].join('\n');
-
 const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
 /** Within this share of its limit, a result can go either way between runs on a busy machine. */
 const AT_THE_LIMIT = 0.03;
@@ -282,6 +277,7 @@ export function coldStartSection(c: ColdStarts): string {
     );
   }
   lines.push(
+    ...coldStartProfile,
     ...powertoolsCost(c),
     '### What the bundles weigh',
     '',
@@ -517,10 +513,11 @@ function throughputSection(r: Results): string {
       `**Missed** for ${x.operation}: ${x.ratio}× against ${THROUGHPUT_TARGET}×, ${pct(1 - x.ratio / THROUGHPUT_TARGET)} short.` +
         (x.operation === 'list'
           ? ' Each list request also reads the counter for `total_items`, a second DynamoDB request the bare server does not make, and DynamoDB Local is the bottleneck both servers share.'
-          : ' The stack’s own work per request (event, middy, token verification, log line) is CPU the bare server does not spend, on cores shared with DynamoDB Local and the load generator.'),
+          : ' The stack’s own work per request is CPU the bare server does not spend, on cores shared with DynamoDB Local and the load generator; the table below says what each step takes.'),
       '',
     );
   }
+  lines.push(...getPathProfile);
   return lines.join('\n');
 }
 

@@ -1,0 +1,464 @@
+// The service's own operations, one row each, as the route table (shared/routes.ts) holds them beside the
+// OneRoster binding's (shared/oneroster/routes.ts): method, path, handler, authentication, parameters, body
+// limits, the dialect its errors are written in, whom its audit event names and the table partitions it
+// may touch. Kept apart from the binding's rows so that a handler of either builds and bundles only its
+// own area's rows.
+import { LOGOUT_PARAMS } from './auth/oauth-terms';
+import { reachSources } from './auth/reach';
+import { keys } from './data/keys';
+import {
+  groups,
+  isDocumentGroup,
+  isRoleGroup,
+  type RecordGroup,
+  type Reference,
+  readScope,
+  recordGroups,
+  writeScope,
+} from './domain/groups';
+import { LIMITS } from './domain/limits';
+import { filterParameters } from './records/list-filters';
+import { type Route, type RouteAudit, row, rowOf } from './route';
+
+const paging = ['page', 'items_per_page', 'cursor'] as const;
+
+/** An OAuth endpoint's request (RFC 6749 section 3.2): a form, or JSON; its errors are RFC 6749 bodies. */
+const oauthEndpoint = {
+  body: { type: 'form-or-json', maxBytes: 16 * 1024 },
+  dialect: { kind: 'oauth' },
+} as const;
+const problems = { kind: 'problem' } as const;
+const jsonBody = { type: 'json', maxBytes: LIMITS.bodyBytes } as const;
+/** What revoking a sign-in writes: its family, and the record every route's verifier reads. */
+const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition];
+
+/** The partitions a group's operations touch (docs/data-model.md lists each item). */
+function partitionsOf(group: RecordGroup) {
+  const { processnumber, links: linked, references } = groups[group];
+  const record = keys.recordPartition(group);
+  const claims = processnumber ? [keys.processnumberPartition(group)] : [];
+  const named = (all: boolean) => [
+    ...(linked ? [keys.recordPartition(linked.group)] : []),
+    ...new Set(
+      references
+        .filter((reference: Reference) => all || !reference.enrollments)
+        .map((reference: Reference) => keys.recordPartition(reference.group)),
+    ),
+  ];
+  const links = named(true);
+  // An enrollment's class and person are fixed: a replace names no other.
+  const relinks = named(false);
+  // Deleting a person ends their enrollments: each leaves its class and is recorded as deleted.
+  const ended =
+    group === 'entities'
+      ? [
+          keys.recordPartition('enrollments'),
+          keys.deletionPartition('enrollments'),
+          keys.gonePartition('enrollments'),
+          keys.recordPartition('classes'),
+        ]
+      : [];
+  // A person's role joins and leaves its entity.
+  const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
+  // A person who may read only some of the group reads them by id, found from their own records.
+  const reach = reachSources(group).map(keys.recordPartition);
+  // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
+  const idempotency = keys.idempotencyPartition(group);
+  return {
+    list: [record, keys.counterPartition, keys.changePartition(group), ...reach],
+    get: [record, keys.gonePartition(group), ...reach],
+    deleted: [keys.deletionPartition(group), ...reach],
+    create: {
+      reads: [idempotency],
+      writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
+    },
+    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...relinks] },
+    remove: {
+      reads: [record, keys.gonePartition(group), ...owner],
+      writes: [
+        record,
+        keys.counterPartition,
+        keys.deletionPartition(group),
+        keys.gonePartition(group),
+        ...claims,
+        ...owner,
+        ...links,
+        ...ended,
+      ],
+    },
+    addDocument: { reads: [record, keys.gonePartition(group), idempotency], writes: [record, idempotency] },
+  };
+}
+
+const groupRoutes = <G extends RecordGroup>(group: G) => {
+  const { idField: idParam } = groups[group];
+  /** A person group's requests are audited, naming the record in the path where there is one. */
+  const audit = (named: readonly string[]): { audit?: RouteAudit } => {
+    const person: RecordGroup = group;
+    return person === 'entities' || isRoleGroup(person) ? { audit: { group: person, named } } : {};
+  };
+  const read = { kind: 'scope', scope: readScope(group) } as const;
+  const write = { kind: 'scope', scope: writeScope(group) } as const;
+  const one = `/api/${group}/{${idParam}}`;
+  const partitions = partitionsOf(group);
+  return [
+    row({
+      id: `list-${group}`,
+      method: 'GET',
+      path: `/api/${group}`,
+      handler: `${group}/list`,
+      ...audit([]),
+      auth: read,
+      query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
+      access: 'read',
+      dialect: problems,
+      reads: partitions.list,
+      writes: [],
+    }),
+    row({
+      id: `get-${group}`,
+      method: 'GET',
+      path: one,
+      handler: `${group}/get`,
+      ...audit([idParam]),
+      auth: read,
+      query: ['fields'],
+      access: 'read',
+      dialect: problems,
+      reads: partitions.get,
+      writes: [],
+    }),
+    row({
+      id: `list-deleted-${group}`,
+      method: 'GET',
+      path: `/api/${group}/deleted`,
+      handler: `${group}/list-deleted`,
+      ...audit([]),
+      auth: read,
+      query: ['since', 'items_per_page', 'cursor'],
+      access: 'read',
+      dialect: problems,
+      reads: partitions.deleted,
+      writes: [],
+    }),
+    row({
+      id: `create-${group}`,
+      method: 'POST',
+      path: `/api/${group}`,
+      handler: `${group}/create`,
+      ...audit([]),
+      auth: write,
+      checksSignIn: true,
+      query: [],
+      access: 'write',
+      dialect: problems,
+      body: jsonBody,
+      idempotencyKey: true,
+      ...partitions.create,
+    }),
+    row({
+      id: `replace-${group}`,
+      method: 'PUT',
+      path: one,
+      handler: `${group}/replace`,
+      ...audit([idParam]),
+      auth: write,
+      checksSignIn: true,
+      query: [],
+      access: 'write',
+      dialect: problems,
+      body: jsonBody,
+      ...partitions.replace,
+    }),
+    row({
+      id: `delete-${group}`,
+      method: 'DELETE',
+      path: one,
+      handler: `${group}/delete`,
+      ...audit([idParam]),
+      auth: write,
+      checksSignIn: true,
+      query: [],
+      access: 'write',
+      dialect: problems,
+      ...partitions.remove,
+    }),
+    ...(isDocumentGroup(group)
+      ? [
+          row({
+            id: `add-document-${group}`,
+            method: 'POST',
+            path: `${one}/documents`,
+            handler: `${group}/add-document`,
+            ...audit([idParam]),
+            auth: write,
+            checksSignIn: true,
+            query: [],
+            access: 'write',
+            dialect: problems,
+            body: jsonBody,
+            idempotencyKey: true,
+            ...partitions.addDocument,
+          }),
+        ]
+      : []),
+  ];
+};
+
+const table = [
+  ...recordGroups.flatMap(groupRoutes),
+  row({
+    id: 'get-system',
+    method: 'GET',
+    path: '/api/system',
+    handler: 'system/get',
+    auth: { kind: 'scope', scope: 'system:read' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [keys.counterPartition],
+    writes: [],
+  }),
+  row({
+    id: 'create-token',
+    method: 'POST',
+    path: '/api/sso/token',
+    handler: 'sso/token',
+    auth: { kind: 'client' },
+    query: [],
+    access: 'sign',
+    // A refresh reads its token, family, account and entity; a code exchange redeems the code (an
+    // update) and starts a family; rotation and reuse write tokens and families.
+    reads: [
+      keys.clientPartition,
+      keys.refreshTokenPartition,
+      keys.refreshFamilyPartition,
+      keys.userPartition,
+      keys.recordPartition('entities'),
+    ],
+    writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, ...signInRevocation],
+    ...oauthEndpoint,
+  }),
+  row({
+    id: 'revoke-token',
+    method: 'POST',
+    path: '/api/sso/revoke',
+    handler: 'sso/revoke',
+    auth: { kind: 'client' },
+    query: [],
+    access: 'write',
+    reads: [keys.clientPartition, keys.refreshTokenPartition],
+    writes: signInRevocation,
+    ...oauthEndpoint,
+  }),
+  row({
+    id: 'get-authorize',
+    method: 'GET',
+    path: '/api/sso/authorize',
+    handler: 'sso/authorize',
+    auth: { kind: 'public' },
+    query: [
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+      'nonce',
+      'prompt',
+      'max_age',
+      'login_hint',
+      'id_token_hint',
+      'ui_locales',
+    ],
+    ignoreUnknownQuery: true,
+    access: 'write',
+    // A live sign-on session answers with a code at once: the session, its account and entity are read,
+    // the session's idle end moved on and the code written. An id_token_hint is checked against the
+    // public keys.
+    reads: [
+      keys.clientPartition,
+      keys.sessionPartition,
+      keys.userPartition,
+      keys.recordPartition('entities'),
+      keys.publicKeyPartition,
+    ],
+    writes: [keys.authorizationRequestPartition, keys.sessionPartition, keys.authorizationCodePartition],
+    dialect: { kind: 'page', errors: [] },
+  }),
+  row({
+    id: 'post-authorize',
+    method: 'POST',
+    path: '/api/sso/authorize',
+    handler: 'sso/sign-in',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'write',
+    body: { type: 'form', maxBytes: 8 * 1024 },
+    // The throttle's counters are counted by conditional updates (writes) that return what they hold.
+    reads: [
+      keys.authorizationRequestPartition,
+      keys.loginPartition,
+      keys.userPartition,
+      keys.recordPartition('entities'),
+    ],
+    // A sign-in starts a session (ending the browser's previous one); a TOTP code's step is recorded on
+    // the account, so that no code is accepted twice.
+    writes: [
+      keys.authorizationRequestPartition,
+      keys.signInThrottlePartition,
+      keys.authorizationCodePartition,
+      keys.sessionPartition,
+      keys.userPartition,
+    ],
+    dialect: { kind: 'page', errors: [403, 429] },
+  }),
+  ...(['GET', 'POST'] as const).map((method) =>
+    row({
+      id: `${method === 'GET' ? 'get' : 'post'}-userinfo`,
+      method,
+      path: '/api/sso/userinfo',
+      handler: method === 'GET' ? 'sso/userinfo' : 'sso/post-userinfo',
+      auth: { kind: 'token' },
+      checksSignIn: true,
+      query: [],
+      access: 'read',
+      dialect: problems,
+      // The person's account and entity.
+      reads: [keys.userPartition, keys.recordPartition('entities')],
+      writes: [],
+    }),
+  ),
+  ...(['GET', 'POST'] as const).map((method) =>
+    row({
+      id: `${method === 'GET' ? 'get' : 'post'}-logout`,
+      method,
+      path: '/api/sso/logout',
+      handler: method === 'GET' ? 'sso/logout' : 'sso/post-logout',
+      auth: { kind: 'public' },
+      query: method === 'GET' ? [...LOGOUT_PARAMS] : [],
+      ignoreUnknownQuery: true,
+      access: 'write',
+      ...(method === 'POST' ? { body: { type: 'form', maxBytes: 16 * 1024 } } : {}),
+      // The id_token_hint is checked against the public keys; the session, its account and the client's
+      // registered addresses are read, the session deleted and the sign-ins it issued revoked.
+      reads: [keys.clientPartition, keys.sessionPartition, keys.userPartition, keys.publicKeyPartition],
+      writes: [keys.sessionPartition, ...signInRevocation],
+      dialect: { kind: 'page', errors: [] },
+    }),
+  ),
+  row({
+    id: 'get-me',
+    method: 'GET',
+    path: '/api/sso/me',
+    handler: 'sso/me',
+    auth: { kind: 'token' },
+    checksSignIn: true,
+    query: [],
+    access: 'read',
+    dialect: problems,
+    // A person's account and entity.
+    reads: [keys.userPartition, keys.recordPartition('entities')],
+    writes: [],
+  }),
+  row({
+    id: 'get-jwks',
+    method: 'GET',
+    path: '/api/sso/jwks',
+    handler: 'sso/jwks',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [keys.publicKeyPartition],
+    writes: [],
+  }),
+  row({
+    id: 'get-openid-configuration',
+    method: 'GET',
+    path: '/api/sso/.well-known/openid-configuration',
+    handler: 'sso/openid-configuration',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [],
+    writes: [],
+  }),
+  row({
+    // The same metadata where RFC 8414 section 3.1 puts it for an issuer with a path: the well-known
+    // segment first, then the issuer's path.
+    id: 'get-oauth-authorization-server',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server/api/sso',
+    handler: 'sso/authorization-server-metadata',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [],
+    writes: [],
+  }),
+  row({
+    id: 'get-openapi',
+    method: 'GET',
+    path: '/api/openapi.json',
+    handler: 'docs/openapi',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [],
+    writes: [],
+  }),
+  row({
+    id: 'get-docs',
+    method: 'GET',
+    path: '/api/docs',
+    handler: 'docs/page',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [],
+    writes: [],
+  }),
+  row({
+    id: 'get-docs-asset',
+    method: 'GET',
+    path: '/api/docs/{asset}',
+    handler: 'docs/asset',
+    auth: { kind: 'public' },
+    query: [],
+    access: 'read',
+    dialect: problems,
+    reads: [],
+    writes: [],
+  }),
+];
+
+/** The ids of the record groups' routes. */
+export type RecordRouteId = ReturnType<typeof groupRoutes<RecordGroup>>[number]['id'];
+
+/** The id of each of the service's own routes, the fallback's too. */
+export type ServiceRouteId = (typeof table)[number]['id'] | 'fallback';
+
+export const serviceRoutes: readonly Route<ServiceRouteId>[] = table;
+
+/** Answers every request no route matches: a 404 or 405 problem, locally and behind API Gateway alike. */
+export const fallbackRoute: Route<'fallback'> = {
+  id: 'fallback',
+  method: 'GET',
+  path: '$default',
+  handler: 'fallback/not-found',
+  auth: { kind: 'public' },
+  query: 'any',
+  access: 'read',
+  dialect: problems,
+  reads: [],
+  writes: [],
+};
+
+/** The row of one of the service's own routes, for its handler's factory. */
+export const serviceRoute = (id: ServiceRouteId): Route => rowOf([...serviceRoutes, fallbackRoute], id);

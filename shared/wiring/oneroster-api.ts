@@ -1,0 +1,29 @@
+// The factory of the OneRoster binding's routes: the bearer-token factory with the binding's
+// imsx_StatusInfo errors. Kept apart from api.ts so that the service's own routes carry nothing of the
+// binding's error format.
+
+import { bearerAuthentication } from '../auth/authenticate';
+import type { ApiHandler } from '../exchange';
+import { createApi } from '../http/api';
+import { imsxDialect } from '../oneroster/dialect';
+import { type OneRosterRouteId, oneRosterRoutes } from '../oneroster/routes';
+import { QUERY_MAX_LENGTH } from '../query-limits';
+import { rowOf } from '../route';
+import { auditLog } from './audit-log';
+import { config, logger } from './context';
+import { httpErrorOf } from './domain-errors';
+import { observersOf } from './observers';
+import { tokenVerifier } from './token-verifier';
+
+export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
+  const route = rowOf(oneRosterRoutes, routeId);
+  return createApi(route, handle, {
+    config,
+    logger,
+    queryMaxLength: QUERY_MAX_LENGTH,
+    authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
+    dialects: { imsx: imsxDialect },
+    asHttpError: httpErrorOf,
+    observers: observersOf(route, auditLog),
+  });
+}
