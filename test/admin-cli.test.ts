@@ -1,6 +1,8 @@
-// `npm run admin` against a live local API on DynamoDB Local: the CLI runs as a child process pointed at
-// the test's table (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION, as for a deployed tenant), and its command
-// modules run directly where only the outcome matters. Clients it creates get tokens and lose them when
+// `npm run admin` against a live local API on DynamoDB Local: the CLI is pointed at the test's table
+// (TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION, as for a deployed tenant) and runs in this process with its
+// own arguments, environment, standard input and output; twice it runs as the operator starts it, a child
+// process (`npm run admin`, and tsx with a password piped in), and its command modules run directly where
+// only the outcome matters. Clients it creates get tokens and lose them when
 // revoked; accounts are created, disabled, unlocked and given passwords; bad arguments exit 2 and change
 // nothing; and a rotated key signs new tokens while the old one verifies until it is retired.
 import { spawn } from 'node:child_process';
@@ -9,6 +11,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createClient, listClients } from '../infra/cli/admin/clients';
+import { runAdmin } from '../infra/cli/admin/main';
 import { UsageError } from '../infra/cli/admin/usage-error';
 import { createUser, listUsers, setPassword, setStatus, unlockUser } from '../infra/cli/admin/users';
 import { DEMO_APP_ID, DEMO_CLIENT_ID } from '../infra/local/bootstrap';
@@ -51,24 +54,51 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the CLI as an operator would, against the test's table; `npm` runs it through `npm run admin`. */
-function admin(
-  args: string[],
-  options: { input?: string; npm?: boolean; env?: Record<string, string | undefined> } = {},
-): Promise<Run> {
-  const [command, prefix] = options.npm
-    ? ['npm', ['run', '--silent', 'admin', '--']]
-    : [`${ROOT}node_modules/.bin/tsx`, ['infra/cli/admin.ts']];
+interface RunOptions {
+  /** What is piped to standard input. */
+  input?: string;
+  /** A child process, as the operator starts it: `npm run admin`, or the entry file under tsx. */
+  spawn?: 'npm' | 'tsx';
+  env?: Record<string, string | undefined>;
+}
+
+/** The environment of a run against the test's table, as for a deployed tenant. */
+const adminEnv = (env: RunOptions['env']) => ({
+  ...process.env,
+  TABLE_NAME: api.tableName,
+  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  AWS_REGION: 'eu-west-1',
+  TENANT_ID: 'demo',
+  ...env,
+});
+
+/** Runs the CLI against the test's table: in this process, or as a child process when told to. */
+async function admin(args: string[], options: RunOptions = {}): Promise<Run> {
+  if (options.spawn) return spawned(args, options);
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin({
+    argv: args,
+    env: adminEnv(options.env),
+    stdin: { isTTY: false, read: async () => options.input ?? '' },
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (line) => {
+      stderr += `${line}\n`;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+function spawned(args: string[], options: RunOptions): Promise<Run> {
+  const [command, prefix] =
+    options.spawn === 'npm'
+      ? ['npm', ['run', '--silent', 'admin', '--']]
+      : [`${ROOT}node_modules/.bin/tsx`, ['infra/cli/admin.ts']];
   const child = spawn(command, [...prefix, ...args], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      TABLE_NAME: api.tableName,
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      AWS_REGION: 'eu-west-1',
-      TENANT_ID: 'demo',
-      ...options.env,
-    },
+    env: adminEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -126,7 +156,7 @@ describe('clients', () => {
   it('create prints the id and secret once; the secret gets a client_credentials token (npm run admin)', async () => {
     const run = await admin(
       ['clients', 'create', '--name', 'Reports service', '--scopes', 'students:read teachers:read'],
-      { npm: true },
+      { spawn: 'npm' },
     );
     expect(run.code, run.stderr).toBe(0);
     const id = field(run.stdout, 'client_id') as string;
@@ -287,7 +317,7 @@ describe('users', () => {
         '--admin',
         '--password-stdin',
       ],
-      { input: `${password}\n` },
+      { input: `${password}\n`, spawn: 'tsx' },
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Created account rita.admin (admin)');

@@ -19,7 +19,6 @@ import {
   DEMO_REDIRECT_URIS,
   registerDemoClients,
   registerDemoUsers,
-  seedDemoRecords,
 } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
 import type { DemoUser } from '../infra/local/seed/demo-users';
@@ -33,6 +32,7 @@ import { openApiDocument } from '../shared/openapi/document';
 import { routes } from '../shared/routes';
 import { type CloudAssembly, readCloudAssembly } from './support/cloud-assembly';
 import { expectProblem, json } from './support/contract';
+import { copyTemplateRecords } from './support/demo-table';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
 import { nodeForRuntime } from './support/lambda-environment';
 import { LocalDeployment, type StandInEndpoints } from './support/local-deployment';
@@ -166,10 +166,11 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
     base = gateway.url;
     tableName = table;
-    // What an operator does after a deploy: register clients and accounts, import records.
+    // What an operator does after a deploy: register clients and accounts, import records (the demo
+    // records, copied from the run's seeded template rather than seeded again).
     const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
     await registerDemoClients(db, tableName, DEMO_SECRET, DEMO_REDIRECT_URIS);
-    await seedDemoRecords(db, tableName);
+    await copyTemplateRecords(db, tableName);
     demoUsers = await registerDemoUsers(db, tableName, DEMO_USER_PASSWORD);
     db.destroy();
   }, 600_000);

@@ -13,6 +13,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler } from '../functions/exports/run';
 import { unflatten } from '../infra/cli/read-rows';
+import { runVerifyExport } from '../infra/cli/verify-export/main';
 import { type S3Local, startS3Local } from '../infra/local/s3-local';
 import { parseExportConfig } from '../shared/config';
 import { idFields, oneRosterScopes, recordGroups } from '../shared/domain/groups';
@@ -116,6 +117,9 @@ const sha256 = async (bytes: Buffer) => {
   return createHash('sha256').update(bytes).digest('hex');
 };
 
+/** Tests that start the tools as child processes wait seconds for each on a busy machine. */
+const CLI_TIMEOUT_MS = 120_000;
+
 /** Runs a command-line tool without blocking this process, which serves the local S3 it may use. */
 function cli(
   script: string,
@@ -135,6 +139,23 @@ function cli(
     stderr += chunk.toString();
   });
   return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+/** `npm run verify-export` in this process (it runs as a child process once, below). */
+async function verify(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const status = await runVerifyExport({
+    argv: args,
+    env: { ...process.env, ...env() },
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (line) => {
+      stderr += `${line}\n`;
+    },
+  });
+  return { status, stdout, stderr };
 }
 
 describe('the scheduled export', () => {
@@ -392,68 +413,73 @@ describe('the scheduled export', () => {
     );
   });
 
-  it('passes verify-export, which then catches a tampered file and a missing manifest', async () => {
-    const ok = await cli('infra/cli/verify-export.ts', `s3://${BUCKET}/${prefix}`);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain('matches its manifest');
+  it(
+    'passes verify-export, which then catches a tampered file and a missing manifest',
+    async () => {
+      const ok = await cli('infra/cli/verify-export.ts', `s3://${BUCKET}/${prefix}`);
+      expect(ok.status, ok.stderr).toBe(0);
+      expect(ok.stdout).toContain('matches its manifest');
 
-    const out = join(dir, 'folder');
-    const exported = await cli('infra/cli/export.ts', '--out', out);
-    expect(exported.status, exported.stderr).toBe(0);
-    expect(exported.stderr).toContain('records');
-    const [run] = readdirSync(out);
-    const folder = join(out, run as string);
-    expect((await cli('infra/cli/verify-export.ts', folder)).status).toBe(0);
+      const out = join(dir, 'folder');
+      const exported = await cli('infra/cli/export.ts', '--out', out);
+      expect(exported.status, exported.stderr).toBe(0);
+      expect(exported.stderr).toContain('records');
+      const [run] = readdirSync(out);
+      const folder = join(out, run as string);
+      expect((await verify(folder)).status).toBe(0);
 
-    const csv = join(folder, 'teachers.csv');
-    const original = readFileSync(csv);
-    const tampered = Buffer.from(original);
-    tampered[tampered.length - 3] = tampered[tampered.length - 3] === 0x41 ? 0x42 : 0x41;
-    writeFileSync(csv, tampered);
-    const caught = await cli('infra/cli/verify-export.ts', folder);
-    expect(caught.status).toBe(1);
-    expect(caught.stderr).toMatch(/teachers\.csv: SHA-256 [0-9a-f]{64}, the manifest says/);
+      const csv = join(folder, 'teachers.csv');
+      const original = readFileSync(csv);
+      const tampered = Buffer.from(original);
+      tampered[tampered.length - 3] = tampered[tampered.length - 3] === 0x41 ? 0x42 : 0x41;
+      writeFileSync(csv, tampered);
+      const caught = await verify(folder);
+      expect(caught.status).toBe(1);
+      expect(caught.stderr).toMatch(/teachers\.csv: SHA-256 [0-9a-f]{64}, the manifest says/);
 
-    writeFileSync(csv, original.subarray(0, original.length - 10));
-    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toMatch(
-      /teachers\.csv: \d+ bytes, the manifest says/,
-    );
-    writeFileSync(csv, original);
-    const zip = join(folder, 'oneroster-csv.zip');
-    const zipBytes = readFileSync(zip);
-    const changedZip = Buffer.from(zipBytes);
-    changedZip[40] = (changedZip[40] as number) ^ 0xff;
-    writeFileSync(zip, changedZip);
-    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toMatch(
-      /oneroster-csv\.zip: SHA-256 [0-9a-f]{64}, the manifest says/,
-    );
-    writeFileSync(zip, zipBytes);
-    writeFileSync(join(folder, 'notes.txt'), 'x');
-    expect((await cli('infra/cli/verify-export.ts', folder)).stderr).toContain(
-      'notes.txt: not listed in the manifest',
-    );
-    rmSync(join(folder, 'notes.txt'));
-    rmSync(join(folder, 'manifest.json'));
-    const incomplete = await cli('infra/cli/verify-export.ts', folder);
-    expect(incomplete.status).toBe(1);
-    expect(incomplete.stderr).toContain('no manifest.json; the export is incomplete');
-  });
+      writeFileSync(csv, original.subarray(0, original.length - 10));
+      expect((await verify(folder)).stderr).toMatch(/teachers\.csv: \d+ bytes, the manifest says/);
+      writeFileSync(csv, original);
+      const zip = join(folder, 'oneroster-csv.zip');
+      const zipBytes = readFileSync(zip);
+      const changedZip = Buffer.from(zipBytes);
+      changedZip[40] = (changedZip[40] as number) ^ 0xff;
+      writeFileSync(zip, changedZip);
+      expect((await verify(folder)).stderr).toMatch(
+        /oneroster-csv\.zip: SHA-256 [0-9a-f]{64}, the manifest says/,
+      );
+      writeFileSync(zip, zipBytes);
+      writeFileSync(join(folder, 'notes.txt'), 'x');
+      expect((await verify(folder)).stderr).toContain('notes.txt: not listed in the manifest');
+      rmSync(join(folder, 'notes.txt'));
+      rmSync(join(folder, 'manifest.json'));
+      const incomplete = await verify(folder);
+      expect(incomplete.status).toBe(1);
+      expect(incomplete.stderr).toContain('no manifest.json; the export is incomplete');
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('refuses bad arguments to both tools with a usage line and exit code 2', async () => {
-    for (const [script, args] of [
-      ['infra/cli/export.ts', ['--nope']],
-      ['infra/cli/export.ts', ['extra']],
-      ['infra/cli/export.ts', ['--out']],
-      ['infra/cli/verify-export.ts', []],
-      ['infra/cli/verify-export.ts', ['a', 'b']],
-      ['infra/cli/verify-export.ts', ['s3://']],
-    ] as const) {
-      const result = await cli(script, ...args);
-      expect(result.status, `${script} ${args.join(' ')}`).toBe(2);
-      expect(result.stderr).toContain('usage: npm run');
-      expect(result.stderr).not.toContain('    at ');
-    }
-  });
+  it(
+    'refuses bad arguments to both tools with a usage line and exit code 2',
+    async () => {
+      for (const [script, args] of [
+        ['infra/cli/export.ts', ['--nope']],
+        ['infra/cli/export.ts', ['extra']],
+        ['infra/cli/export.ts', ['--out']],
+        ['infra/cli/verify-export.ts', []],
+        ['infra/cli/verify-export.ts', ['a', 'b']],
+        ['infra/cli/verify-export.ts', ['s3://']],
+      ] as const) {
+        const result =
+          script === 'infra/cli/verify-export.ts' ? await verify(...args) : await cli(script, ...args);
+        expect(result.status, `${script} ${args.join(' ')}`).toBe(2);
+        expect(result.stderr).toContain('usage: npm run');
+        expect(result.stderr).not.toContain('    at ');
+      }
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 describe('an export run that does not finish', () => {

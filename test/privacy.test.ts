@@ -3,14 +3,13 @@
 // outcome; never the record's content) to the run's audit file; `npm run admin -- audit person` lists
 // them; `people export` writes everything about a person to one file; `people erase` refuses while a
 // student is in a tutor's care, then with --force leaves nothing of the person readable through the API.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runAdmin } from '../infra/cli/admin/main';
 import type { AuditEvent } from '../shared/audit/audit-event';
 import { keys } from '../shared/data/keys';
 import { SessionRepository } from '../shared/data/session-repository';
@@ -23,8 +22,7 @@ import { personBody } from './support/fixtures';
 import { startTestApi, type TestApi } from './support/test-api';
 
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Tests that run the CLI start a tsx process per command, seconds each on a busy machine. */
+/** Tests that run the CLI make many requests and commands, seconds in all on a busy machine. */
 const CLI_TIMEOUT_MS = 180_000;
 
 let api: TestApi;
@@ -39,10 +37,15 @@ interface Run {
   stderr: string;
 }
 
-/** The admin CLI as an operator runs it, on the test's table and audit file. */
-function admin(args: string[]): Promise<Run> {
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['infra/cli/admin.ts', ...args], {
-    cwd: ROOT,
+/**
+ * The admin CLI as an operator runs it, on the test's table and audit file, in this process
+ * (test/admin-cli.test.ts runs it as a child process too).
+ */
+async function admin(args: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin({
+    argv: args,
     env: {
       ...process.env,
       TABLE_NAME: api.tableName,
@@ -51,20 +54,15 @@ function admin(args: string[]): Promise<Run> {
       TENANT_ID: 'demo',
       AUDIT_LOG_FILE: api.auditLogFile,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdin: { isTTY: false, read: async () => '' },
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (line) => {
+      stderr += `${line}\n`;
+    },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return { code, stdout, stderr };
 }
 
 const auditEvents = (): AuditEvent[] =>

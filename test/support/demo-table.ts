@@ -4,6 +4,7 @@
 // file free to write. The copy holds all a seeded tenant is (records, signing key, clients, accounts,
 // seed marker), so the local run finds it seeded and signs and verifies with the copied key.
 import {
+  type AttributeValue,
   BatchWriteItemCommand,
   type BatchWriteItemCommandInput,
   ScanCommand,
@@ -12,6 +13,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { bootstrapDemoTenant, DEMO_REDIRECT_URIS, ensureTable } from '../../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD } from '../../infra/local/local-run';
+import { itemKinds } from '../../shared/data/item-kinds';
 
 export const DEMO_SECRET = 'test-secret';
 export const TEMPLATE_TABLE = 'school-test-template';
@@ -30,13 +32,42 @@ const SEGMENTS = 4;
 /** DynamoDB's most items in one BatchWriteItem. */
 const BATCH_SIZE = 25;
 
+type Item = Record<string, AttributeValue>;
+
 /** Makes `tableName` from the table design and fills it with the template's items. */
 export async function copyTemplateTable(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
   await ensureTable(db, tableName);
-  await Promise.all(Array.from({ length: SEGMENTS }, (_, segment) => copySegment(db, tableName, segment)));
+  await copyItems(db, tableName, () => true);
 }
 
-async function copySegment(db: DynamoDBDocumentClient, tableName: string, segment: number) {
+/** The partitions of what a deploy or an operator makes for a tenant: its signing key, clients and accounts. */
+const notSeeded = new Set<string>(
+  [itemKinds.privateKey, itemKinds.publicKey, itemKinds.client, itemKinds.user, itemKinds.login].map(
+    (kind) => kind.partition,
+  ),
+);
+
+/**
+ * What seeding the demo records writes, copied from the template into the existing table `tableName`,
+ * as it was made (a deployed stack's, say): the records, their counters and claims, and the seed marker;
+ * not the template's signing key, clients or accounts.
+ */
+export async function copyTemplateRecords(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
+  await copyItems(db, tableName, (item) => !notSeeded.has(item.pk?.S ?? ''));
+}
+
+async function copyItems(db: DynamoDBDocumentClient, tableName: string, keep: (item: Item) => boolean) {
+  await Promise.all(
+    Array.from({ length: SEGMENTS }, (_, segment) => copySegment(db, tableName, segment, keep)),
+  );
+}
+
+async function copySegment(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  segment: number,
+  keep: (item: Item) => boolean,
+) {
   let start: Record<string, never> | undefined;
   do {
     const page = await db.send(
@@ -48,7 +79,9 @@ async function copySegment(db: DynamoDBDocumentClient, tableName: string, segmen
         ExclusiveStartKey: start,
       }),
     );
-    const requests: WriteRequest[] = (page.Items ?? []).map((Item) => ({ PutRequest: { Item } }));
+    const requests: WriteRequest[] = (page.Items ?? [])
+      .filter(keep)
+      .map((Item) => ({ PutRequest: { Item } }));
     const batches = [];
     for (let at = 0; at < requests.length; at += BATCH_SIZE)
       batches.push(writeAll(db, { RequestItems: { [tableName]: requests.slice(at, at + BATCH_SIZE) } }));
