@@ -1,8 +1,9 @@
 // `npm run bench`: starts an in-memory DynamoDB Local, the local API and a bare server, runs the six
 // benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
 // and no 100,000-student table, and writes to .reports/ instead. `--only cold-start` runs section 1
-// alone, `--only fields` section 6, `--only audit` section 7 and `--only revocation` the revocation check
-// of section 2, and prints it, writing nothing; with `--merge` as well, its figures replace that section's
+// alone, `--only fields` section 6, `--only audit` section 7, `--only overhead` section 2 (without the
+// revocation check), `--only revocation` the revocation check of section 2 and `--only throughput`
+// section 4, and prints it (the last two as JSON), writing nothing; with `--merge` as well, its figures replace that section's
 // in the last run's benchmarks.json, and benchmarks.md is written again from it. The whole run stops
 // itself after a fixed time, whatever happens.
 import { spawnSync } from 'node:child_process';
@@ -39,7 +40,7 @@ import { DEMO_SECRET, workload } from './workload';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const ONLY = ['cold-start', 'fields', 'audit', 'revocation'] as const;
+const ONLY = ['cold-start', 'fields', 'audit', 'overhead', 'revocation', 'throughput'] as const;
 const merge = process.argv.includes('--merge');
 // Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an hour.
 const MAX_MINUTES = 40;
@@ -175,6 +176,24 @@ async function main() {
       console.log(revocationSection(revocation));
       console.log(JSON.stringify({ revocation }, null, 2));
       mergeReport({ revocation });
+      return;
+    }
+    if (only === 'overhead') {
+      log('section 2, per-request overhead');
+      const work = await workload(db, tableName, stackClient);
+      const results = await measureOverhead(work, stackClient, bareClient, settings.overhead);
+      const overhead = { ...settings.overhead, results };
+      console.log(JSON.stringify({ overhead }, null, 2));
+      mergeReport({ overhead });
+      return;
+    }
+    if (only === 'throughput') {
+      log(`section 4, throughput (${settings.load.seconds} s a run)`);
+      const work = await workload(db, tableName, stackClient);
+      const results = await measureThroughput(work, { stack: api.url, bare: bare.url }, settings.load);
+      const throughput = { ...settings.load, results };
+      console.log(JSON.stringify({ throughput }, null, 2));
+      mergeReport({ throughput });
       return;
     }
     log('section 5, tokens');
