@@ -1,4 +1,5 @@
-// Runs an import's rows `concurrency` at a time behind a progress bar, each to its outcome.
+// Runs an import's rows `concurrency` at a time (or in batches) behind a progress bar, each to its outcome.
+import { inParallel } from './in-parallel';
 import { progressBar } from './progress-bar';
 import type { Outcome } from './upsert';
 
@@ -6,27 +7,57 @@ export type Tally = Record<Outcome['result'], number>;
 
 export const emptyTally = (): Tally => ({ created: 0, updated: 0, deleted: 0, unchanged: 0, refused: 0 });
 
-/** The outcome of every task, in the tasks' order. */
-export async function runRows(tasks: (() => Promise<Outcome>)[], concurrency: number): Promise<Outcome[]> {
-  const outcomes: Outcome[] = new Array(tasks.length);
+/** A progress bar counting rows, with their rate and the time left. */
+function rowProgress(total: number) {
   const started = Date.now();
   const bar = progressBar(
     'importing',
     '{percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted}',
   );
-  bar.start(tasks.length, 0, { rate: '0' });
-  let next = 0;
+  bar.start(total, 0, { rate: '0' });
   let done = 0;
-  const work = async () => {
-    for (let i = next++; i < tasks.length; i = next++) {
-      outcomes[i] = await (tasks[i] as () => Promise<Outcome>)();
-      done += 1;
+  return {
+    add(rows: number) {
+      done += rows;
       bar.update(done, { rate: (done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1) });
-    }
+    },
+    stop: () => bar.stop(),
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, work));
-  bar.stop();
+}
+
+/** The outcome of every task, in the tasks' order. */
+export async function runRows(tasks: (() => Promise<Outcome>)[], concurrency: number): Promise<Outcome[]> {
+  const progress = rowProgress(tasks.length);
+  const outcomes = await inParallel(tasks, concurrency, async (task) => {
+    const outcome = await task();
+    progress.add(1);
+    return outcome;
+  });
+  progress.stop();
   return outcomes;
+}
+
+/**
+ * The outcome of every row, in the rows' order, `work` taking them `size` at a time and `concurrency`
+ * batches at once.
+ */
+export async function runBatches<T>(
+  rows: readonly T[],
+  size: number,
+  concurrency: number,
+  work: (batch: readonly T[]) => Promise<Outcome[]>,
+): Promise<Outcome[]> {
+  const progress = rowProgress(rows.length);
+  const batches = Array.from({ length: Math.ceil(rows.length / size) }, (_, i) =>
+    rows.slice(i * size, (i + 1) * size),
+  );
+  const outcomes = await inParallel(batches, concurrency, async (batch) => {
+    const done = await work(batch);
+    progress.add(batch.length);
+    return done;
+  });
+  progress.stop();
+  return outcomes.flat();
 }
 
 /** Counts outcomes, and lists the refused ones by line. */

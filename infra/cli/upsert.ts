@@ -3,6 +3,7 @@
 // and transactional writes as the API: a new processnumber or id creates, a known one replaces only when
 // something differs, so importing the same file twice changes nothing. Deletes go through the writer too.
 import { isDeepStrictEqual } from 'node:util';
+import type { StoredRecord } from '../../shared/data/record-items';
 import type { RecordRepository } from '../../shared/data/record-repository';
 import {
   DomainError,
@@ -28,14 +29,26 @@ import { HttpError } from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { type InsertRequest, insertRequests } from '../../shared/schemas/requests';
+import { inParallel } from './in-parallel';
 
 export type Outcome =
   | { result: 'created' | 'updated' | 'deleted' | 'unchanged' }
   | { result: 'refused'; reasons: string[] };
 
+/** A value to upsert; `defaults` fill the fields it leaves out only when the record is created. */
+export interface Upsert {
+  value: unknown;
+  defaults?: Record<string, unknown>;
+}
+
 export interface Upserter {
-  /** `defaults` fill the fields the value leaves out only when the record is created. */
   upsert(value: unknown, defaults?: Record<string, unknown>): Promise<Outcome>;
+  /**
+   * Upserts by id many values at once, each as `upsert` would: the current records read together, and
+   * the new ones created in as few transactions as DynamoDB allows (RecordWriter.createMany); a record
+   * that exists, a refusal and a create whose transaction did not commit go the one-at-a-time way.
+   */
+  upsertMany(values: readonly Upsert[], concurrency: number): Promise<Outcome[]>;
 }
 
 export interface UpsertOptions {
@@ -107,12 +120,23 @@ export function createUpserter(
     );
     return { ...value, [links.field]: resolved };
   };
-  /** The same, by the id the value carries: a current record's fields under the value's. */
-  const attemptById = async (value: unknown, defaults: Record<string, unknown>): Promise<Outcome> => {
+  /** What a value makes of the current record's fields (or of `defaults`, for a new one), validated. */
+  const inputById = async (value: unknown, defaults: Record<string, unknown>, current: unknown) => {
+    const whole = { ...(current ?? defaults), ...(value as object) };
+    return validateBody(insertRequests[group], writable(await resolveLinks(whole)), knownFields);
+  };
+  /**
+   * The same, by the id the value carries: a current record's fields under the value's. `known` is the
+   * record as a batch read it, used instead of reading it again.
+   */
+  const attemptById = async (
+    value: unknown,
+    defaults: Record<string, unknown>,
+    known?: StoredRecord<RecordGroup>,
+  ): Promise<Outcome> => {
     const id = importedId(group, value);
-    const current = await records.get(group, id);
-    const whole = { ...(current ? current.record : defaults), ...(value as object) };
-    const input = validateBody(insertRequests[group], writable(await resolveLinks(whole)), knownFields);
+    const current = known ?? (await records.get(group, id));
+    const input = await inputById(value, defaults, current?.record);
     if (!current) {
       await writer.create(group, input, undefined, id);
       return { result: 'created' };
@@ -153,20 +177,60 @@ export function createUpserter(
     }
     return replaceIfChanged(id, input, current);
   };
+  /** Upserts one value, a race with another writer (of the same processnumber) settled by trying again. */
+  const upsertOne = async (
+    value: unknown,
+    defaults: Record<string, unknown>,
+    known?: StoredRecord<RecordGroup>,
+  ): Promise<Outcome> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        if (!options.byId) return await attempt(value);
+        return await attemptById(value, defaults, tries === 1 ? known : undefined);
+      } catch (error) {
+        const raced =
+          error instanceof StaleVersionError ||
+          (error instanceof StateConflictError && error.problems?.[0]?.name === 'processnumber');
+        if (raced && tries < 3) continue;
+        return refused(error);
+      }
+    }
+  };
   return {
-    async upsert(value, defaults = {}) {
-      // A race with another writer of the same processnumber is settled by trying again.
-      for (let tries = 1; ; tries++) {
+    upsert: (value, defaults = {}) => upsertOne(value, defaults),
+    async upsertMany(values, concurrency) {
+      const ids = values.map(({ value }) => {
         try {
-          return await (options.byId ? attemptById(value, defaults) : attempt(value));
-        } catch (error) {
-          const raced =
-            error instanceof StaleVersionError ||
-            (error instanceof StateConflictError && error.problems?.[0]?.name === 'processnumber');
-          if (raced && tries < 3) continue;
-          return refused(error);
+          return importedId(group, value);
+        } catch {
+          return undefined;
+        }
+      });
+      const current = await records.getManyStored(
+        group,
+        ids.filter((id) => id !== undefined),
+      );
+      const creates: { index: number; id: string; input: InsertRequest<typeof group> }[] = [];
+      for (const [index, { value, defaults = {} }] of values.entries()) {
+        const id = ids[index];
+        if (!options.byId || id === undefined || current.has(id)) continue;
+        try {
+          creates.push({ index, id, input: await inputById(value, defaults, undefined) });
+        } catch {
+          // Refused: upsertOne says why.
         }
       }
+      const created = await writer.createMany(group, creates);
+      const outcomes: (Outcome | undefined)[] = values.map(() => undefined);
+      created.forEach((record, k) => {
+        if (record) outcomes[(creates[k] as { index: number }).index] = { result: 'created' };
+      });
+      return inParallel(
+        values,
+        concurrency,
+        async ({ value, defaults = {} }, index) =>
+          outcomes[index] ?? upsertOne(value, defaults, current.get(ids[index] ?? '')),
+      );
     },
   };
 }

@@ -415,6 +415,15 @@ export class RecordRepository {
     return new Map([...items].map(([id, item]) => [id, toRecord(group, item)]));
   }
 
+  /** The same with each record's version, for a writer that replaces them. */
+  async getManyStored<G extends RecordGroup>(
+    group: G,
+    ids: readonly string[],
+  ): Promise<Map<string, StoredRecord<G>>> {
+    const items = await this.getManyItems(group, ids);
+    return new Map([...items].map(([id, item]) => [id, toStoredRecord(group, item)]));
+  }
+
   /** The stored items of these ids that exist, by id, or only the named attributes of them. */
   private async getManyItems(
     group: RecordGroup,

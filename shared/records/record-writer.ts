@@ -17,13 +17,14 @@ import {
   toRecord,
 } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
-import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
+import { DomainError, InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { type DocumentGroup, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
 import { missingRecord } from './missing-record';
+import { packWrites } from './transaction-packs';
 import {
   claimSteps,
   linkGuards,
@@ -35,7 +36,7 @@ import {
   type WriteContext,
 } from './write-rules';
 import { WriteSteps } from './write-steps';
-import { commit, retrying, type Step } from './write-transaction';
+import { commit, Retry, retrying, type Step } from './write-transaction';
 
 /** Steps a caller adds to a write's transaction (an idempotency key's response), given what it writes. */
 export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Step[];
@@ -45,6 +46,9 @@ export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Ste
  * items and at most one class update, so 20 stay inside DynamoDB's 100 actions with the person and counter.
  */
 const ENROLLMENTS_ENDED_PER_TRANSACTION = 20;
+
+/** The most actions DynamoDB takes in one transaction. */
+const MAX_TRANSACTION_ACTIONS = 100;
 
 /** How far up a tree the cycle check walks: a district, its schools and their departments are three. */
 const MAX_TREE_DEPTH = 20;
@@ -75,22 +79,62 @@ export class RecordWriter {
     chosenId?: string,
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
-      const context = this.context();
-      const id = chosenId ?? randomUUID();
-      const { record, steps: person } = personRules[group].create(input, id, context);
-      const item = recordItem(group, record, 1);
-      const created = { record: toRecord(group, item), version: 1 };
-      await commit(this.db, [
-        ...also(created),
-        this.steps.putNew(item),
-        ...claimSteps(this.steps, group, id, undefined, record),
-        this.steps.count(group, 1),
-        ...person,
-        ...linkSteps(this.steps, group, id, undefined, record),
-        ...referenceSteps(this.steps, group, id, undefined, record, context.now),
-      ]);
+      const { created, steps } = this.newRecord(group, input, chosenId ?? randomUUID(), this.context());
+      await commit(this.db, [...also(created), ...steps, this.steps.count(group, 1)]);
       return created;
     });
+  }
+
+  /**
+   * Creates records of one group under the ids given, as few transactions as DynamoDB allows rather
+   * than one each (a bulk import): each transaction holds whole records, every item of theirs and one
+   * change of the group's count. A record is answered undefined when its transaction did not commit or
+   * its request was refused: nothing of it was written, and `create` tells why.
+   */
+  async createMany<G extends RecordGroup>(
+    group: G,
+    requests: readonly { input: InsertRequest<G>; id: string }[],
+  ): Promise<(StoredRecord<G> | undefined)[]> {
+    const context = this.context();
+    const planned = requests.flatMap(({ input, id }, index) => {
+      // A request its rules refuse is left to `create`, which says why.
+      try {
+        return [{ index, ...this.newRecord(group, input, id, context) }];
+      } catch {
+        return [];
+      }
+    });
+    const outcomes: (StoredRecord<G> | undefined)[] = requests.map(() => undefined);
+    for (const pack of packWrites(planned, MAX_TRANSACTION_ACTIONS - 1)) {
+      try {
+        await commit(this.db, [...pack.flatMap((p) => p.steps), this.steps.count(group, pack.length)]);
+      } catch (error) {
+        if (!(error instanceof DomainError || error instanceof Retry)) throw error;
+        continue;
+      }
+      for (const { index, created } of pack) outcomes[index] = created;
+    }
+    return outcomes;
+  }
+
+  /** A new record and every step of its transaction but its group's count. */
+  private newRecord<G extends RecordGroup>(
+    group: G,
+    input: InsertRequest<G>,
+    id: string,
+    context: WriteContext,
+  ) {
+    const { record, steps: person } = personRules[group].create(input, id, context);
+    const item = recordItem(group, record, 1);
+    const created: StoredRecord<G> = { record: toRecord(group, item), version: 1 };
+    const steps: Step[] = [
+      this.steps.putNew(item),
+      ...claimSteps(this.steps, group, id, undefined, record),
+      ...person,
+      ...linkSteps(this.steps, group, id, undefined, record),
+      ...referenceSteps(this.steps, group, id, undefined, record, context.now),
+    ];
+    return { created, steps };
   }
 
   /**

@@ -1,0 +1,106 @@
+// `npm run import -- district.zip --format oneroster` of a generated district (a vendor's ids, guardians
+// naming their children, eight classes a student) into an empty tenant: every row is created, in
+// transactions of many records, with the counts, links and references the one-at-a-time writer keeps;
+// a re-run, as after an interruption, changes nothing.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureTable } from '../infra/local/bootstrap';
+import { districtOf, districtRosterZip, recordsOf } from '../infra/local/seed/district-roster';
+import { createDocumentClient } from '../shared/data/document-client';
+import { RecordRepository } from '../shared/data/record-repository';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'school-district-import-'));
+const tableName = `district-${Date.now()}`;
+const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+const records = new RecordRepository(db, tableName);
+
+beforeAll(async () => {
+  await ensureTable(db, tableName);
+});
+afterAll(() => {
+  db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function importZip(zip: string) {
+  return spawnSync(process.execPath, [tsx, 'infra/cli/import.ts', zip, '--format', 'oneroster'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      TABLE_NAME: tableName,
+      TENANT_ID: 'district',
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      AWS_REGION: 'eu-west-1',
+      LOG_LEVEL: 'silent',
+    },
+  });
+}
+
+describe('importing a generated district', () => {
+  const size = districtOf(120);
+  const zip = join(dir, 'district.zip');
+
+  it('creates every row, with the counts, links and references of the records', async () => {
+    writeFileSync(zip, districtRosterZip(size));
+    const rows = recordsOf(size);
+    const first = importZip(zip);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `: ${rows} rows in [\\d.]+ s \\([\\d.]+ rows/s\\): ${rows} created, 0 updated, 0 unchanged, 0 refused`,
+      ),
+    );
+
+    const users = size.students + size.teachers + size.guardians;
+    const enrollments = size.students * size.classesPerStudent + size.classes;
+    expect(await records.counts()).toEqual({
+      entities: 1 + size.schools + users,
+      students: size.students,
+      teachers: size.teachers,
+      tutors: size.guardians,
+      staffs: 0,
+      academic_sessions: 3,
+      courses: size.schools * 10,
+      classes: size.classes,
+      enrollments,
+    });
+    const all = async (group: 'tutors' | 'enrollments') => {
+      const found: Record<string, unknown>[] = [];
+      for (let cursor: string | undefined; ; ) {
+        const page = await records.listPage(group, { itemsPerPage: 1000, after: cursor });
+        found.push(...(page.items as unknown as Record<string, unknown>[]));
+        if (!page.hasMore) return found;
+        cursor = String(found.at(-1)?.[group === 'tutors' ? 'tutor_id' : 'enrollment_id']);
+      }
+    };
+    const tutors = await all('tutors');
+    expect(tutors).toHaveLength(size.guardians);
+    // Each guardian names one student, who is in the guardian's care.
+    for (const tutor of tutors) expect(tutor.student_ids).toHaveLength(1);
+    expect(await all('enrollments')).toHaveLength(enrollments);
+    // A class holds its enrollments: the teacher's and its students'.
+    const classes = (await records.listPage('classes', { itemsPerPage: 100 })).items;
+    const onClasses = await Promise.all(
+      classes.map((c) => records.enrollmentEntries('classes', String(c.class_id))),
+    );
+    expect(onClasses.flat()).toHaveLength(enrollments);
+  }, 300_000);
+
+  it('changes nothing when run again, as after an interruption', () => {
+    const rows = recordsOf(size);
+    const again = importZip(zip);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(
+        `: ${rows} rows in [\\d.]+ s \\([\\d.]+ rows/s\\): 0 created, 0 updated, ${rows} unchanged, 0 refused`,
+      ),
+    );
+  }, 300_000);
+});
