@@ -3,6 +3,7 @@
 // Put writes (items.ts), the routes' IAM partitions, `people erase` and the data-model doc's check all
 // read these declarations, so a new kind is one entry here; leaving out its owner, or a person's item's
 // erasure, does not compile.
+import { LONGEST_ACCESS_TOKEN_SECONDS } from '../config';
 import type { RecordGroup } from '../domain/groups';
 
 /**
@@ -162,7 +163,8 @@ export const itemKinds = {
     owner: 'person',
     // Written by the erasure itself: a random id and a time, for a day.
     erasure: 'expires',
-    expires: 'set by the writer',
+    // Past the longest an access token lives, so an item outlasts every token it refuses.
+    expires: { after: 'revoked_at', plusSeconds: LONGEST_ACCESS_TOKEN_SECONDS },
   }),
   /** Sign-on sessions, by the SHA-256 of the session cookie: a stolen table holds no usable cookie. */
   session: kind({

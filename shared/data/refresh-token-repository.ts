@@ -6,7 +6,6 @@ import { TransactionCanceledException, TransactionConflictException } from '@aws
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -179,12 +178,8 @@ export class RefreshTokenRepository {
    * family's update fail, its access tokens are refused all the same, and the next attempt revokes it.
    */
   async revokeFamily(familyId: string, expiresAt: string, now = new Date()): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: revocationItems.signIn(familyId, now.toISOString()),
-      }),
-    );
+    const revoked = revocationItems.signIn(familyId, now.toISOString());
+    await this.items.put(itemKinds.revocation, revoked.key, revoked.attributes);
     for (let attempt = 1; ; attempt++) {
       try {
         await this.revokeOnce(familyId, expiresAt, now);

@@ -3,9 +3,7 @@
 // a read per request. An item names a sign-in (the access token's sid) or an account (its user id) and a
 // time, nothing else; it is read for as long as a token it refuses can live, and removed a day later.
 import { type DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { LONGEST_ACCESS_TOKEN_SECONDS } from '../config';
 import { keys } from './keys';
-import { timeToLive } from './table';
 
 /** What has been revoked since a time. */
 export interface Revocations {
@@ -15,24 +13,19 @@ export interface Revocations {
   signedOut: ReadonlyMap<string, number>;
 }
 
-/** Past the longest an access token lives, so an item outlasts every token it refuses wherever it is read. */
-const expiresAfter = (at: string) => timeToLive(at) + LONGEST_ACCESS_TOKEN_SECONDS;
-
 /**
- * The items, for the writers that put them in their own transactions: a family's revocation
- * (refresh-token-repository.ts), an account's sign-out (user-repository.ts), an erasure.
+ * The items, for the writers that put them in their own transactions or requests: a family's revocation
+ * (refresh-token-repository.ts), an account's sign-out (user-repository.ts), an erasure. Each is put
+ * through an ItemStore, which gives it the time to live its kind declares.
  */
 export const revocationItems = {
   signIn: (signIn: string, revokedAt: string) => ({
-    ...keys.revocation(revokedAt, 'sign-in', signIn),
-    sign_in: signIn,
-    ttl: expiresAfter(revokedAt),
+    key: keys.revocation(revokedAt, 'sign-in', signIn),
+    attributes: { sign_in: signIn, revoked_at: revokedAt },
   }),
   account: (userId: string, signedOutAt: string) => ({
-    ...keys.revocation(signedOutAt, 'account', userId),
-    user_id: userId,
-    signed_out_at: signedOutAt,
-    ttl: expiresAfter(signedOutAt),
+    key: keys.revocation(signedOutAt, 'account', userId),
+    attributes: { user_id: userId, signed_out_at: signedOutAt, revoked_at: signedOutAt },
   }),
 };
 

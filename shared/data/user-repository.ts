@@ -4,7 +4,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
-  PutCommand,
   paginateQuery,
   TransactWriteCommand,
   UpdateCommand,
@@ -153,12 +152,8 @@ export class UserRepository {
     changes: Partial<Pick<User, 'status' | 'password_hash' | 'admin' | 'signed_out_at' | 'totp_secret'>>,
   ): Promise<User> {
     if (changes.signed_out_at !== undefined) {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: revocationItems.account(userId, changes.signed_out_at),
-        }),
-      );
+      const signedOut = revocationItems.account(userId, changes.signed_out_at);
+      await this.items.put(itemKinds.revocation, signedOut.key, signedOut.attributes);
     }
     const entries = Object.entries({ ...changes, updated_at: new Date().toISOString() });
     const { Attributes } = await this.db.send(

@@ -11,6 +11,8 @@ import { rolesOf } from '../../shared/auth/person';
 import { RevokedSignIns } from '../../shared/auth/revoked-sign-ins';
 import { scopesOfRoles } from '../../shared/auth/roles';
 import { parseConfig } from '../../shared/config';
+import { itemKinds } from '../../shared/data/item-kinds';
+import { ItemStore } from '../../shared/data/items';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { RevocationRepository, revocationItems } from '../../shared/data/revocation-repository';
 import { UserRepository } from '../../shared/data/user-repository';
@@ -46,10 +48,11 @@ export interface RevocationCost {
 
 async function seedRevocations(db: DynamoDBDocumentClient, tableName: string) {
   const at = new Date().toISOString();
+  const store = new ItemStore(db, tableName);
   const items = [
     ...Array.from({ length: REVOKED.signIns }, () => revocationItems.signIn(randomUUID(), at)),
     ...Array.from({ length: REVOKED.accounts }, () => revocationItems.account(randomUUID(), at)),
-  ];
+  ].map(({ key, attributes }) => store.putInput(itemKinds.revocation, key, attributes).Item);
   for (let i = 0; i < items.length; i += 25) {
     const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: batch } }));

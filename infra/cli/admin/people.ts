@@ -20,6 +20,7 @@ import {
   type PersonErasure,
   type PersonKind,
 } from '../../../shared/data/item-kinds';
+import { ItemStore } from '../../../shared/data/items';
 import { type Key, keys } from '../../../shared/data/keys';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
@@ -223,8 +224,9 @@ const endOfSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 100
  * and how each ends, is read off the person-owned kinds of shared/data/item-kinds.ts.
  */
 async function accountActions(stores: PeopleStores, user: User, now: Date): Promise<Action[]> {
-  const { tableName } = stores;
+  const { db, tableName } = stores;
   const remove = (Key: Key): Action => ({ Delete: { TableName: tableName, Key } });
+  const signedOut = revocationItems.account(user.user_id, endOfSecond(now));
   const revoked = (familyId: string, ttl: unknown): Action => ({
     Put: {
       TableName: tableName,
@@ -266,7 +268,7 @@ async function accountActions(stores: PeopleStores, user: User, now: Date): Prom
   );
   return [
     ...ended.flatMap((end) => end.deletes ?? []),
-    { Put: { TableName: tableName, Item: revocationItems.account(user.user_id, endOfSecond(now)) } },
+    { Put: new ItemStore(db, tableName).putInput(itemKinds.revocation, signedOut.key, signedOut.attributes) },
     ...families.map((family) => revoked(family.sk as string, family.ttl)),
     ...[...codeFamilies].map(([familyId, ttl]) => revoked(familyId, ttl)),
   ];
