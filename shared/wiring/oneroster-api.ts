@@ -7,23 +7,18 @@ import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { imsxDialect } from '../oneroster/dialect';
 import { type OneRosterRouteId, oneRosterRoutes } from '../oneroster/routes';
-import { QUERY_MAX_LENGTH } from '../query-limits';
 import { rowOf } from '../route';
 import { auditLog } from './audit-log';
-import { config, logger } from './context';
-import { httpErrorOf } from './domain-errors';
+import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { tokenVerifier } from './token-verifier';
 
 export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
   const route = rowOf(oneRosterRoutes, routeId);
   return createApi(route, handle, {
-    config,
-    logger,
-    queryMaxLength: QUERY_MAX_LENGTH,
+    ...kernelRuntime,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
     dialects: { imsx: imsxDialect },
-    asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });
 }

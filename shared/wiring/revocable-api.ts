@@ -7,11 +7,9 @@ import { bearerAuthentication } from '../auth/authenticate';
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
-import { QUERY_MAX_LENGTH } from '../query-limits';
 import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
-import { config, logger } from './context';
-import { httpErrorOf } from './domain-errors';
+import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
@@ -19,12 +17,9 @@ import { tokenVerifier } from './token-verifier';
 export function revocableApi(routeId: ServiceRouteId, handle: ApiHandler) {
   const route = serviceRoute(routeId);
   return createApi(route, handle, {
-    config,
-    logger,
-    queryMaxLength: QUERY_MAX_LENGTH,
+    ...kernelRuntime,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier, signIns: refreshTokenRepository }),
     dialects: { problem: problemDialect },
-    asHttpError: httpErrorOf,
     observers: observersOf(route, auditLog),
   });
 }
