@@ -97,108 +97,123 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
     const person: RecordGroup = group;
     return person === 'entities' || isRoleGroup(person) ? { audit: { group: person, named } } : {};
   };
-  const read = { kind: 'scope', scope: readScope(group) } as const;
-  const write = { kind: 'scope', scope: writeScope(group) } as const;
+  /** A read of the group: a GET with its read scope, answered in problem details, writing nothing. */
+  const reading = <const Id extends string>(r: {
+    id: Id;
+    path: string;
+    operation: string;
+    named: readonly string[];
+    query: readonly string[];
+    reads: readonly string[];
+  }) =>
+    row({
+      id: r.id,
+      method: 'GET',
+      path: r.path,
+      handler: `${group}/${r.operation}`,
+      ...audit(r.named),
+      auth: { kind: 'scope', scope: readScope(group) },
+      query: r.query,
+      access: 'read',
+      dialect: problems,
+      reads: r.reads,
+      writes: [],
+    });
+  /**
+   * A write of the group: with its write scope, checking the sign-in, answered in problem details, taking
+   * a JSON body where it has one.
+   */
+  const writing = <const Id extends string>(w: {
+    id: Id;
+    method: 'POST' | 'PUT' | 'DELETE';
+    path: string;
+    operation: string;
+    named: readonly string[];
+    partitions: { reads: readonly string[]; writes: readonly string[] };
+    body?: true;
+    idempotencyKey?: true;
+  }) =>
+    row({
+      id: w.id,
+      method: w.method,
+      path: w.path,
+      handler: `${group}/${w.operation}`,
+      ...audit(w.named),
+      auth: { kind: 'scope', scope: writeScope(group) },
+      checksSignIn: true,
+      query: [],
+      access: 'write',
+      dialect: problems,
+      ...(w.body ? { body: jsonBody } : {}),
+      ...(w.idempotencyKey ? { idempotencyKey: true } : {}),
+      ...w.partitions,
+    });
+  const all = `/api/${group}`;
   const one = `/api/${group}/{${idParam}}`;
   const partitions = partitionsOf(group);
   return [
-    row({
+    reading({
       id: `list-${group}`,
-      method: 'GET',
-      path: `/api/${group}`,
-      handler: `${group}/list`,
-      ...audit([]),
-      auth: read,
+      path: all,
+      operation: 'list',
+      named: [],
       query: [...paging, 'updated_since', ...filterParameters(group), 'fields'],
-      access: 'read',
-      dialect: problems,
       reads: partitions.list,
-      writes: [],
     }),
-    row({
+    reading({
       id: `get-${group}`,
-      method: 'GET',
       path: one,
-      handler: `${group}/get`,
-      ...audit([idParam]),
-      auth: read,
+      operation: 'get',
+      named: [idParam],
       query: ['fields'],
-      access: 'read',
-      dialect: problems,
       reads: partitions.get,
-      writes: [],
     }),
-    row({
+    reading({
       id: `list-deleted-${group}`,
-      method: 'GET',
-      path: `/api/${group}/deleted`,
-      handler: `${group}/list-deleted`,
-      ...audit([]),
-      auth: read,
+      path: `${all}/deleted`,
+      operation: 'list-deleted',
+      named: [],
       query: ['since', 'items_per_page', 'cursor'],
-      access: 'read',
-      dialect: problems,
       reads: partitions.deleted,
-      writes: [],
     }),
-    row({
+    writing({
       id: `create-${group}`,
       method: 'POST',
-      path: `/api/${group}`,
-      handler: `${group}/create`,
-      ...audit([]),
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
-      body: jsonBody,
+      path: all,
+      operation: 'create',
+      named: [],
+      partitions: partitions.create,
+      body: true,
       idempotencyKey: true,
-      ...partitions.create,
     }),
-    row({
+    writing({
       id: `replace-${group}`,
       method: 'PUT',
       path: one,
-      handler: `${group}/replace`,
-      ...audit([idParam]),
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
-      body: jsonBody,
-      ...partitions.replace,
+      operation: 'replace',
+      named: [idParam],
+      partitions: partitions.replace,
+      body: true,
     }),
-    row({
+    writing({
       id: `delete-${group}`,
       method: 'DELETE',
       path: one,
-      handler: `${group}/delete`,
-      ...audit([idParam]),
-      auth: write,
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
-      ...partitions.remove,
+      operation: 'delete',
+      named: [idParam],
+      partitions: partitions.remove,
     }),
     ...(isDocumentGroup(group)
       ? [
-          row({
+          writing({
             id: `add-document-${group}`,
             method: 'POST',
             path: `${one}/documents`,
-            handler: `${group}/add-document`,
-            ...audit([idParam]),
-            auth: write,
-            checksSignIn: true,
-            query: [],
-            access: 'write',
-            dialect: problems,
-            body: jsonBody,
+            operation: 'add-document',
+            named: [idParam],
+            partitions: partitions.addDocument,
+            body: true,
             idempotencyKey: true,
-            ...partitions.addDocument,
           }),
         ]
       : []),
