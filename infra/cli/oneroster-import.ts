@@ -1,8 +1,8 @@
 // Loads a OneRoster zip's phases (oneroster-rows.ts) through the record writer: the rows of a phase in
 // batches, `concurrency` batches at a time (one row at a time where they name each other), a row's
 // writes in order, stopping at the first refused. A batch's new records are created in transactions of
-// many, so a district loads at a thousand records a second rather than a hundred. A row written in two
-// phases (a user and, later, their tutor record) is one row.
+// many rather than one each (docs/oneroster.md gives the rates measured). A row written in two phases (a
+// user and, later, their tutor record) is one row.
 import type { RecordRepository } from '../../shared/data/record-repository';
 import type { RecordGroup } from '../../shared/domain/groups';
 import type { RecordWriter } from '../../shared/records/record-writer';
@@ -10,7 +10,7 @@ import { knownFields } from '../../shared/records/write-records';
 import { inParallel } from './in-parallel';
 import type { SourcedIds } from './oneroster-ids';
 import { type PlannedRow, readOneRosterZip, type Write } from './oneroster-rows';
-import { runBatches, runRows, tallyOf } from './row-pool';
+import { runBatches, tallyOf } from './row-pool';
 import { createUpserter, type Outcome, removePerson, removeRecord, type Upserter } from './upsert';
 
 /** Rows a batch of a phase takes: its new records are created in transactions of many. */
@@ -74,12 +74,13 @@ export async function importOneRoster(
       >();
       const others: { i: number; w: Write }[] = [];
       for (const { i, w } of going) {
-        if (w.kind !== 'upsert') others.push({ i, w });
-        else
-          upserts.set(w.group, [
-            ...(upserts.get(w.group) ?? []),
-            { i, value: w.value, defaults: w.defaults },
-          ]);
+        if (w.kind !== 'upsert') {
+          others.push({ i, w });
+          continue;
+        }
+        const values = upserts.get(w.group) ?? [];
+        values.push({ i, value: w.value, defaults: w.defaults });
+        upserts.set(w.group, values);
       }
       for (const [group, values] of upserts) {
         const done = await upserter(group).upsertMany(values, concurrency);
@@ -93,10 +94,7 @@ export async function importOneRoster(
   const byTable = new Map<string, Map<number, Outcome>>();
   for (const phase of phases) {
     const outcomes = phase.serial
-      ? await runRows(
-          phase.rows.map((row) => () => writeBatch([row]).then(([outcome]) => outcome as Outcome)),
-          1,
-        )
+      ? await runBatches(phase.rows, 1, 1, writeBatch)
       : await runBatches(phase.rows, BATCH_ROWS, concurrency, writeBatch);
     const lines = byTable.get(phase.table) ?? new Map<number, Outcome>();
     byTable.set(phase.table, lines);
