@@ -506,8 +506,16 @@ describe('what each route touches', () => {
       // What an object read or a nested list reads depends on what it finds (and the root organisation is
       // read once a process): that it stays within its grant is checked above; lists use every partition,
       // but for the role records a page of users reads, which are those of the roles its people have.
+      // The organisations' listing is read for the root organisation only where no earlier request of the
+      // process has read it in the last 5 minutes.
       const pageRoles = /\/(users|students|teachers)$/.test(route.path);
-      if (!route.path.includes('{')) expectAllUsed(pageRoles ? withoutRoleRecords(route) : route, calls);
+      const used = {
+        ...route,
+        reads: route.reads.filter(
+          (p) => p !== keys.listingPartition('orgs') || /\/(orgs|schools)$/.test(route.path),
+        ),
+      };
+      if (!route.path.includes('{')) expectAllUsed(pageRoles ? withoutRoleRecords(used) : used, calls);
     }
   });
 

@@ -24,6 +24,7 @@ import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { createTableInput, indexNames, missingIndexUpdates, tableDesign } from '../../shared/data/table';
 import { loginName, UserRepository } from '../../shared/data/user-repository';
 import { scopes } from '../../shared/domain/groups';
+import { listAgain } from '../cli/admin/listings';
 import { demoTenant } from './seed/demo-tenant';
 import { type DemoUser, demoUsers } from './seed/demo-users';
 
@@ -55,12 +56,16 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
   return true;
 }
 
-/** A table kept from an earlier version gets the indexes added since, one at a time as DynamoDB wants. */
+/**
+ * A table kept from an earlier version gets the indexes added since, one at a time as DynamoDB wants;
+ * its records get their listing entries when the listings index is new.
+ */
 async function addMissingIndexes(db: DynamoDBDocumentClient, tableName: string, present: unknown[]) {
   for (const update of missingIndexUpdates(tableName, present)) {
     await db.send(new UpdateTableCommand(update));
     await untilIndexesActive(db, tableName);
   }
+  if (!present.includes(tableDesign.listingsIndex.name)) await listAgain(db, tableName);
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recordGroups } from '../domain/groups';
 import { fallbackRoute, partitionsRead, routes } from '../routes';
 import { allItemKinds, type Partition, partitionPattern } from './item-kinds';
+import { type ListingName, listingNames } from './listings';
 
 /** The `pk` cell of each row of the data-model doc's table of items. */
 function documentedPartitions(): string[] {
@@ -16,6 +17,8 @@ function documentedPartitions(): string[] {
 
 const partitionsOf = (partition: Partition | undefined) =>
   partition === undefined ? [] : typeof partition === 'string' ? [partition] : recordGroups.map(partition);
+const listingPartitionsOf = (partition: ((listing: ListingName) => string) | undefined) =>
+  partition === undefined ? [] : listingNames.map(partition);
 
 describe('item kinds', () => {
   it('each have a row in docs/data-model.md, and the doc lists no other', () => {
@@ -34,6 +37,7 @@ describe('item kinds', () => {
       allItemKinds.flatMap(([, kind]) => [
         ...partitionsOf(kind.partition),
         ...partitionsOf(kind.changesPartition),
+        ...listingPartitionsOf(kind.listingPartition),
       ]),
     );
     for (const route of [...routes, fallbackRoute])

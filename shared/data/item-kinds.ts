@@ -5,6 +5,7 @@
 // erasure, does not compile.
 import { LONGEST_ACCESS_TOKEN_SECONDS } from '../config';
 import type { RecordGroup } from '../domain/groups';
+import type { ListingName } from './listings';
 
 /**
  * How `people erase` ends a person's items of a kind (infra/cli/admin/people.ts has one step per rule):
@@ -40,6 +41,8 @@ interface KindBase {
   expires?: Expiry;
   /** Its partition in the `changes` index, for a kind the index holds. */
   changesPartition?: Partition;
+  /** Its partition in the `listings` index, for a kind the index holds (listings.ts). */
+  listingPartition?: (listing: ListingName) => string;
 }
 
 /**
@@ -71,6 +74,7 @@ export const itemKinds = {
     sortKey: (id: string) => id,
     owner: 'tenant',
     changesPartition: (group) => `CHG#${group}`,
+    listingPartition: (listing: ListingName) => `LIST#${listing}`,
   }),
   /** One item per group holding its exact record count, changed in the same transaction as the records. */
   counter: kind({ partition: 'COUNTER', sortKey: (group: RecordGroup) => group, owner: 'tenant' }),

@@ -45,5 +45,7 @@ export const keys = {
   /** Keys of the `changes` index: a group's records in modification order, for delta sync. */
   changePartition: itemKinds.record.changesPartition,
   changeSort: (updatedAt: string, id: string) => timeOrdered(updatedAt, id),
+  /** The `listings` index partition of a listing (listings.ts); its sort key is the entity id. */
+  listingPartition: itemKinds.record.listingPartition,
   seedMarker: { pk: itemKinds.meta.partition, sk: itemKinds.meta.sortKey('seed') } satisfies Key,
 };

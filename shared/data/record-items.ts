@@ -5,6 +5,7 @@ import { idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
 import type { GroupRecords } from '../schemas/records';
 import { keys } from './keys';
+import { listingOf } from './listings';
 import { tableDesign } from './table';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -41,6 +42,8 @@ const storageAttributes = new Set<string>([
   tableDesign.sortKey,
   tableDesign.changesIndex.partitionKey,
   tableDesign.changesIndex.sortKey,
+  tableDesign.listingsIndex.partitionKey,
+  tableDesign.listingsIndex.sortKey,
   tableDesign.timeToLiveAttribute,
   ...Object.values(internal),
 ]);
@@ -57,12 +60,17 @@ export function recordId<G extends RecordGroup>(group: G, record: GroupRecords[G
 /** The item that stores a record at a version; attributes it keeps beyond the record (such as tutors) are added by the caller. */
 export function recordItem<G extends RecordGroup>(group: G, record: GroupRecords[G], version: number): Item {
   const id = recordId(group, record);
+  const listing = listingOf(group, record);
   return {
     ...keys.record(group, id),
     ...record,
     [internal.version]: version,
     [tableDesign.changesIndex.partitionKey]: keys.changePartition(group),
     [tableDesign.changesIndex.sortKey]: keys.changeSort(record.updated_at, id),
+    ...(listing && {
+      [tableDesign.listingsIndex.partitionKey]: keys.listingPartition(listing.listing),
+      [tableDesign.listingsIndex.sortKey]: listing.entityId,
+    }),
   };
 }
 

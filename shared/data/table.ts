@@ -11,6 +11,11 @@ const keysIndex = { name: 'keys', partitionKey: 'pk', sortKey: 'sk' } as const;
 /** Records by modification time (keys only): delta sync reads it, then fetches the records. */
 const changesIndex = { name: 'changes', partitionKey: '_cp', sortKey: '_cs' } as const;
 /**
+ * The listings (listings.ts): users, the users of a role, organisations, in entity id order (keys
+ * only), for the OneRoster collections that are not a whole group.
+ */
+const listingsIndex = { name: 'listings', partitionKey: '_lp', sortKey: '_ls' } as const;
+/**
  * A group's records by e-mail address (keys only), for `?email=`: its partition is the group's own, so
  * a route that may read the group may query it, and every record with an address is in it as written.
  */
@@ -22,8 +27,9 @@ export const tableDesign = {
   keysIndex,
   changesIndex,
   emailsIndex,
+  listingsIndex,
   /** Every global secondary index; each projects the keys only. Queries name them as `tableDesign.<x>Index.name`. */
-  indexes: [keysIndex, changesIndex, emailsIndex],
+  indexes: [keysIndex, changesIndex, emailsIndex, listingsIndex],
   /** Epoch seconds after which DynamoDB removes the item (deletion records, codes, tokens, throttles). */
   timeToLiveAttribute: 'ttl',
 } as const;

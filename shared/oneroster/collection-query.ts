@@ -2,6 +2,7 @@
 // `offset` paging with the X-Total-Count and Link headers, `sort` and `orderBy`, `filter`, and `fields`.
 // Pure: the handlers read the records, this module decides which of them a response carries and how.
 
+import { isUuid } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
 import { quote } from '../http/quote';
 import type { QueryParams } from '../http/request';
@@ -12,7 +13,19 @@ export const DEFAULT_LIMIT = 100;
 /** OneRoster objects are small (under 2 kB each), so a page of the largest size stays far under 6 MB. */
 export const MAX_LIMIT = 1000;
 
-export const collectionParameters = ['limit', 'offset', 'sort', 'orderBy', 'filter', 'fields'] as const;
+/**
+ * The binding's parameters, and `after`: the sourcedId a page of a collection read in sourcedId order
+ * starts after, which the service puts in the `next` link so that a walk costs one page per page.
+ */
+export const collectionParameters = [
+  'limit',
+  'offset',
+  'sort',
+  'orderBy',
+  'filter',
+  'fields',
+  'after',
+] as const;
 
 export interface CollectionQuery {
   limit: number;
@@ -21,6 +34,36 @@ export interface CollectionQuery {
   orderBy: 'asc' | 'desc';
   filter: Filter | undefined;
   fields: string[] | undefined;
+  /** Where the page starts: after this sourcedId (lower case), in place of skipping `offset` objects. */
+  after: string | undefined;
+}
+
+/**
+ * Whether the objects the query selects are every object of the collection in sourcedId order: then
+ * a page is read from a key range, by itself, instead of being cut from the whole collection.
+ */
+export const inKeyOrder = ({ filter, sort, orderBy }: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) =>
+  filter === undefined && (sort === undefined || sort === 'sourcedId') && orderBy === 'asc';
+
+/** `after`, checked: a sourcedId, continuing a walk in sourcedId order of an unfiltered collection. */
+function parseAfter(query: QueryParams, order: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) {
+  const after = query.get('after');
+  if (after === undefined) return undefined;
+  if (!isUuid(after)) {
+    throw new OneRosterError(
+      400,
+      'invaliddata',
+      'after is the sourcedId a page starts after, as a next link gives it.',
+    );
+  }
+  if (!inKeyOrder(order)) {
+    throw new OneRosterError(
+      400,
+      'invaliddata',
+      'after continues a collection in sourcedId order only: without filter, and without sort or orderBy other than by sourcedId ascending.',
+    );
+  }
+  return after.toLowerCase();
 }
 
 function wholeNumber(query: QueryParams, name: string, min: number, fallback: number): number {
@@ -90,7 +133,15 @@ export function parseCollectionQuery(query: QueryParams, knownFields: readonly s
       );
     }
   }
-  return { limit, offset, sort, orderBy, filter, fields: parseFields(query, known) };
+  return {
+    limit,
+    offset,
+    sort,
+    orderBy,
+    filter,
+    fields: parseFields(query, known),
+    after: parseAfter(query, { filter, sort, orderBy }),
+  };
 }
 
 /** Only the fields asked for, in the object's own order. */
@@ -151,7 +202,7 @@ export function toldOf<T>(objects: readonly T[], filter: Filter | undefined, sel
 function pagingQuery(query: QueryParams): URLSearchParams {
   const params = new URLSearchParams();
   for (const name of query.names()) {
-    if (name === 'limit' || name === 'offset' || name === 'access_token') continue;
+    if (name === 'limit' || name === 'offset' || name === 'after' || name === 'access_token') continue;
     for (const value of query.all(name)) params.append(name, value);
   }
   return params;
@@ -159,24 +210,27 @@ function pagingQuery(query: QueryParams): URLSearchParams {
 
 /**
  * The paging headers: X-Total-Count, and a Link header (RFC 8288) with the first, prev, next and last
- * pages, each the request's own URL with only `offset` changed (and `limit` set).
+ * pages, each the request's own URL with only `offset` changed (and `limit` set). The next link also
+ * carries `after` where the page was read in sourcedId order (`nextAfter`, its last sourcedId).
  */
 export function pagingHeaders(
   url: string,
   query: QueryParams,
   { limit, offset }: Pick<CollectionQuery, 'limit' | 'offset'>,
   total: number,
+  nextAfter?: string,
 ): Record<string, string> {
-  const at = (start: number) => {
+  const at = (start: number, after?: string) => {
     const params = pagingQuery(query);
     params.set('limit', String(limit));
     params.set('offset', String(start));
+    if (after !== undefined) params.set('after', after);
     return `<${url}?${params.toString()}>`;
   };
   const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
   const links = [`${at(0)}; rel="first"`];
   if (offset > 0) links.push(`${at(Math.max(0, Math.min(offset, lastOffset + limit) - limit))}; rel="prev"`);
-  if (offset + limit < total) links.push(`${at(offset + limit)}; rel="next"`);
+  if (offset + limit < total) links.push(`${at(offset + limit, nextAfter)}; rel="next"`);
   links.push(`${at(lastOffset)}; rel="last"`);
   return { 'x-total-count': String(total), link: links.join(', ') };
 }

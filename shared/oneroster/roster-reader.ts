@@ -2,11 +2,14 @@
 // only the records changed since a time, from the `changes` index (what `dateLastModified>` asks for),
 // up to the sync lag behind the clock as the native changes feed. A whole-group read is bounded: a group
 // larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
+import type { ListingRepository } from '../data/listing-repository';
+import type { ListingName } from '../data/listings';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
 import { quote } from '../http/quote';
-import type { GroupRecords } from '../schemas/records';
+import type { Entity, GroupRecords } from '../schemas/records';
+import type { CollectionQuery } from './collection-query';
 
 /** The most records of one group a OneRoster request reads whole (about 30 MB of records at most). */
 export const MAX_WHOLE_GROUP = 20_000;
@@ -18,6 +21,7 @@ const idOf = (group: RecordGroup, record: object) =>
 export class RosterReader {
   constructor(
     private readonly records: RecordRepository,
+    private readonly listings: ListingRepository,
     /**
      * How far behind the clock a changes read stops (the service's SYNC_LAG_MS): a write stamped just
      * before it commits is then never missed by a client that resumes from the newest dateLastModified.
@@ -43,6 +47,76 @@ export class RosterReader {
       if (!page.hasMore || !last) return all;
       after = idOf(group, last);
     }
+  }
+
+  /**
+   * One page of the group in id order with the group's count (its counter): the records after `after`,
+   * or past the first `offset` (found in the keys-only index, about 40 keys a read unit); `next` is the
+   * id the following page starts after, when one follows.
+   */
+  async page<G extends RecordGroup>(
+    group: G,
+    { limit, offset, after }: Pick<CollectionQuery, 'limit' | 'offset' | 'after'>,
+  ): Promise<{ records: GroupRecords[G][]; total: number; next: string | undefined }> {
+    const [page, total] = await Promise.all([
+      this.records.listPage(
+        group,
+        after === undefined ? { itemsPerPage: limit, skip: offset } : { itemsPerPage: limit, after },
+      ),
+      this.records.count(group),
+    ]);
+    const last = page.items.at(-1);
+    return { records: page.items, total, next: page.hasMore && last ? idOf(group, last) : undefined };
+  }
+
+  /**
+   * A page of a listing of people in sourcedId order (their entity ids) with how many the listing holds:
+   * after `after`, or past the first `offset` (read from the listing's keys). A students' or teachers'
+   * listing holds one entry per role record, counted by its group's counter; the users are the entities
+   * but the organisations and the persons without a role, two listings that stay small, counted from
+   * their keys.
+   */
+  async peoplePage(
+    listing: Extract<ListingName, 'users' | 'students' | 'teachers'>,
+    { limit, offset, after }: Pick<CollectionQuery, 'limit' | 'offset' | 'after'>,
+  ): Promise<{ entityIds: string[]; total: number; next: string | undefined }> {
+    const skipping = after === undefined && offset > 0;
+    const [total, start] = await Promise.all([
+      this.peopleCount(listing),
+      skipping ? this.listings.entityIdAt(listing, offset) : after,
+    ]);
+    if (skipping && start === undefined) return { entityIds: [], total, next: undefined };
+    const page = await this.listings.page(listing, { limit, after: start });
+    const last = page.items.at(-1);
+    return {
+      // A person with two role records of one kind is listed twice, next to each other: once on a page.
+      entityIds: [...new Set(page.items.map((i) => i.entityId))],
+      total,
+      next: page.hasMore && last ? last.entityId : undefined,
+    };
+  }
+
+  private async peopleCount(listing: 'users' | 'students' | 'teachers'): Promise<number> {
+    if (listing !== 'users') return this.records.count(listing);
+    const [entities, orgs, roleless] = await Promise.all([
+      this.records.count('entities'),
+      this.listings.count('orgs'),
+      this.listings.count('roleless-people'),
+    ]);
+    return entities - orgs - roleless;
+  }
+
+  /** The tenant's organisations, in id order, from their listing (a few, whatever the number of people). */
+  async organisations(): Promise<Entity[]> {
+    const ids = (await this.listings.all('orgs')).map((i) => i.entityId);
+    const found = await this.records.getMany('entities', ids);
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** Entities by id, in the order of `ids`. */
+  async entitiesInOrder(ids: readonly string[]): Promise<Entity[]> {
+    const found = await this.records.getMany('entities', ids);
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /**

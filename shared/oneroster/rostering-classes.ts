@@ -4,7 +4,7 @@
 // bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
-import { parseCollectionQuery } from './collection-query';
+import { inKeyOrder, parseCollectionQuery } from './collection-query';
 import { objectFields } from './objects';
 import type { RosterReader } from './roster-reader';
 import {
@@ -12,6 +12,7 @@ import {
   hasRole,
   homeOrgId,
   isOrg,
+  keyedResponse,
   makerFor,
   pathId,
   singleObject,
@@ -100,9 +101,19 @@ async function schoolOf(request: ApiRequest, reader: RosterReader): Promise<stri
 /** GET /courses, and /schools/{schoolSourcedId}/courses. */
 export async function listCourses(request: ApiRequest, reader: RosterReader, bySchool = false) {
   const query = listQuery(request, objectFields.courses);
+  const make = maker(request);
+  if (!bySchool && inKeyOrder(query)) {
+    const page = await reader.page('courses', query);
+    return keyedResponse(
+      request,
+      'courses',
+      page.records.map((c) => make.course(c)),
+      query,
+      page,
+    );
+  }
   const schoolId = bySchool ? await schoolOf(request, reader) : undefined;
   const courses = (await reader.all('courses')).filter((c) => !schoolId || c.org_id === schoolId);
-  const make = maker(request);
   return collectionResponse(
     request,
     'courses',
@@ -164,18 +175,22 @@ async function coursesOf(reader: RosterReader, classes: readonly Class[]): Promi
   return reader.getMany('courses', [...new Set(classes.map((c) => c.course_id))]);
 }
 
+/** The classes' objects, with their courses read by id. */
+async function classObjects(request: ApiRequest, reader: RosterReader, classes: readonly Class[]) {
+  const courses = await coursesOf(reader, classes);
+  const make = maker(request);
+  return classes.map((c) => make.class(c, courses.get(c.course_id)));
+}
+
 /** GET /classes and the nested classes collections. */
 export async function listClasses(request: ApiRequest, reader: RosterReader, of: ClassesOf) {
   const query = listQuery(request, objectFields.classes);
+  if (of.by === 'all' && inKeyOrder(query)) {
+    const page = await reader.page('classes', query);
+    return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
+  }
   const classes = await selectClasses(request, reader, of);
-  const courses = await coursesOf(reader, classes);
-  const make = maker(request);
-  return collectionResponse(
-    request,
-    'classes',
-    classes.map((c) => make.class(c, courses.get(c.course_id))),
-    query,
-  );
+  return collectionResponse(request, 'classes', await classObjects(request, reader, classes), query);
 }
 
 /** GET /classes/{sourcedId}. */
@@ -229,6 +244,16 @@ export type EnrollmentsOf = 'all' | 'school' | 'class';
 /** GET /enrollments, /schools/{schoolSourcedId}/enrollments and /schools/{..}/classes/{..}/enrollments. */
 export async function listEnrollments(request: ApiRequest, reader: RosterReader, of: EnrollmentsOf) {
   const query = listQuery(request, objectFields.enrollments);
+  if (of === 'all' && inKeyOrder(query)) {
+    const page = await reader.page('enrollments', query);
+    const classes = await reader.getMany('classes', [...new Set(page.records.map((e) => e.class_id))]);
+    const make = maker(request);
+    const objects = page.records.flatMap((e) => {
+      const cls = classes.get(e.class_id);
+      return cls ? [make.enrollment(e, cls)] : [];
+    });
+    return keyedResponse(request, 'enrollments', objects, query, page);
+  }
   let enrollments: Enrollment[];
   let classes: Map<string, Class>;
   if (of === 'class') {

@@ -10,6 +10,7 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Entity } from '../schemas/records';
 import {
   type CollectionQuery,
+  inKeyOrder,
   pagingHeaders,
   parseCollectionQuery,
   selectFields,
@@ -26,20 +27,23 @@ import {
   tenantOrganisation,
 } from './objects';
 import type { RosterReader } from './roster-reader';
+import { OneRosterError } from './status-info';
 
 /** How long a function instance keeps the tenant's root organisation before reading it again. */
 const ROOT_ORG_TTL_MS = 5 * 60_000;
 let rootOrg: { id: string; readAt: number } | undefined;
 
-/** The org users' roles are at: the root organisation, or the tenant's own when it has none. */
+/**
+ * The org users' roles are at: the root organisation, or the tenant's own when it has none. Found among
+ * the organisations (their listing, or `entities` where the request has read them all already).
+ */
 export async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: readonly Entity[]) {
   const now = Date.now();
   const { tenantId } = request.config;
   if (entities) {
     rootOrg = { id: homeOrganisation(entities, tenantId).entity_id, readAt: now };
   } else if (!rootOrg || now - rootOrg.readAt > ROOT_ORG_TTL_MS) {
-    const all = await reader.all('entities');
-    rootOrg = { id: homeOrganisation(all, tenantId).entity_id, readAt: now };
+    rootOrg = { id: homeOrganisation(await reader.organisations(), tenantId).entity_id, readAt: now };
   }
   return rootOrg.id;
 }
@@ -71,6 +75,13 @@ export async function collectionResponse<T extends { sourcedId: string }>(
   query: CollectionQuery,
   complete?: (page: T[]) => Promise<T[]>,
 ): Promise<ApiResponse> {
+  if (query.after !== undefined) {
+    throw new OneRosterError(
+      400,
+      'invaliddata',
+      'This collection is paged by offset alone: after is not taken here.',
+    );
+  }
   const selected = selectPage(objects, query);
   const page = complete ? await complete(selected.page) : selected.page;
   const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
@@ -78,6 +89,25 @@ export async function collectionResponse<T extends { sourcedId: string }>(
     headers: pagingHeaders(url, request.query, query, selected.total),
     body: { [key]: page.map((o) => selectFields(o, query.fields)) },
     ...audited(key, [...page, ...toldOf(objects, query.filter, selected.selected)]),
+  };
+}
+
+/**
+ * The list response of a page read by itself in sourcedId order (`inKeyOrder`): its objects, with the
+ * collection's total, and a next link that goes on after the page's last object.
+ */
+export function keyedResponse<T extends { sourcedId: string }>(
+  request: ApiRequest,
+  key: string,
+  page: readonly T[],
+  query: CollectionQuery,
+  { total, next }: { total: number; next: string | undefined },
+): ApiResponse {
+  const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
+  return {
+    headers: pagingHeaders(url, request.query, query, total, next),
+    body: { [key]: page.map((o) => selectFields(o, query.fields)) },
+    ...audited(key, page),
   };
 }
 
@@ -145,6 +175,28 @@ export async function usersResponse(
   return collectionResponse(request, 'users', users(new Set())(people), query, complete);
 }
 
+/** The listing of the users of a role, or of every user. */
+const listingOf = (role: UserRole | undefined) =>
+  role === undefined ? 'users' : role === 'student' ? 'students' : 'teachers';
+
+/**
+ * A page of users in sourcedId order, read from its listing by itself: the entities by id, with their
+ * role records for enabledUser.
+ */
+async function usersPage(
+  request: ApiRequest,
+  reader: RosterReader,
+  query: CollectionQuery,
+  role: UserRole | undefined,
+) {
+  const page = await reader.peoplePage(listingOf(role), query);
+  const [people, homeOrg] = await Promise.all([
+    reader.entitiesInOrder(page.entityIds),
+    homeOrgId(request, reader),
+  ]);
+  return { page, people, maker: makerFor(request, homeOrg) };
+}
+
 /** GET /users, /students and /teachers. */
 export async function listUsers(
   request: ApiRequest,
@@ -152,6 +204,12 @@ export async function listUsers(
   role: UserRole | undefined,
 ): Promise<ApiResponse> {
   const query = parseCollectionQuery(request.query, objectFields.users);
+  if (inKeyOrder(query)) {
+    const { page, people, maker } = await usersPage(request, reader, query, role);
+    const enabled = await enabledPeople(reader, people);
+    const users = people.map((e) => maker.user(e, enabled.has(e.entity_id)));
+    return keyedResponse(request, 'users', users, query, page);
+  }
   const window = changedSince(query.filter);
   let entities: Entity[];
   let homeOrg: string;
@@ -215,10 +273,10 @@ export async function listOrgs(
   type: 'school' | undefined,
 ): Promise<ApiResponse> {
   const query = parseCollectionQuery(request.query, objectFields.orgs);
-  // An org lists its children, which may have changed without it: orgs are read whole.
-  const entities = await reader.all('entities');
-  const orgs = organisationsOf(entities, request.config.tenantId);
-  const maker = makerFor(request, await homeOrgId(request, reader, entities));
+  // An org lists its children, which may have changed without it: the organisations are read whole.
+  const stored = await reader.organisations();
+  const orgs = organisationsOf(stored, request.config.tenantId);
+  const maker = makerFor(request, await homeOrgId(request, reader, stored));
   return collectionResponse(
     request,
     'orgs',
@@ -242,11 +300,11 @@ export async function getOrg(
     throw unknownObject(type ?? 'org', id);
   }
   // Its children are the organisations that name it as parent: found among all of them.
-  const entities = await reader.all('entities');
-  const orgs = organisationsOf(entities, tenantId);
+  const all = await reader.organisations();
+  const orgs = organisationsOf(all, tenantId);
   const entity = orgs.find((o) => o.entity_id === id);
   if (!entity || !isOrg(type)(entity)) throw unknownObject(type ?? 'org', id);
-  const maker = makerFor(request, await homeOrgId(request, reader, entities));
+  const maker = makerFor(request, await homeOrgId(request, reader, all));
   return respond('org', maker.org(entity, orgs));
 }
 
@@ -271,6 +329,10 @@ async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: 
 /** GET /demographics. */
 export async function listDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const query = parseCollectionQuery(request.query, objectFields.demographics);
+  if (inKeyOrder(query)) {
+    const { page, people, maker } = await usersPage(request, reader, query, undefined);
+    return keyedResponse(request, 'demographics', await demographicsOf(reader, maker, people), query, page);
+  }
   const entities = await reader.all('entities');
   const maker = makerFor(request, await homeOrgId(request, reader, entities));
   const objects = await demographicsOf(reader, maker, entities.filter(isUser));

@@ -49,12 +49,27 @@ function areaOf(stem: string): string {
 const core = { kind: 'scope', scope: oneRosterScopes.core, or: oneRosterScopes.roster } as const;
 const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as const;
 
-/** Users and orgs are entities, read whole (the counter bounds the read). */
-const entityReads = [keys.recordPartition('entities'), keys.counterPartition];
+/**
+ * Users and orgs are entities: by id, from their listings, or read whole (the counter bounds the read).
+ * Every user's roles are at the root organisation, found in the organisations' listing.
+ */
+const orgListing = keys.listingPartition('orgs');
+const entityReads = [keys.recordPartition('entities'), keys.counterPartition, orgListing];
+/** The organisations are read from their listing, whole: a few, whatever the number of people. */
+const orgReads = [keys.recordPartition('entities'), orgListing];
 /** A user's enabledUser comes from the person's role records, of any role. */
 const roleRecords = roleGroups.map(keys.recordPartition);
-/** A list of users reads only the changed entities, from the changes index, for `dateLastModified>`. */
-const userReads = [...entityReads, keys.changePartition('entities'), ...roleRecords];
+/**
+ * A list of users reads a page of its listing, and only the changed entities, from the changes index,
+ * for `dateLastModified>`. All users are counted without the organisations and the persons without a role.
+ */
+const userListing = [keys.listingPartition('users'), keys.listingPartition('roleless-people')];
+const userReads = (...listings: string[]) => [
+  ...entityReads,
+  ...listings,
+  keys.changePartition('entities'),
+  ...roleRecords,
+];
 
 const imsx = { kind: 'imsx' } as const;
 
@@ -141,11 +156,15 @@ function collection<
 }
 
 export const oneRosterRoutes = [
-  ...collection('users', 'user', core, userReads, { ofPeople: true }),
-  ...collection('students', 'student', core, userReads, { ofPeople: true }),
-  ...collection('teachers', 'teacher', core, userReads, { ofPeople: true }),
-  ...collection('orgs', 'org', core, entityReads),
-  ...collection('schools', 'school', core, entityReads),
+  ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true }),
+  ...collection('students', 'student', core, userReads(keys.listingPartition('students')), {
+    ofPeople: true,
+  }),
+  ...collection('teachers', 'teacher', core, userReads(keys.listingPartition('teachers')), {
+    ofPeople: true,
+  }),
+  ...collection('orgs', 'org', core, orgReads),
+  ...collection('schools', 'school', core, orgReads),
   ...collection(
     'academicSessions',
     'academic-session',
@@ -184,28 +203,28 @@ export const oneRosterRoutes = [
     'students-of-school',
     '/schools/{sourcedId}/students',
     'list-students-of-school',
-    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, ...roleRecords],
+    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, orgListing, ...roleRecords],
     people(),
   ),
   nested(
     'teachers-of-school',
     '/schools/{sourcedId}/teachers',
     'list-teachers-of-school',
-    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, ...roleRecords],
+    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, orgListing, ...roleRecords],
     people(),
   ),
   nested(
     'students-of-class',
     '/classes/{sourcedId}/students',
     'list-students-of-class',
-    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, ...roleRecords],
+    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, orgListing, ...roleRecords],
     people(),
   ),
   nested(
     'teachers-of-class',
     '/classes/{sourcedId}/teachers',
     'list-teachers-of-class',
-    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, ...roleRecords],
+    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, orgListing, ...roleRecords],
     people(),
   ),
   nested(
@@ -218,14 +237,14 @@ export const oneRosterRoutes = [
     'students-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/students',
     'list-students-of-class-in-school',
-    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, orgListing, ...roleRecords],
     people(),
   ),
   nested(
     'teachers-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
     'list-teachers-of-class-in-school',
-    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, ...roleRecords],
+    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, orgListing, ...roleRecords],
     people(),
   ),
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
@@ -261,9 +280,15 @@ export const oneRosterRoutes = [
     [...rec('entities', 'enrollments', 'classes', 'courses')],
     people('sourcedId'),
   ),
-  ...collection('demographics', 'demographics', demographics, [...entityReads, ...roleRecords], {
-    ofPeople: true,
-  }),
+  ...collection(
+    'demographics',
+    'demographics',
+    demographics,
+    [...entityReads, ...userListing, ...roleRecords],
+    {
+      ofPeople: true,
+    },
+  ),
 ];
 
 export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

@@ -72,6 +72,15 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     description: 'OneRoster: how many of the selected objects to skip.',
     schema: { type: 'integer', minimum: 0, default: 0 },
   },
+  after: {
+    name: 'after',
+    in: 'query',
+    description:
+      'OneRoster: the sourcedId the page starts after, which the `next` link of a collection read in ' +
+      'sourcedId order carries, so that following it costs one page (docs/oneroster.md). Not with ' +
+      '`filter`, or with a `sort` other than sourcedId ascending.',
+    schema: { type: 'string', format: 'uuid' },
+  },
   sort: {
     name: 'sort',
     in: 'query',

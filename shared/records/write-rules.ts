@@ -169,12 +169,13 @@ function roleRules<G extends RoleGroup>(group: G): PersonRules<G> {
     async remove(record, id, { steps, records, now }) {
       const entityId = (record as GroupRecords[RoleGroup]).entity_id;
       const entity = await records.getItem('entities', entityId);
-      const index = ((entity?.roles ?? []) as Entity['roles']).findIndex((r) => r.id === id);
+      const roles = (entity?.roles ?? []) as Entity['roles'];
+      const index = roles.findIndex((r) => r.id === id);
       // The entity lists every role record it has: one missing here was read in a race.
       if (!entity || index < 0) throw new Retry();
       return {
         guards: [],
-        steps: [steps.leaveEntity(entityId, index, Number(entity[internal.version]), now)],
+        steps: [steps.leaveEntity(entityId, index, Number(entity[internal.version]), now, roles.length - 1)],
       };
     },
   };

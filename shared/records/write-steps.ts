@@ -5,6 +5,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { subjectOf } from '../audit/audit-event';
 import { keys } from '../data/keys';
+import { entityListing } from '../data/listings';
 import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
 import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
@@ -196,18 +197,23 @@ export class WriteSteps {
         Update: {
           TableName: this.tableName,
           Key: keys.record('entities', entityId),
+          // A person with a role is a user (listings.ts), whether or not they had one before.
           UpdateExpression:
-            'SET #roles = list_append(#roles, :role), updated_at = :now, #cs = :cs ADD #v :one',
+            'SET #roles = list_append(#roles, :role), updated_at = :now, #cs = :cs, #lp = :users, #ls = :id ADD #v :one',
           ConditionExpression: 'attribute_exists(pk) AND entity_type = :person',
           ExpressionAttributeNames: {
             '#roles': 'roles',
             '#cs': tableDesign.changesIndex.sortKey,
+            '#lp': tableDesign.listingsIndex.partitionKey,
+            '#ls': tableDesign.listingsIndex.sortKey,
             '#v': internal.version,
           },
           ExpressionAttributeValues: {
             ':role': [role],
             ':now': now,
             ':cs': keys.changeSort(now, entityId),
+            ':users': keys.listingPartition('users'),
+            ':id': entityId,
             ':one': 1,
             ':person': 'person',
           },
@@ -225,23 +231,31 @@ export class WriteSteps {
     };
   }
 
-  /** Removes the role at `index` from an entity still at `version`, the one it was found at. */
-  leaveEntity(entityId: string, index: number, version: number, now: string): Step {
+  /**
+   * Removes the role at `index` from an entity still at `version`, the one it was found at, which then
+   * has `rolesLeft` roles: with none, it leaves the users' listing (listings.ts).
+   */
+  leaveEntity(entityId: string, index: number, version: number, now: string, rolesLeft: number): Step {
+    const listing = entityListing({ entity_type: 'person', roles: Array.from({ length: rolesLeft }) });
     return {
       action: {
         Update: {
           TableName: this.tableName,
           Key: keys.record('entities', entityId),
-          UpdateExpression: `REMOVE #roles[${index}] SET updated_at = :now, #cs = :cs ADD #v :one`,
+          UpdateExpression: `REMOVE #roles[${index}] SET updated_at = :now, #cs = :cs, #lp = :listing, #ls = :id ADD #v :one`,
           ConditionExpression: '#v = :v',
           ExpressionAttributeNames: {
             '#roles': 'roles',
             '#cs': tableDesign.changesIndex.sortKey,
+            '#lp': tableDesign.listingsIndex.partitionKey,
+            '#ls': tableDesign.listingsIndex.sortKey,
             '#v': internal.version,
           },
           ExpressionAttributeValues: {
             ':now': now,
             ':cs': keys.changeSort(now, entityId),
+            ':listing': keys.listingPartition(listing),
+            ':id': entityId,
             ':one': 1,
             ':v': version,
           },

@@ -39,7 +39,8 @@ export type Command =
   | { noun: 'keys'; verb: 'retire'; kid: string; force: boolean }
   | { noun: 'audit'; verb: 'person'; entityId: string; since: string | undefined; json: boolean }
   | { noun: 'people'; verb: 'export'; entityId: string; out: string | undefined }
-  | { noun: 'people'; verb: 'erase'; entityId: string; force: boolean };
+  | { noun: 'people'; verb: 'erase'; entityId: string; force: boolean }
+  | { noun: 'records'; verb: 'list-again' };
 
 export type Parsed = { help: string } | { command: Command };
 
@@ -367,6 +368,20 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
           entityId: parseUuid(id as string, 'entity_id'),
           force: bool(values, 'force'),
         }),
+      },
+    },
+  },
+  records: {
+    summary: "the tenant's records",
+    verbs: {
+      'list-again': {
+        summary:
+          'give every record written before the listings index its entry there (once, after upgrading)',
+        args: [],
+        options: {},
+        details:
+          'Reads the entities, students and teachers and updates only those whose entry is missing or stale; safe to run again, and while the service runs.',
+        build: () => ({ noun: 'records', verb: 'list-again' }),
       },
     },
   },

@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuditGroupWriter, auditGroupLog } from '../../../shared/audit/audit-group';
 import { type AuditLog, fileAuditLog } from '../../../shared/audit/audit-log';
 import { ConfigError, parseTokenTimings, type TokenTimings } from '../../../shared/config';
@@ -24,6 +25,7 @@ import { createClient, listClients, revokeClient, setLogoutUris } from './client
 import { type Command, PROGRAM, parseCommand } from './commands';
 import { table } from './format';
 import { type KeyStores, listKeys, retireKey, rotateKey } from './keys';
+import { listAgain } from './listings';
 import { erasePerson, exportPerson, type PeopleStores } from './people';
 import { UsageError } from './usage-error';
 import {
@@ -63,6 +65,8 @@ interface Context {
   audit: () => { source: AuditSource; log: AuditLog };
   /** The people commands' stores, built only for them. */
   people: () => PeopleStores;
+  /** The tenant's table, for the records commands. */
+  table: { db: DynamoDBDocumentClient; tableName: string };
 }
 
 const list = (values: string[]) => values.join(' ') || '-';
@@ -258,11 +262,17 @@ async function runPeople(command: Of<'people'>, { people, print }: Context): Pro
   );
 }
 
+async function runRecords({ table: { db, tableName }, print }: Context): Promise<void> {
+  const updated = await listAgain(db, tableName);
+  print(`Listed ${updated} record(s) again; every other record had its entry.`);
+}
+
 function run(command: Command, context: Context): Promise<void> {
   if (command.noun === 'clients') return runClients(command, context);
   if (command.noun === 'users') return runUsers(command, context);
   if (command.noun === 'audit') return runAudit(command, context);
   if (command.noun === 'people') return runPeople(command, context);
+  if (command.noun === 'records') return runRecords(context);
   return runKeys(command, context);
 }
 
@@ -380,6 +390,7 @@ export async function runAdmin({ argv, env, stdin, out: print, err }: AdminIo): 
         tenantName:
           env.TENANT_NAME ?? tenants.find((t) => t.id === target?.tenantId)?.name ?? target.tenantId,
         audit: () => auditOf(resolved, opened),
+        table: { db, tableName },
         people: () => {
           const records = new RecordRepository(db, tableName);
           const { source, log } = auditOf(resolved, opened);

@@ -1,0 +1,68 @@
+// Gives every record the entry of the listings index (shared/data/listings.ts) its record calls for,
+// on a table whose records were written before the index existed: `records list-again`, and the local
+// start that adds the index. Each record is read from its group's partition and updated only where its
+// entry is missing or differs, on condition that it is still the version read; a record written
+// meanwhile has its entry from that write.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../../shared/data/keys';
+import { listingOf } from '../../../shared/data/listings';
+import { internal, toRecord } from '../../../shared/data/record-items';
+import { tableDesign } from '../../../shared/data/table';
+import { type RecordGroup, recordGroups } from '../../../shared/domain/groups';
+
+const { partitionKey, sortKey } = tableDesign.listingsIndex;
+
+/** The groups some of whose records are listed. */
+const listedGroups = recordGroups.filter(
+  (group) => group === 'entities' || group === 'students' || group === 'teachers',
+);
+
+/** Updates the records whose listing entry is missing or stale; answers how many it updated. */
+export async function listAgain(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
+  let updated = 0;
+  for (const group of listedGroups) updated += await listGroupAgain(db, tableName, group);
+  return updated;
+}
+
+async function listGroupAgain(db: DynamoDBDocumentClient, tableName: string, group: RecordGroup) {
+  let updated = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const entry = listingOf(group, toRecord(group, item));
+      if (!entry) continue;
+      const listing = keys.listingPartition(entry.listing);
+      if (item[partitionKey] === listing && item[sortKey] === entry.entityId) continue;
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET #lp = :lp, #ls = :ls',
+            ConditionExpression: '#v = :v',
+            ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey, '#v': internal.version },
+            ExpressionAttributeValues: {
+              ':lp': listing,
+              ':ls': entry.entityId,
+              ':v': item[internal.version],
+            },
+          }),
+        );
+        updated += 1;
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return updated;
+}

@@ -1,0 +1,215 @@
+// The OneRoster collections read a page at a time (docs/oneroster.md, "What each request reads"): the
+// users, students and teachers from their listings (docs/data-model.md), the classes, courses and
+// enrollments from their groups' partitions, with `after` in the next link. Over HTTP against DynamoDB
+// Local: the listings follow every write that changes them, a page reads what it holds whatever the
+// group's size, and a table from before the listings gets them from `records list-again`.
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runAdmin } from '../infra/cli/admin/main';
+import { reportReadCapacity } from '../shared/data/read-capacity';
+import { tableDesign } from '../shared/data/table';
+import { organisationBody, personBody } from './support/fixtures';
+import { startTestApi, type TestApi } from './support/test-api';
+
+const BASE = '/ims/oneroster/rostering/v1p2';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+type Obj = { sourcedId: string } & Record<string, unknown>;
+
+/** The Link header's addresses, by relation. */
+function linksOf(response: Response): Record<string, string> {
+  const header = response.headers.get('link') ?? '';
+  return Object.fromEntries(
+    [...header.matchAll(/<([^>]+)>; rel="(\w+)"/g)].map(([, url, rel]) => [rel as string, url as string]),
+  );
+}
+
+/** Every object of a collection by following its next links, with each page's total and next link. */
+async function walk(path: string, limit: number) {
+  const ids: string[] = [];
+  const totals = new Set<number>();
+  const nexts: string[] = [];
+  let next: string | undefined = `${api.url}${BASE}${path}?limit=${limit}`;
+  while (next) {
+    const response = await api.get(next.slice(api.url.length));
+    expect(response.status, next).toBe(200);
+    totals.add(Number(response.headers.get('x-total-count')));
+    const body = (await response.json()) as Record<string, Obj[]>;
+    ids.push(...(Object.values(body)[0] as Obj[]).map((o) => o.sourcedId));
+    next = linksOf(response).next;
+    if (next) nexts.push(next);
+  }
+  return { ids, totals: [...totals], nexts };
+}
+
+/** The collection as the whole-collection reading gives it (sorted by sourcedId explicitly), by offset. */
+async function whole(path: string) {
+  const ids: string[] = [];
+  let next: string | undefined = `${api.url}${BASE}${path}?limit=1000&sort=sourcedId&orderBy=desc`;
+  while (next) {
+    const response = await api.get(next.slice(api.url.length));
+    const body = (await response.json()) as Record<string, Obj[]>;
+    ids.push(...(Object.values(body)[0] as Obj[]).map((o) => o.sourcedId));
+    next = linksOf(response).next;
+  }
+  return ids.reverse();
+}
+
+async function total(path: string) {
+  const response = await api.get(`${BASE}${path}?limit=1`);
+  return Number(response.headers.get('x-total-count'));
+}
+
+describe('collections read a page at a time', () => {
+  it('walk by after to what the whole collection holds, in sourcedId order, with one total', async () => {
+    for (const path of [
+      '/users',
+      '/students',
+      '/teachers',
+      '/demographics',
+      '/classes',
+      '/courses',
+      '/enrollments',
+    ]) {
+      const walked = await walk(path, 25);
+      const everything = await whole(path);
+      expect(walked.ids, path).toEqual(everything);
+      expect(walked.totals, path).toEqual([everything.length]);
+      for (const next of walked.nexts)
+        expect(new URL(next).searchParams.get('after'), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('skip to an offset without after, and agree with the walk', async () => {
+    const everything = await whole('/students');
+    for (const offset of [1, 49, everything.length - 1, everything.length, everything.length + 5]) {
+      const response = await api.get(`${BASE}/students?limit=7&offset=${offset}`);
+      const body = (await response.json()) as { users: Obj[] };
+      expect(
+        body.users.map((u) => u.sourcedId),
+        `offset ${offset}`,
+      ).toEqual(everything.slice(offset, offset + 7));
+    }
+  });
+
+  it('read about a page, not the group: a page of 5 users costs a fraction of the whole', async () => {
+    const consumed: number[] = [];
+    const { createDocumentClient } = await import('../shared/data/document-client');
+    const { ListingRepository } = await import('../shared/data/listing-repository');
+    const { RecordRepository } = await import('../shared/data/record-repository');
+    const { RosterReader } = await import('../shared/oneroster/roster-reader');
+    const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+    reportReadCapacity(db, (c) => consumed.push(c.CapacityUnits ?? 0));
+    const reader = new RosterReader(
+      new RecordRepository(db, api.tableName),
+      new ListingRepository(db, api.tableName),
+      0,
+    );
+    const sum = () => consumed.splice(0).reduce((a, b) => a + b, 0);
+    const first = await reader.peoplePage('users', { limit: 5, offset: 0, after: undefined });
+    const firstCost = sum();
+    const later = await reader.peoplePage('users', { limit: 5, offset: 0, after: first.next });
+    const laterCost = sum();
+    await reader.all('entities');
+    const wholeCost = sum();
+    expect(later.entityIds).toHaveLength(5);
+    expect(laterCost).toBeLessThanOrEqual(firstCost * 1.1);
+    expect(firstCost * 10).toBeLessThan(wholeCost);
+    db.destroy();
+  });
+});
+
+describe('the listings follow the writes', () => {
+  it('count a person once they have a role, and not an organisation or a person without one', async () => {
+    const [users, students, orgs] = await Promise.all([total('/users'), total('/students'), total('/orgs')]);
+    const org = await api.send('POST', '/api/entities', organisationBody());
+    expect(org.status).toBe(201);
+    const person = await api.send('POST', '/api/entities', { ...organisationBody(), entity_type: 'person' });
+    expect(person.status, await person.clone().text()).toBe(201);
+    const entityId = ((await person.json()) as { entity_id: string }).entity_id;
+    expect([await total('/users'), await total('/orgs')]).toEqual([users, orgs + 1]);
+    expect(await walk('/users', 50).then((w) => w.ids)).not.toContain(entityId);
+
+    const student = await api.send('POST', '/api/students', { ...personBody(), entity_id: entityId });
+    expect(student.status, await student.clone().text()).toBe(201);
+    const studentId = ((await student.json()) as { student_id: string }).student_id;
+    expect([await total('/users'), await total('/students')]).toEqual([users + 1, students + 1]);
+    const walked = await walk('/students', 40);
+    expect(walked.ids).toContain(entityId);
+    expect(walked.ids).toEqual([...walked.ids].sort());
+
+    expect((await api.send('DELETE', `/api/students/${studentId}`)).status).toBe(204);
+    expect([await total('/users'), await total('/students')]).toEqual([users, students]);
+    expect(await walk('/users', 50).then((w) => w.ids)).not.toContain(entityId);
+  });
+});
+
+describe('after', () => {
+  it('is refused with 400 invaliddata where it cannot continue a walk, before anything is read', async () => {
+    const someone = '00000000-0000-4000-8000-000000000000';
+    for (const query of [
+      'after=nope',
+      `after=${someone}&filter=${encodeURIComponent("givenName='A'")}`,
+      `after=${someone}&sort=familyName`,
+      `after=${someone}&orderBy=desc`,
+    ]) {
+      const response = await api.get(`${BASE}/users?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(await response.json(), query).toMatchObject({
+        imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldValue: 'invaliddata' }] },
+      });
+    }
+    const nested = await api.get(`${BASE}/academicSessions?after=${someone}`);
+    expect(nested.status).toBe(400);
+  });
+});
+
+describe('records list-again', () => {
+  it('gives the records of a table from before the listings their entries back', async () => {
+    const before = await walk('/users', 200);
+    const { Items = [] } = await api.db.send(
+      new QueryCommand({
+        TableName: api.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'REC#entities' },
+        Limit: 40,
+      }),
+    );
+    const { partitionKey, sortKey } = tableDesign.listingsIndex;
+    for (const item of Items) {
+      await api.db.send(
+        new UpdateCommand({
+          TableName: api.tableName,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'REMOVE #lp, #ls',
+          ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey },
+        }),
+      );
+    }
+    expect((await walk('/users', 200)).ids.length).toBeLessThan(before.ids.length);
+    let out = '';
+    const code = await runAdmin({
+      argv: ['records', 'list-again'],
+      env: {
+        ...process.env,
+        TABLE_NAME: api.tableName,
+        DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+        AWS_REGION: 'eu-west-1',
+        TENANT_ID: 'demo',
+      },
+      stdin: { isTTY: false, read: async () => '' },
+      out: (line) => {
+        out += line;
+      },
+      err: () => {},
+    });
+    expect(code, out).toBe(0);
+    expect(out).toContain(`Listed ${Items.length} record(s) again`);
+    expect((await walk('/users', 200)).ids).toEqual(before.ids);
+  });
+});
