@@ -2,33 +2,16 @@
 // validated with ajv against 1EdTech's published OpenAPI file for the binding (test/fixtures/oneroster/),
 // and compared with the native API; paging headers, filters, sort, fields, imsx_StatusInfo errors and
 // the binding's scopes (Rostering REST binding, sections 3.3, 3.4 and 4).
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
 import { routes } from '../shared/routes';
 import type { Entity } from '../shared/schemas/records';
 import { personBody } from './support/fixtures';
+import { bindingSchema } from './support/oneroster-binding';
 import { rosterSamples } from './support/oneroster-samples';
 import { startTestApi, TEST_SYNC_LAG_MS, type TestApi, waitForSyncLag } from './support/test-api';
 
-const binding = JSON.parse(
-  readFileSync(
-    new URL('./fixtures/oneroster/onerosterv1p2rostersservice_openapi3_v1p0.json', import.meta.url),
-    'utf8',
-  ),
-) as { components: Record<string, unknown> };
-
-// The binding's schemas are OpenAPI 3.0 (JSON Schema draft 7 with OpenAPI's extra keywords).
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: 'urn:1edtech:oneroster-rostering', components: binding.components });
-const schema = (name: string) => {
-  const validate = ajv.getSchema(`urn:1edtech:oneroster-rostering#/components/schemas/${name}`);
-  if (!validate) throw new Error(`no schema ${name} in the binding`);
-  return validate;
-};
+const schema = bindingSchema;
 
 const BASE = '/ims/oneroster/rostering/v1p2';
 

@@ -1,5 +1,7 @@
 // The shapes of what the repository reads a page at a time: a list page by id, and a window of
 // time-ordered entries (changes and deletions), with the queries that ask for them.
+import type { RecordGroup } from '../domain/groups';
+import type { Tombstone } from './tombstones';
 
 export interface PageQuery {
   itemsPerPage: number;
@@ -39,7 +41,9 @@ export interface TimedPage<T> {
   hasMore: boolean;
 }
 
-export interface Deletion {
+export interface Deletion<G extends RecordGroup = RecordGroup> {
   id: string;
   deleted_at: string;
+  /** What the deletion kept of the record (tombstones.ts); nothing for one recorded before it kept any. */
+  kept: Tombstone<G>;
 }

@@ -27,6 +27,7 @@ import {
 } from './record-items';
 import { linksOf } from './record-links';
 import { tableDesign } from './table';
+import type { Tombstone } from './tombstones';
 
 export interface NewRecord<G extends RecordGroup = RecordGroup> {
   group: G;
@@ -381,7 +382,10 @@ export class RecordRepository {
   }
 
   /** Deletions in a time window, in time order. */
-  async deletionsPage(group: RecordGroup, query: TimeWindowQuery): Promise<TimedPage<Deletion>> {
+  async deletionsPage<G extends RecordGroup>(
+    group: G,
+    query: TimeWindowQuery,
+  ): Promise<TimedPage<Deletion<G>>> {
     const idField = idFields[group];
     const { Items = [] } = await this.db.send(
       new QueryCommand({
@@ -399,7 +403,11 @@ export class RecordRepository {
     );
     return {
       items: Items.slice(0, query.itemsPerPage).map((item) => ({
-        value: { id: String(item[idField]), deleted_at: String(item.deleted_at) },
+        value: {
+          id: String(item[idField]),
+          deleted_at: String(item.deleted_at),
+          kept: (item.kept ?? {}) as Tombstone<G>,
+        },
         position: String(item.sk),
       })),
       hasMore: Items.length > query.itemsPerPage,

@@ -2,6 +2,7 @@
 // entity and an org an organisation entity, so every sourcedId is the native entity_id, and a user's
 // demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
 import { createHash } from 'node:crypto';
+import type { Tombstone } from '../data/tombstones';
 import type {
   AcademicSession,
   Class,
@@ -15,6 +16,9 @@ import type {
   Tutor,
 } from '../schemas/records';
 import { ROSTERING_PATH } from './rostering-path';
+
+/** An object that exists is `active`; one a delta read tells was deleted, `tobedeleted`. */
+export type ObjectStatus = 'active' | 'tobedeleted';
 
 /** A reference to another object (GUIDRef), with the address it is read at. */
 export interface GuidRef<T extends string> {
@@ -31,7 +35,7 @@ export interface OneRosterRole {
 
 export interface OneRosterUser {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   userIds: { type: string; identifier: string }[];
   enabledUser: 'true' | 'false';
@@ -44,7 +48,7 @@ export interface OneRosterUser {
 
 export interface OneRosterOrg {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   name: string;
   type: string;
@@ -55,7 +59,7 @@ export interface OneRosterOrg {
 
 export interface OneRosterDemographics {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   birthDate: string;
   sex: 'male' | 'female' | 'other' | 'unspecified';
@@ -64,7 +68,7 @@ export interface OneRosterDemographics {
 
 export interface OneRosterAcademicSession {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   title: string;
   startDate: string;
@@ -77,7 +81,7 @@ export interface OneRosterAcademicSession {
 
 export interface OneRosterCourse {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   title: string;
   courseCode: string;
@@ -88,7 +92,7 @@ export interface OneRosterCourse {
 
 export interface OneRosterClass {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   title: string;
   classCode: string;
@@ -104,7 +108,7 @@ export interface OneRosterClass {
 
 export interface OneRosterEnrollment {
   sourcedId: string;
-  status: 'active';
+  status: ObjectStatus;
   dateLastModified: string;
   user: GuidRef<'user'>;
   class: GuidRef<'class'>;
@@ -300,6 +304,107 @@ export class ObjectMaker {
       identifier: '',
       ...(parent_id ? { parent: this.orgRef(parent_id) } : {}),
       children,
+    };
+  }
+
+  /**
+   * A user deleted, as a delta read tells of it: its sourcedId, the role it was deleted from, and no
+   * name or address left (the binding requires the names and a role, so they are there, empty).
+   */
+  deletedUser(entityId: string, deletedAt: string, role: EntityRole['role']): OneRosterUser {
+    const org = this.orgRef(this.homeOrgId);
+    return {
+      sourcedId: entityId,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      userIds: [],
+      enabledUser: 'false',
+      givenName: '',
+      familyName: '',
+      roles: [{ roleType: 'primary', role: oneRosterRoles[role], org }],
+      primaryOrg: org,
+      email: '',
+    };
+  }
+
+  deletedOrg(entityId: string, deletedAt: string, orgType: string | undefined): OneRosterOrg {
+    return {
+      sourcedId: entityId,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      name: '',
+      type: orgType ?? 'ext:unspecified',
+      identifier: '',
+      children: [],
+    };
+  }
+
+  deletedAcademicSession(
+    id: string,
+    deletedAt: string,
+    kept: Tombstone<'academic_sessions'>,
+  ): OneRosterAcademicSession {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      title: '',
+      startDate: kept.start_date ?? deletedAt.slice(0, 10),
+      endDate: kept.end_date ?? deletedAt.slice(0, 10),
+      type: kept.type ? sessionTypes[kept.type] : 'ext:unknown',
+      ...(kept.parent_id ? { parent: this.ref('academicSession', 'academicSessions', kept.parent_id) } : {}),
+      children: [],
+      schoolYear: kept.school_year ?? '',
+    };
+  }
+
+  deletedCourse(id: string, deletedAt: string, kept: Tombstone<'courses'>): OneRosterCourse {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      title: '',
+      courseCode: '',
+      grades: [],
+      subjects: [],
+      org: this.orgRef(kept.org_id ?? this.homeOrgId),
+    };
+  }
+
+  deletedClass(id: string, deletedAt: string, kept: Tombstone<'classes'>): OneRosterClass {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      title: '',
+      classCode: '',
+      classType: 'scheduled',
+      location: '',
+      grades: [],
+      subjects: [],
+      course: this.ref('course', 'courses', kept.course_id ?? id),
+      school: this.orgRef(kept.school_id ?? this.homeOrgId),
+      terms: (kept.term_ids ?? []).map((t) => this.ref('academicSession', 'academicSessions', t)),
+      periods: [],
+    };
+  }
+
+  /** An enrollment deleted, at the school of its class where the class is still there, else the root org. */
+  deletedEnrollment(
+    id: string,
+    deletedAt: string,
+    kept: Tombstone<'enrollments'>,
+    schoolId: string | undefined,
+  ): OneRosterEnrollment {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      user: this.ref('user', 'users', kept.entity_id ?? id),
+      class: this.ref('class', 'classes', kept.class_id ?? id),
+      school: this.orgRef(schoolId ?? this.homeOrgId),
+      role: kept.role ? enrollmentRoles[kept.role] : 'student',
+      primary: 'false',
     };
   }
 

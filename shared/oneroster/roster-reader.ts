@@ -4,6 +4,7 @@
 // larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
 import type { ListingRepository } from '../data/listing-repository';
 import type { ListingName } from '../data/listings';
+import type { Deletion } from '../data/pages';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
@@ -155,6 +156,34 @@ export class RosterReader {
       }
     }
     return [...found.values()];
+  }
+
+  /**
+   * The group's deletions after `since` (or at it, when `inclusive`) and up to the sync lag behind the
+   * clock, from its deletion feed (kept for the deletion retention); refused past MAX_WHOLE_GROUP.
+   */
+  async deletedSince<G extends RecordGroup>(
+    group: G,
+    since: string,
+    inclusive: boolean,
+  ): Promise<Deletion<G>[]> {
+    const from = Date.parse(since) - (inclusive ? 1 : 0);
+    const until = Date.now() - this.syncLagMs;
+    if (!(from < until)) return [];
+    const window = { since: new Date(from).toISOString(), until: new Date(until).toISOString() };
+    const found: Deletion<G>[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.records.deletionsPage(group, { ...window, itemsPerPage: PAGE, after });
+      found.push(...page.items.map((i) => i.value));
+      if (!page.hasMore) return found;
+      after = page.items.at(-1)?.position;
+      if (found.length > MAX_WHOLE_GROUP) {
+        throw new InvalidInputError(
+          `More than ${MAX_WHOLE_GROUP} ${group} were deleted since ${quote(since)}; ask for a later time.`,
+        );
+      }
+    }
   }
 
   get<G extends RecordGroup>(group: G, id: string) {

@@ -4,11 +4,12 @@
 // bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
-import { inKeyOrder, parseCollectionQuery } from './collection-query';
+import { type CollectionQuery, inKeyOrder, parseCollectionQuery } from './collection-query';
 import { objectFields } from './objects';
 import type { RosterReader } from './roster-reader';
 import {
   collectionResponse,
+  deletionsFor,
   hasRole,
   homeOrgId,
   isOrg,
@@ -19,6 +20,7 @@ import {
   type UserRole,
   unknownObject,
   usersResponse,
+  withDeleted,
 } from './rostering';
 
 /** Session types the binding gives their own collections. */
@@ -51,10 +53,19 @@ export async function listAcademicSessions(
     selected = selected.filter((s) => s.parent_id === parentId);
   }
   const make = maker(request);
+  const deleted = (await deletionsFor(reader, 'academic_sessions', query))
+    .filter(
+      ({ kept }) =>
+        (kind === undefined || kept.type === kind) && (parentId === undefined || kept.parent_id === parentId),
+    )
+    .map((d) => make.deletedAcademicSession(d.id, d.deleted_at, d.kept));
   return collectionResponse(
     request,
     'academicSessions',
-    selected.map((s) => make.academicSession(s, all)),
+    withDeleted(
+      selected.map((s) => make.academicSession(s, all)),
+      deleted,
+    ),
     query,
   );
 }
@@ -114,10 +125,16 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
   }
   const schoolId = bySchool ? await schoolOf(request, reader) : undefined;
   const courses = (await reader.all('courses')).filter((c) => !schoolId || c.org_id === schoolId);
+  const deleted = (await deletionsFor(reader, 'courses', query))
+    .filter(({ kept }) => !schoolId || kept.org_id === schoolId)
+    .map((d) => make.deletedCourse(d.id, d.deleted_at, d.kept));
   return collectionResponse(
     request,
     'courses',
-    courses.map((c) => make.course(c)),
+    withDeleted(
+      courses.map((c) => make.course(c)),
+      deleted,
+    ),
     query,
   );
 }
@@ -190,7 +207,37 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
   const classes = await selectClasses(request, reader, of);
-  return collectionResponse(request, 'classes', await classObjects(request, reader, classes), query);
+  const objects = await classObjects(request, reader, classes);
+  return collectionResponse(
+    request,
+    'classes',
+    withDeleted(objects, await deletedClasses(request, reader, of, query)),
+    query,
+  );
+}
+
+/**
+ * The classes a delta read of a classes collection tells were deleted: those of its school, course or
+ * term, as their deletions kept them; a user's classes tell of none (an ended enrollment does).
+ */
+async function deletedClasses(
+  request: ApiRequest,
+  reader: RosterReader,
+  of: ClassesOf,
+  query: CollectionQuery,
+) {
+  if (of.by === 'user') return [];
+  const named = of.by === 'all' ? undefined : pathId(request, of.by);
+  const make = maker(request);
+  return (await deletionsFor(reader, 'classes', query))
+    .filter(
+      ({ kept }) =>
+        named === undefined ||
+        (of.by === 'school' && kept.school_id === named) ||
+        (of.by === 'course' && kept.course_id === named) ||
+        (of.by === 'term' && (kept.term_ids ?? []).includes(named)),
+    )
+    .map((d) => make.deletedClass(d.id, d.deleted_at, d.kept));
 }
 
 /** GET /classes/{sourcedId}. */
@@ -271,7 +318,24 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
     const cls = classes.get(e.class_id);
     return cls ? [make.enrollment(e, cls)] : [];
   });
-  return collectionResponse(request, 'enrollments', objects, query);
+  const schoolId = of === 'school' ? pathId(request, 'school') : undefined;
+  const onlyClass = of === 'class' ? [...classes.keys()][0] : undefined;
+  const deletions = (await deletionsFor(reader, 'enrollments', query)).filter(
+    ({ kept }) => onlyClass === undefined || kept.class_id === onlyClass,
+  );
+  // A deleted enrollment is at its class's school: the class read by id where it was not read already.
+  const missing = [
+    ...new Set(
+      deletions.flatMap(({ kept }) => (kept.class_id && !classes.has(kept.class_id) ? [kept.class_id] : [])),
+    ),
+  ];
+  for (const [id, cls] of await reader.getMany('classes', missing)) classes.set(id, cls);
+  const deleted = deletions.flatMap((d) => {
+    const school = d.kept.class_id ? classes.get(d.kept.class_id)?.school_id : undefined;
+    if (schoolId !== undefined && school !== schoolId) return [];
+    return [make.deletedEnrollment(d.id, d.deleted_at, d.kept, school)];
+  });
+  return collectionResponse(request, 'enrollments', withDeleted(objects, deleted), query);
 }
 
 /** GET /enrollments/{sourcedId}. */

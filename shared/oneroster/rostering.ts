@@ -3,11 +3,12 @@
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
 
+import type { Deletion } from '../data/pages';
 import { RecordNotFoundError } from '../domain/errors';
-import { roleGroups, roleName } from '../domain/groups';
+import { type RecordGroup, roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Entity } from '../schemas/records';
+import type { Entity, EntityRole } from '../schemas/records';
 import {
   type CollectionQuery,
   inKeyOrder,
@@ -53,8 +54,9 @@ export const makerFor = (request: ApiRequest, homeOrg: string) =>
 
 /**
  * The time a filter's `dateLastModified>` (or `>=`) gives, when every object it selects changed after it:
- * then only the records changed since are read. Not with OR, where the other predicate may select more.
- * The filter has been read, so the value is a date-time.
+ * then only the records changed since are read, and the answer tells of those deleted since too. Not
+ * with OR, where the other predicate may select more. The filter has been read, so the value is a
+ * date-time.
  */
 function changedSince(filter: Filter | undefined): { since: string; inclusive: boolean } | undefined {
   if (!filter || (filter.logic === 'OR' && filter.predicates.length > 1)) return undefined;
@@ -62,6 +64,57 @@ function changedSince(filter: Filter | undefined): { since: string; inclusive: b
     (p) => p.field === 'dateLastModified' && (p.operator === '>' || p.operator === '>='),
   );
   return bound && { since: bound.value, inclusive: bound.operator === '>=' };
+}
+
+/**
+ * The group's deletions a delta read tells of (docs/oneroster.md, "Deletions"): those in the window of
+ * its `dateLastModified>` filter; none for any other read.
+ */
+export async function deletionsFor<G extends RecordGroup>(
+  reader: RosterReader,
+  group: G,
+  query: CollectionQuery,
+): Promise<Deletion<G>[]> {
+  const window = changedSince(query.filter);
+  return window ? reader.deletedSince(group, window.since, window.inclusive) : [];
+}
+
+/** The objects there are, and after them those deleted that are not there again (an id re-created). */
+export function withDeleted<T extends { sourcedId: string }>(objects: T[], deleted: readonly T[]): T[] {
+  if (deleted.length === 0) return objects;
+  const present = new Set(objects.map((o) => o.sourcedId));
+  return [...objects, ...deleted.filter((d) => !present.has(d.sourcedId))];
+}
+
+/**
+ * The users a delta read tells were deleted: the persons one of whose role records of the collection's
+ * role (any role, for all users) was deleted in the window and who have no such role now, at the time
+ * of their latest such deletion.
+ */
+async function deletedUsers(
+  reader: RosterReader,
+  query: CollectionQuery,
+  role: UserRole | undefined,
+  maker: ObjectMaker,
+): Promise<OneRosterUser[]> {
+  const groups = role === undefined ? roleGroups : ([role === 'student' ? 'students' : 'teachers'] as const);
+  const deletions = await Promise.all(
+    groups.map(async (group) =>
+      (await deletionsFor(reader, group, query)).map((d) => ({ ...d, role: roleName(group) })),
+    ),
+  );
+  const latest = new Map<string, { at: string; role: EntityRole['role'] }>();
+  for (const { kept, deleted_at, role: was } of deletions.flat()) {
+    const entityId = kept.entity_id;
+    if (entityId && !((latest.get(entityId)?.at ?? '') > deleted_at))
+      latest.set(entityId, { at: deleted_at, role: was });
+  }
+  if (latest.size === 0) return [];
+  const now = await reader.getMany('entities', [...latest.keys()]);
+  return [...latest].flatMap(([id, { at, role: was }]) => {
+    const entity = now.get(id);
+    return entity && hasRole(role)(entity) ? [] : [maker.deletedUser(id, at, was)];
+  });
 }
 
 /**
@@ -159,20 +212,24 @@ export async function usersResponse(
   query: CollectionQuery,
   people: readonly Entity[],
   homeOrg: string,
+  deleted: (maker: ObjectMaker) => Promise<OneRosterUser[]> = async () => [],
 ): Promise<ApiResponse> {
   const maker = makerFor(request, homeOrg);
   const users = (enabled: Set<string>) => (list: readonly Entity[]) =>
     list.map((e) => maker.user(e, enabled.has(e.entity_id)));
+  const gone = await deleted(maker);
   if (namesEnabledUser(query)) {
-    return collectionResponse(request, 'users', users(await enabledPeople(reader, people))(people), query);
+    const all = users(await enabledPeople(reader, people))(people);
+    return collectionResponse(request, 'users', withDeleted(all, gone), query);
   }
   // Selected and paged before enabledUser is read, which neither filter nor sort looks at here.
   const byId = new Map(people.map((e) => [e.entity_id, e]));
   const complete = async (page: OneRosterUser[]) => {
-    const onPage = page.flatMap((u) => byId.get(u.sourcedId) ?? []);
-    return users(await enabledPeople(reader, onPage))(onPage);
+    const onPage = page.flatMap((u) => (u.status === 'active' ? (byId.get(u.sourcedId) ?? []) : []));
+    const made = new Map(users(await enabledPeople(reader, onPage))(onPage).map((u) => [u.sourcedId, u]));
+    return page.map((u) => made.get(u.sourcedId) ?? u);
   };
-  return collectionResponse(request, 'users', users(new Set())(people), query, complete);
+  return collectionResponse(request, 'users', withDeleted(users(new Set())(people), gone), query, complete);
 }
 
 /** The listing of the users of a role, or of every user. */
@@ -220,7 +277,9 @@ export async function listUsers(
     entities = await reader.all('entities');
     homeOrg = await homeOrgId(request, reader, entities);
   }
-  return usersResponse(request, reader, query, entities.filter(hasRole(role)), homeOrg);
+  return usersResponse(request, reader, query, entities.filter(hasRole(role)), homeOrg, (maker) =>
+    deletedUsers(reader, query, role, maker),
+  );
 }
 
 /** The one object of a single-object read, with only the fields asked for. */
@@ -277,10 +336,18 @@ export async function listOrgs(
   const stored = await reader.organisations();
   const orgs = organisationsOf(stored, request.config.tenantId);
   const maker = makerFor(request, await homeOrgId(request, reader, stored));
+  const deleted = (await deletionsFor(reader, 'entities', query))
+    .filter(
+      ({ kept }) => kept.entity_type === 'organisation' && (type === undefined || kept.org_type === type),
+    )
+    .map((d) => maker.deletedOrg(d.id, d.deleted_at, d.kept.org_type));
   return collectionResponse(
     request,
     'orgs',
-    orgs.filter(isOrg(type)).map((e) => maker.org(e, orgs)),
+    withDeleted(
+      orgs.filter(isOrg(type)).map((e) => maker.org(e, orgs)),
+      deleted,
+    ),
     query,
   );
 }

@@ -2,7 +2,7 @@
 // (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
-import { oneRosterScopes, roleGroups } from '../domain/groups';
+import { oneRosterScopes, type RecordGroup, roleGroups } from '../domain/groups';
 import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
@@ -126,6 +126,8 @@ function collection<
     plural?: Plural;
     /** A collection of people: its requests are audited. */
     ofPeople?: true;
+    /** The groups whose deletions its delta reads tell of (the list alone reads their feeds). */
+    deletions?: readonly RecordGroup[];
   } = {},
 ) {
   // Without a plural of its own, Plural is Name.
@@ -140,6 +142,7 @@ function collection<
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}`,
       handler: `${areaOf(plural)}/list-${plural}`,
+      reads: [...reads, ...(options.deletions ?? []).map(keys.deletionPartition)],
       query: collectionParameters,
       ...audit(),
     }),
@@ -156,40 +159,58 @@ function collection<
 }
 
 export const oneRosterRoutes = [
-  ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true }),
+  ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true, deletions: roleGroups }),
   ...collection('students', 'student', core, userReads(keys.listingPartition('students')), {
     ofPeople: true,
+    deletions: ['students'],
   }),
   ...collection('teachers', 'teacher', core, userReads(keys.listingPartition('teachers')), {
     ofPeople: true,
+    deletions: ['teachers'],
   }),
-  ...collection('orgs', 'org', core, orgReads),
-  ...collection('schools', 'school', core, orgReads),
+  ...collection('orgs', 'org', core, orgReads, { deletions: ['entities'] }),
+  ...collection('schools', 'school', core, orgReads, { deletions: ['entities'] }),
   ...collection(
     'academicSessions',
     'academic-session',
     core,
     [...rec('academic_sessions'), keys.counterPartition],
-    { plural: 'academic-sessions' },
+    { plural: 'academic-sessions', deletions: ['academic_sessions'] },
   ),
-  ...collection('terms', 'term', core, [...rec('academic_sessions'), keys.counterPartition]),
+  ...collection('terms', 'term', core, [...rec('academic_sessions'), keys.counterPartition], {
+    deletions: ['academic_sessions'],
+  }),
   ...collection(
     'gradingPeriods',
     'grading-period',
     core,
     [...rec('academic_sessions'), keys.counterPartition],
-    { plural: 'grading-periods' },
+    { plural: 'grading-periods', deletions: ['academic_sessions'] },
   ),
-  ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition]),
-  ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition]),
-  ...collection('enrollments', 'enrollment', core, [...rec('enrollments', 'classes'), keys.counterPartition]),
+  ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition], {
+    deletions: ['courses'],
+  }),
+  ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition], {
+    deletions: ['classes'],
+  }),
+  ...collection(
+    'enrollments',
+    'enrollment',
+    core,
+    [...rec('enrollments', 'classes'), keys.counterPartition],
+    {
+      deletions: ['enrollments'],
+    },
+  ),
   nested('classes-of-school', '/schools/{sourcedId}/classes', 'list-classes-of-school', [
     ...rec('entities', 'classes', 'courses'),
     keys.counterPartition,
+    keys.deletionPartition('classes'),
   ]),
   nested('courses-of-school', '/schools/{sourcedId}/courses', 'list-courses-of-school', [
     ...rec('entities', 'courses'),
     keys.counterPartition,
+    keys.deletionPartition('courses'),
   ]),
   nested('terms-of-school', '/schools/{sourcedId}/terms', 'list-terms-of-school', [
     ...rec('entities', 'academic_sessions', 'classes'),
@@ -198,6 +219,7 @@ export const oneRosterRoutes = [
   nested('enrollments-of-school', '/schools/{sourcedId}/enrollments', 'list-enrollments-of-school', [
     ...rec('entities', 'enrollments', 'classes'),
     keys.counterPartition,
+    keys.deletionPartition('enrollments'),
   ]),
   nested(
     'students-of-school',
@@ -231,7 +253,7 @@ export const oneRosterRoutes = [
     'enrollments-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/enrollments',
     'list-enrollments-of-class-in-school',
-    rec('entities', 'classes', 'enrollments'),
+    [...rec('entities', 'classes', 'enrollments'), keys.deletionPartition('enrollments')],
   ),
   nested(
     'students-of-class-in-school',
@@ -250,14 +272,17 @@ export const oneRosterRoutes = [
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
     ...rec('courses', 'classes'),
     keys.counterPartition,
+    keys.deletionPartition('classes'),
   ]),
   nested('classes-of-term', '/terms/{sourcedId}/classes', 'list-classes-of-term', [
     ...rec('academic_sessions', 'classes', 'courses'),
     keys.counterPartition,
+    keys.deletionPartition('classes'),
   ]),
   nested('grading-periods-of-term', '/terms/{sourcedId}/gradingPeriods', 'list-grading-periods-of-term', [
     ...rec('academic_sessions'),
     keys.counterPartition,
+    keys.deletionPartition('academic_sessions'),
   ]),
   nested(
     'classes-of-user',

@@ -17,6 +17,7 @@ import {
   toRecord,
 } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
+import { tombstoneOf } from '../data/tombstones';
 import { DomainError, InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { type DocumentGroup, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
@@ -197,7 +198,7 @@ export class RecordWriter {
           ifMatch,
         ),
         this.steps.count(group, -1),
-        ...this.steps.recordDeletion(group, id, context.now),
+        ...this.steps.recordDeletion(group, id, context.now, tombstoneOf(group, record)),
         ...claimSteps(this.steps, group, id, record, undefined),
         ...person.steps,
         ...linkSteps(this.steps, group, id, record, undefined),
@@ -232,9 +233,14 @@ export class RecordWriter {
           byClass.set(classId, [...(byClass.get(classId) ?? []), entry]);
         }
         const steps: Step[] = [
-          ...batch.flatMap(({ enrollmentId }) => [
+          ...batch.flatMap(({ role, otherId: classId, enrollmentId }) => [
             this.steps.deleteExisting('enrollments', enrollmentId),
-            ...this.steps.recordDeletion('enrollments', enrollmentId, now),
+            ...this.steps.recordDeletion(
+              'enrollments',
+              enrollmentId,
+              now,
+              tombstoneOf('enrollments', { class_id: classId, entity_id: entityId, role }),
+            ),
           ]),
           ...[...byClass].map(([classId, classEntries]) =>
             this.steps.enroll(enrollmentReference('classes'), classId, classEntries, false, now),

@@ -8,6 +8,7 @@ import { keys } from '../data/keys';
 import { entityListing } from '../data/listings';
 import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
+import type { Tombstone } from '../data/tombstones';
 import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
@@ -386,15 +387,18 @@ export class WriteSteps {
     };
   }
 
-  /** The deletion's entry in the group's /deleted list, and its id's 410; both expire with the retention. */
-  recordDeletion(group: RecordGroup, id: string, now: string): Step[] {
+  /**
+   * The deletion's entry in the group's /deleted list, with what it keeps of the record (tombstones.ts),
+   * and its id's 410; both expire with the retention.
+   */
+  recordDeletion<G extends RecordGroup>(group: G, id: string, now: string, kept: Tombstone<G>): Step[] {
     const ttl = Math.floor(Date.parse(now) / 1000) + DELETION_RETENTION_DAYS * 86_400;
     return [
       {
         action: {
           Put: {
             TableName: this.tableName,
-            Item: { ...keys.deletion(group, now, id), [idFields[group]]: id, deleted_at: now, ttl },
+            Item: { ...keys.deletion(group, now, id), [idFields[group]]: id, deleted_at: now, kept, ttl },
           },
         },
       },
