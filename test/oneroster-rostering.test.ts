@@ -154,20 +154,75 @@ describe('mapping fidelity', () => {
     expect(paged.map((u) => u.enabledUser)).toEqual(['false']);
   });
 
-  it('agrees with the native records user by user: enabledUser, names, e-mail, and demographics', async () => {
-    const native = async <T>(group: string): Promise<T[]> => {
-      const found: T[] = [];
-      let cursor = '';
-      for (;;) {
-        const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
-          string,
-          unknown
-        >;
-        found.push(...(page[group] as T[]));
-        if (typeof page.next_cursor !== 'string') return found;
-        cursor = `&cursor=${page.next_cursor}`;
+  /** Every record of a native group, by its cursor. */
+  const native = async <T>(group: string): Promise<T[]> => {
+    const found: T[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
+        string,
+        unknown
+      >;
+      found.push(...(page[group] as T[]));
+      if (typeof page.next_cursor !== 'string') return found;
+      cursor = `&cursor=${page.next_cursor}`;
+    }
+  };
+
+  it('places each role at its schools and links students and guardians both ways, as the native records say', async () => {
+    type Ref = { sourcedId: string };
+    const schoolOfClass = new Map(
+      (await native<{ class_id: string; school_id: string }>('classes')).map((c) => [
+        c.class_id,
+        c.school_id,
+      ]),
+    );
+    const enrollments = await native<{ entity_id: string; class_id: string; role: string }>('enrollments');
+    const studentEntity = new Map(
+      (await native<{ student_id: string; entity_id: string }>('students')).map((s) => [
+        s.student_id,
+        s.entity_id,
+      ]),
+    );
+    const tutors = await native<{ entity_id: string; student_ids: string[] }>('tutors');
+    const users = new Map((await all('users', 'users')).map((u) => [u.sourcedId, u]));
+    const schoolsOf = (entityId: string, asStudent: boolean) =>
+      [
+        ...new Set(
+          enrollments
+            .filter((e) => e.entity_id === entityId && (e.role === 'student') === asStudent)
+            .map((e) => schoolOfClass.get(e.class_id) as string),
+        ),
+      ].sort();
+    let placed = 0;
+    for (const user of users.values()) {
+      const roles = user.roles as { role: string; org: Ref }[];
+      expect(user.primaryOrg).toEqual(roles[0]?.org);
+      for (const [role, asStudent] of [
+        ['student', true],
+        ['teacher', false],
+      ] as const) {
+        const orgs = roles.filter((r) => r.role === role).map((r) => r.org.sourcedId);
+        const schools = schoolsOf(user.sourcedId, asStudent);
+        if (orgs.length === 0 || schools.length === 0) continue;
+        expect(orgs, `${user.sourcedId} as ${role}`).toEqual(schools);
+        placed += 1;
       }
-    };
+      for (const agent of user.agents as Ref[]) {
+        const back = (users.get(agent.sourcedId)?.agents as Ref[]).map((a) => a.sourcedId);
+        expect(back, `${agent.sourcedId} links back to ${user.sourcedId}`).toContain(user.sourcedId);
+      }
+    }
+    expect(placed).toBeGreaterThan(0);
+    const linked = tutors.filter((t) => t.student_ids.length > 0);
+    expect(linked.length).toBeGreaterThan(0);
+    for (const tutor of linked) {
+      const agents = (users.get(tutor.entity_id)?.agents as Ref[]).map((a) => a.sourcedId);
+      expect(agents).toEqual(expect.arrayContaining(tutor.student_ids.map((id) => studentEntity.get(id))));
+    }
+  });
+
+  it('agrees with the native records user by user: enabledUser, names, e-mail, and demographics', async () => {
     type Role = { ative: boolean; gender: string; birth_date: string; naturality: string };
     const records = new Map<string, Role>();
     for (const [group, idField] of [

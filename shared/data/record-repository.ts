@@ -121,6 +121,17 @@ export class RecordRepository {
     );
   }
 
+  /** Each student's tutors (the ids in its `_tutors` set), by student id: a BatchGet of just that attribute. */
+  async tutorsOf(studentIds: readonly string[]): Promise<Map<string, string[]>> {
+    const items = await this.getManyItems('students', studentIds, internal.tutors);
+    return new Map(
+      [...items].map(([id, item]) => {
+        const tutors = item[internal.tutors];
+        return [id, tutors instanceof Set ? [...(tutors as Set<string>)].sort() : []];
+      }),
+    );
+  }
+
   /** A class's enrollments, in id order: its list, then the enrollments by id. */
   async enrollmentsOfClass(classId: string): Promise<GroupRecords['enrollments'][]> {
     return this.enrollmentsOf(await this.enrollmentEntries('classes', classId));

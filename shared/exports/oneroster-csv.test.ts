@@ -165,11 +165,12 @@ describe('the OneRoster zip', () => {
     expect(rows.enrollments?.map((e) => e.sourcedId).sort()).toEqual(kept.map((e) => e.enrollment_id).sort());
     const user = (entityId: string) => rows.users?.find((u) => u.sourcedId === entityId);
     // A one-word name is both given and family name; without an account the username is the e-mail.
+    // Her role is at the school of the class she is enrolled in (the others are left out of the zip).
     expect(user(ana.entity.entity_id)).toMatchObject({
       givenName: 'Ana',
       familyName: 'Ana',
       username: ana.entity.email,
-      primaryOrgSourcedId: org.entity_id,
+      primaryOrgSourcedId: school.entity_id,
     });
     expect(user(rui.entity.entity_id)).toMatchObject({
       givenName: 'Rui',
@@ -178,7 +179,7 @@ describe('the OneRoster zip', () => {
       enabledUser: 'false',
     });
     expect(user(ana.entity.entity_id)?.enabledUser).toBe('true');
-    expect(rows.roles?.every((r) => r.orgSourcedId === org.entity_id)).toBe(true);
+    expect(rows.roles?.every((r) => r.orgSourcedId === school.entity_id)).toBe(true);
   });
 
   it('marks a table without rows absent in manifest.csv and leaves its file out', async () => {

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
 import { idFields, isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
+import { type Affiliations, affiliationsOf, type EnrolledIn } from '../oneroster/affiliations';
 import { ObjectMaker, type OneRosterOrg, oneRosterRoles, rootOrganisation } from '../oneroster/objects';
 import type {
   AcademicSession,
@@ -187,6 +188,45 @@ export interface RosterRecords {
   usernames: ReadonlyMap<string, string>;
 }
 
+/**
+ * Every user's affiliations (affiliations.ts) from the records in hand: their enrollments, a guardian's
+ * students and, the other way, a student's guardians, each as users of the zip.
+ */
+function usersAffiliations(
+  records: RosterRecords,
+  people: readonly Entity[],
+  roleOwners: ReadonlyMap<string, string>,
+  schoolOf: (classId: string) => string | undefined,
+): Map<string, Affiliations> {
+  const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
+    const values = map.get(key);
+    if (values) values.push(value);
+    else map.set(key, [value]);
+  };
+  const enrolled = new Map<string, EnrolledIn[]>();
+  for (const e of records.enrollments) push(enrolled, e.entity_id, { role: e.role, classId: e.class_id });
+  const enrollmentsOf = (entityId: string) => enrolled.get(entityId) ?? [];
+  const guardiansOf = new Map<string, string[]>();
+  for (const [tutorId, students] of records.tutorStudents) {
+    const guardian = roleOwners.get(tutorId);
+    if (guardian) for (const student of students) push(guardiansOf, student, guardian);
+  }
+  const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
+  return new Map(
+    people.map((e) => {
+      const links = {
+        enrollments: enrollmentsOf(e.entity_id),
+        students: ofRole(e, 'tutor').flatMap((id) =>
+          (records.tutorStudents.get(id) ?? []).flatMap((student) => roleOwners.get(student) ?? []),
+        ),
+        guardians: ofRole(e, 'student').flatMap((id) => guardiansOf.get(id) ?? []),
+      };
+      const roles = e.roles.map((r) => r.role);
+      return [e.entity_id, affiliationsOf(roles, links, schoolOf, enrollmentsOf)] as const;
+    }),
+  );
+}
+
 /** A list field: comma-separated values, quoted as one cell by csvLine when it holds a comma. */
 const list = (values: readonly string[]) => values.join(',');
 
@@ -205,14 +245,6 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
   const userIds = new Set(people.map((e) => e.entity_id));
   /** The person each role record is of, by the record's id. */
   const roleOwners = new Map(people.flatMap((e) => e.roles.map((r) => [r.id, e.entity_id] as const)));
-  /** A guardian's agents are the students they are tutor of, as users of the zip. */
-  const agentsOf = (e: Entity) => [
-    ...new Set(
-      e.roles.flatMap(({ id }) =>
-        (records.tutorStudents.get(id) ?? []).flatMap((student) => roleOwners.get(student) ?? []),
-      ),
-    ),
-  ];
   const maker = new ObjectMaker('', root?.entity_id ?? '');
   const sessions = records.academic_sessions;
   const sessionIds = new Set(sessions.map((s) => s.academic_session_id));
@@ -224,6 +256,7 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
       classes.set(cls.class_id, { cls, terms });
   }
   const known = (ids: Set<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
+  const affiliations = usersAffiliations(records, people, roleOwners, (id) => classes.get(id)?.cls.school_id);
 
   const org = (o: OneRosterOrg): Row => ({
     sourcedId: o.sourcedId,
@@ -277,6 +310,7 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
       const o = maker.user(
         e,
         e.roles.some(({ id }) => records.activeRoles.has(id)),
+        affiliations.get(e.entity_id),
       );
       return {
         sourcedId: o.sourcedId,
@@ -289,18 +323,19 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
         // The school's own number for the person: their first role record's processnumber.
         identifier: e.roles[0] && records.firstRoles.get(e.roles[0].id)?.processnumber,
         email: o.email,
-        agentSourcedIds: list(agentsOf(e)),
+        agentSourcedIds: list(o.agents.map((a) => a.sourcedId)),
         primaryOrgSourcedId: o.primaryOrg.sourcedId,
       };
     }),
-    // A role's sourcedId is the native role record's id: each role of a person is its own record.
+    // A role's sourcedId is the native role record's id: each role of a person is its own record, at the
+    // first of its schools (an import reads each row as a role record; the REST user lists every school).
     roles: people.flatMap((e) =>
       e.roles.map(({ role, id }, i) => ({
         sourcedId: id,
         userSourcedId: e.entity_id,
         roleType: i === 0 ? 'primary' : 'secondary',
         role: oneRosterRoles[role],
-        orgSourcedId: root?.entity_id,
+        orgSourcedId: affiliations.get(e.entity_id)?.schools[role]?.[0] ?? root?.entity_id,
       })),
     ),
     enrollments: records.enrollments.flatMap((enrollment) => {

@@ -15,6 +15,7 @@ import type {
   Teacher,
   Tutor,
 } from '../schemas/records';
+import { type Affiliations, unaffiliated } from './affiliations';
 import { ROSTERING_PATH } from './rostering-path';
 
 /** An object that exists is `active`; one a delta read tells was deleted, `tobedeleted`. */
@@ -42,6 +43,7 @@ export interface OneRosterUser {
   givenName: string;
   familyName: string;
   roles: OneRosterRole[];
+  agents: GuidRef<'user'>[];
   primaryOrg: GuidRef<'org'>;
   email: string;
 }
@@ -265,12 +267,21 @@ export class ObjectMaker {
   }
 
   /**
-   * A user. `enabled` says whether any of the person's role records is active (`ative`); the caller reads
-   * those records.
+   * A user. `enabled` says whether any of the person's role records is active (`ative`); `affiliations`
+   * where each role is and whom the person is linked to (affiliations.ts). The caller reads both.
    */
-  user(entity: Entity, enabled: boolean): OneRosterUser {
+  user(entity: Entity, enabled: boolean, affiliations: Affiliations = unaffiliated): OneRosterUser {
     const { givenName, familyName } = nameParts(entity.name);
-    const org = this.orgRef(this.homeOrgId);
+    const placed = entity.roles.flatMap(({ role }) =>
+      (affiliations.schools[role] ?? [this.homeOrgId]).map((org) => ({ role, org })),
+    );
+    const roles = placed
+      .filter((r, i) => placed.findIndex((o) => o.role === r.role && o.org === r.org) === i)
+      .map(({ role, org }, i) => ({
+        roleType: i === 0 ? ('primary' as const) : ('secondary' as const),
+        role: oneRosterRoles[role],
+        org: this.orgRef(org),
+      }));
     return {
       sourcedId: entity.entity_id,
       status: 'active',
@@ -279,12 +290,9 @@ export class ObjectMaker {
       enabledUser: enabled ? 'true' : 'false',
       givenName,
       familyName,
-      roles: entity.roles.map(({ role }, i) => ({
-        roleType: i === 0 ? 'primary' : 'secondary',
-        role: oneRosterRoles[role],
-        org,
-      })),
-      primaryOrg: org,
+      roles,
+      agents: affiliations.agents.map((id) => this.ref('user', 'users', id)),
+      primaryOrg: roles[0]?.org ?? this.orgRef(this.homeOrgId),
       email: entity.email,
     };
   }
@@ -322,6 +330,7 @@ export class ObjectMaker {
       givenName: '',
       familyName: '',
       roles: [{ roleType: 'primary', role: oneRosterRoles[role], org }],
+      agents: [],
       primaryOrg: org,
       email: '',
     };
@@ -432,6 +441,7 @@ export const objectFields = {
     'givenName',
     'familyName',
     'roles',
+    'agents',
     'primaryOrg',
     'email',
   ],

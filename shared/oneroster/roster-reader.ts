@@ -194,6 +194,16 @@ export class RosterReader {
     return this.records.getMany(group, ids);
   }
 
+  /** Each student's tutors, by student id. */
+  tutorsOf(studentIds: readonly string[]) {
+    return this.records.tutorsOf(studentIds);
+  }
+
+  /** The enrollment lists of person entities (role and class of each), by entity id. */
+  enrollmentListsOf(entityIds: readonly string[]) {
+    return this.records.enrollmentLists('entities', entityIds);
+  }
+
   /** A class's enrollments, and a person's, read by id (the model keeps their ids on the class and the entity). */
   enrollmentsOfClass(classId: string) {
     return this.records.enrollmentsOfClass(classId);

@@ -8,7 +8,8 @@ import { RecordNotFoundError } from '../domain/errors';
 import { type RecordGroup, roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Entity, EntityRole } from '../schemas/records';
+import type { Entity, EntityRole, Student, Tutor } from '../schemas/records';
+import { type Affiliations, affiliationsOf } from './affiliations';
 import {
   type CollectionQuery,
   inKeyOrder,
@@ -184,23 +185,78 @@ const isUser = (e: Entity) => e.entity_type === 'person' && e.roles.length > 0;
 export const hasRole = (role: UserRole | undefined) => (e: Entity) =>
   isUser(e) && (role === undefined || e.roles.some((r) => r.role === role));
 
-/** The people some of whose role records are active (`ative`): the users whose `enabledUser` is true. */
-async function enabledPeople(reader: RosterReader, people: readonly Entity[]): Promise<Set<string>> {
-  const roles = people.flatMap((e) => e.roles);
-  const records = await Promise.all(
-    roleGroups.map((group) =>
-      reader.getMany(
-        group,
-        roles.filter((r) => r.role === roleName(group)).map((r) => r.id),
-      ),
-    ),
-  );
-  const active = new Set(records.flatMap((found) => [...found].filter(([, r]) => r.ative).map(([id]) => id)));
-  return new Set(people.filter((e) => e.roles.some((r) => active.has(r.id))).map((e) => e.entity_id));
+/** What a user object takes beyond its entity: whether it is enabled, and its affiliations. */
+interface UserFacts {
+  enabled: Set<string>;
+  affiliations: Map<string, Affiliations>;
 }
 
-const namesEnabledUser = ({ sort, filter }: CollectionQuery) =>
-  [sort ?? '', ...(filter ? filterFields(filter) : [])].some((f) => f.split('.')[0] === 'enabledUser');
+const unique = (values: Iterable<string>) => [...new Set(values)];
+
+/**
+ * The facts of some people's users, read by id for them alone: their role records (an active one makes
+ * the user enabled), a student's guardians and a guardian's students, and the schools of their
+ * enrollments and of their students' (affiliations.ts).
+ */
+async function userFacts(reader: RosterReader, people: readonly Entity[]): Promise<UserFacts> {
+  const roles = people.flatMap((e) => e.roles);
+  const idsOf = (role: string) => roles.filter((r) => r.role === role).map((r) => r.id);
+  const found = new Map(
+    await Promise.all(
+      roleGroups.map(async (group) => [group, await reader.getMany(group, idsOf(roleName(group)))] as const),
+    ),
+  );
+  const active = new Set(
+    [...found.values()].flatMap((records) => [...records].filter(([, r]) => r.ative).map(([id]) => id)),
+  );
+  const students = found.get('students') as Map<string, Student>;
+  const tutors = found.get('tutors') as Map<string, Tutor>;
+  const tutorsOfStudent = await reader.tutorsOf([...students.keys()]);
+  const [guardianRecords, guardedRecords] = await Promise.all([
+    reader.getMany('tutors', unique([...tutorsOfStudent.values()].flat())),
+    reader.getMany('students', unique([...tutors.values()].flatMap((t) => t.student_ids))),
+  ]);
+  const guardedPeople = [...guardedRecords.values()].map((s) => s.entity_id);
+  const lists = await reader.enrollmentListsOf(unique([...people.map((e) => e.entity_id), ...guardedPeople]));
+  const enrolled = (entityId: string) =>
+    (lists.get(entityId)?.entries ?? []).map((e) => ({ role: e.role, classId: e.otherId }));
+  const classes = await reader.getMany(
+    'classes',
+    unique([...lists.values()].flatMap((l) => l.entries.map((e) => e.otherId))),
+  );
+  const schoolOf = (classId: string) => classes.get(classId)?.school_id;
+  const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
+  const affiliations = new Map(
+    people.map((e) => {
+      const guardians = ofRole(e, 'student')
+        .flatMap((id) => tutorsOfStudent.get(id) ?? [])
+        .flatMap((id) => guardianRecords.get(id)?.entity_id ?? []);
+      const guarded = ofRole(e, 'tutor')
+        .flatMap((id) => tutors.get(id)?.student_ids ?? [])
+        .flatMap((id) => guardedRecords.get(id)?.entity_id ?? []);
+      const links = { enrollments: enrolled(e.entity_id), students: guarded, guardians };
+      const roleNames = e.roles.map((r) => r.role);
+      return [e.entity_id, affiliationsOf(roleNames, links, schoolOf, enrolled)] as const;
+    }),
+  );
+  return {
+    enabled: new Set(people.filter((e) => e.roles.some((r) => active.has(r.id))).map((e) => e.entity_id)),
+    affiliations,
+  };
+}
+
+/** Whether a filter or sort looks at what userFacts reads: then it is read for every user selected from. */
+const namesUserFacts = ({ sort, filter }: CollectionQuery) =>
+  [sort ?? '', ...(filter ? filterFields(filter) : [])].some((f) => {
+    const root = f.split('.')[0];
+    return (
+      root === 'enabledUser' ||
+      root === 'agents' ||
+      root === 'primaryOrg' ||
+      f === 'roles' ||
+      f.startsWith('roles.org')
+    );
+  });
 
 /**
  * The users response for some people. `enabledUser` comes from their role records, read by id for the
@@ -215,21 +271,23 @@ export async function usersResponse(
   deleted: (maker: ObjectMaker) => Promise<OneRosterUser[]> = async () => [],
 ): Promise<ApiResponse> {
   const maker = makerFor(request, homeOrg);
-  const users = (enabled: Set<string>) => (list: readonly Entity[]) =>
-    list.map((e) => maker.user(e, enabled.has(e.entity_id)));
+  const users = (facts: UserFacts | undefined) => (list: readonly Entity[]) =>
+    list.map((e) =>
+      maker.user(e, facts?.enabled.has(e.entity_id) ?? false, facts?.affiliations.get(e.entity_id)),
+    );
   const gone = await deleted(maker);
-  if (namesEnabledUser(query)) {
-    const all = users(await enabledPeople(reader, people))(people);
+  if (namesUserFacts(query)) {
+    const all = users(await userFacts(reader, people))(people);
     return collectionResponse(request, 'users', withDeleted(all, gone), query);
   }
-  // Selected and paged before enabledUser is read, which neither filter nor sort looks at here.
+  // Selected and paged before the facts are read, which neither filter nor sort looks at here.
   const byId = new Map(people.map((e) => [e.entity_id, e]));
   const complete = async (page: OneRosterUser[]) => {
     const onPage = page.flatMap((u) => (u.status === 'active' ? (byId.get(u.sourcedId) ?? []) : []));
-    const made = new Map(users(await enabledPeople(reader, onPage))(onPage).map((u) => [u.sourcedId, u]));
+    const made = new Map(users(await userFacts(reader, onPage))(onPage).map((u) => [u.sourcedId, u]));
     return page.map((u) => made.get(u.sourcedId) ?? u);
   };
-  return collectionResponse(request, 'users', withDeleted(users(new Set())(people), gone), query, complete);
+  return collectionResponse(request, 'users', withDeleted(users(undefined)(people), gone), query, complete);
 }
 
 /** The listing of the users of a role, or of every user. */
@@ -263,8 +321,10 @@ export async function listUsers(
   const query = parseCollectionQuery(request.query, objectFields.users);
   if (inKeyOrder(query)) {
     const { page, people, maker } = await usersPage(request, reader, query, role);
-    const enabled = await enabledPeople(reader, people);
-    const users = people.map((e) => maker.user(e, enabled.has(e.entity_id)));
+    const facts = await userFacts(reader, people);
+    const users = people.map((e) =>
+      maker.user(e, facts.enabled.has(e.entity_id), facts.affiliations.get(e.entity_id)),
+    );
     return keyedResponse(request, 'users', users, query, page);
   }
   const window = changedSince(query.filter);
@@ -318,8 +378,8 @@ export async function getUser(
   const entity = (await reader.get('entities', id))?.record;
   if (!entity || !hasRole(role)(entity)) throw unknownObject(role ?? 'user', id);
   const maker = makerFor(request, await homeOrgId(request, reader));
-  const enabled = await enabledPeople(reader, [entity]);
-  return respond('user', maker.user(entity, enabled.has(entity.entity_id)));
+  const facts = await userFacts(reader, [entity]);
+  return respond('user', maker.user(entity, facts.enabled.has(id), facts.affiliations.get(id)));
 }
 
 export const isOrg = (type: string | undefined) => (e: Entity) =>

@@ -57,7 +57,10 @@ const orgListing = keys.listingPartition('orgs');
 const entityReads = [keys.recordPartition('entities'), keys.counterPartition, orgListing];
 /** The organisations are read from their listing, whole: a few, whatever the number of people. */
 const orgReads = [keys.recordPartition('entities'), orgListing];
-/** A user's enabledUser comes from the person's role records, of any role. */
+/**
+ * A user's enabledUser comes from the person's role records, of any role, and its agents from a
+ * student's tutors and a tutor's students; its roles' schools from the classes of its enrollments.
+ */
 const roleRecords = roleGroups.map(keys.recordPartition);
 /**
  * A list of users reads a page of its listing, and only the changed entities, from the changes index,
@@ -69,6 +72,7 @@ const userReads = (...listings: string[]) => [
   ...listings,
   keys.changePartition('entities'),
   ...roleRecords,
+  keys.recordPartition('classes'),
 ];
 
 const imsx = { kind: 'imsx' } as const;

@@ -28,6 +28,7 @@ export const OneRosterUser = z
         org: guidRef('org'),
       }),
     ),
+    agents: z.array(guidRef('user')),
     primaryOrg: guidRef('org'),
     email: z.string(),
   })
