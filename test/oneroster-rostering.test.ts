@@ -209,7 +209,7 @@ describe('mapping fidelity', () => {
         placed += 1;
       }
       for (const agent of user.agents as Ref[]) {
-        const back = (users.get(agent.sourcedId)?.agents as Ref[]).map((a) => a.sourcedId);
+        const back = ((users.get(agent.sourcedId)?.agents ?? []) as Ref[]).map((a) => a.sourcedId);
         expect(back, `${agent.sourcedId} links back to ${user.sourcedId}`).toContain(user.sourcedId);
       }
     }
@@ -217,7 +217,7 @@ describe('mapping fidelity', () => {
     const linked = tutors.filter((t) => t.student_ids.length > 0);
     expect(linked.length).toBeGreaterThan(0);
     for (const tutor of linked) {
-      const agents = (users.get(tutor.entity_id)?.agents as Ref[]).map((a) => a.sourcedId);
+      const agents = ((users.get(tutor.entity_id)?.agents ?? []) as Ref[]).map((a) => a.sourcedId);
       expect(agents).toEqual(expect.arrayContaining(tutor.student_ids.map((id) => studentEntity.get(id))));
     }
   });
