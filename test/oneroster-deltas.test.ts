@@ -4,7 +4,7 @@
 // against DynamoDB Local, with records made and deleted through the native API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organisationBody, personBody } from './support/fixtures';
-import { bindingSchema } from './support/oneroster-binding';
+import { bindingSchema, schemaOfKey } from './support/oneroster-binding';
 import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/rostering/v1p2';
@@ -29,15 +29,6 @@ async function remove(group: string, id: unknown) {
   expect(response.status, await response.clone().text()).toBe(204);
 }
 
-const setSchemas: Record<string, string> = {
-  users: 'UserSetDType',
-  orgs: 'OrgSetDType',
-  academicSessions: 'AcademicSessionSetDType',
-  courses: 'CourseSetDType',
-  classes: 'ClassSetDType',
-  enrollments: 'EnrollmentSetDType',
-};
-
 /** Every object of a collection's delta read since `since`, checked against the binding's schema. */
 async function delta(path: string, since: string): Promise<Obj[]> {
   const filter = encodeURIComponent(`dateLastModified>'${since}'`);
@@ -46,7 +37,7 @@ async function delta(path: string, since: string): Promise<Obj[]> {
   expect(response.status, text).toBe(200);
   const body = JSON.parse(text) as Record<string, Obj[]>;
   const [key] = Object.keys(body) as [string];
-  const validate = bindingSchema(setSchemas[key] as string);
+  const validate = bindingSchema(schemaOfKey[key] as string);
   expect(validate(body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
   expect(Number(response.headers.get('x-total-count'))).toBe(body[key]?.length);
   return body[key] as Obj[];

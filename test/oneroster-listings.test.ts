@@ -5,9 +5,9 @@
 // group's size, and a table from before the listings gets them from `records list-again`.
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runAdmin } from '../infra/cli/admin/main';
 import { reportReadCapacity } from '../shared/data/read-capacity';
 import { tableDesign } from '../shared/data/table';
+import { runAdminOn } from './support/admin-run';
 import { organisationBody, personBody } from './support/fixtures';
 import { startTestApi, type TestApi } from './support/test-api';
 
@@ -192,22 +192,7 @@ describe('records list-again', () => {
       );
     }
     expect((await walk('/users', 200)).ids.length).toBeLessThan(before.ids.length);
-    let out = '';
-    const code = await runAdmin({
-      argv: ['records', 'list-again'],
-      env: {
-        ...process.env,
-        TABLE_NAME: api.tableName,
-        DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-        AWS_REGION: 'eu-west-1',
-        TENANT_ID: 'demo',
-      },
-      stdin: { isTTY: false, read: async () => '' },
-      out: (line) => {
-        out += line;
-      },
-      err: () => {},
-    });
+    const { code, stdout: out } = await runAdminOn(api, ['records', 'list-again']);
     expect(code, out).toBe(0);
     expect(out).toContain(`Listed ${Items.length} record(s) again`);
     expect((await walk('/users', 200)).ids).toEqual(before.ids);

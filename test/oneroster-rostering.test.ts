@@ -7,7 +7,7 @@ import { oneRosterScopes } from '../shared/domain/groups';
 import { routes } from '../shared/routes';
 import type { Entity } from '../shared/schemas/records';
 import { personBody } from './support/fixtures';
-import { bindingSchema } from './support/oneroster-binding';
+import { bindingSchema, schemaOfKey } from './support/oneroster-binding';
 import { rosterSamples } from './support/oneroster-samples';
 import { startTestApi, TEST_SYNC_LAG_MS, type TestApi, waitForSyncLag } from './support/test-api';
 
@@ -32,6 +32,21 @@ async function valid(response: Response, schemaName: string, status = 200) {
 }
 
 type Obj = { sourcedId: string } & Record<string, unknown>;
+
+/** Every record of a native group, by its cursor. */
+async function native<T>(group: string): Promise<T[]> {
+  const found: T[] = [];
+  let cursor = '';
+  for (;;) {
+    const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    found.push(...(page[group] as T[]));
+    if (typeof page.next_cursor !== 'string') return found;
+    cursor = `&cursor=${page.next_cursor}`;
+  }
+}
 
 async function all(collection: string, key: string, query = ''): Promise<Obj[]> {
   const response = await api.get(
@@ -153,21 +168,6 @@ describe('mapping fidelity', () => {
     );
     expect(paged.map((u) => u.enabledUser)).toEqual(['false']);
   });
-
-  /** Every record of a native group, by its cursor. */
-  const native = async <T>(group: string): Promise<T[]> => {
-    const found: T[] = [];
-    let cursor = '';
-    for (;;) {
-      const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
-        string,
-        unknown
-      >;
-      found.push(...(page[group] as T[]));
-      if (typeof page.next_cursor !== 'string') return found;
-      cursor = `&cursor=${page.next_cursor}`;
-    }
-  };
 
   it('places each role at its schools and links students and guardians both ways, as the native records say', async () => {
     type Ref = { sourcedId: string };
@@ -552,7 +552,7 @@ describe('scopes', () => {
     const core = await api.token(oneRosterScopes.core);
     const roster = await api.token(oneRosterScopes.roster);
     const demographics = await api.token(oneRosterScopes.demographics);
-    const native = await api.token('students:read');
+    const nativeScope = await api.token('students:read');
     for (const token of [core, roster]) {
       await valid(await api.get(`${BASE}/users?limit=1`, { token }), 'UserSetDType');
       const refused = await valid(
@@ -567,27 +567,11 @@ describe('scopes', () => {
       'DemographicsSetDType',
     );
     await valid(await api.get(`${BASE}/orgs?limit=1`, { token: demographics }), 'imsx_StatusInfoDType', 403);
-    await valid(await api.get(`${BASE}/users?limit=1`, { token: native }), 'imsx_StatusInfoDType', 403);
+    await valid(await api.get(`${BASE}/users?limit=1`, { token: nativeScope }), 'imsx_StatusInfoDType', 403);
   });
 });
 
 describe('the rostering model: sessions, courses, classes, enrollments and the nested collections', () => {
-  const schemaOfKey: Record<string, string> = {
-    users: 'UserSetDType',
-    orgs: 'OrgSetDType',
-    academicSessions: 'AcademicSessionSetDType',
-    courses: 'CourseSetDType',
-    classes: 'ClassSetDType',
-    enrollments: 'EnrollmentSetDType',
-    demographics: 'DemographicsSetDType',
-    user: 'SingleUserDType',
-    org: 'SingleOrgDType',
-    academicSession: 'SingleAcademicSessionDType',
-    course: 'SingleCourseDType',
-    class: 'SingleClassDType',
-    enrollment: 'SingleEnrollmentDType',
-  };
-
   it('answers every route with objects that meet the binding schemas', async () => {
     const samples = await rosterSamples((path) => api.get(path));
     const rostering = routes.filter((r) => r.dialect.kind === 'imsx');
@@ -612,19 +596,6 @@ describe('the rostering model: sessions, courses, classes, enrollments and the n
   }, 240_000);
 
   it('maps classes, enrollments and sessions from the native records', async () => {
-    const native = async <T>(group: string): Promise<T[]> => {
-      const found: T[] = [];
-      let cursor = '';
-      for (;;) {
-        const page = (await (await api.get(`/api/${group}?items_per_page=500${cursor}`)).json()) as Record<
-          string,
-          unknown
-        >;
-        found.push(...(page[group] as T[]));
-        if (typeof page.next_cursor !== 'string') return found;
-        cursor = `&cursor=${page.next_cursor}`;
-      }
-    };
     const classes = await native<{
       class_id: string;
       school_id: string;

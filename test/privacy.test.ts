@@ -8,14 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runAdmin } from '../infra/cli/admin/main';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../shared/audit/audit-event';
 import { keys } from '../shared/data/keys';
 import { SessionRepository } from '../shared/data/session-repository';
 import type { User } from '../shared/data/user-repository';
 import { idFields, oneRosterScopes } from '../shared/domain/groups';
 import type { Entity, Student } from '../shared/schemas/records';
+import { runAdminOn } from './support/admin-run';
 import { refresh, signIn } from './support/authorization-codes';
 import { expectProblem, json } from './support/contract';
 import { personBody } from './support/fixtures';
@@ -31,39 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * The admin CLI as an operator runs it, on the test's table and audit file, in this process
- * (test/admin-cli.test.ts runs it as a child process too).
- */
-async function admin(args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin({
-    argv: args,
-    env: {
-      ...process.env,
-      TABLE_NAME: api.tableName,
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      AWS_REGION: 'eu-west-1',
-      TENANT_ID: 'demo',
-      AUDIT_LOG_FILE: api.auditLogFile,
-    },
-    stdin: { isTTY: false, read: async () => '' },
-    out: (line) => {
-      stdout += `${line}\n`;
-    },
-    err: (line) => {
-      stderr += `${line}\n`;
-    },
-  });
-  return { code, stdout, stderr };
-}
+const admin = (args: string[]) => runAdminOn(api, args);
 
 const auditEvents = (): AuditEvent[] =>
   readFileSync(api.auditLogFile, 'utf8')

@@ -22,3 +22,20 @@ export function bindingSchema(name: string) {
   if (!validate) throw new Error(`no schema ${name} in the binding`);
   return validate;
 }
+
+/** The binding's schema of a response, by the key its body holds the objects under. */
+export const schemaOfKey: Record<string, string> = {
+  users: 'UserSetDType',
+  orgs: 'OrgSetDType',
+  academicSessions: 'AcademicSessionSetDType',
+  courses: 'CourseSetDType',
+  classes: 'ClassSetDType',
+  enrollments: 'EnrollmentSetDType',
+  demographics: 'DemographicsSetDType',
+  user: 'SingleUserDType',
+  org: 'SingleOrgDType',
+  academicSession: 'SingleAcademicSessionDType',
+  course: 'SingleCourseDType',
+  class: 'SingleClassDType',
+  enrollment: 'SingleEnrollmentDType',
+};
