@@ -67,7 +67,12 @@ async function total(path: string) {
 
 describe('collections read a page at a time', () => {
   it('walk by after to what the whole collection holds, in sourcedId order, with one total', async () => {
+    const schools = (await (await api.get(`${BASE}/schools?limit=1`)).json()) as { orgs: Obj[] };
+    const school = `/schools/${schools.orgs[0]?.sourcedId}`;
     for (const path of [
+      `${school}/students`,
+      `${school}/teachers`,
+      `${school}/enrollments`,
       '/users',
       '/students',
       '/teachers',

@@ -6,9 +6,9 @@ import { keys } from './keys';
 import type { ListingName } from './listings';
 import { tableDesign } from './table';
 
-/** An entry of a listing: the entity id it is sorted by, and the id of the record that put it there. */
+/** An entry of a listing: what it is sorted by (listings.ts), and the id of the record that put it there. */
 export interface ListingItem {
-  entityId: string;
+  sort: string;
   recordId: string;
 }
 
@@ -45,10 +45,10 @@ export class ListingRepository {
   }
 
   /**
-   * The entity id of the entry at `offset` (1-based), reading its keys from the start (an index entry
+   * The sort key of the entry at `offset` (1-based), reading its keys from the start (an index entry
    * is about 100 bytes: some 40 a read unit); undefined past the end.
    */
-  async entityIdAt(listing: ListingName, offset: number): Promise<string | undefined> {
+  async sortAt(listing: ListingName, offset: number): Promise<string | undefined> {
     let remaining = offset;
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -67,13 +67,16 @@ export class ListingRepository {
     return undefined;
   }
 
-  /** Every entry of a listing that stays small whatever the tenant's size (the organisations). */
-  async all(listing: ListingName): Promise<ListingItem[]> {
+  /**
+   * Every entry of a listing that stays small whatever the tenant's size (the organisations), or of the
+   * part of one whose sort keys begin with `prefix` (a school's classes).
+   */
+  async all(listing: ListingName, prefix?: string): Promise<ListingItem[]> {
     const items: ListingItem[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(
-        new QueryCommand({ ...this.range(listing, undefined), ExclusiveStartKey: startKey }),
+        new QueryCommand({ ...this.range(listing, undefined, prefix), ExclusiveStartKey: startKey }),
       );
       items.push(...(page.Items ?? []).map(toListingItem));
       startKey = page.LastEvaluatedKey;
@@ -95,21 +98,27 @@ export class ListingRepository {
     return count;
   }
 
-  private range(listing: ListingName, after: string | undefined): QueryCommandInput {
+  private range(listing: ListingName, after: string | undefined, prefix?: string): QueryCommandInput {
+    const bound =
+      after !== undefined
+        ? { condition: '#s > :s', value: after }
+        : prefix !== undefined
+          ? { condition: 'begins_with(#s, :s)', value: prefix }
+          : undefined;
     return {
       TableName: this.tableName,
       IndexName: tableDesign.listingsIndex.name,
-      KeyConditionExpression: after === undefined ? '#p = :p' : '#p = :p AND #s > :after',
-      ExpressionAttributeNames: { '#p': partitionKey, ...(after === undefined ? {} : { '#s': sortKey }) },
+      KeyConditionExpression: bound ? `#p = :p AND ${bound.condition}` : '#p = :p',
+      ExpressionAttributeNames: { '#p': partitionKey, ...(bound ? { '#s': sortKey } : {}) },
       ExpressionAttributeValues: {
         ':p': keys.listingPartition(listing),
-        ...(after === undefined ? {} : { ':after': after }),
+        ...(bound ? { ':s': bound.value } : {}),
       },
     };
   }
 }
 
 const toListingItem = (item: Record<string, unknown>): ListingItem => ({
-  entityId: String(item[sortKey]),
+  sort: String(item[sortKey]),
   recordId: String(item[tableDesign.sortKey]),
 });

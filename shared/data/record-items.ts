@@ -69,7 +69,7 @@ export function recordItem<G extends RecordGroup>(group: G, record: GroupRecords
     [tableDesign.changesIndex.sortKey]: keys.changeSort(record.updated_at, id),
     ...(listing && {
       [tableDesign.listingsIndex.partitionKey]: keys.listingPartition(listing.listing),
-      [tableDesign.listingsIndex.sortKey]: listing.entityId,
+      [tableDesign.listingsIndex.sortKey]: listing.sort,
     }),
   };
 }

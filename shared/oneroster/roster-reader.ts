@@ -3,7 +3,7 @@
 // up to the sync lag behind the clock as the native changes feed. A whole-group read is bounded: a group
 // larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
 import type { ListingRepository } from '../data/listing-repository';
-import type { ListingName } from '../data/listings';
+import { classesOfSchool, type ListingName } from '../data/listings';
 import type { Deletion } from '../data/pages';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
@@ -15,6 +15,16 @@ import type { CollectionQuery } from './collection-query';
 /** The most records of one group a OneRoster request reads whole (about 30 MB of records at most). */
 export const MAX_WHOLE_GROUP = 20_000;
 const PAGE = 500;
+
+/** Refuses a read of more than MAX_WHOLE_GROUP records at once, saying of what. */
+export function bounded(count: number, what: string) {
+  if (count > MAX_WHOLE_GROUP) {
+    throw new InvalidInputError(
+      `This request reads all ${count} ${what}, more than the ${MAX_WHOLE_GROUP} a request may read; ` +
+        'read it without filter or sort, a page at a time.',
+    );
+  }
+}
 
 const idOf = (group: RecordGroup, record: object) =>
   (record as Record<string, unknown>)[idFields[group]] as string;
@@ -84,16 +94,16 @@ export class RosterReader {
     const skipping = after === undefined && offset > 0;
     const [total, start] = await Promise.all([
       this.peopleCount(listing),
-      skipping ? this.listings.entityIdAt(listing, offset) : after,
+      skipping ? this.listings.sortAt(listing, offset) : after,
     ]);
     if (skipping && start === undefined) return { entityIds: [], total, next: undefined };
     const page = await this.listings.page(listing, { limit, after: start });
     const last = page.items.at(-1);
     return {
       // A person with two role records of one kind is listed twice, next to each other: once on a page.
-      entityIds: [...new Set(page.items.map((i) => i.entityId))],
+      entityIds: [...new Set(page.items.map((i) => i.sort))],
       total,
-      next: page.hasMore && last ? last.entityId : undefined,
+      next: page.hasMore && last ? last.sort : undefined,
     };
   }
 
@@ -109,9 +119,20 @@ export class RosterReader {
 
   /** The tenant's organisations, in id order, from their listing (a few, whatever the number of people). */
   async organisations(): Promise<Entity[]> {
-    const ids = (await this.listings.all('orgs')).map((i) => i.entityId);
+    const ids = (await this.listings.all('orgs')).map((i) => i.sort);
     const found = await this.records.getMany('entities', ids);
     return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** The ids of a school's classes, in id order, from the classes' listing: what the school has, nothing else. */
+  async classIdsOfSchool(schoolId: string): Promise<string[]> {
+    const prefix = classesOfSchool(schoolId);
+    return (await this.listings.all('classes', prefix)).map((i) => i.sort.slice(prefix.length));
+  }
+
+  /** The enrollment lists of classes (role and person of each), by class id. */
+  enrollmentListsOfClasses(classIds: readonly string[]) {
+    return this.records.enrollmentLists('classes', classIds);
   }
 
   /** Entities by id, in the order of `ids`. */

@@ -2,11 +2,12 @@
 // periods), courses, classes and enrollments, and the nested collections that list them by school, term,
 // course, class or user. Each reads the groups it needs whole (they are small beside the people, and
 // bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
+import { pageOfIds } from '../data/pages-of-ids';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
 import { type CollectionQuery, inKeyOrder, parseCollectionQuery } from './collection-query';
 import { objectFields } from './objects';
-import type { RosterReader } from './roster-reader';
+import { bounded, type RosterReader } from './roster-reader';
 import {
   collectionResponse,
   deletionsFor,
@@ -19,6 +20,7 @@ import {
   singleObject,
   type UserRole,
   unknownObject,
+  usersPageResponse,
   usersResponse,
   withDeleted,
 } from './rostering';
@@ -89,8 +91,11 @@ export async function getAcademicSession(
 export async function listTermsOfSchool(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const query = listQuery(request, objectFields.academicSessions);
   const schoolId = await schoolOf(request, reader);
-  const [sessions, classes] = await Promise.all([reader.all('academic_sessions'), reader.all('classes')]);
-  const termIds = new Set(classes.filter((c) => c.school_id === schoolId).flatMap((c) => c.term_ids));
+  const [sessions, classes] = await Promise.all([
+    reader.all('academic_sessions'),
+    classesOfSchool(reader, schoolId),
+  ]);
+  const termIds = new Set(classes.flatMap((c) => c.term_ids));
   const make = maker(request);
   const terms = sessions.filter((s) => termIds.has(s.academic_session_id));
   return collectionResponse(
@@ -99,6 +104,21 @@ export async function listTermsOfSchool(request: ApiRequest, reader: RosterReade
     terms.map((s) => make.academicSession(s, sessions)),
     query,
   );
+}
+
+/** A school's classes, by id from the classes' listing: what the school has, not the whole group. */
+async function classesOfSchool(reader: RosterReader, schoolId: string): Promise<Class[]> {
+  return [...(await reader.getMany('classes', await reader.classIdsOfSchool(schoolId))).values()];
+}
+
+/**
+ * The enrollment entries of a school's classes (role, person, enrollment id), read from the class items'
+ * lists: the school's enrollments without reading them, or the district's.
+ */
+async function entriesOfSchool(reader: RosterReader, schoolId: string) {
+  const classIds = await reader.classIdsOfSchool(schoolId);
+  const lists = await reader.enrollmentListsOfClasses(classIds);
+  return { classIds, entries: [...lists.values()].flatMap((l) => l.entries) };
 }
 
 /** The school a nested path names, checked to be one. */
@@ -160,10 +180,8 @@ async function selectClasses(request: ApiRequest, reader: RosterReader, of: Clas
   switch (of.by) {
     case 'all':
       return reader.all('classes');
-    case 'school': {
-      const schoolId = await schoolOf(request, reader);
-      return (await reader.all('classes')).filter((c) => c.school_id === schoolId);
-    }
+    case 'school':
+      return classesOfSchool(reader, await schoolOf(request, reader));
     case 'course': {
       const courseId = pathId(request, 'course');
       if (!(await reader.get('courses', courseId))) throw unknownObject('course', courseId);
@@ -271,17 +289,27 @@ export async function listUsersOfClass(request: ApiRequest, reader: RosterReader
   return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
 }
 
-/** GET /schools/{schoolSourcedId}/students and /teachers: the users enrolled in its classes with the role. */
+/**
+ * GET /schools/{schoolSourcedId}/students and /teachers: the users enrolled in its classes with the role,
+ * found in the classes' enrollment lists. In sourcedId order without a filter, a page of them is read by
+ * id; otherwise all of them, as many as the school has.
+ */
 export async function listUsersOfSchool(request: ApiRequest, reader: RosterReader, role: UserRole) {
   const query = listQuery(request, objectFields.users);
   const schoolId = await schoolOf(request, reader);
-  const [classes, enrollments] = await Promise.all([reader.all('classes'), reader.all('enrollments')]);
-  const inSchool = new Set(classes.filter((c) => c.school_id === schoolId).map((c) => c.class_id));
-  const ids = new Set(
-    enrollments.filter((e) => e.role === role && inSchool.has(e.class_id)).map((e) => e.entity_id),
-  );
-  const entities = await reader.getMany('entities', [...ids]);
-  const people = [...entities.values()].filter(hasRole(undefined));
+  const { entries } = await entriesOfSchool(reader, schoolId);
+  const ids = [...new Set(entries.filter((e) => e.role === role).map((e) => e.otherId))].sort();
+  if (inKeyOrder(query)) {
+    const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+    const people = (await reader.entitiesInOrder(page.ids)).filter(hasRole(undefined));
+    const last = page.ids.at(-1);
+    return usersPageResponse(request, reader, query, people, {
+      total: ids.length,
+      next: page.hasMore ? last : undefined,
+    });
+  }
+  bounded(ids.length, `${role}s of the school`);
+  const people = (await reader.entitiesInOrder(ids)).filter(hasRole(undefined));
   return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
 }
 
@@ -307,11 +335,28 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
     const cls = await classOf(request, reader);
     enrollments = await reader.enrollmentsOfClass(cls.class_id);
     classes = new Map([[cls.class_id, cls]]);
+  } else if (of === 'school') {
+    const { classIds, entries } = await entriesOfSchool(reader, await schoolOf(request, reader));
+    const ids = entries.map((e) => e.enrollmentId).sort();
+    classes = await reader.getMany('classes', classIds);
+    if (inKeyOrder(query)) {
+      const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+      const found = await reader.getMany('enrollments', page.ids);
+      const make = maker(request);
+      const objects = page.ids.flatMap((id) => {
+        const e = found.get(id);
+        const cls = e && classes.get(e.class_id);
+        return e && cls ? [make.enrollment(e, cls)] : [];
+      });
+      const next = page.hasMore ? page.ids.at(-1) : undefined;
+      return keyedResponse(request, 'enrollments', objects, query, { total: ids.length, next });
+    }
+    bounded(ids.length, 'enrollments of the school');
+    enrollments = [...(await reader.getMany('enrollments', ids)).values()];
   } else {
-    const schoolId = of === 'school' ? await schoolOf(request, reader) : undefined;
     const [all, allClasses] = await Promise.all([reader.all('enrollments'), reader.all('classes')]);
     classes = new Map(allClasses.map((c) => [c.class_id, c]));
-    enrollments = all.filter((e) => !schoolId || classes.get(e.class_id)?.school_id === schoolId);
+    enrollments = all;
   }
   const make = maker(request);
   const objects = enrollments.flatMap((e) => {

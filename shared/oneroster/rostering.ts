@@ -312,6 +312,22 @@ async function usersPage(
   return { page, people, maker: makerFor(request, homeOrg) };
 }
 
+/** A page of users read by itself in sourcedId order, with their facts, and where the next page starts. */
+export async function usersPageResponse(
+  request: ApiRequest,
+  reader: RosterReader,
+  query: CollectionQuery,
+  people: readonly Entity[],
+  page: { total: number; next: string | undefined },
+): Promise<ApiResponse> {
+  const [facts, homeOrg] = await Promise.all([userFacts(reader, people), homeOrgId(request, reader)]);
+  const maker = makerFor(request, homeOrg);
+  const users = people.map((e) =>
+    maker.user(e, facts.enabled.has(e.entity_id), facts.affiliations.get(e.entity_id)),
+  );
+  return keyedResponse(request, 'users', users, query, page);
+}
+
 /** GET /users, /students and /teachers. */
 export async function listUsers(
   request: ApiRequest,
@@ -320,12 +336,8 @@ export async function listUsers(
 ): Promise<ApiResponse> {
   const query = parseCollectionQuery(request.query, objectFields.users);
   if (inKeyOrder(query)) {
-    const { page, people, maker } = await usersPage(request, reader, query, role);
-    const facts = await userFacts(reader, people);
-    const users = people.map((e) =>
-      maker.user(e, facts.enabled.has(e.entity_id), facts.affiliations.get(e.entity_id)),
-    );
-    return keyedResponse(request, 'users', users, query, page);
+    const page = await reader.peoplePage(listingOf(role), query);
+    return usersPageResponse(request, reader, query, await reader.entitiesInOrder(page.entityIds), page);
   }
   const window = changedSince(query.filter);
   let entities: Entity[];

@@ -75,6 +75,20 @@ const userReads = (...listings: string[]) => [
   keys.recordPartition('classes'),
 ];
 
+/** A school's classes, from their listing: what its nested collections start from. */
+const classListing = keys.listingPartition('classes');
+/**
+ * A school's students or teachers: its classes, their enrollment lists (on the class items), and those
+ * users as any list of users reads them.
+ */
+const schoolPeopleReads = [
+  keys.recordPartition('entities'),
+  keys.recordPartition('classes'),
+  orgListing,
+  classListing,
+  ...roleRecords,
+];
+
 const imsx = { kind: 'imsx' } as const;
 
 /** Nested collections take roster.readonly alone (binding section 4). */
@@ -208,7 +222,7 @@ export const oneRosterRoutes = [
   ),
   nested('classes-of-school', '/schools/{sourcedId}/classes', 'list-classes-of-school', [
     ...rec('entities', 'classes', 'courses'),
-    keys.counterPartition,
+    classListing,
     keys.deletionPartition('classes'),
   ]),
   nested('courses-of-school', '/schools/{sourcedId}/courses', 'list-courses-of-school', [
@@ -219,24 +233,25 @@ export const oneRosterRoutes = [
   nested('terms-of-school', '/schools/{sourcedId}/terms', 'list-terms-of-school', [
     ...rec('entities', 'academic_sessions', 'classes'),
     keys.counterPartition,
+    classListing,
   ]),
   nested('enrollments-of-school', '/schools/{sourcedId}/enrollments', 'list-enrollments-of-school', [
     ...rec('entities', 'enrollments', 'classes'),
-    keys.counterPartition,
+    classListing,
     keys.deletionPartition('enrollments'),
   ]),
   nested(
     'students-of-school',
     '/schools/{sourcedId}/students',
     'list-students-of-school',
-    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, orgListing, ...roleRecords],
+    schoolPeopleReads,
     people(),
   ),
   nested(
     'teachers-of-school',
     '/schools/{sourcedId}/teachers',
     'list-teachers-of-school',
-    [...rec('entities', 'enrollments', 'classes'), keys.counterPartition, orgListing, ...roleRecords],
+    schoolPeopleReads,
     people(),
   ),
   nested(

@@ -380,7 +380,7 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
         args: [],
         options: {},
         details:
-          'Reads the entities, students and teachers and updates only those whose entry is missing or stale; safe to run again, and while the service runs.',
+          'Reads the entities, students, teachers and classes and updates only those whose entry is missing or stale; safe to run again, and while the service runs.',
         build: () => ({ noun: 'records', verb: 'list-again' }),
       },
     },

@@ -6,17 +6,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../../shared/data/keys';
-import { listingOf } from '../../../shared/data/listings';
+import { listedGroups, listingOf } from '../../../shared/data/listings';
 import { internal, toRecord } from '../../../shared/data/record-items';
 import { tableDesign } from '../../../shared/data/table';
-import { type RecordGroup, recordGroups } from '../../../shared/domain/groups';
+import type { RecordGroup } from '../../../shared/domain/groups';
 
 const { partitionKey, sortKey } = tableDesign.listingsIndex;
-
-/** The groups some of whose records are listed. */
-const listedGroups = recordGroups.filter(
-  (group) => group === 'entities' || group === 'students' || group === 'teachers',
-);
 
 /** Updates the records whose listing entry is missing or stale; answers how many it updated. */
 export async function listAgain(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
@@ -41,7 +36,7 @@ async function listGroupAgain(db: DynamoDBDocumentClient, tableName: string, gro
       const entry = listingOf(group, toRecord(group, item));
       if (!entry) continue;
       const listing = keys.listingPartition(entry.listing);
-      if (item[partitionKey] === listing && item[sortKey] === entry.entityId) continue;
+      if (item[partitionKey] === listing && item[sortKey] === entry.sort) continue;
       try {
         await db.send(
           new UpdateCommand({
@@ -52,7 +47,7 @@ async function listGroupAgain(db: DynamoDBDocumentClient, tableName: string, gro
             ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey, '#v': internal.version },
             ExpressionAttributeValues: {
               ':lp': listing,
-              ':ls': entry.entityId,
+              ':ls': entry.sort,
               ':v': item[internal.version],
             },
           }),
