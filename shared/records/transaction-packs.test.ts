@@ -76,7 +76,7 @@ describe('changes that add up', () => {
     const count = merged.find((s) => s.action.Update?.Key?.pk === 'COUNTER') as Step;
     expect(values(enroll)[':e']).toEqual(new Set(writes.map((_, i) => `student#p${i}#e${i}`)));
     // As 30 writes in turn: the class's links changed 30 times, and it has room for all 30 entries.
-    expect(values(enroll)[':one']).toBe(30);
+    expect(values(enroll)[':changes']).toBe(30);
     expect(values(enroll)[':room']).toBe(LIMITS.enrollmentsPerRecord - 30);
     expect(values(count)[':n']).toBe(30);
     expect(count.action.Update?.Key?.sk).toMatch(/^enrollments#\d+$/);

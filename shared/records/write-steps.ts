@@ -296,10 +296,10 @@ export class WriteSteps {
         Update: {
           TableName: this.tableName,
           Key: keys.record('students', studentId),
-          UpdateExpression: 'ADD #tutors :tutor, #l :one',
+          UpdateExpression: 'ADD #tutors :tutor, #l :changes',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: { '#tutors': internal.tutors, '#l': internal.links },
-          ExpressionAttributeValues: { ':tutor': new Set(tutorIds), ':one': changes },
+          ExpressionAttributeValues: { ':tutor': new Set(tutorIds), ':changes': changes },
         },
       },
       onConditionFailed: () =>
@@ -334,7 +334,15 @@ export class WriteSteps {
   /** `changes` writes of `refer`, adding up to `by`. */
   private referMany(reference: Reference, id: string, by: number, changes: number): Step {
     return {
-      ...this.linkUpdate(reference, id, by > 0, 'ADD #a :n, #l :one', { ':n': by }, internal.refs, changes),
+      ...this.linkUpdate(
+        reference,
+        id,
+        by > 0,
+        'ADD #a :n, #l :changes',
+        { ':n': by },
+        internal.refs,
+        changes,
+      ),
       additive: {
         item: itemKey(keys.record(reference.group, id)),
         kind: `refer${by > 0 ? '+' : '-'}`,
@@ -358,7 +366,7 @@ export class WriteSteps {
     now: string,
     changes = 1,
   ): Step {
-    const expression = `${adding ? 'ADD #a :e, #l :one' : 'DELETE #a :e ADD #l :one'} SET #at = :at`;
+    const expression = `${adding ? 'ADD #a :e, #l :changes' : 'DELETE #a :e ADD #l :changes'} SET #at = :at`;
     return {
       ...this.linkUpdate(
         reference,
@@ -416,7 +424,7 @@ export class WriteSteps {
           },
           ExpressionAttributeValues: {
             ...values,
-            ':one': changes,
+            ':changes': changes,
             ...(typed ? { ':type': entityType } : {}),
             ...(room !== undefined ? { ':room': room } : {}),
           },
