@@ -1,12 +1,14 @@
 // `npm run import -- district.zip --format oneroster` of a generated district (a vendor's ids, guardians
 // naming their children, eight classes a student) into an empty tenant: every row is created, in
-// transactions of many records, with the counts, links and references the one-at-a-time writer keeps;
-// a re-run, as after an interruption, changes nothing.
-import { spawnSync } from 'node:child_process';
+// transactions of many records, with the counts, links and references the one-at-a-time writer keeps
+// (the two tables compared item by item); an import killed part-way and run again leaves that same
+// table; a re-run changes nothing.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../infra/local/bootstrap';
 import { districtOf, districtRosterZip, recordsOf } from '../infra/local/seed/district-roster';
@@ -17,30 +19,84 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'school-district-import-'));
 const tableName = `district-${Date.now()}`;
+const oneByOne = `${tableName}-one`;
+const interrupted = `${tableName}-cut`;
 const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
 const records = new RecordRepository(db, tableName);
 
 beforeAll(async () => {
   await ensureTable(db, tableName);
+  await ensureTable(db, oneByOne);
+  await ensureTable(db, interrupted);
 });
 afterAll(() => {
   db.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function importZip(zip: string) {
-  return spawnSync(process.execPath, [tsx, 'infra/cli/import.ts', zip, '--format', 'oneroster'], {
+const importArguments = (zip: string, options: string[]) => [
+  tsx,
+  'infra/cli/import.ts',
+  zip,
+  '--format',
+  'oneroster',
+  ...options,
+];
+const importEnv = (table: string) => ({
+  ...process.env,
+  TABLE_NAME: table,
+  TENANT_ID: 'district',
+  DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+  AWS_REGION: 'eu-west-1',
+  LOG_LEVEL: 'silent',
+});
+
+function importZip(zip: string, table = tableName, ...options: string[]) {
+  return spawnSync(process.execPath, importArguments(zip, options), {
     cwd: root,
     encoding: 'utf8',
-    env: {
-      ...process.env,
-      TABLE_NAME: tableName,
-      TENANT_ID: 'district',
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      AWS_REGION: 'eu-west-1',
-      LOG_LEVEL: 'silent',
-    },
+    env: importEnv(table),
   });
+}
+
+/** Starts an import and kills it once it has written some of the enrollments, its last phase. */
+async function importKilled(zip: string, table: string): Promise<void> {
+  const child = spawn(process.execPath, importArguments(zip, []), { cwd: root, env: importEnv(table) });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const counted = new RecordRepository(db, table);
+  while (child.exitCode === null && (await counted.count('enrollments')) === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** A table's items, but for what differs by when it was written: the times, and the counter shards. */
+async function itemsOf(table: string) {
+  const timed = new Set(['created_at', 'updated_at', '_cs', '_enrolled_at']);
+  const items = new Map<string, Record<string, unknown>>();
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new ScanCommand({ TableName: table, ExclusiveStartKey }));
+    for (const item of page.Items ?? []) {
+      if (item.pk === 'COUNTER') continue;
+      items.set(
+        `${item.pk}/${item.sk}`,
+        Object.fromEntries(Object.entries(item).filter(([name]) => !timed.has(name))),
+      );
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+async function expectSameTables(table: string, other: string) {
+  const [items, others] = await Promise.all([itemsOf(table), itemsOf(other)]);
+  expect(items.size).toBe(others.size);
+  for (const [key, item] of others) expect(items.get(key), key).toEqual(item);
+  expect(await new RecordRepository(db, table).counts()).toEqual(
+    await new RecordRepository(db, other).counts(),
+  );
 }
 
 describe('importing a generated district', () => {
@@ -91,6 +147,22 @@ describe('importing a generated district', () => {
       classes.map((c) => records.enrollmentEntries('classes', String(c.class_id))),
     );
     expect(onClasses.flat()).toHaveLength(enrollments);
+  }, 300_000);
+
+  it('leaves the table item by item as writing one record a transaction does', async () => {
+    const slow = importZip(zip, oneByOne, '--batch', '1');
+    expect(slow.status, slow.stderr).toBe(0);
+    await expectSameTables(tableName, oneByOne);
+  }, 300_000);
+
+  it('resumes an import killed part-way, leaving the same table with nothing twice', async () => {
+    await importKilled(zip, interrupted);
+    const cut = (await new RecordRepository(db, interrupted).counts()).enrollments;
+    expect(cut).toBeGreaterThan(0);
+    expect(cut).toBeLessThan(size.students * size.classesPerStudent + size.classes);
+    const resumed = importZip(zip, interrupted);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    await expectSameTables(interrupted, oneByOne);
   }, 300_000);
 
   it('changes nothing when run again, as after an interruption', () => {

@@ -556,6 +556,12 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(stderr).toContain('EXPORT_SCHEDULE: the minute must be one number');
   });
 
+  it('refuses a DEMO_SIZE that is neither school, district nor a number of students', async () => {
+    const { code, stderr } = await refusedStart({ DEMO_SIZE: 'huge' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('DEMO_SIZE: must be school, district or a number of students');
+  });
+
   it('refuses a bad PORT with a clear message', async () => {
     const { code, stderr } = await refusedStart({ PORT: 'eighty' });
     expect(code).toBe(2);

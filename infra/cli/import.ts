@@ -4,7 +4,8 @@
 // skipped; the good ones are written. Exits 1 when any row was refused, 2 on bad arguments.
 // `npm run import -- roster.zip --format oneroster` loads a OneRoster CSV 1.2.1 bulk or delta zip, this
 // service's or another system's (orgs, sessions, courses, classes, users with their roles and
-// demographics, enrollments, and a delta's deletions) the same way, reporting bad rows by file and line.
+// demographics, enrollments, and a delta's deletions) the same way, reporting bad rows by file and line;
+// `--batch 1` writes one record a transaction, the slow way a bulk import is checked against.
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
@@ -12,7 +13,7 @@ import { type RecordGroup, recordGroups, roleNamesInWords } from '../../shared/d
 import { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
 import { SourcedIds } from './oneroster-ids';
-import { importOneRoster } from './oneroster-import';
+import { BATCH_ROWS, importOneRoster } from './oneroster-import';
 import { OneRosterZipError } from './oneroster-rows';
 import { type Format, formatOf, type Row, readRows } from './read-rows';
 import { emptyTally, runRows, type Tally, tallyOf } from './row-pool';
@@ -28,7 +29,7 @@ const notImportable: Partial<Record<RecordGroup, string>> = {
 const importable = recordGroups.filter((group) => notImportable[group] === undefined);
 
 const usage = `usage: npm run import -- <file.csv|file.json|file.ndjson> --group <${importable.join('|')}> [--format csv|json|ndjson] [--concurrency 8]
-       npm run import -- <roster.zip> --format oneroster [--concurrency 8]`;
+       npm run import -- <roster.zip> --format oneroster [--concurrency 8] [--batch ${BATCH_ROWS}]`;
 
 function fail(message: string): never {
   console.error(`${message}\n${usage}`);
@@ -38,13 +39,23 @@ function fail(message: string): never {
 function parseArguments() {
   let parsed: ReturnType<
     typeof parseArgs<{
-      options: { group: { type: 'string' }; format: { type: 'string' }; concurrency: { type: 'string' } };
+      options: {
+        group: { type: 'string' };
+        format: { type: 'string' };
+        concurrency: { type: 'string' };
+        batch: { type: 'string' };
+      };
       allowPositionals: true;
     }>
   >;
   try {
     parsed = parseArgs({
-      options: { group: { type: 'string' }, format: { type: 'string' }, concurrency: { type: 'string' } },
+      options: {
+        group: { type: 'string' },
+        format: { type: 'string' },
+        concurrency: { type: 'string' },
+        batch: { type: 'string' },
+      },
       allowPositionals: true,
     });
   } catch (error) {
@@ -57,8 +68,11 @@ function parseArguments() {
     fail('--concurrency must be 1 to 64.');
   if (parsed.values.format === 'oneroster') {
     if (parsed.values.group) fail('A OneRoster zip names its tables; leave out --group.');
-    return { file, format: 'oneroster' as const, concurrency };
+    const batch = Number(parsed.values.batch ?? BATCH_ROWS);
+    if (!Number.isInteger(batch) || batch < 1 || batch > 1000) fail('--batch must be 1 to 1000.');
+    return { file, format: 'oneroster' as const, concurrency, batch };
   }
+  if (parsed.values.batch) fail('--batch is for a OneRoster zip.');
   const group = parsed.values.group as RecordGroup | undefined;
   if (!group || !recordGroups.includes(group)) fail(`--group must be one of ${importable.join(', ')}.`);
   const refusal = notImportable[group];
@@ -91,7 +105,7 @@ async function main() {
   let count = 0;
   if (args.format === 'oneroster') {
     const ids = new SourcedIds(target.tenantId);
-    const { tables, skipped } = await importOneRoster(file, ids, records, writer, concurrency);
+    const { tables, skipped } = await importOneRoster(file, ids, records, writer, concurrency, args.batch);
     if (skipped.length > 0) console.log(`not loaded: ${skipped.map((t) => `${t}.csv`).join(', ')}`);
     for (const { table, rows, tally, refused } of tables) {
       for (const { line, reasons } of refused)

@@ -1,5 +1,6 @@
 // Loads a OneRoster zip's phases (oneroster-rows.ts) through the record writer: the rows of a phase in
-// batches, `concurrency` batches at a time (one row at a time where they name each other), a row's
+// batches, `concurrency` batches at a time (one row at a time where they name each other), behind one
+// progress bar for the whole zip, whose time left is at the rate of the rows so far; a row's
 // writes in order, stopping at the first refused. A batch's new records are created in transactions of
 // many rather than one each (docs/oneroster.md gives the rates measured). A row written in two phases (a
 // user and, later, their tutor record) is one row.
@@ -10,11 +11,11 @@ import { knownFields } from '../../shared/records/write-records';
 import { inParallel } from './in-parallel';
 import type { SourcedIds } from './oneroster-ids';
 import { type PlannedRow, readOneRosterZip, type Write } from './oneroster-rows';
-import { runBatches, tallyOf } from './row-pool';
+import { rowProgress, runBatches, tallyOf } from './row-pool';
 import { createUpserter, type Outcome, removePerson, removeRecord, type Upserter } from './upsert';
 
-/** Rows a batch of a phase takes: its new records are created in transactions of many. */
-const BATCH_ROWS = 250;
+/** Rows a batch of a phase takes unless told: its new records are created in transactions of many. */
+export const BATCH_ROWS = 250;
 
 /** Which outcome a row with several writes has: the first refusal, else the strongest change. */
 const rank: Outcome['result'][] = ['unchanged', 'updated', 'deleted', 'created'];
@@ -37,6 +38,7 @@ export async function importOneRoster(
   records: RecordRepository,
   writer: RecordWriter,
   concurrency: number,
+  batchRows = BATCH_ROWS,
 ): Promise<{ tables: TableOutcome[]; skipped: string[] }> {
   const { phases, skipped } = readOneRosterZip(file, ids);
   const upserters = new Map<RecordGroup, Upserter>();
@@ -92,16 +94,18 @@ export async function importOneRoster(
   };
   /** Each file's rows by line, in the order files are first met. */
   const byTable = new Map<string, Map<number, Outcome>>();
+  const progress = rowProgress(phases.reduce((sum, phase) => sum + phase.rows.length, 0));
   for (const phase of phases) {
     const outcomes = phase.serial
-      ? await runBatches(phase.rows, 1, 1, writeBatch)
-      : await runBatches(phase.rows, BATCH_ROWS, concurrency, writeBatch);
+      ? await runBatches(phase.rows, 1, 1, writeBatch, progress)
+      : await runBatches(phase.rows, batchRows, concurrency, writeBatch, progress);
     const lines = byTable.get(phase.table) ?? new Map<number, Outcome>();
     byTable.set(phase.table, lines);
     phase.rows.forEach((row, i) => {
       lines.set(row.line, combined(lines.get(row.line), outcomes[i] as Outcome));
     });
   }
+  progress.stop();
   const tables = [...byTable].map(([table, lines]) => ({
     table,
     rows: lines.size,

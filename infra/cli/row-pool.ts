@@ -7,8 +7,8 @@ export type Tally = Record<Outcome['result'], number>;
 
 export const emptyTally = (): Tally => ({ created: 0, updated: 0, deleted: 0, unchanged: 0, refused: 0 });
 
-/** A progress bar counting rows, with their rate and the time left. */
-function rowProgress(total: number) {
+/** A progress bar counting rows, with their rate and the time left at that rate. */
+export function rowProgress(total: number) {
   const started = Date.now();
   const bar = progressBar(
     'importing',
@@ -25,6 +25,8 @@ function rowProgress(total: number) {
   };
 }
 
+export type RowProgress = ReturnType<typeof rowProgress>;
+
 /** The outcome of every task, in the tasks' order. */
 export async function runRows(tasks: (() => Promise<Outcome>)[], concurrency: number): Promise<Outcome[]> {
   const progress = rowProgress(tasks.length);
@@ -39,15 +41,15 @@ export async function runRows(tasks: (() => Promise<Outcome>)[], concurrency: nu
 
 /**
  * The outcome of every row, in the rows' order, `work` taking them `size` at a time and `concurrency`
- * batches at once.
+ * batches at once, each batch's rows counted on `progress` when done.
  */
 export async function runBatches<T>(
   rows: readonly T[],
   size: number,
   concurrency: number,
   work: (batch: readonly T[]) => Promise<Outcome[]>,
+  progress: RowProgress,
 ): Promise<Outcome[]> {
-  const progress = rowProgress(rows.length);
   const batches = Array.from({ length: Math.ceil(rows.length / size) }, (_, i) =>
     rows.slice(i * size, (i + 1) * size),
   );
@@ -56,7 +58,6 @@ export async function runBatches<T>(
     progress.add(batch.length);
     return done;
   });
-  progress.stop();
   return outcomes.flat();
 }
 

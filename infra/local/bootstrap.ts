@@ -1,7 +1,8 @@
 // Prepares a tenant's table for the local run and the tests: creates it from the shared table design,
 // publishes a signing key when there is none, registers the demo client, and seeds the demo records
-// once, on first start with an empty table. A table whose seeding never finished (the first start was
-// stopped part-way) is made again from the start.
+// once, on first start with an empty table: the demo school, or a generated district. A table whose
+// seeding never finished (the first start was stopped part-way) is made again from the start, or, for
+// a district, whose import resumes, seeded on from where it stopped.
 
 import { randomUUID } from 'node:crypto';
 import {
@@ -27,6 +28,7 @@ import { scopes } from '../../shared/domain/groups';
 import { listAgain } from '../cli/admin/listings';
 import { demoTenant } from './seed/demo-tenant';
 import { type DemoUser, demoUsers } from './seed/demo-users';
+import { seedDistrict } from './seed/district-seed';
 
 export const DEMO_CLIENT_ID = 'demo-client';
 /** A public client (no secret, PKCE only), as a phone app or a single-page portal would be. */
@@ -168,22 +170,43 @@ async function dropTable(db: DynamoDBDocumentClient, tableName: string): Promise
   await waitUntilTableNotExists({ client: db, maxWaitTime: 60 }, { TableName: tableName });
 }
 
-/** Seeds the demo records unless a seed already ran; returns whether it seeded. */
+/** A generated district to seed instead of the demo school, with the tenant its ids derive from. */
+export interface DistrictSeed {
+  students: number;
+  tenantId: string;
+}
+
+/** What the seed marker says was seeded. */
+const seedOf = (district: DistrictSeed | undefined) =>
+  district === undefined ? 'the demo school' : `a district of ${district.students} students`;
+
+/** Seeds the demo school, or a generated district, unless a seed already ran; returns whether it seeded. */
 export async function seedDemoRecords(
   db: DynamoDBDocumentClient,
   tableName: string,
   report: (line: string) => void = () => {},
+  district?: DistrictSeed,
 ): Promise<boolean> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.seedMarker, ConsistentRead: true }),
   );
-  if (Item) return false;
-  report('Seeding the demo tenant (first start; if stopped now, the next start seeds it again)');
-  await new RecordRepository(db, tableName).insert(demoTenant());
+  const seed = seedOf(district);
+  if (Item) {
+    const had = typeof Item.seed === 'string' ? Item.seed : seedOf(undefined);
+    if (had !== seed)
+      report(`The table holds ${had}, seeded before: give DATA_DIR another folder for ${seed}`);
+    return false;
+  }
+  if (district === undefined) {
+    report('Seeding the demo tenant (first start; if stopped now, the next start seeds it again)');
+    await new RecordRepository(db, tableName).insert(demoTenant());
+  } else {
+    await seedDistrict(db, tableName, district.tenantId, district.students, report);
+  }
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.seedMarker, seeded_at: new Date().toISOString() },
+      Item: { ...keys.seedMarker, seeded_at: new Date().toISOString(), seed },
     }),
   );
   return true;
@@ -193,6 +216,8 @@ export interface DemoSettings {
   clientSecret: string;
   userPassword: string;
   redirectUris: string[];
+  /** Seeds a generated district instead of the demo school (`DEMO_SIZE`). */
+  district?: DistrictSeed | undefined;
 }
 
 /** Makes the tenant ready; `report` hears what a person waiting for the start would want to know. */
@@ -203,13 +228,18 @@ export async function bootstrapDemoTenant(
   report: (line: string) => void = () => {},
 ) {
   if (await seedUnfinished(db, tableName)) {
-    report(`The demo tenant's seeding did not finish last time: making table ${tableName} again`);
-    await dropTable(db, tableName);
+    if (demo.district) {
+      report(`The district's seeding did not finish last time: its import goes on where it stopped`);
+    } else {
+      report(`The demo tenant's seeding did not finish last time: making table ${tableName} again`);
+      await dropTable(db, tableName);
+    }
   }
   await ensureTable(db, tableName);
   await ensureSigningKey(db, tableName);
   await registerDemoClients(db, tableName, demo.clientSecret, demo.redirectUris);
-  const seeded = await seedDemoRecords(db, tableName, report);
-  const users = await registerDemoUsers(db, tableName, demo.userPassword);
+  const seeded = await seedDemoRecords(db, tableName, report, demo.district);
+  // The demo accounts are people of the demo school; a generated district has none of them.
+  const users = demo.district ? [] : await registerDemoUsers(db, tableName, demo.userPassword);
   return { seeded, users };
 }

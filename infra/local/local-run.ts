@@ -24,6 +24,8 @@ export interface LocalRunOptions {
   demoUserPassword?: string | undefined;
   /** Where the demo clients may send people back after sign-in (`DEMO_REDIRECT_URIS`). */
   demoRedirectUris?: string[] | undefined;
+  /** Seeds a generated district of this many students instead of the demo school (`DEMO_SIZE`). */
+  districtStudents?: number | undefined;
   publicBaseUrl?: string | undefined;
   /** How far behind the clock delta feeds stop (the service's SYNC_LAG_MS); the default suits DynamoDB. */
   syncLagMs?: number | undefined;
@@ -78,6 +80,10 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       clientSecret: options.demoClientSecret,
       userPassword: options.demoUserPassword ?? DEMO_USER_PASSWORD,
       redirectUris: options.demoRedirectUris ?? DEMO_REDIRECT_URIS,
+      district:
+        options.districtStudents === undefined
+          ? undefined
+          : { students: options.districtStudents, tenantId: DEMO_TENANT.id },
     },
     options.report,
   );

@@ -27,6 +27,7 @@ import { DEMO_TENANT, DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '.
 import { checkPortFree, PortInUseError } from './port-check';
 import { DataDirOpenError, makeDataDirPrivate, PRIVATE_UMASK } from './private-data-dir';
 import { type S3Local, startS3Local } from './s3-local';
+import { DISTRICT_STUDENTS } from './seed/district-seed';
 import { watchStarter } from './starter-watch';
 
 const Settings = z.object({
@@ -43,6 +44,15 @@ const Settings = z.object({
     .transform((value) => value.split(/\s+/).filter(Boolean))
     .pipe(z.array(z.url()).min(1)),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** What the first start seeds: the demo school, a generated district, or a district of this many students. */
+  DEMO_SIZE: z
+    .string()
+    .default('school')
+    .transform((value) => (value === 'district' ? String(DISTRICT_STUDENTS) : value))
+    .refine((value) => value === 'school' || /^[1-9]\d{0,5}$/.test(value), {
+      error: 'must be school, district or a number of students (1 to 999999)',
+    })
+    .transform((value) => (value === 'school' ? undefined : Number(value))),
   /** The demo tenant's export schedule (crontab, UTC), as a deployed tenant's `exports.schedule`; `off` for none. */
   EXPORT_SCHEDULE: z
     .string()
@@ -122,6 +132,7 @@ async function main() {
     demoClientSecret: settings.DEMO_CLIENT_SECRET,
     demoUserPassword: settings.DEMO_USER_PASSWORD,
     demoRedirectUris: settings.DEMO_REDIRECT_URIS,
+    districtStudents: settings.DEMO_SIZE,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
     auditLogFile: join(settings.DATA_DIR, AUDIT_LOG_FILE),
     report: (line) => console.error(line),
@@ -149,7 +160,7 @@ async function main() {
     `School API ready at ${run.url} (tenant demo${run.seeded ? ', demo data seeded' : ''}); demo client id ${DEMO_CLIENT_ID}, secret ${settings.DEMO_CLIENT_SECRET}`,
   );
   console.log(
-    `Sign-in: ${run.url}/api/sso/authorize with client ${DEMO_CLIENT_ID} or the public client ${DEMO_APP_ID}, redirect URIs ${settings.DEMO_REDIRECT_URIS.join(' ')}; demo accounts ${run.demoUsers.map((u) => u.username).join(', ')}, password ${settings.DEMO_USER_PASSWORD}`,
+    `Sign-in: ${run.url}/api/sso/authorize with client ${DEMO_CLIENT_ID} or the public client ${DEMO_APP_ID}, redirect URIs ${settings.DEMO_REDIRECT_URIS.join(' ')}; ${run.demoUsers.length > 0 ? `demo accounts ${run.demoUsers.map((u) => u.username).join(', ')}, password ${settings.DEMO_USER_PASSWORD}` : 'no demo accounts in a generated district'}`,
   );
   const next = schedule?.next();
   console.log(

@@ -76,8 +76,16 @@ export const itemKinds = {
     changesPartition: (group) => `CHG#${group}`,
     listingPartition: (listing: ListingName) => `LIST#${listing}`,
   }),
-  /** One item per group holding its exact record count, changed in the same transaction as the records. */
-  counter: kind({ partition: 'COUNTER', sortKey: (group: RecordGroup) => group, owner: 'tenant' }),
+  /**
+   * A group's exact record count, held in shards each changed in the same transaction as the records it
+   * counts, so that parallel writers (a bulk import) do not queue on one item; the count is their sum.
+   * A table from before the shards holds the whole count in the item without a shard.
+   */
+  counter: kind({
+    partition: 'COUNTER',
+    sortKey: (group: RecordGroup, shard?: number) => (shard === undefined ? group : `${group}#${shard}`),
+    owner: 'tenant',
+  }),
   /** Claims a record's processnumber within its group; holds the id of the record that has it. */
   processnumber: kind({
     partition: (group) => `UNIQ#${group}#processnumber`,

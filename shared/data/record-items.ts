@@ -87,12 +87,23 @@ export function toStoredRecord<G extends RecordGroup>(group: G, item: Item): Sto
   return { record: toRecord(group, item), version: Number(item[internal.version] ?? 1) };
 }
 
-/** The transaction action that changes a group's count by `by`; it goes in every transaction that adds or removes records. */
-export function countChange(tableName: string, group: RecordGroup, by: number) {
+/** How many shards a group's count is kept in (item-kinds.ts): parallel writers each pick one. */
+export const COUNTER_SHARDS = 16;
+
+/**
+ * The transaction action that changes a group's count by `by`, on a shard picked at random; it goes in
+ * every transaction that adds or removes records.
+ */
+export function countChange(
+  tableName: string,
+  group: RecordGroup,
+  by: number,
+  shard = Math.floor(Math.random() * COUNTER_SHARDS),
+) {
   return {
     Update: {
       TableName: tableName,
-      Key: keys.counter(group),
+      Key: keys.counter(group, shard),
       UpdateExpression: 'ADD #count :n',
       ExpressionAttributeNames: { '#count': 'count' },
       ExpressionAttributeValues: { ':n': by },

@@ -479,27 +479,39 @@ export class RecordRepository {
     return found;
   }
 
+  /** A group's count: the sum of its counter's shards (one Query, a few dozen bytes an item). */
   async count(group: RecordGroup): Promise<number> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.counter(group), ConsistentRead: true }),
-    );
-    return typeof Item?.count === 'number' ? Item.count : 0;
+    return (await this.countsOf(group))[group];
   }
 
   async counts(): Promise<Record<RecordGroup, number>> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.counterPartition },
-        ConsistentRead: true,
-      }),
-    );
-    const counts = Object.fromEntries(recordGroups.map((group) => [group, 0])) as Record<RecordGroup, number>;
-    for (const item of Items) {
-      const group = recordGroups.find((g) => g === item.sk);
-      if (group && typeof item.count === 'number') counts[group] = item.count;
-    }
+    return this.countsOf();
+  }
+
+  /** Sums the counter shards of one group, or of every group, read in one Query of the counters. */
+  private async countsOf(group?: RecordGroup): Promise<Record<RecordGroup, number>> {
+    const counts = Object.fromEntries(recordGroups.map((g) => [g, 0])) as Record<RecordGroup, number>;
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: group ? 'pk = :pk AND begins_with(sk, :group)' : 'pk = :pk',
+          ExpressionAttributeValues: {
+            ':pk': keys.counterPartition,
+            ...(group ? { ':group': keys.counter(group).sk } : {}),
+          },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        // `<group>` (a table from before the shards) or `<group>#<shard>`.
+        const counted = recordGroups.find((g) => item.sk === g || String(item.sk).startsWith(`${g}#`));
+        if (counted && typeof item.count === 'number') counts[counted] += item.count;
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
     return counts;
   }
 

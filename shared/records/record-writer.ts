@@ -25,7 +25,7 @@ import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
 import { missingRecord } from './missing-record';
-import { packWrites } from './transaction-packs';
+import { mergeSteps, packWrites } from './transaction-packs';
 import {
   claimSteps,
   linkGuards,
@@ -88,9 +88,10 @@ export class RecordWriter {
 
   /**
    * Creates records of one group under the ids given, as few transactions as DynamoDB allows rather
-   * than one each (a bulk import): each transaction holds whole records, every item of theirs and one
-   * change of the group's count. A record is answered undefined when its transaction did not commit or
-   * its request was refused: nothing of it was written, and `create` tells why.
+   * than one each (a bulk import): each transaction holds whole records and every item of theirs, the
+   * changes that add up to one item (a class's enrollments, a group's count) merged into one. A record
+   * is answered undefined when its transaction did not commit or its request was refused: nothing of it
+   * was written, and `create` tells why.
    */
   async createMany<G extends RecordGroup>(
     group: G,
@@ -106,9 +107,10 @@ export class RecordWriter {
       }
     });
     const outcomes: (StoredRecord<G> | undefined)[] = requests.map(() => undefined);
-    for (const pack of packWrites(planned, MAX_TRANSACTION_ACTIONS - 1)) {
+    const counted = planned.map((p) => ({ ...p, steps: [...p.steps, this.steps.count(group, 1)] }));
+    for (const pack of packWrites(counted, MAX_TRANSACTION_ACTIONS)) {
       try {
-        await commit(this.db, [...pack.flatMap((p) => p.steps), this.steps.count(group, pack.length)]);
+        await commit(this.db, mergeSteps(pack.flatMap((p) => p.steps)));
       } catch (error) {
         if (!(error instanceof DomainError || error instanceof Retry)) throw error;
         continue;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { itemOf, packWrites } from './transaction-packs';
+import { groups, type Reference } from '../domain/groups';
+import { LIMITS } from '../domain/limits';
+import { itemOf, mergeSteps, packWrites } from './transaction-packs';
+import { WriteSteps } from './write-steps';
 import type { Step } from './write-transaction';
 
 const put = (pk: string, sk: string): Step => ({ action: { Put: { TableName: 't', Item: { pk, sk } } } });
@@ -49,5 +52,40 @@ describe('transaction packs', () => {
     const packs = packWrites([big, enrollment(1, 1, 1)], 99);
     expect(packs).toContainEqual([big]);
     expect(packs.flat()).toHaveLength(2);
+  });
+});
+
+describe('changes that add up', () => {
+  const steps = new WriteSteps('t');
+  const reference = groups.enrollments.references.find((r) => r.group === 'classes') as Reference;
+  const values = (step: Step) => step.action.Update?.ExpressionAttributeValues ?? {};
+
+  it("share a pack and merge into one action: a class's entries, a group's count", () => {
+    const writes = Array.from({ length: 30 }, (_, i) => ({
+      steps: [
+        put('REC#enrollments', `e${i}`),
+        steps.enroll(reference, 'c1', [`student#p${i}#e${i}`], true, 'now'),
+        steps.count('enrollments', 1),
+      ],
+    }));
+    const packs = packWrites(writes, 99);
+    expect(packs).toHaveLength(1);
+    const merged = mergeSteps(packs.flat().flatMap((w) => w.steps));
+    expect(merged).toHaveLength(32);
+    const enroll = merged.find((s) => s.action.Update?.Key?.pk === 'REC#classes') as Step;
+    const count = merged.find((s) => s.action.Update?.Key?.pk === 'COUNTER') as Step;
+    expect(values(enroll)[':e']).toEqual(new Set(writes.map((_, i) => `student#p${i}#e${i}`)));
+    // As 30 writes in turn: the class's links changed 30 times, and it has room for all 30 entries.
+    expect(values(enroll)[':changes']).toBe(30);
+    expect(values(enroll)[':room']).toBe(LIMITS.enrollmentsPerRecord - 30);
+    expect(values(count)[':n']).toBe(30);
+    expect(count.action.Update?.Key?.sk).toMatch(/^enrollments#\d+$/);
+  });
+
+  it('keep apart from other writes to the same item, and from changes of another kind', () => {
+    const adding = { steps: [steps.enroll(reference, 'c1', ['a'], true, 'now')] };
+    const removing = { steps: [steps.enroll(reference, 'c1', ['b'], false, 'now')] };
+    const replacing = { steps: [put('REC#classes', 'c1')] };
+    expect(packWrites([adding, removing, replacing], 99)).toEqual([[adding], [removing], [replacing]]);
   });
 });

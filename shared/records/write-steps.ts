@@ -15,7 +15,7 @@ import { LIMITS } from '../domain/limits';
 import type { EntityTagCondition } from '../http/preconditions';
 import type { EntityRole } from '../schemas/records';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
-import { RETRY, type Step } from './write-transaction';
+import { itemKey, RETRY, type Step } from './write-transaction';
 
 /**
  * A condition a record must meet to be deleted, beyond its version: an attribute it must not have, or
@@ -147,9 +147,19 @@ export class WriteSteps {
     };
   }
 
-  /** Changes a group's count by `by`. */
+  /** Changes a group's count by `by`, on one of its counter's shards. */
   count(group: RecordGroup, by: number): Step {
-    return { action: countChange(this.tableName, group, by) };
+    return {
+      action: countChange(this.tableName, group, by),
+      additive: {
+        item: `${keys.counterPartition}\u0000${group}`,
+        kind: 'count',
+        entries: [],
+        by,
+        changes: 1,
+        build: (_entries, total) => this.count(group, total),
+      },
+    };
   }
 
   claimProcessnumber(group: RecordGroup, processnumber: string, id: string): Step {
@@ -268,15 +278,28 @@ export class WriteSteps {
 
   /** Puts a tutor in a student's set of tutors; the student must exist. */
   linkStudent(studentId: string, tutorId: string): Step {
+    return this.linkStudents(studentId, [tutorId], 1);
+  }
+
+  /** Puts tutors in a student's set, as `changes` writes of `linkStudent` would. */
+  private linkStudents(studentId: string, tutorIds: readonly string[], changes: number): Step {
     return {
+      additive: {
+        item: itemKey(keys.record('students', studentId)),
+        kind: 'tutors',
+        entries: tutorIds,
+        by: 0,
+        changes,
+        build: (entries, _by, n) => this.linkStudents(studentId, entries, n),
+      },
       action: {
         Update: {
           TableName: this.tableName,
           Key: keys.record('students', studentId),
-          UpdateExpression: 'ADD #tutors :tutor, #l :one',
+          UpdateExpression: 'ADD #tutors :tutor, #l :changes',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: { '#tutors': internal.tutors, '#l': internal.links },
-          ExpressionAttributeValues: { ':tutor': new Set([tutorId]), ':one': 1 },
+          ExpressionAttributeValues: { ':tutor': new Set(tutorIds), ':changes': changes },
         },
       },
       onConditionFailed: () =>
@@ -305,24 +328,65 @@ export class WriteSteps {
    * named anew must exist, and be an entity of the reference's type where it says.
    */
   refer(reference: Reference, id: string, by: 1 | -1): Step {
-    return this.linkUpdate(reference, id, by > 0, 'ADD #a :n, #l :one', { ':n': by }, internal.refs);
+    return this.referMany(reference, id, by, 1);
+  }
+
+  /** `changes` writes of `refer`, adding up to `by`. */
+  private referMany(reference: Reference, id: string, by: number, changes: number): Step {
+    return {
+      ...this.linkUpdate(
+        reference,
+        id,
+        by > 0,
+        'ADD #a :n, #l :changes',
+        { ':n': by },
+        internal.refs,
+        changes,
+      ),
+      additive: {
+        item: itemKey(keys.record(reference.group, id)),
+        kind: `refer${by > 0 ? '+' : '-'}`,
+        entries: [],
+        by,
+        changes,
+        build: (_entries, total, n) => this.referMany(reference, id, total, n),
+      },
+    };
   }
 
   /**
    * Adds entries to (or takes them from) the enrollments a class or person entity lists, at `now`. An
    * addition that would take the list past `LIMITS.enrollmentsPerRecord` entries is refused (409).
    */
-  enroll(reference: Reference, id: string, entries: readonly string[], adding: boolean, now: string): Step {
-    const expression = `${adding ? 'ADD #a :e, #l :one' : 'DELETE #a :e ADD #l :one'} SET #at = :at`;
-    return this.linkUpdate(
-      reference,
-      id,
-      adding,
-      expression,
-      { ':e': new Set(entries), ':at': now },
-      internal.enrollments,
-      adding ? LIMITS.enrollmentsPerRecord - entries.length : undefined,
-    );
+  enroll(
+    reference: Reference,
+    id: string,
+    entries: readonly string[],
+    adding: boolean,
+    now: string,
+    changes = 1,
+  ): Step {
+    const expression = `${adding ? 'ADD #a :e, #l :changes' : 'DELETE #a :e ADD #l :changes'} SET #at = :at`;
+    return {
+      ...this.linkUpdate(
+        reference,
+        id,
+        adding,
+        expression,
+        { ':e': new Set(entries), ':at': now },
+        internal.enrollments,
+        changes,
+        adding ? LIMITS.enrollmentsPerRecord - entries.length : undefined,
+      ),
+      additive: {
+        item: itemKey(keys.record(reference.group, id)),
+        kind: `enroll${adding ? '+' : '-'}${now}`,
+        entries,
+        by: 0,
+        changes,
+        build: (all, _by, n) => this.enroll(reference, id, all, adding, now, n),
+      },
+    };
   }
 
   /**
@@ -336,6 +400,7 @@ export class WriteSteps {
     expression: string,
     values: Record<string, NativeAttributeValue>,
     attribute: string,
+    changes: number,
     room?: number,
   ): Step {
     const { group, entityType, field } = reference;
@@ -359,7 +424,7 @@ export class WriteSteps {
           },
           ExpressionAttributeValues: {
             ...values,
-            ':one': 1,
+            ':changes': changes,
             ...(typed ? { ':type': entityType } : {}),
             ...(room !== undefined ? { ':room': room } : {}),
           },

@@ -13,16 +13,36 @@ export type TransactItem = NonNullable<
   ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
 >[number];
 
+/** An item's key as one string, naming it in a transaction. */
+export const itemKey = (key: Item | undefined) => `${String(key?.pk)}\u0000${String(key?.sk)}`;
+
 /** What a failed condition means when it is a race with another writer: try again. */
 export const RETRY = Symbol('retry');
 
 /** Says what a failed condition means: an error for the client, or a race to retry. */
 export type OnConditionFailed = (current: Item | undefined) => Error | typeof RETRY;
 
+/**
+ * A change that adds up: to a count, to a set's entries, to the count of changes an item's links had.
+ * Two of one kind to one item merge into one (transaction-packs.ts), as if both were written in turn.
+ */
+export interface Additive {
+  /** The item it changes, as packing names items; a count names its group's counter, whatever the shard. */
+  item: string;
+  /** Only changes of the same kind merge. */
+  kind: string;
+  entries: readonly string[];
+  by: number;
+  /** How many writes it stands for: each adds one to the item's count of link changes. */
+  changes: number;
+  build(entries: readonly string[], by: number, changes: number): Step;
+}
+
 /** One action of a transaction; a failed condition is a race unless the step says otherwise. */
 export interface Step {
   action: TransactItem;
   onConditionFailed?: OnConditionFailed;
+  additive?: Additive;
 }
 
 /** Thrown by an attempt that read or wrote in a race with another writer: `retrying` runs it again. */
