@@ -69,7 +69,9 @@ describe('collections read a page at a time', () => {
   it('walk by after to what the whole collection holds, in sourcedId order, with one total', async () => {
     const schools = (await (await api.get(`${BASE}/schools?limit=1`)).json()) as { orgs: Obj[] };
     const school = `/schools/${schools.orgs[0]?.sourcedId}`;
+    const classes = (await (await api.get(`${BASE}/classes?limit=1`)).json()) as { classes: Obj[] };
     for (const path of [
+      `/classes/${classes.classes[0]?.sourcedId}/students`,
       `${school}/students`,
       `${school}/teachers`,
       `${school}/enrollments`,

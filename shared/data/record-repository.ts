@@ -121,6 +121,15 @@ export class RecordRepository {
     );
   }
 
+  /**
+   * The school of each of these classes, by class id: a BatchGet of just that attribute, so the class's
+   * enrollment list (kilobytes on a large class) does not travel.
+   */
+  async schoolsOfClasses(classIds: readonly string[]): Promise<Map<string, string>> {
+    const items = await this.getManyItems('classes', classIds, 'school_id');
+    return new Map([...items].map(([id, item]) => [id, String(item.school_id)]));
+  }
+
   /** Each student's tutors (the ids in its `_tutors` set), by student id: a BatchGet of just that attribute. */
   async tutorsOf(studentIds: readonly string[]): Promise<Map<string, string[]>> {
     const items = await this.getManyItems('students', studentIds, internal.tutors);

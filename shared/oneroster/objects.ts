@@ -251,7 +251,7 @@ export class ObjectMaker {
   }
 
   /** An enrollment, at the school of its class. */
-  enrollment(enrollment: Enrollment, cls: Class): OneRosterEnrollment {
+  enrollment(enrollment: Enrollment, cls: Pick<Class, 'school_id'>): OneRosterEnrollment {
     return {
       sourcedId: enrollment.enrollment_id,
       status: 'active',

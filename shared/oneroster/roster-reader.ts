@@ -215,6 +215,11 @@ export class RosterReader {
     return this.records.getMany(group, ids);
   }
 
+  /** The school of each of these classes, by class id. */
+  schoolsOfClasses(classIds: readonly string[]) {
+    return this.records.schoolsOfClasses(classIds);
+  }
+
   /** Each student's tutors, by student id. */
   tutorsOf(studentIds: readonly string[]) {
     return this.records.tutorsOf(studentIds);

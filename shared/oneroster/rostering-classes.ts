@@ -2,6 +2,7 @@
 // periods), courses, classes and enrollments, and the nested collections that list them by school, term,
 // course, class or user. Each reads the groups it needs whole (they are small beside the people, and
 // bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
+import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { pageOfIds } from '../data/pages-of-ids';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
@@ -279,38 +280,45 @@ async function classOf(request: ApiRequest, reader: RosterReader): Promise<Class
   return cls;
 }
 
-/** GET /classes/{classSourcedId}/students and /teachers (also under /schools/{schoolSourcedId}). */
+/**
+ * The users response for people known by id (sorted): in sourcedId order without a filter, a page of
+ * them is read by id; otherwise all of them, refused past MAX_WHOLE_GROUP.
+ */
+async function usersOfIds(request: ApiRequest, reader: RosterReader, query: CollectionQuery, ids: string[]) {
+  if (inKeyOrder(query)) {
+    const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+    const people = (await reader.entitiesInOrder(page.ids)).filter(hasRole(undefined));
+    const next = page.hasMore ? page.ids.at(-1) : undefined;
+    return usersPageResponse(request, reader, query, people, { total: ids.length, next });
+  }
+  bounded(ids.length, 'users');
+  const people = (await reader.entitiesInOrder(ids)).filter(hasRole(undefined));
+  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
+}
+
+/** The people of some enrollment entries with the role, each once, in id order. */
+const peopleOf = (entries: readonly EnrollmentEntry[], role: UserRole) =>
+  [...new Set(entries.filter((e) => e.role === role).map((e) => e.otherId))].sort();
+
+/**
+ * GET /classes/{classSourcedId}/students and /teachers (also under /schools/{schoolSourcedId}): the
+ * people the class's enrollment list names with the role, without reading the enrollments.
+ */
 export async function listUsersOfClass(request: ApiRequest, reader: RosterReader, role: UserRole) {
   const query = listQuery(request, objectFields.users);
   const cls = await classOf(request, reader);
-  const enrolled = (await reader.enrollmentsOfClass(cls.class_id)).filter((e) => e.role === role);
-  const entities = await reader.getMany('entities', [...new Set(enrolled.map((e) => e.entity_id))]);
-  const people = [...entities.values()].filter(hasRole(undefined));
-  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
+  const lists = await reader.enrollmentListsOfClasses([cls.class_id]);
+  return usersOfIds(request, reader, query, peopleOf(lists.get(cls.class_id)?.entries ?? [], role));
 }
 
 /**
  * GET /schools/{schoolSourcedId}/students and /teachers: the users enrolled in its classes with the role,
- * found in the classes' enrollment lists. In sourcedId order without a filter, a page of them is read by
- * id; otherwise all of them, as many as the school has.
+ * found in the classes' enrollment lists.
  */
 export async function listUsersOfSchool(request: ApiRequest, reader: RosterReader, role: UserRole) {
   const query = listQuery(request, objectFields.users);
-  const schoolId = await schoolOf(request, reader);
-  const { entries } = await entriesOfSchool(reader, schoolId);
-  const ids = [...new Set(entries.filter((e) => e.role === role).map((e) => e.otherId))].sort();
-  if (inKeyOrder(query)) {
-    const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
-    const people = (await reader.entitiesInOrder(page.ids)).filter(hasRole(undefined));
-    const last = page.ids.at(-1);
-    return usersPageResponse(request, reader, query, people, {
-      total: ids.length,
-      next: page.hasMore ? last : undefined,
-    });
-  }
-  bounded(ids.length, `${role}s of the school`);
-  const people = (await reader.entitiesInOrder(ids)).filter(hasRole(undefined));
-  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
+  const { entries } = await entriesOfSchool(reader, await schoolOf(request, reader));
+  return usersOfIds(request, reader, query, peopleOf(entries, role));
 }
 
 /** Which enrollments a collection lists: all, a school's, or one class's of a school. */
@@ -321,24 +329,26 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
   const query = listQuery(request, objectFields.enrollments);
   if (of === 'all' && inKeyOrder(query)) {
     const page = await reader.page('enrollments', query);
-    const classes = await reader.getMany('classes', [...new Set(page.records.map((e) => e.class_id))]);
+    const schools = await reader.schoolsOfClasses([...new Set(page.records.map((e) => e.class_id))]);
     const make = maker(request);
     const objects = page.records.flatMap((e) => {
-      const cls = classes.get(e.class_id);
-      return cls ? [make.enrollment(e, cls)] : [];
+      const school = schools.get(e.class_id);
+      return school ? [make.enrollment(e, { school_id: school })] : [];
     });
     return keyedResponse(request, 'enrollments', objects, query, page);
   }
   let enrollments: Enrollment[];
-  let classes: Map<string, Class>;
+  let classes: Map<string, Pick<Class, 'school_id'>>;
   if (of === 'class') {
     const cls = await classOf(request, reader);
     enrollments = await reader.enrollmentsOfClass(cls.class_id);
     classes = new Map([[cls.class_id, cls]]);
   } else if (of === 'school') {
-    const { classIds, entries } = await entriesOfSchool(reader, await schoolOf(request, reader));
+    const schoolId = await schoolOf(request, reader);
+    const { classIds, entries } = await entriesOfSchool(reader, schoolId);
     const ids = entries.map((e) => e.enrollmentId).sort();
-    classes = await reader.getMany('classes', classIds);
+    // Every class listed is the school's: their items, kilobytes each, need not be read for it.
+    classes = new Map(classIds.map((id) => [id, { school_id: schoolId }]));
     if (inKeyOrder(query)) {
       const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
       const found = await reader.getMany('enrollments', page.ids);

@@ -8,7 +8,7 @@ import { RecordNotFoundError } from '../domain/errors';
 import { type RecordGroup, roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Entity, EntityRole, Student, Tutor } from '../schemas/records';
+import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import { type Affiliations, affiliationsOf } from './affiliations';
 import {
   type CollectionQuery,
@@ -201,30 +201,37 @@ const unique = (values: Iterable<string>) => [...new Set(values)];
 async function userFacts(reader: RosterReader, people: readonly Entity[]): Promise<UserFacts> {
   const roles = people.flatMap((e) => e.roles);
   const idsOf = (role: string) => roles.filter((r) => r.role === role).map((r) => r.id);
-  const found = new Map(
-    await Promise.all(
+  const classesOf = (lists: Map<string, { entries: { otherId: string }[] }>) =>
+    unique([...lists.values()].flatMap((l) => l.entries.map((e) => e.otherId)));
+  // What the people's own ids lead to, read together; then what those lead to, and so on.
+  const [found, tutorsOfStudent, ownLists] = await Promise.all([
+    Promise.all(
       roleGroups.map(async (group) => [group, await reader.getMany(group, idsOf(roleName(group)))] as const),
-    ),
+    ).then((pairs) => new Map(pairs)),
+    reader.tutorsOf(idsOf('student')),
+    reader.enrollmentListsOf(people.map((e) => e.entity_id)),
+  ]);
+  const tutors = found.get('tutors') as Map<string, Tutor>;
+  const [guardianRecords, guardedRecords, ownSchools] = await Promise.all([
+    reader.getMany('tutors', unique([...tutorsOfStudent.values()].flat())),
+    reader.getMany('students', unique([...tutors.values()].flatMap((t) => t.student_ids))),
+    reader.schoolsOfClasses(classesOf(ownLists)),
+  ]);
+  const guardedLists = await reader.enrollmentListsOf(
+    unique([...guardedRecords.values()].map((s) => s.entity_id)).filter((id) => !ownLists.has(id)),
+  );
+  const guardedSchools = await reader.schoolsOfClasses(
+    classesOf(guardedLists).filter((id) => !ownSchools.has(id)),
   );
   const active = new Set(
     [...found.values()].flatMap((records) => [...records].filter(([, r]) => r.ative).map(([id]) => id)),
   );
-  const students = found.get('students') as Map<string, Student>;
-  const tutors = found.get('tutors') as Map<string, Tutor>;
-  const tutorsOfStudent = await reader.tutorsOf([...students.keys()]);
-  const [guardianRecords, guardedRecords] = await Promise.all([
-    reader.getMany('tutors', unique([...tutorsOfStudent.values()].flat())),
-    reader.getMany('students', unique([...tutors.values()].flatMap((t) => t.student_ids))),
-  ]);
-  const guardedPeople = [...guardedRecords.values()].map((s) => s.entity_id);
-  const lists = await reader.enrollmentListsOf(unique([...people.map((e) => e.entity_id), ...guardedPeople]));
   const enrolled = (entityId: string) =>
-    (lists.get(entityId)?.entries ?? []).map((e) => ({ role: e.role, classId: e.otherId }));
-  const classes = await reader.getMany(
-    'classes',
-    unique([...lists.values()].flatMap((l) => l.entries.map((e) => e.otherId))),
-  );
-  const schoolOf = (classId: string) => classes.get(classId)?.school_id;
+    ((ownLists.get(entityId) ?? guardedLists.get(entityId))?.entries ?? []).map((e) => ({
+      role: e.role,
+      classId: e.otherId,
+    }));
+  const schoolOf = (classId: string) => ownSchools.get(classId) ?? guardedSchools.get(classId);
   const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
   const affiliations = new Map(
     people.map((e) => {

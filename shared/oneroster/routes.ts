@@ -89,6 +89,14 @@ const schoolPeopleReads = [
   ...roleRecords,
 ];
 
+/** A class's students or teachers: the class (and its school), its enrollment list, those users. */
+const classPeopleReads = [
+  keys.recordPartition('entities'),
+  keys.recordPartition('classes'),
+  orgListing,
+  ...roleRecords,
+];
+
 const imsx = { kind: 'imsx' } as const;
 
 /** Nested collections take roster.readonly alone (binding section 4). */
@@ -258,14 +266,14 @@ export const oneRosterRoutes = [
     'students-of-class',
     '/classes/{sourcedId}/students',
     'list-students-of-class',
-    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, orgListing, ...roleRecords],
+    classPeopleReads,
     people(),
   ),
   nested(
     'teachers-of-class',
     '/classes/{sourcedId}/teachers',
     'list-teachers-of-class',
-    [...rec('classes', 'enrollments', 'entities'), keys.counterPartition, orgListing, ...roleRecords],
+    classPeopleReads,
     people(),
   ),
   nested(
@@ -278,14 +286,14 @@ export const oneRosterRoutes = [
     'students-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/students',
     'list-students-of-class-in-school',
-    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, orgListing, ...roleRecords],
+    classPeopleReads,
     people(),
   ),
   nested(
     'teachers-of-class-in-school',
     '/schools/{sourcedId}/classes/{classSourcedId}/teachers',
     'list-teachers-of-class-in-school',
-    [...rec('entities', 'classes', 'enrollments'), keys.counterPartition, orgListing, ...roleRecords],
+    classPeopleReads,
     people(),
   ),
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
