@@ -2,10 +2,11 @@
 // benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
 // and no 100,000-student table, and writes to .reports/ instead. `--only cold-start` runs section 1
 // alone, `--only fields` section 6, `--only audit` section 7, `--only overhead` section 2 (without the
-// revocation check), `--only revocation` the revocation check of section 2 and `--only throughput`
-// section 4, and prints it (the last two as JSON), writing nothing; with `--merge` as well, its figures replace that section's
+// revocation check), `--only revocation` the revocation check of section 2, `--only throughput`
+// section 4 and `--only district` section 8, and prints it (the last three as JSON), writing nothing; with `--merge` as well, its figures replace that section's
 // in the last run's benchmarks.json, and benchmarks.md is written again from it. The whole run stops
-// itself after a fixed time, whatever happens.
+// itself after a fixed time, whatever happens. Section 8 seeds a district of 10,000 students (2,000 with
+// `--quick`); `--district <students>` sets another size, such as the 100,000 of a large district.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,11 @@ import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { DEMO_TENANT } from '../../infra/local/local-run';
 import { demoTenant } from '../../infra/local/seed/demo-tenant';
 import { createDocumentClient } from '../../shared/data/document-client';
+import { RecordRepository } from '../../shared/data/record-repository';
 import type { Student } from '../../shared/schemas/records';
 import { measureAuditCost } from './audit-cost';
 import { type ColdStarts, measureColdStarts } from './cold-start';
+import { type DistrictResults, measureDistrictRoutes, measurePageCapacity } from './district';
 import { measureFieldSelection } from './field-selection';
 import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
@@ -25,6 +28,7 @@ import { itemSize, measureReadCost } from './read-cost';
 import {
   auditSection,
   coldStartSection,
+  districtSection,
   fieldSelectionSection,
   type Results,
   renderReport,
@@ -40,10 +44,14 @@ import { DEMO_SECRET, workload } from './workload';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const ONLY = ['cold-start', 'fields', 'audit', 'overhead', 'revocation', 'throughput'] as const;
+const ONLY = ['cold-start', 'fields', 'audit', 'overhead', 'revocation', 'throughput', 'district'] as const;
 const merge = process.argv.includes('--merge');
-// Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an hour.
-const MAX_MINUTES = 40;
+// Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an
+// hour; section 8 seeds its district through the import, some minutes more.
+const MAX_MINUTES = 60;
+const districtArgument = process.argv.includes('--district')
+  ? Number(process.argv[process.argv.indexOf('--district') + 1])
+  : undefined;
 const settings = quick
   ? {
       coldRuns: 5,
@@ -53,6 +61,7 @@ const settings = quick
       tokens: { endpoint: 5, secret: 5, crypto: 200 },
       fieldSamples: 30,
       auditSamples: 300,
+      district: { students: districtArgument ?? 2_000, samples: 20 },
     }
   : {
       coldRuns: 10,
@@ -62,6 +71,7 @@ const settings = quick
       tokens: { endpoint: 30, secret: 30, crypto: 2_000 },
       fieldSamples: 200,
       auditSamples: 2_000,
+      district: { students: districtArgument ?? 10_000, samples: 50 },
     };
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,6 +98,55 @@ function mergeReport(section: Partial<Results>) {
   const last = JSON.parse(readFileSync(`${outDir}/benchmarks.json`, 'utf8')) as Results;
   writeReport({ ...last, ...section });
   log(`merged into ${outDir}/benchmarks.md and benchmarks.json`);
+}
+
+/**
+ * Section 8: `npm start` seeds a generated district on a DynamoDB Local of its own, then every route is
+ * timed against it and the demo school (`demoUrl`), and the read capacity of pages is measured.
+ */
+async function measureDistrict(demoUrl: string): Promise<DistrictResults> {
+  const { students, samples } = settings.district;
+  if (!(Number.isInteger(students) && students > 0)) throw new Error('--district takes a number of students');
+  const database = await startDynamoDbLocal();
+  const db = createDocumentClient({ region, endpoint: database.endpoint });
+  const dataDir = mkdtempSync(`${tmpdir()}/school-bench-district-`);
+  const seeding = performance.now();
+  const district = await startService(
+    'infra/local/start.ts',
+    {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DYNAMODB_ENDPOINT: database.endpoint,
+      DEMO_CLIENT_SECRET: DEMO_SECRET,
+      DEMO_SIZE: String(students),
+      LOG_LEVEL: 'info',
+      EXPORT_SCHEDULE: 'off',
+    },
+    MAX_MINUTES * 60_000,
+  ).catch(async (error: unknown) => {
+    db.destroy();
+    await database.stop();
+    throw error;
+  });
+  const seedSeconds = round((performance.now() - seeding) / 1000, 1);
+  log(`  the district answers after ${seedSeconds} s; timing ${samples} samples a route`);
+  try {
+    const tableName = `school-${DEMO_TENANT.id}`;
+    return {
+      students,
+      counts: await new RecordRepository(db, tableName).counts(),
+      seedSeconds,
+      samples,
+      routes: await measureDistrictRoutes(demoUrl, district.url, samples),
+      capacity: await measurePageCapacity(db, tableName),
+    };
+  } finally {
+    await district.stop();
+    db.destroy();
+    await database.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** The demo student of median size: the template every generated student copies. */
@@ -187,6 +246,14 @@ async function main() {
       mergeReport({ overhead });
       return;
     }
+    if (only === 'district') {
+      log(`section 8, district scale (${settings.district.students} students)`);
+      const district = await measureDistrict(api.url);
+      console.log(districtSection(district));
+      console.log(JSON.stringify({ district }, null, 2));
+      mergeReport({ district });
+      return;
+    }
     if (only === 'throughput') {
       log(`section 4, throughput (${settings.load.seconds} s a run)`);
       const work = await workload(db, tableName, stackClient);
@@ -228,6 +295,18 @@ async function main() {
     }
     const readCost = await measureReadCost(database.endpoint, tables, template);
 
+    log(`section 8, district scale (${settings.district.students} students)`);
+    const demoForDistrict = await startService('infra/local/start.ts', {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DYNAMODB_ENDPOINT: database.endpoint,
+      DEMO_CLIENT_SECRET: DEMO_SECRET,
+      LOG_LEVEL: 'info',
+      EXPORT_SCHEDULE: 'off',
+    });
+    const district = await measureDistrict(demoForDistrict.url).finally(() => demoForDistrict.stop());
+
     const results: Results = {
       machine,
       quick,
@@ -241,6 +320,7 @@ async function main() {
       fieldSelection,
       audit,
       revocation,
+      district,
     };
     writeReport(results);
     log(`wrote ${outDir}/benchmarks.md and benchmarks.json in ${results.minutes} min`);
