@@ -355,8 +355,14 @@ describe('the scheduled export', () => {
       expect(
         roles
           .filter((r) => r.userSourcedId === row.sourcedId)
-          .map((r) => ({ role: r.role, org: { sourcedId: r.orgSourcedId } })),
-      ).toEqual(firstOfEachRole.map((r) => ({ role: r.role, org: { sourcedId: refId(r.org) } })));
+          .map((r) => ({ roleType: r.roleType, role: r.role, org: { sourcedId: r.orgSourcedId } })),
+      ).toEqual(
+        firstOfEachRole.map((r) => ({
+          roleType: r.roleType,
+          role: r.role,
+          org: { sourcedId: refId(r.org) },
+        })),
+      );
       expect(row.agentSourcedIds).toBe(
         ((user?.agents ?? []) as { sourcedId: string }[]).map((a) => a.sourcedId).join(','),
       );
