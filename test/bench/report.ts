@@ -363,13 +363,13 @@ function overheadSection(r: Results): string {
     const target = OVERHEAD_TARGET[x.operation];
     const what =
       x.operation === 'list'
-        ? 'the counter read for `total_items` (made beside the Query, in parallel), token verification, the event, middy, the records reordered to the specification’s field order, the envelope and the log line'
+        ? "the count read for `total_items` (a Query of the group's counter shards, made beside the page's Query, in parallel), token verification, the event, middy, the records reordered to the specification’s field order, the envelope and the log line"
         : 'token verification, the event, middy, the record reordered and serialised, and the log line';
     lines.push(
       `${x.operation === 'list' ? 'List' : 'Get'}: the stack takes ${plusMs(x.addedMs)} at p50 over the bare server, against +${target} ms allowed.`,
       `That difference is the stack's own work: ${what}. Over the bare call the stack takes ${plusMs(x.overCallMs)}; the HTTP hop alone (bare server over bare call) is ${plusMs(x.httpHopMs)}.`,
       x.operation === 'list' && get && get.addedMs > 0 && x.addedMs > get.addedMs
-        ? `The get shows the stack's fixed cost per request (${get.addedMs} ms over its bare server); the other ${round(x.addedMs - get.addedMs)} ms are the list's own: mostly the counter read, a second request to DynamoDB Local that competes with the Query for the same two cores, then serialising 50 records.`
+        ? `The get shows the stack's fixed cost per request (${get.addedMs} ms over its bare server); the other ${round(x.addedMs - get.addedMs)} ms are the list's own: mostly the count read, a second request to DynamoDB Local that competes with the Query for the same two cores, then serialising 50 records.`
         : '',
       x.met
         ? ''
@@ -398,7 +398,7 @@ function readCostSection(r: Results): string {
     '*computed* column is the same figure from item sizes as DynamoDB bills a Query: the sizes of the items',
     'read, summed and rounded up to 4 KB, one unit per 4 KB strongly consistent (the table reads) and half',
     'a unit eventually consistent (the keys index, which only allows that). A list page reads its 50',
-    'records and one more (to know whether a next page exists) and the group’s counter for `total_items`.',
+    'records and one more (to know whether a next page exists) and the group’s counter shards for `total_items`.',
     '',
     table(
       [
@@ -516,7 +516,7 @@ function throughputSection(r: Results): string {
     lines.push(
       `**Missed** for ${x.operation}: ${x.ratio}× against ${THROUGHPUT_TARGET}×, ${pct(1 - x.ratio / THROUGHPUT_TARGET)} short.` +
         (x.operation === 'list'
-          ? ' Each list request also reads the counter for `total_items`, a second DynamoDB request the bare server does not make, and DynamoDB Local is the bottleneck both servers share.'
+          ? ' Each list request also reads the counter shards for `total_items`, a second DynamoDB request the bare server does not make, and DynamoDB Local is the bottleneck both servers share.'
           : ' The stack’s own work per request is CPU the bare server does not spend, on cores shared with DynamoDB Local and the load generator; the table below says what each step takes.'),
       '',
     );
