@@ -101,6 +101,32 @@ function mergeReport(section: Partial<Results>) {
 }
 
 /**
+ * `npm start` on a DynamoDB Local, with a data folder of its own (so a running `npm start` is left
+ * alone), no export schedule, and the benchmark's demo client secret; `env` adds to that.
+ */
+function startLocalApi(
+  endpoint: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+  timeoutMs?: number,
+) {
+  return startService(
+    'infra/local/start.ts',
+    {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DYNAMODB_ENDPOINT: endpoint,
+      DEMO_CLIENT_SECRET: DEMO_SECRET,
+      LOG_LEVEL: 'info',
+      EXPORT_SCHEDULE: 'off',
+      ...env,
+    },
+    timeoutMs,
+  );
+}
+
+/**
  * Section 8: `npm start` seeds a generated district on a DynamoDB Local of its own, then every route is
  * timed against it and the demo school (`demoUrl`), and the read capacity of pages is measured.
  */
@@ -111,18 +137,10 @@ async function measureDistrict(demoUrl: string): Promise<DistrictResults> {
   const db = createDocumentClient({ region, endpoint: database.endpoint });
   const dataDir = mkdtempSync(`${tmpdir()}/school-bench-district-`);
   const seeding = performance.now();
-  const district = await startService(
-    'infra/local/start.ts',
-    {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DYNAMODB_ENDPOINT: database.endpoint,
-      DEMO_CLIENT_SECRET: DEMO_SECRET,
-      DEMO_SIZE: String(students),
-      LOG_LEVEL: 'info',
-      EXPORT_SCHEDULE: 'off',
-    },
+  const district = await startLocalApi(
+    database.endpoint,
+    dataDir,
+    { DEMO_SIZE: String(students) },
     MAX_MINUTES * 60_000,
   ).catch(async (error: unknown) => {
     db.destroy();
@@ -200,15 +218,7 @@ async function main() {
   const tableName = `school-${DEMO_TENANT.id}`;
   // A folder of its own for the local run's lock, run file and S3, so a running `npm start` is left alone.
   const dataDir = mkdtempSync(`${tmpdir()}/school-bench-data-`);
-  const api = await startService('infra/local/start.ts', {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    DYNAMODB_ENDPOINT: database.endpoint,
-    DEMO_CLIENT_SECRET: DEMO_SECRET,
-    LOG_LEVEL: 'info',
-    EXPORT_SCHEDULE: 'off',
-  });
+  const api = await startLocalApi(database.endpoint, dataDir);
   const bare = await startService('test/bench/bare-server.ts', {
     DYNAMODB_ENDPOINT: database.endpoint,
     TABLE_NAME: tableName,
@@ -296,15 +306,7 @@ async function main() {
     const readCost = await measureReadCost(database.endpoint, tables, template);
 
     log(`section 8, district scale (${settings.district.students} students)`);
-    const demoForDistrict = await startService('infra/local/start.ts', {
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DYNAMODB_ENDPOINT: database.endpoint,
-      DEMO_CLIENT_SECRET: DEMO_SECRET,
-      LOG_LEVEL: 'info',
-      EXPORT_SCHEDULE: 'off',
-    });
+    const demoForDistrict = await startLocalApi(database.endpoint, dataDir);
     const district = await measureDistrict(demoForDistrict.url).finally(() => demoForDistrict.stop());
 
     const results: Results = {
