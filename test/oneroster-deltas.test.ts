@@ -166,3 +166,142 @@ describe('a dateLastModified> read', () => {
     expect(find(await delta('/orgs', after), org.entity_id)).toBeUndefined();
   });
 });
+
+/** The Link header's addresses, by relation. */
+function linksOf(response: Response): Record<string, string> {
+  const header = response.headers.get('link') ?? '';
+  return Object.fromEntries(
+    [...header.matchAll(/<([^>]+)>; rel="(\w+)"/g)].map(([, url, rel]) => [rel as string, url as string]),
+  );
+}
+
+/**
+ * Every object of a delta read by following its next links from the first page of `limit`, each page
+ * checked against the binding's schema: a page the walk goes on from has a next link and no total (nor
+ * last link); the last page has the total of the walk.
+ */
+async function walk(path: string, since: string, limit: number): Promise<Obj[]> {
+  const filter = encodeURIComponent(`dateLastModified>'${since}'`);
+  const seen: Obj[] = [];
+  let next: string | undefined = `${api.url}${BASE}${path}?limit=${limit}&filter=${filter}`;
+  while (next) {
+    const response = await api.get(next.slice(api.url.length));
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const body = JSON.parse(text) as Record<string, Obj[]>;
+    const [key] = Object.keys(body) as [string];
+    const validate = bindingSchema(schemaOfKey[key] as string);
+    expect(validate(body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    seen.push(...(body[key] as Obj[]));
+    const links = linksOf(response);
+    if (links.next) {
+      expect(new URL(links.next).searchParams.get('after'), path).toMatch(/^\d{4}-.+Z#[0-9a-f-]{36}$/);
+      expect(response.headers.get('x-total-count'), path).toBeNull();
+      expect(links.last, path).toBeUndefined();
+    } else {
+      expect(Number(response.headers.get('x-total-count')), path).toBe(seen.length);
+    }
+    next = links.next;
+  }
+  return seen;
+}
+
+/** The same delta read whole, sorted by sourcedId: every object once, from the whole-group read. */
+async function wholeDelta(path: string, since: string): Promise<Obj[]> {
+  const filter = encodeURIComponent(`dateLastModified>'${since}'`);
+  const response = await api.get(`${BASE}${path}?limit=1000&sort=sourcedId&filter=${filter}`);
+  expect(response.status).toBe(200);
+  return Object.values((await response.json()) as Record<string, Obj[]>)[0] as Obj[];
+}
+
+const statusById = (objects: Obj[]) => new Map(objects.map((o) => [o.sourcedId, o.status]));
+
+describe('a delta walk (docs/oneroster.md, "What each request reads")', () => {
+  const people: Row[] = [];
+  let since = '';
+
+  beforeAll(async () => {
+    since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const listed = (await (await api.get('/api/classes?items_per_page=1')).json()) as { classes: Row[] };
+    const cls = listed.classes[0] as Row;
+    for (let i = 0; i < 5; i += 1) people.push(await create('students', personBody(`W${i}`)));
+    const enrollments: Row[] = [];
+    for (const student of people.slice(0, 4)) {
+      enrollments.push(
+        await create('enrollments', {
+          class_id: cls.class_id,
+          entity_id: student.entity_id,
+          role: 'student',
+          primary: false,
+          begin_date: null,
+          end_date: null,
+        }),
+      );
+    }
+    await remove('enrollments', enrollments[0]?.enrollment_id);
+    await remove('students', people[4]?.student_id);
+    await waitForSyncLag();
+  });
+
+  it('walks the changes and deletions a page at a time, in change order, to what the whole read answers', async () => {
+    for (const path of ['/users', '/students', '/enrollments', '/demographics']) {
+      const walked = await walk(path, since, 2);
+      const times = walked.map((o) => Date.parse(o.dateLastModified));
+      expect(times, path).toEqual([...times].sort((a, b) => a - b));
+      expect(statusById(walked), path).toEqual(statusById(await wholeDelta(path, since)));
+      expect(walked.length, path).toBeGreaterThan(2);
+    }
+    const students = statusById(await walk('/students', since, 3));
+    expect(students.get(String(people[4]?.entity_id))).toBe('tobedeleted');
+    for (const person of people.slice(0, 4)) expect(students.get(String(person.entity_id))).toBe('active');
+    const enrollments = await walk('/enrollments', since, 1);
+    expect(deletedIn(enrollments)).toHaveLength(1);
+    expect(enrollments.filter((e) => e.status === 'active')).toHaveLength(3);
+  });
+
+  it('applies the rest of the filter on the way, and skips an offset given without after', async () => {
+    const named = people[2] as Row;
+    const filter = encodeURIComponent(
+      `dateLastModified>'${since}' AND sourcedId='${String(named.entity_id)}'`,
+    );
+    const found = await api.get(`${BASE}/students?limit=1&filter=${filter}`);
+    const { users } = (await found.json()) as { users: Obj[] };
+    expect(users.map((u) => u.sourcedId)).toEqual([named.entity_id]);
+    expect(found.headers.get('x-total-count')).toBe('1');
+
+    const walked = await walk('/students', since, 100);
+    const plain = encodeURIComponent(`dateLastModified>'${since}'`);
+    const skipped = await api.get(`${BASE}/students?limit=2&offset=2&filter=${plain}`);
+    const page = ((await skipped.json()) as { users: Obj[] }).users;
+    expect(page.map((u) => u.sourcedId)).toEqual(walked.slice(2, 4).map((u) => u.sourcedId));
+  });
+
+  it('refuses an after that is no position, and reads from the window at one outside it', async () => {
+    const filter = encodeURIComponent(`dateLastModified>'${since}'`);
+    for (const after of [
+      'x',
+      String(people[0]?.entity_id),
+      `2026-13-45T00:00:00Z#${String(people[0]?.entity_id)}`,
+    ]) {
+      const response = await api.get(`${BASE}/users?filter=${filter}&after=${encodeURIComponent(after)}`);
+      expect(response.status, after).toBe(400);
+      expect(await response.json()).toMatchObject({
+        imsx_CodeMinor: { imsx_codeMinorField: [{ imsx_codeMinorFieldValue: 'invaliddata' }] },
+      });
+    }
+    const id = '00000000-0000-4000-8000-000000000000';
+    const early = await api.get(
+      `${BASE}/users?limit=1&filter=${filter}&after=${encodeURIComponent(`2000-01-01T00:00:00Z#${id}`)}`,
+    );
+    const first = await api.get(`${BASE}/users?limit=1&filter=${filter}`);
+    expect(((await early.json()) as { users: Obj[] }).users).toEqual(
+      ((await first.json()) as { users: Obj[] }).users,
+    );
+    const late = await api.get(
+      `${BASE}/users?filter=${filter}&after=${encodeURIComponent(`2999-01-01T00:00:00Z#${id}`)}`,
+    );
+    expect(late.status).toBe(200);
+    expect(((await late.json()) as { users: Obj[] }).users).toEqual([]);
+  });
+});

@@ -39,6 +39,8 @@ export interface TimeWindowQuery {
 export interface TimedPage<T> {
   items: { value: T; position: string }[];
   hasMore: boolean;
+  /** The position of the last entry the page read, where a record gone since left no item: the next page starts after it. */
+  through?: string | undefined;
 }
 
 export interface Deletion<G extends RecordGroup = RecordGroup> {

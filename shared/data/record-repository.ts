@@ -342,6 +342,7 @@ export class RecordRepository {
         return value ? [{ value, position }] : [];
       }),
       hasMore: positions.length > query.itemsPerPage,
+      through: inPage.at(-1)?.position,
     };
   }
 

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { QueryParams } from '../http/request';
 import {
+  deltaWindow,
+  inChangeOrder,
   MAX_LIMIT,
   pagingHeaders,
   parseCollectionQuery,
@@ -101,6 +103,48 @@ describe('toldOf', () => {
   });
 });
 
+describe('delta reads in change order', () => {
+  const id = '0b6c5a8e-3f0f-4a55-9b8e-2d7c1f0a9e11';
+  const since = "filter=dateLastModified>'2026-01-01T00:00:00Z'";
+
+  it('finds the window of a dateLastModified> or >= predicate alone or joined with AND, never with OR', () => {
+    expect(deltaWindow(parse(since).filter)).toEqual({ since: '2026-01-01T00:00:00Z', inclusive: false });
+    expect(deltaWindow(parse(`${since} AND givenName='Ana'`).filter)?.since).toBe('2026-01-01T00:00:00Z');
+    expect(deltaWindow(parse(`${since} OR givenName='Ana'`).filter)).toBeUndefined();
+    expect(deltaWindow(parse("filter=dateLastModified<'2026-01-01T00:00:00Z'").filter)).toBeUndefined();
+  });
+
+  it('walks in change order without sort or sorted by dateLastModified ascending', () => {
+    expect(inChangeOrder(parse(since))).toBe(true);
+    expect(inChangeOrder(parse(`${since}&sort=dateLastModified`))).toBe(true);
+    expect(inChangeOrder(parse(`${since}&sort=givenName`))).toBe(false);
+    expect(inChangeOrder(parse(`${since}&orderBy=desc`))).toBe(false);
+    expect(inChangeOrder(parse(''))).toBe(false);
+  });
+
+  it('takes after as a position in change order and as a sourcedId in sourcedId order, and nothing else', () => {
+    const at = `2026-02-03T04:05:06.789Z#${id.toUpperCase()}`;
+    expect(parse(`${since}&after=${encodeURIComponent(at)}`).after).toBe(`2026-02-03T04:05:06.789Z#${id}`);
+    expect(parse(`after=${id}`).after).toBe(id);
+    expect(refusal(`${since}&after=${id}`)).toEqual([400, 'invaliddata']);
+    expect(refusal(`after=${encodeURIComponent(at)}`)).toEqual([400, 'invaliddata']);
+    expect(refusal(`${since}&after=${encodeURIComponent(`2026-02-30T99:00:00Z#${id}`)}`)).toEqual([
+      400,
+      'invaliddata',
+    ]);
+    expect(refusal(`${since}&sort=givenName&after=${encodeURIComponent(at)}`)).toEqual([400, 'invaliddata']);
+  });
+
+  it('sorts a delta read whole in change order, ties in sourcedId order', () => {
+    const changed = [
+      { sourcedId: 'b', dateLastModified: '2026-01-02T00:00:00.000Z' },
+      { sourcedId: 'c', dateLastModified: '2026-01-01T12:00:00.000Z' },
+      { sourcedId: 'a', dateLastModified: '2026-01-02T00:00:00.000Z' },
+    ];
+    expect(selectPage(changed, parse(since)).page.map((o) => o.sourcedId)).toEqual(['c', 'a', 'b']);
+  });
+});
+
 describe('selectPage', () => {
   it('keeps sourcedId order without sort, and pages by offset and limit', () => {
     const { page, total } = selectPage(objects, parse('offset=1&limit=2'));
@@ -154,5 +198,14 @@ describe('pagingHeaders', () => {
   it('has no prev on the first page and no next on the last', () => {
     expect(Object.keys(links('limit=10', 5).links)).toEqual(['first', 'last']);
     expect(Object.keys(links('limit=10', 0).links)).toEqual(['first', 'last']);
+  });
+
+  it('gives a walk that goes on a next link from where it ended, and no total or last link', () => {
+    const qs = "limit=2&offset=2&filter=dateLastModified>'2026-01-01T00:00:00Z'";
+    const headers = pagingHeaders(url, new QueryParams(qs), parse(qs), undefined, '2026-01-05T00:00:00Z#x');
+    expect(headers['x-total-count']).toBeUndefined();
+    const rels = headers.link?.split(', ').map((l) => /rel="(\w+)"/.exec(l)?.[1]);
+    expect(rels).toEqual(['first', 'prev', 'next']);
+    expect(headers.link).toContain('offset=4&after=2026-01-05T00%3A00%3A00Z%23x>; rel="next"');
   });
 });

@@ -34,7 +34,10 @@ export interface CollectionQuery {
   orderBy: 'asc' | 'desc';
   filter: Filter | undefined;
   fields: string[] | undefined;
-  /** Where the page starts: after this sourcedId (lower case), in place of skipping `offset` objects. */
+  /**
+   * Where the page starts, in place of skipping `offset` objects: after this sourcedId (lower case) in
+   * sourcedId order, or after this position (`<dateLastModified>#<sourcedId>`) in change order.
+   */
   after: string | undefined;
 }
 
@@ -45,25 +48,67 @@ export interface CollectionQuery {
 export const inKeyOrder = ({ filter, sort, orderBy }: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) =>
   filter === undefined && (sort === undefined || sort === 'sourcedId') && orderBy === 'asc';
 
-/** `after`, checked: a sourcedId, continuing a walk in sourcedId order of an unfiltered collection. */
+/**
+ * The window a filter's `dateLastModified>` (or `>=`) gives, when every object it selects changed after
+ * it: then only what changed since is read, and the answer tells of what was deleted since too. Not with
+ * OR, where the other predicate may select more. The filter has been read, so the value is a date-time.
+ */
+export function deltaWindow(filter: Filter | undefined): { since: string; inclusive: boolean } | undefined {
+  if (!filter || (filter.logic === 'OR' && filter.predicates.length > 1)) return undefined;
+  const bound = filter.predicates.find(
+    (p) => p.field === 'dateLastModified' && (p.operator === '>' || p.operator === '>='),
+  );
+  return bound && { since: bound.value, inclusive: bound.operator === '>=' };
+}
+
+/**
+ * Whether the query is a delta read in change order (`dateLastModified` ascending, then sourcedId): a
+ * `dateLastModified>` window, without `sort` or sorted by `dateLastModified` ascending. The large
+ * collections read such a page by walking what changed since, from `after` (a position) on.
+ */
+export const inChangeOrder = ({
+  filter,
+  sort,
+  orderBy,
+}: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) =>
+  deltaWindow(filter) !== undefined &&
+  (sort === undefined || sort === 'dateLastModified') &&
+  orderBy === 'asc';
+
+/** A position in change order: the time an object changed (or was deleted) and its sourcedId. */
+const position = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z)#([0-9a-fA-F-]{36})$/;
+
+/**
+ * `after`, checked: a sourcedId, continuing a walk in sourcedId order of an unfiltered collection, or a
+ * position (`<dateLastModified>#<sourcedId>`), continuing a delta walk in change order.
+ */
 function parseAfter(query: QueryParams, order: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) {
   const after = query.get('after');
   if (after === undefined) return undefined;
-  if (!isUuid(after)) {
+  if (inKeyOrder(order)) {
+    if (isUuid(after)) return after.toLowerCase();
     throw new OneRosterError(
       400,
       'invaliddata',
       'after is the sourcedId a page starts after, as a next link gives it.',
     );
   }
-  if (!inKeyOrder(order)) {
+  if (inChangeOrder(order)) {
+    const [, at, id] = position.exec(after) ?? [];
+    if (at !== undefined && id !== undefined && isUuid(id) && !Number.isNaN(Date.parse(at))) {
+      return `${at}#${id.toLowerCase()}`;
+    }
     throw new OneRosterError(
       400,
       'invaliddata',
-      'after continues a collection in sourcedId order only: without filter, and without sort or orderBy other than by sourcedId ascending.',
+      'after is the position a page of a delta starts after (<dateLastModified>#<sourcedId>), as a next link gives it.',
     );
   }
-  return after.toLowerCase();
+  throw new OneRosterError(
+    400,
+    'invaliddata',
+    'after continues a collection in sourcedId order (without filter, and without sort or orderBy other than by sourcedId ascending) or a dateLastModified> delta in change order (without sort other than by dateLastModified ascending).',
+  );
 }
 
 function wholeNumber(query: QueryParams, name: string, min: number, fallback: number): number {
@@ -157,14 +202,16 @@ const sortKey = (object: object, path: string) => {
 
 /**
  * The objects the query selects, sorted, with how many there are before paging; whole, for the caller to
- * select fields of. Without `sort` they keep sourcedId order. Ties keep their order, so a page boundary
- * is the same on every request. `selected` is every object the filter selects, in page order.
+ * select fields of. Without `sort` they are in sourcedId order, or, for a delta read, in change order
+ * (`dateLastModified`, then sourcedId). Ties keep sourcedId order, so a page boundary is the same on
+ * every request. `selected` is every object the filter selects, in page order.
  */
 export function selectPage<T extends { sourcedId: string }>(
   objects: readonly T[],
   query: CollectionQuery,
 ): { page: T[]; total: number; selected: T[] } {
-  const { filter, sort = 'sourcedId', orderBy, offset, limit } = query;
+  const { filter, orderBy, offset, limit } = query;
+  const sort = query.sort ?? (inChangeOrder(query) ? 'dateLastModified' : 'sourcedId');
   const selected = filter ? objects.filter((o) => matches(o, filter)) : [...objects];
   const collator = new Intl.Collator('en', { sensitivity: 'variant' });
   const direction = orderBy === 'desc' ? -1 : 1;
@@ -211,13 +258,15 @@ function pagingQuery(query: QueryParams): URLSearchParams {
 /**
  * The paging headers: X-Total-Count, and a Link header (RFC 8288) with the first, prev, next and last
  * pages, each the request's own URL with only `offset` changed (and `limit` set). The next link also
- * carries `after` where the page was read in sourcedId order (`nextAfter`, its last sourcedId).
+ * carries `after` where the page was read by key or in change order (`nextAfter`, where it ended). A
+ * delta walk that goes on past its page does not know its total: then there is no X-Total-Count and no
+ * last link, and the next link is there while `nextAfter` is.
  */
 export function pagingHeaders(
   url: string,
   query: QueryParams,
   { limit, offset }: Pick<CollectionQuery, 'limit' | 'offset'>,
-  total: number,
+  total: number | undefined,
   nextAfter?: string,
 ): Record<string, string> {
   const at = (start: number, after?: string) => {
@@ -227,8 +276,13 @@ export function pagingHeaders(
     if (after !== undefined) params.set('after', after);
     return `<${url}?${params.toString()}>`;
   };
-  const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
   const links = [`${at(0)}; rel="first"`];
+  if (total === undefined) {
+    if (offset > 0) links.push(`${at(Math.max(0, offset - limit))}; rel="prev"`);
+    if (nextAfter !== undefined) links.push(`${at(offset + limit, nextAfter)}; rel="next"`);
+    return { link: links.join(', ') };
+  }
+  const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / limit) * limit;
   if (offset > 0) links.push(`${at(Math.max(0, Math.min(offset, lastOffset + limit) - limit))}; rel="prev"`);
   if (offset + limit < total) links.push(`${at(offset + limit, nextAfter)}; rel="next"`);
   links.push(`${at(lastOffset)}; rel="last"`);

@@ -1,7 +1,9 @@
-// How the OneRoster routes read the native groups: a whole group, page by page from its partition, or
-// only the records changed since a time, from the `changes` index (what `dateLastModified>` asks for),
-// up to the sync lag behind the clock as the native changes feed. A whole-group read is bounded: a group
-// larger than MAX_WHOLE_GROUP is refused (docs/oneroster.md).
+// How the OneRoster routes read the native groups: a page of a group or listing by key, a walk of what
+// changed and was deleted since a time in change order (the `changes` index and the deletion feeds, what
+// `dateLastModified>` asks for), up to the sync lag behind the clock as the native changes feed; or, for
+// the reads that sort or filter otherwise, a whole group, bounded: a group larger than MAX_WHOLE_GROUP
+// is refused (docs/oneroster.md).
+import { afterTime } from '../data/keys';
 import type { ListingRepository } from '../data/listing-repository';
 import { classesOfSchool, type ListingName } from '../data/listings';
 import type { Deletion } from '../data/pages';
@@ -25,6 +27,18 @@ export function bounded(count: number, what: string) {
     );
   }
 }
+
+/** A native feed a delta walk reads: a group's records changed in its window, or the group's deletions. */
+export interface DeltaFeed {
+  kind: 'changed' | 'deleted';
+  group: RecordGroup;
+}
+
+/** An entry of a delta walk at its position (`<time>#<id>`): a record as it is now, or a deletion. */
+export type DeltaEntry = { group: RecordGroup; position: string } & (
+  | { kind: 'changed'; record: GroupRecords[RecordGroup] }
+  | { kind: 'deleted'; deletion: Deletion }
+);
 
 const idOf = (group: RecordGroup, record: object) =>
   (record as Record<string, unknown>)[idFields[group]] as string;
@@ -139,6 +153,54 @@ export class RosterReader {
   async entitiesInOrder(ids: readonly string[]): Promise<Entity[]> {
     const found = await this.records.getMany('entities', ids);
     return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /**
+   * The entries of these feeds after `since` (or at it, when `inclusive`) and up to the sync lag behind
+   * the clock, merged in change order (time, then id), starting after the position `after`: each feed
+   * is read `batch` entries at a time, as the walk reaches them, so a walk that stops after a page has
+   * read about a page of each feed whatever the district's size.
+   */
+  async *delta(
+    feeds: readonly DeltaFeed[],
+    window: { since: string; inclusive: boolean },
+    after: string | undefined,
+    batch: number,
+  ): AsyncGenerator<DeltaEntry> {
+    const from = new Date(Date.parse(window.since) - (window.inclusive ? 1 : 0)).toISOString();
+    const until = new Date(Date.now() - this.syncLagMs).toISOString();
+    if (!(from < until) || (after !== undefined && after >= afterTime(until))) return;
+    // A position before the window starts it from the beginning: DynamoDB takes no start key outside it.
+    const start = after !== undefined && after > afterTime(from) ? after : undefined;
+    const query = { since: from, until, itemsPerPage: batch };
+    const states = feeds.map((feed) => ({ feed, buffer: [] as DeltaEntry[], after: start, done: false }));
+    const refill = async (state: (typeof states)[number]) => {
+      while (state.buffer.length === 0 && !state.done) {
+        const { kind, group } = state.feed;
+        const page =
+          kind === 'changed'
+            ? await this.records.changesPage(group, { ...query, after: state.after })
+            : await this.records.deletionsPage(group, { ...query, after: state.after });
+        state.buffer = page.items.map(({ value, position }) =>
+          kind === 'changed'
+            ? { kind, group, position, record: value as GroupRecords[RecordGroup] }
+            : { kind, group, position, deletion: value as Deletion },
+        );
+        state.after = page.through ?? page.items.at(-1)?.position ?? state.after;
+        state.done = !page.hasMore;
+      }
+    };
+    for (;;) {
+      await Promise.all(states.map(refill));
+      let first: (typeof states)[number] | undefined;
+      for (const state of states) {
+        const head = state.buffer[0];
+        if (head && (!first || head.position < (first.buffer[0] as DeltaEntry).position)) first = state;
+      }
+      const entry = first?.buffer.shift();
+      if (!entry) return;
+      yield entry;
+    }
   }
 
   /**

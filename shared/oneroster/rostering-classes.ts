@@ -3,12 +3,14 @@
 // course, class or user. Each reads the groups it needs whole (they are small beside the people, and
 // bounded like them) or, for a class's or a person's enrollments, only those (docs/oneroster.md).
 import type { EnrollmentEntry } from '../data/enrollment-entries';
+import type { Deletion } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
-import { type CollectionQuery, inKeyOrder, parseCollectionQuery } from './collection-query';
-import { objectFields } from './objects';
-import { bounded, type RosterReader } from './roster-reader';
+import { type CollectionQuery, inChangeOrder, inKeyOrder, parseCollectionQuery } from './collection-query';
+import type { Placed } from './delta-walk';
+import { type OneRosterEnrollment, objectFields } from './objects';
+import { bounded, type DeltaEntry, type RosterReader } from './roster-reader';
 import {
   collectionResponse,
   deletionsFor,
@@ -23,6 +25,8 @@ import {
   unknownObject,
   usersPageResponse,
   usersResponse,
+  walkDelta,
+  walkResponse,
   withDeleted,
 } from './rostering';
 
@@ -337,6 +341,14 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
     });
     return keyedResponse(request, 'enrollments', objects, query, page);
   }
+  if (of === 'all' && inChangeOrder(query)) {
+    const feeds = [
+      { kind: 'changed', group: 'enrollments' },
+      { kind: 'deleted', group: 'enrollments' },
+    ] as const;
+    const walked = await walkDelta(reader, query, feeds, enrollmentsOfDelta(request, reader));
+    return walkResponse(request, 'enrollments', query, walked);
+  }
   let enrollments: Enrollment[];
   let classes: Map<string, Pick<Class, 'school_id'>>;
   if (of === 'class') {
@@ -392,6 +404,31 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
   });
   return collectionResponse(request, 'enrollments', withDeleted(objects, deleted), query);
 }
+
+/**
+ * Makes a batch of an enrollments delta walk into enrollments: each at its class's school (the classes
+ * read by id for the batch), a deletion from what it kept (its class's school while the class exists).
+ */
+const enrollmentsOfDelta =
+  (request: ApiRequest, reader: RosterReader) =>
+  async (batch: DeltaEntry[]): Promise<Placed<OneRosterEnrollment>[]> => {
+    const classOf = (entry: DeltaEntry) =>
+      entry.kind === 'changed'
+        ? (entry.record as Enrollment).class_id
+        : (entry.deletion as Deletion<'enrollments'>).kept.class_id;
+    const schools = await reader.schoolsOfClasses([...new Set(batch.flatMap((e) => classOf(e) ?? []))]);
+    const make = maker(request);
+    return batch.flatMap((entry): Placed<OneRosterEnrollment>[] => {
+      const classId = classOf(entry);
+      const school = classId === undefined ? undefined : schools.get(classId);
+      if (entry.kind === 'deleted') {
+        const { id, deleted_at, kept } = entry.deletion as Deletion<'enrollments'>;
+        return [{ position: entry.position, object: make.deletedEnrollment(id, deleted_at, kept, school) }];
+      }
+      const object = school ? make.enrollment(entry.record as Enrollment, { school_id: school }) : undefined;
+      return object ? [{ position: entry.position, object }] : [];
+    });
+  };
 
 /** GET /enrollments/{sourcedId}. */
 export async function getEnrollment(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {

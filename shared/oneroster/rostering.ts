@@ -5,13 +5,15 @@
 
 import type { Deletion } from '../data/pages';
 import { RecordNotFoundError } from '../domain/errors';
-import { type RecordGroup, roleGroups, roleName } from '../domain/groups';
+import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import { type Affiliations, affiliationsOf } from './affiliations';
 import {
   type CollectionQuery,
+  deltaWindow,
+  inChangeOrder,
   inKeyOrder,
   pagingHeaders,
   parseCollectionQuery,
@@ -19,16 +21,18 @@ import {
   selectPage,
   toldOf,
 } from './collection-query';
-import { type Filter, filterFields } from './filter';
+import { type Placed, type WalkedPage, walkPage } from './delta-walk';
+import { filterFields } from './filter';
 import {
   homeOrganisation,
   ObjectMaker,
+  type OneRosterDemographics,
   type OneRosterUser,
   objectFields,
   organisationsOf,
   tenantOrganisation,
 } from './objects';
-import type { RosterReader } from './roster-reader';
+import type { DeltaEntry, DeltaFeed, RosterReader } from './roster-reader';
 import { OneRosterError } from './status-info';
 
 /** How long a function instance keeps the tenant's root organisation before reading it again. */
@@ -54,20 +58,6 @@ export const makerFor = (request: ApiRequest, homeOrg: string) =>
   new ObjectMaker(request.config.publicBaseUrl, homeOrg);
 
 /**
- * The time a filter's `dateLastModified>` (or `>=`) gives, when every object it selects changed after it:
- * then only the records changed since are read, and the answer tells of those deleted since too. Not
- * with OR, where the other predicate may select more. The filter has been read, so the value is a
- * date-time.
- */
-function changedSince(filter: Filter | undefined): { since: string; inclusive: boolean } | undefined {
-  if (!filter || (filter.logic === 'OR' && filter.predicates.length > 1)) return undefined;
-  const bound = filter.predicates.find(
-    (p) => p.field === 'dateLastModified' && (p.operator === '>' || p.operator === '>='),
-  );
-  return bound && { since: bound.value, inclusive: bound.operator === '>=' };
-}
-
-/**
  * The group's deletions a delta read tells of (docs/oneroster.md, "Deletions"): those in the window of
  * its `dateLastModified>` filter; none for any other read.
  */
@@ -76,7 +66,7 @@ export async function deletionsFor<G extends RecordGroup>(
   group: G,
   query: CollectionQuery,
 ): Promise<Deletion<G>[]> {
-  const window = changedSince(query.filter);
+  const window = deltaWindow(query.filter);
   return window ? reader.deletedSince(group, window.since, window.inclusive) : [];
 }
 
@@ -98,7 +88,7 @@ async function deletedUsers(
   role: UserRole | undefined,
   maker: ObjectMaker,
 ): Promise<OneRosterUser[]> {
-  const groups = role === undefined ? roleGroups : ([role === 'student' ? 'students' : 'teachers'] as const);
+  const groups = deletedRoleGroups(role);
   const deletions = await Promise.all(
     groups.map(async (group) =>
       (await deletionsFor(reader, group, query)).map((d) => ({ ...d, role: roleName(group) })),
@@ -163,6 +153,41 @@ export function keyedResponse<T extends { sourcedId: string }>(
     body: { [key]: page.map((o) => selectFields(o, query.fields)) },
     ...audited(key, page),
   };
+}
+
+/**
+ * The list response of a page of a delta walk (`inChangeOrder`): its objects, a next link that goes on
+ * after the page's last position while the walk does, and X-Total-Count once the page is the walk's last
+ * (the objects before it, as its `offset` says, and its own).
+ */
+export function walkResponse<T extends { sourcedId: string }>(
+  request: ApiRequest,
+  key: string,
+  query: CollectionQuery,
+  { page, more, examined }: WalkedPage<T>,
+): ApiResponse {
+  const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
+  const objects = page.map((p) => p.object);
+  const total = more ? undefined : query.offset + objects.length;
+  return {
+    headers: pagingHeaders(url, request.query, query, total, more ? page.at(-1)?.position : undefined),
+    body: { [key]: objects.map((o) => selectFields(o, query.fields)) },
+    ...audited(key, [...objects, ...toldOf(examined, query.filter, objects)]),
+  };
+}
+
+/**
+ * A page of a delta walk over these feeds: the query's window, from its `after` position, the entries
+ * made into the collection's objects by `make`.
+ */
+export function walkDelta<T extends { sourcedId: string }>(
+  reader: RosterReader,
+  query: CollectionQuery,
+  feeds: readonly DeltaFeed[],
+  make: (batch: DeltaEntry[]) => Promise<Placed<T>[]>,
+): Promise<WalkedPage<T>> {
+  const window = deltaWindow(query.filter) as { since: string; inclusive: boolean };
+  return walkPage(reader.delta(feeds, window, query.after, query.limit + 1), query, make);
 }
 
 /** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
@@ -335,6 +360,44 @@ export async function usersPageResponse(
   return keyedResponse(request, 'users', users, query, page);
 }
 
+/** The role groups whose deleted records tell of deleted users: of the role, or of any role for all users. */
+const deletedRoleGroups = (role: UserRole | undefined): readonly RoleGroup[] =>
+  role === undefined ? roleGroups : [role === 'student' ? 'students' : 'teachers'];
+
+/**
+ * Makes a batch of a users' delta walk into users: the changed entities that are users of the role, with
+ * their facts; and a deleted role record's person when they have no such role now (deletedUsers' rule).
+ */
+const usersOfDelta =
+  (request: ApiRequest, reader: RosterReader, role: UserRole | undefined) =>
+  async (batch: DeltaEntry[]): Promise<Placed<OneRosterUser>[]> => {
+    const personOf = (entry: DeltaEntry) =>
+      entry.kind === 'deleted' ? (entry.deletion.kept as { entity_id?: string }).entity_id : undefined;
+    const people = batch.flatMap((e) =>
+      e.kind === 'changed' && hasRole(role)(e.record as Entity) ? [e.record as Entity] : [],
+    );
+    const [facts, homeOrg, now] = await Promise.all([
+      userFacts(reader, people),
+      homeOrgId(request, reader),
+      reader.getMany('entities', unique(batch.flatMap((e) => personOf(e) ?? []))),
+    ]);
+    const maker = makerFor(request, homeOrg);
+    return batch.flatMap((entry): Placed<OneRosterUser>[] => {
+      if (entry.kind === 'changed') {
+        const entity = entry.record as Entity;
+        if (!hasRole(role)(entity)) return [];
+        const id = entity.entity_id;
+        const object = maker.user(entity, facts.enabled.has(id), facts.affiliations.get(id));
+        return [{ position: entry.position, object }];
+      }
+      const id = personOf(entry);
+      const entity = id === undefined ? undefined : now.get(id);
+      if (id === undefined || (entity && hasRole(role)(entity))) return [];
+      const was = roleName(entry.group as RoleGroup);
+      return [{ position: entry.position, object: maker.deletedUser(id, entry.deletion.deleted_at, was) }];
+    });
+  };
+
 /** GET /users, /students and /teachers. */
 export async function listUsers(
   request: ApiRequest,
@@ -346,7 +409,15 @@ export async function listUsers(
     const page = await reader.peoplePage(listingOf(role), query);
     return usersPageResponse(request, reader, query, await reader.entitiesInOrder(page.entityIds), page);
   }
-  const window = changedSince(query.filter);
+  if (inChangeOrder(query)) {
+    const feeds: DeltaFeed[] = [
+      { kind: 'changed', group: 'entities' },
+      ...deletedRoleGroups(role).map((group) => ({ kind: 'deleted' as const, group })),
+    ];
+    const walked = await walkDelta(reader, query, feeds, usersOfDelta(request, reader, role));
+    return walkResponse(request, 'users', query, walked);
+  }
+  const window = deltaWindow(query.filter);
   let entities: Entity[];
   let homeOrg: string;
   if (window) {
@@ -472,12 +543,64 @@ async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: 
   });
 }
 
+/**
+ * Makes a batch of a demographics delta walk into demographics: a changed user's, and the person's whose
+ * first role record changed (where birth date and gender are kept).
+ */
+const demographicsOfDelta =
+  (request: ApiRequest, reader: RosterReader) =>
+  async (batch: DeltaEntry[]): Promise<Placed<OneRosterDemographics>[]> => {
+    const personOf = (entry: DeltaEntry) =>
+      entry.kind !== 'changed'
+        ? undefined
+        : entry.group === 'entities'
+          ? (entry.record as Entity).entity_id
+          : (entry.record as { entity_id: string }).entity_id;
+    const changedEntities = new Map(
+      batch.flatMap((e) =>
+        e.kind === 'changed' && e.group === 'entities' ? [[personOf(e), e.record as Entity] as const] : [],
+      ),
+    );
+    const others = await reader.getMany(
+      'entities',
+      unique(batch.flatMap((e) => personOf(e) ?? [])).filter((id) => !changedEntities.has(id)),
+    );
+    const entityOf = (id: string | undefined) =>
+      id === undefined ? undefined : (changedEntities.get(id) ?? others.get(id));
+    const isFirstRole = (entry: DeltaEntry) =>
+      entry.group === 'entities' || entityOf(personOf(entry))?.roles[0]?.id === idOfRecord(entry);
+    const people = unique(batch.flatMap((e) => (isFirstRole(e) ? (personOf(e) ?? []) : [])))
+      .flatMap((id) => entityOf(id) ?? [])
+      .filter(isUser);
+    const made = new Map(
+      (await demographicsOf(reader, makerFor(request, request.config.tenantId), people)).map((d) => [
+        d.sourcedId,
+        d,
+      ]),
+    );
+    return batch.flatMap((entry) => {
+      const object = isFirstRole(entry) ? made.get(personOf(entry) ?? '') : undefined;
+      return object ? [{ position: entry.position, object }] : [];
+    });
+  };
+
+/** The id of the record a changed entry holds, as its position ends with it. */
+const idOfRecord = (entry: DeltaEntry) => entry.position.slice(entry.position.indexOf('#') + 1);
+
 /** GET /demographics. */
 export async function listDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const query = parseCollectionQuery(request.query, objectFields.demographics);
   if (inKeyOrder(query)) {
     const { page, people, maker } = await usersPage(request, reader, query, undefined);
     return keyedResponse(request, 'demographics', await demographicsOf(reader, maker, people), query, page);
+  }
+  if (inChangeOrder(query)) {
+    const feeds: DeltaFeed[] = [
+      { kind: 'changed', group: 'entities' },
+      ...roleGroups.map((group) => ({ kind: 'changed' as const, group })),
+    ];
+    const walked = await walkDelta(reader, query, feeds, demographicsOfDelta(request, reader));
+    return walkResponse(request, 'demographics', query, walked);
   }
   const entities = await reader.all('entities');
   const maker = makerFor(request, await homeOrgId(request, reader, entities));

@@ -2,7 +2,7 @@
 // (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
 // binding's scopes and imsx_StatusInfo errors.
 import { keys } from '../data/keys';
-import { oneRosterScopes, type RecordGroup, roleGroups } from '../domain/groups';
+import { oneRosterScopes, personGroups, type RecordGroup, roleGroups } from '../domain/groups';
 import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
@@ -223,7 +223,7 @@ export const oneRosterRoutes = [
     'enrollments',
     'enrollment',
     core,
-    [...rec('enrollments', 'classes'), keys.counterPartition],
+    [...rec('enrollments', 'classes'), keys.counterPartition, keys.changePartition('enrollments')],
     {
       deletions: ['enrollments'],
     },
@@ -336,7 +336,12 @@ export const oneRosterRoutes = [
     'demographics',
     'demographics',
     demographics,
-    [...entityReads, ...userListing, ...roleRecords],
+    [
+      ...entityReads,
+      ...userListing,
+      ...roleRecords,
+      ...personGroups.map((group) => keys.changePartition(group)),
+    ],
     {
       ofPeople: true,
     },

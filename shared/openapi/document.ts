@@ -76,10 +76,17 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     name: 'after',
     in: 'query',
     description:
-      'OneRoster: the sourcedId the page starts after, which the `next` link of a collection read in ' +
-      'sourcedId order carries, so that following it costs one page (docs/oneroster.md). Not with ' +
-      '`filter`, or with a `sort` other than sourcedId ascending.',
-    schema: { type: 'string', format: 'uuid' },
+      'OneRoster: where the page starts, which the `next` link carries so that following it costs one ' +
+      'page (docs/oneroster.md): the sourcedId before it, in a collection read in sourcedId order (no ' +
+      '`filter`, no `sort` but sourcedId ascending); or `<dateLastModified>#<sourcedId>`, in a ' +
+      '`dateLastModified>` delta read in change order (no `sort` but dateLastModified ascending).',
+    schema: {
+      type: 'string',
+      pattern:
+        '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|' +
+        '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z#' +
+        '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
+    },
   },
   sort: {
     name: 'sort',
