@@ -119,6 +119,8 @@ async function routesOf(tenant: Tenant, since: string): Promise<[string, string]
   const userId = await firstOf(`${ROSTER}/students?limit=1`, 'users');
   const students = (await read(tenant, `${ROSTER}/students?limit=1`)).total;
   const delta = encodeURIComponent(`dateLastModified>'${since}'`);
+  // A first sync by delta: a time before anything was loaded, so every record has changed since.
+  const everything = encodeURIComponent("dateLastModified>'2000-01-01T00:00:00Z'");
   return [
     ['native `/api/students`, first page', `/api/students?items_per_page=${PAGE}`],
     ['native `/api/students`, deep cursor', await deepNativePage(tenant, 'students')],
@@ -133,6 +135,14 @@ async function routesOf(tenant: Tenant, since: string): Promise<[string, string]
     ['OneRoster `/enrollments`, first page', `${ROSTER}/enrollments?limit=${PAGE}`],
     ['OneRoster `/enrollments`, deep `Link` next', await deepRosterPage(tenant, 'enrollments')],
     ['OneRoster `/users?filter=dateLastModified>`', `${ROSTER}/users?limit=${PAGE}&filter=${delta}`],
+    [
+      'OneRoster `/users?filter=dateLastModified>` before the load (every person)',
+      `${ROSTER}/users?limit=${PAGE}&filter=${everything}`,
+    ],
+    [
+      'OneRoster `/enrollments?filter=dateLastModified>` before the load',
+      `${ROSTER}/enrollments?limit=${PAGE}&filter=${everything}`,
+    ],
     ['OneRoster `/classes`, first page', `${ROSTER}/classes?limit=${PAGE}`],
     ['OneRoster `/classes/{id}/students`', `${ROSTER}/classes/${classId}/students`],
     ['OneRoster `/schools/{id}/students`', `${ROSTER}/schools/${schoolId}/students?limit=${PAGE}`],
