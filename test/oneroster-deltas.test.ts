@@ -241,11 +241,40 @@ describe('a delta walk (docs/oneroster.md, "What each request reads")', () => {
     }
     await remove('enrollments', enrollments[0]?.enrollment_id);
     await remove('students', people[4]?.student_id);
+    const courses: Row[] = [];
+    for (const code of ['W1', 'W2', 'W3']) {
+      courses.push(
+        await create('courses', {
+          title: `Oficina ${code}`,
+          course_code: code,
+          grades: ['07'],
+          subjects: ['Artes'],
+          org_id: cls.school_id,
+        }),
+      );
+    }
+    const walkClasses: Row[] = [];
+    for (const code of ['W1-A', 'W1-B', 'W1-C']) {
+      walkClasses.push(
+        await create('classes', {
+          title: `Oficina ${code}`,
+          class_code: code,
+          class_type: 'scheduled',
+          course_id: courses[0]?.course_id,
+          school_id: cls.school_id,
+          term_ids: cls.term_ids,
+          periods: ['3'],
+          location: 'Sala 3',
+        }),
+      );
+    }
+    await remove('classes', walkClasses[1]?.class_id);
+    await remove('courses', courses[2]?.course_id);
     await waitForSyncLag();
   });
 
   it('walks the changes and deletions a page at a time, in change order, to what the whole read answers', async () => {
-    for (const path of ['/users', '/students', '/enrollments', '/demographics']) {
+    for (const path of ['/users', '/students', '/enrollments', '/demographics', '/classes', '/courses']) {
       const walked = await walk(path, since, 2);
       const times = walked.map((o) => Date.parse(o.dateLastModified));
       expect(times, path).toEqual([...times].sort((a, b) => a - b));
@@ -258,6 +287,14 @@ describe('a delta walk (docs/oneroster.md, "What each request reads")', () => {
     const enrollments = await walk('/enrollments', since, 1);
     expect(deletedIn(enrollments)).toHaveLength(1);
     expect(enrollments.filter((e) => e.status === 'active')).toHaveLength(3);
+    for (const path of ['/classes', '/courses']) {
+      const walked = await walk(path, since, 1);
+      expect(deletedIn(walked), path).toHaveLength(1);
+      expect(
+        walked.filter((o) => o.status === 'active'),
+        path,
+      ).toHaveLength(2);
+    }
   });
 
   it('applies the rest of the filter on the way, and skips an offset given without after', async () => {

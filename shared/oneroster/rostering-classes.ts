@@ -42,6 +42,13 @@ const listQuery = (request: ApiRequest, fields: readonly string[]) =>
 /** Objects are made without the root organisation: no rostering object names it. */
 const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
 
+/** A group's feeds in a delta walk: its changed records and its deletions. */
+const feedsOf = (group: 'courses' | 'classes' | 'enrollments') =>
+  [
+    { kind: 'changed', group },
+    { kind: 'deleted', group },
+  ] as const;
+
 /** GET /academicSessions, /terms, /gradingPeriods, and /terms/{termSourcedId}/gradingPeriods. */
 export async function listAcademicSessions(
   request: ApiRequest,
@@ -148,6 +155,22 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
       page,
     );
   }
+  if (!bySchool && inChangeOrder(query)) {
+    const walked = await walkDelta(reader, query, feedsOf('courses'), async (batch) =>
+      batch.map((entry) => ({
+        position: entry.position,
+        object:
+          entry.kind === 'changed'
+            ? make.course(entry.record as Course)
+            : make.deletedCourse(
+                entry.deletion.id,
+                entry.deletion.deleted_at,
+                (entry.deletion as Deletion<'courses'>).kept,
+              ),
+      })),
+    );
+    return walkResponse(request, 'courses', query, walked);
+  }
   const schoolId = bySchool ? await schoolOf(request, reader) : undefined;
   const courses = (await reader.all('courses')).filter((c) => !schoolId || c.org_id === schoolId);
   const deleted = (await deletionsFor(reader, 'courses', query))
@@ -228,6 +251,23 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
   if (of.by === 'all' && inKeyOrder(query)) {
     const page = await reader.page('classes', query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
+  }
+  if (of.by === 'all' && inChangeOrder(query)) {
+    const walked = await walkDelta(reader, query, feedsOf('classes'), async (batch) => {
+      const changed = batch.flatMap((e) => (e.kind === 'changed' ? [e.record as Class] : []));
+      const objects = new Map((await classObjects(request, reader, changed)).map((o) => [o.sourcedId, o]));
+      const make = maker(request);
+      return batch.flatMap((entry) => {
+        const { position } = entry;
+        if (entry.kind === 'deleted') {
+          const { id, deleted_at, kept } = entry.deletion as Deletion<'classes'>;
+          return [{ position, object: make.deletedClass(id, deleted_at, kept) }];
+        }
+        const object = objects.get((entry.record as Class).class_id);
+        return object ? [{ position, object }] : [];
+      });
+    });
+    return walkResponse(request, 'classes', query, walked);
   }
   const classes = await selectClasses(request, reader, of);
   const objects = await classObjects(request, reader, classes);
@@ -342,11 +382,12 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
     return keyedResponse(request, 'enrollments', objects, query, page);
   }
   if (of === 'all' && inChangeOrder(query)) {
-    const feeds = [
-      { kind: 'changed', group: 'enrollments' },
-      { kind: 'deleted', group: 'enrollments' },
-    ] as const;
-    const walked = await walkDelta(reader, query, feeds, enrollmentsOfDelta(request, reader));
+    const walked = await walkDelta(
+      reader,
+      query,
+      feedsOf('enrollments'),
+      enrollmentsOfDelta(request, reader),
+    );
     return walkResponse(request, 'enrollments', query, walked);
   }
   let enrollments: Enrollment[];

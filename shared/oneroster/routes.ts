@@ -213,12 +213,20 @@ export const oneRosterRoutes = [
     [...rec('academic_sessions'), keys.counterPartition],
     { plural: 'grading-periods', deletions: ['academic_sessions'] },
   ),
-  ...collection('courses', 'course', core, [...rec('courses'), keys.counterPartition], {
-    deletions: ['courses'],
-  }),
-  ...collection('classes', 'class', core, [...rec('classes', 'courses'), keys.counterPartition], {
-    deletions: ['classes'],
-  }),
+  ...collection(
+    'courses',
+    'course',
+    core,
+    [...rec('courses'), keys.counterPartition, keys.changePartition('courses')],
+    { deletions: ['courses'] },
+  ),
+  ...collection(
+    'classes',
+    'class',
+    core,
+    [...rec('classes', 'courses'), keys.counterPartition, keys.changePartition('classes')],
+    { deletions: ['classes'] },
+  ),
   ...collection(
     'enrollments',
     'enrollment',
