@@ -408,7 +408,7 @@ export class RecordRepository {
     query: TimeWindowQuery,
   ): Promise<TimedPage<Deletion<G>>> {
     const idField = idFields[group];
-    const { Items = [] } = await this.db.send(
+    const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :until',
@@ -431,7 +431,8 @@ export class RecordRepository {
         },
         position: String(item.sk),
       })),
-      hasMore: Items.length > query.itemsPerPage,
+      // A Query stops at 1 MB: fewer items than asked for with a key to go on from means more may follow.
+      hasMore: Items.length > query.itemsPerPage || LastEvaluatedKey !== undefined,
     };
   }
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import type { Deletion } from '../data/pages';
 import { recordId } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { type RecordGroup, recordGroups } from '../domain/groups';
@@ -17,9 +18,16 @@ import {
   type Manifest,
   type ManifestFile,
   type ManifestGroup,
+  type ManifestOneRosterDelta,
 } from './manifest';
 import { ndjsonLines } from './ndjson';
-import { buildOneRosterZip, ONEROSTER_ZIP_NAME } from './oneroster-csv';
+import { buildOneRosterZip, ONEROSTER_ZIP_NAME, oneRosterZip } from './oneroster-csv';
+import {
+  type DeltaDeletions,
+  deltaDeletionGroups,
+  ONEROSTER_DELTA_ZIP_NAME,
+  readOneRosterDelta,
+} from './oneroster-delta';
 import type { ExportStore } from './store';
 
 /** Records per Query page: a page of a few hundred records of a few KB each is all a group keeps in memory. */
@@ -48,6 +56,11 @@ export interface ExportOptions {
   deadline?: number | undefined;
   /** Awaited after every page written. */
   onProgress?: ((progress: ExportProgress) => void | Promise<void>) | undefined;
+  /**
+   * An instant: the run also writes the OneRoster delta zip of what changed and was deleted after it
+   * (oneroster-delta.ts).
+   */
+  deltaSince?: string | undefined;
 }
 
 export type ExportResult =
@@ -113,13 +126,17 @@ export class Exporter {
       });
     }
     this.checkDeadline(options);
-    const oneroster = await buildOneRosterZip(
-      store,
-      { systemName: ONEROSTER_SYSTEM_NAME, systemCode: this.deps.tenantId },
-      await this.deps.usernames(),
-    );
+    const source = { systemName: ONEROSTER_SYSTEM_NAME, systemCode: this.deps.tenantId };
+    const usernames = await this.deps.usernames();
+    const oneroster = await buildOneRosterZip(store, source, usernames);
     const zip = await writeFile(store, ONEROSTER_ZIP_NAME, 'application/zip', [oneroster.zip], false);
     logger.info('export OneRoster zip written', { run_id: runId, bytes: zip.bytes });
+    this.checkDeadline(options);
+    const delta =
+      options.deltaSince === undefined
+        ? undefined
+        : await this.writeDelta(store, source, usernames, options.deltaSince, startedAt);
+    if (delta) logger.info('export OneRoster delta zip written', { run_id: runId, bytes: delta.bytes });
     this.checkDeadline(options);
     const manifest: Manifest = {
       schema_version: EXPORT_SCHEMA_VERSION,
@@ -136,6 +153,7 @@ export class Exporter {
         tables: oneroster.tables,
         ...zip,
       },
+      ...(delta ? { oneroster_delta: delta } : {}),
     };
     await writeFile(
       store,
@@ -146,6 +164,49 @@ export class Exporter {
     );
     logger.info('export complete', { run_id: runId, files: files.length });
     return { status: 'complete', location: store.location, manifest };
+  }
+
+  /**
+   * The delta zip of what changed and was deleted after `since`: the run's records read again, and every
+   * deletion since then. The next delta goes on from `until`, the sync lag before the run began, so a
+   * write stamped before it and committed while the run read its group is in one of the two.
+   */
+  private async writeDelta(
+    store: ExportStore,
+    source: { systemName: string; systemCode: string },
+    usernames: ReadonlyMap<string, string>,
+    since: string,
+    startedAt: string,
+  ): Promise<ManifestOneRosterDelta> {
+    const rows = await readOneRosterDelta(store, usernames, since, await this.deletionsSince(since));
+    const { zip, tables } = oneRosterZip(rows, source, 'delta');
+    const written = await writeFile(store, ONEROSTER_DELTA_ZIP_NAME, 'application/zip', [zip], false);
+    const until = new Date(Date.parse(startedAt) - this.deps.syncLagMs).toISOString();
+    return { name: ONEROSTER_DELTA_ZIP_NAME, format: 'oneroster-csv+zip', since, until, tables, ...written };
+  }
+
+  /** Every deletion after `since` of the groups a delta tells of, each feed read a page at a time. */
+  private async deletionsSince(since: string): Promise<DeltaDeletions> {
+    const until = new Date().toISOString();
+    const read = async <G extends RecordGroup>(group: G) => {
+      const found: Deletion<G>[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await this.deps.records.deletionsPage(group, {
+          since,
+          until,
+          itemsPerPage: PAGE_SIZE,
+          after,
+        });
+        found.push(...page.items.map((i) => i.value));
+        after = page.items.at(-1)?.position;
+        if (!page.hasMore || after === undefined) return found;
+      }
+    };
+    const entries = await Promise.all(
+      deltaDeletionGroups.map(async (group) => [group, await read(group)] as const),
+    );
+    return Object.fromEntries(entries) as DeltaDeletions;
   }
 
   private checkDeadline(options: ExportOptions) {

@@ -35,6 +35,20 @@ const OneRosterZipEntry = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
+/**
+ * The OneRoster CSV 1.2.1 delta zip a run writes when asked (`--delta-since`): what changed and was
+ * deleted after `since`; the next delta goes on from `until`.
+ */
+const OneRosterDeltaZipEntry = z.strictObject({
+  name: z.literal('oneroster-csv-delta.zip'),
+  format: z.literal('oneroster-csv+zip'),
+  since: z.iso.datetime(),
+  until: z.iso.datetime(),
+  tables: z.record(z.string(), z.int().min(0)),
+  bytes: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
 const GroupEntry = z.strictObject({
   /** The group's count, read from its counter before and after the read: the same, and the files' count. */
   total_items: z.int().min(0),
@@ -54,11 +68,13 @@ export const Manifest = z.strictObject({
   groups: z.record(z.enum(recordGroups), GroupEntry),
   files: z.array(FileEntry),
   oneroster: OneRosterZipEntry,
+  oneroster_delta: OneRosterDeltaZipEntry.optional(),
 });
 
 export type Manifest = z.infer<typeof Manifest>;
 export type ManifestFile = z.infer<typeof FileEntry>;
 export type ManifestOneRosterZip = z.infer<typeof OneRosterZipEntry>;
+export type ManifestOneRosterDelta = z.infer<typeof OneRosterDeltaZipEntry>;
 export type ManifestGroup = z.infer<typeof GroupEntry>;
 
 /** A run's id is the time it is for, to the second, written so it can name a folder anywhere. */

@@ -167,8 +167,8 @@ const manifestFiles = [
   'users',
 ] as const;
 
-type Row = Partial<Record<string, string>>;
-type Person = Student | Teacher | Tutor | Staff;
+export type Row = Partial<Record<string, string>>;
+export type Person = Student | Teacher | Tutor | Staff;
 
 /** What the zip is made from: the rostering records, each without the fields no table reads. */
 export interface RosterRecords {
@@ -186,6 +186,11 @@ export interface RosterRecords {
   enrollments: Enrollment[];
   /** Each person's sign-in username, for those with an account, by entity_id. */
   usernames: ReadonlyMap<string, string>;
+  /**
+   * The role records changed after a delta's start (oneroster-delta.ts), with when, by id; none for a
+   * bulk zip.
+   */
+  changedRoles: Map<string, string>;
 }
 
 /**
@@ -365,17 +370,18 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
 }
 
 /**
- * manifest.csv: the binding's propertyName/value rows. A table with rows is `bulk`; one without is
- * `absent` and not in the zip, as is every file this service does not write.
+ * manifest.csv: the binding's propertyName/value rows. A table with rows is `bulk` (or `delta`, in a
+ * delta zip); one without is `absent` and not in the zip, as is every file this service does not write.
  */
 export function manifestCsv(
   written: ReadonlySet<string>,
   source: { systemName: string; systemCode: string },
+  mode: 'bulk' | 'delta' = 'bulk',
 ): string {
   const rows: [string, string][] = [
     ['manifest.version', '1.0'],
     ['oneroster.version', '1.2'],
-    ...manifestFiles.map((f): [string, string] => [`file.${f}`, written.has(f) ? 'bulk' : 'absent']),
+    ...manifestFiles.map((f): [string, string] => [`file.${f}`, written.has(f) ? mode : 'absent']),
     ['source.systemName', source.systemName],
     ['source.systemCode', source.systemCode],
   ];
@@ -403,6 +409,7 @@ const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts:
 export async function readRosterRecords(
   store: ExportStore,
   usernames: ReadonlyMap<string, string>,
+  changedSince?: string,
 ): Promise<RosterRecords> {
   const records: RosterRecords = {
     entities: [],
@@ -414,7 +421,9 @@ export async function readRosterRecords(
     classes: [],
     enrollments: [],
     usernames,
+    changedRoles: new Map(),
   };
+  const since = changedSince === undefined ? undefined : Date.parse(changedSince);
   const firstRoleIds = new Set<string>();
   // recordGroups lists entities before the role groups, so every first role is known when they are read.
   for (const group of recordGroups) {
@@ -428,6 +437,8 @@ export async function readRosterRecords(
         const id = (record as Record<string, string>)[idFields[group]] as string;
         if (group === 'tutors') records.tutorStudents.set(id, (record as Tutor).student_ids);
         if ((record as Person).ative) records.activeRoles.add(id);
+        const { updated_at } = record as Person;
+        if (since !== undefined && Date.parse(updated_at) > since) records.changedRoles.set(id, updated_at);
         if (!firstRoleIds.has(id)) continue;
         const person = { ...(record as Person), ...withoutLists, photobase64: '' };
         records.firstRoles.set(id, 'student_ids' in person ? { ...person, student_ids: [] } : person);
@@ -439,15 +450,14 @@ export async function readRosterRecords(
   return records;
 }
 
-/** Reads the run's NDJSON files and returns the zip's bytes and each table's row count. */
-export async function buildOneRosterZip(
-  store: ExportStore,
+/** A OneRoster zip of these tables (those with rows, and its manifest), and each table's row count. */
+export function oneRosterZip(
+  rows: Record<OneRosterTable, readonly Row[]>,
   source: { systemName: string; systemCode: string },
-  usernames: ReadonlyMap<string, string>,
-): Promise<{ zip: Uint8Array; tables: Record<OneRosterTable, number> }> {
-  const rows = oneRosterRows(await readRosterRecords(store, usernames));
+  mode: 'bulk' | 'delta',
+): { zip: Uint8Array; tables: Record<OneRosterTable, number> } {
   const written = new Set(oneRosterTables.filter((table) => rows[table].length > 0));
-  const files: Record<string, Uint8Array> = { 'manifest.csv': strToU8(manifestCsv(written, source)) };
+  const files: Record<string, Uint8Array> = { 'manifest.csv': strToU8(manifestCsv(written, source, mode)) };
   const tables = {} as Record<OneRosterTable, number>;
   for (const table of oneRosterTables) {
     tables[table] = rows[table].length;
@@ -455,4 +465,13 @@ export async function buildOneRosterZip(
   }
   // A fixed modification time keeps the zip's bytes a function of the records alone.
   return { zip: zipSync(files, { level: 6, mtime: new Date('2026-01-01T00:00:00Z') }), tables };
+}
+
+/** Reads the run's NDJSON files and returns the bulk zip's bytes and each table's row count. */
+export async function buildOneRosterZip(
+  store: ExportStore,
+  source: { systemName: string; systemCode: string },
+  usernames: ReadonlyMap<string, string>,
+): Promise<{ zip: Uint8Array; tables: Record<OneRosterTable, number> }> {
+  return oneRosterZip(oneRosterRows(await readRosterRecords(store, usernames)), source, 'bulk');
 }

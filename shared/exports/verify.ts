@@ -5,7 +5,13 @@ import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
-import { MANIFEST_NAME, Manifest, type ManifestFile } from './manifest';
+import {
+  MANIFEST_NAME,
+  Manifest,
+  type ManifestFile,
+  type ManifestOneRosterDelta,
+  type ManifestOneRosterZip,
+} from './manifest';
 import { ndjsonLines } from './ndjson';
 import type { ExportStore } from './store';
 
@@ -77,7 +83,8 @@ export async function verifyExport(
   } catch {
     return { ok: false, difference: `${MANIFEST_NAME}: not valid JSON` };
   }
-  const listed = new Set([...manifest.files.map((f) => f.name), manifest.oneroster.name]);
+  const zips = [manifest.oneroster, ...(manifest.oneroster_delta ? [manifest.oneroster_delta] : [])];
+  const listed = new Set([...manifest.files.map((f) => f.name), ...zips.map((z) => z.name)]);
   const extra = (await store.list()).filter((name) => name !== MANIFEST_NAME && !listed.has(name)).sort();
   if (extra[0]) return { ok: false, manifest, difference: `${extra[0]}: not listed in the manifest` };
 
@@ -109,14 +116,18 @@ export async function verifyExport(
     ].filter(Boolean);
     if (differences[0]) return { ok: false, manifest, difference: `${file.name}: ${differences[0]}` };
   }
-  const zipDifference = await verifyOneRosterZip(store, manifest);
-  if (zipDifference) return { ok: false, manifest, difference: zipDifference };
+  for (const zip of zips) {
+    const zipDifference = await verifyOneRosterZip(store, zip);
+    if (zipDifference) return { ok: false, manifest, difference: zipDifference };
+  }
   return { ok: true, manifest };
 }
 
-/** The OneRoster zip: its size and SHA-256, and each table's rows as the manifest counts them. */
-async function verifyOneRosterZip(store: ExportStore, manifest: Manifest): Promise<string | undefined> {
-  const entry = manifest.oneroster;
+/** A OneRoster zip (bulk or delta): its size and SHA-256, and each table's rows as the manifest counts them. */
+async function verifyOneRosterZip(
+  store: ExportStore,
+  entry: ManifestOneRosterZip | ManifestOneRosterDelta,
+): Promise<string | undefined> {
   const body = await store.read(entry.name);
   if (!body) return `${entry.name}: listed in the manifest but missing`;
   const chunks: Buffer[] = [];

@@ -11,6 +11,7 @@ import { etag } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
 import { idFields, type RecordGroup } from '../domain/groups';
+import { parseInstant } from '../domain/instants';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { envelope, listBody, parsePaging, serialisePage } from '../http/paging';
 import { notModified } from '../http/preconditions';
@@ -148,11 +149,8 @@ export async function getRecord(
 }
 
 function parseTime(name: string, value: string): string {
-  const at = Date.parse(value);
-  if (
-    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ||
-    Number.isNaN(at)
-  ) {
+  const at = parseInstant(value);
+  if (at === undefined) {
     throw new InvalidInputError(`${name} must be an ISO 8601 timestamp.`, [
       {
         name,
@@ -161,7 +159,7 @@ function parseTime(name: string, value: string): string {
       },
     ]);
   }
-  return new Date(at).toISOString();
+  return at;
 }
 
 /** The window a feed serves: from the client's time, or the cursor's, up to the watermark. */

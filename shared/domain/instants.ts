@@ -1,0 +1,9 @@
+// An instant as clients and operators write one: ISO 8601 with a time zone, read as UTC.
+
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The instant in UTC (`toISOString`), or undefined for text that is not an ISO 8601 timestamp with a zone. */
+export function parseInstant(value: string): string | undefined {
+  const at = Date.parse(value);
+  return isoInstant.test(value) && !Number.isNaN(at) ? new Date(at).toISOString() : undefined;
+}

@@ -1,0 +1,127 @@
+// The delta tables from a snapshot and the deletions since (docs/exports.md, "OneRoster CSV delta"): only
+// what changed after the time, active with its time; deletions as tobedeleted, but never of what is there.
+import { describe, expect, it } from 'vitest';
+import type { Deletion } from '../data/pages';
+import type { RosterRecords } from './oneroster-csv';
+import { type DeltaDeletions, deltaDeletionGroups, oneRosterDeltaRows } from './oneroster-delta';
+
+const since = '2026-10-01T00:00:00.000Z';
+const before = '2026-09-01T00:00:00.000Z';
+const after = '2026-10-02T00:00:00.000Z';
+const ids = {
+  district: '00000000-0000-4000-8000-000000000001',
+  teacher: '00000000-0000-4000-8000-000000000002',
+  teacherRole: '00000000-0000-4000-8000-000000000003',
+  studentRole: '00000000-0000-4000-8000-000000000004',
+  course: '00000000-0000-4000-8000-000000000005',
+  gone: '00000000-0000-4000-8000-000000000006',
+};
+const lists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
+
+function snapshot(teacherChangedAt: string): RosterRecords {
+  const district = {
+    entity_id: ids.district,
+    entity_type: 'organisation',
+    org_type: 'district',
+    parent_id: null,
+    name: 'Agrupamento',
+    email: 'a@example.org',
+    roles: [],
+    ...lists,
+    created_at: before,
+    updated_at: before,
+  };
+  const teacher = {
+    ...district,
+    entity_id: ids.teacher,
+    entity_type: 'person',
+    name: 'Ana Silva',
+    email: 'ana@example.org',
+    roles: [{ role: 'teacher', id: ids.teacherRole }],
+    updated_at: teacherChangedAt,
+  };
+  const role = {
+    teacher_id: ids.teacherRole,
+    entity_id: ids.teacher,
+    ative: true,
+    gender: 'Female',
+    birth_date: '1980-01-02',
+    naturality: 'Porto',
+    updated_at: before,
+  };
+  const course = {
+    course_id: ids.course,
+    title: 'Matemática',
+    course_code: 'MAT',
+    grades: [],
+    subjects: [],
+    org_id: ids.district,
+    created_at: after,
+    updated_at: after,
+  };
+  return {
+    entities: [district, teacher],
+    firstRoles: new Map([[ids.teacherRole, role]]),
+    tutorStudents: new Map(),
+    activeRoles: new Set([ids.teacherRole]),
+    academic_sessions: [],
+    courses: [course],
+    classes: [],
+    enrollments: [],
+    usernames: new Map(),
+    changedRoles: new Map(),
+  } as unknown as RosterRecords;
+}
+
+function deletions(found: Partial<DeltaDeletions>): DeltaDeletions {
+  return { ...Object.fromEntries(deltaDeletionGroups.map((g) => [g, []])), ...found } as DeltaDeletions;
+}
+
+describe('oneRosterDeltaRows', () => {
+  it('keeps only the rows changed after the time, active with their last change', () => {
+    const unchanged = oneRosterDeltaRows(snapshot(before), since, deletions({}));
+    expect(unchanged.users).toEqual([]);
+    expect(unchanged.orgs).toEqual([]);
+    expect(unchanged.courses).toEqual([
+      expect.objectContaining({ sourcedId: ids.course, status: 'active', dateLastModified: after }),
+    ]);
+    const changed = oneRosterDeltaRows(snapshot(after), since, deletions({}));
+    expect(changed.users).toEqual([
+      expect.objectContaining({ sourcedId: ids.teacher, status: 'active', dateLastModified: after }),
+    ]);
+    expect(changed.roles).toEqual([
+      expect.objectContaining({ sourcedId: ids.teacherRole, status: 'active' }),
+    ]);
+  });
+
+  it('tells of a deleted role, but not of its user while they keep another, nor of an id there again', () => {
+    const at = '2026-10-03T00:00:00.000Z';
+    const rows = oneRosterDeltaRows(
+      snapshot(before),
+      since,
+      deletions({
+        students: [
+          { id: ids.studentRole, deleted_at: at, kept: { entity_id: ids.teacher } },
+        ] as Deletion<'students'>[],
+        courses: [
+          { id: ids.course, deleted_at: at, kept: {} },
+          { id: ids.gone, deleted_at: at, kept: {} },
+        ] as Deletion<'courses'>[],
+      }),
+    );
+    expect(rows.roles).toEqual([
+      {
+        sourcedId: ids.studentRole,
+        status: 'tobedeleted',
+        dateLastModified: at,
+        role: 'student',
+        userSourcedId: ids.teacher,
+      },
+    ]);
+    expect(rows.users).toEqual([]);
+    expect(rows.courses.map((c) => [c.sourcedId, c.status])).toEqual([
+      [ids.course, 'active'],
+      [ids.gone, 'tobedeleted'],
+    ]);
+  });
+});
