@@ -75,6 +75,24 @@ export const inChangeOrder = ({
   (sort === undefined || sort === 'dateLastModified') &&
   orderBy === 'asc';
 
+/**
+ * Whether the query is filtered but in sourcedId order, and not a delta: the large collections read such
+ * a page by walking the collection from `after` (a sourcedId) on, the filter applied on the way.
+ */
+export const filteredByKey = ({
+  filter,
+  sort,
+  orderBy,
+}: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) =>
+  filter !== undefined &&
+  deltaWindow(filter) === undefined &&
+  (sort === undefined || sort === 'sourcedId') &&
+  orderBy === 'asc';
+
+/** Whether the large collections read the query's page by walking (walk.ts): a delta, or a filter in sourcedId order. */
+export const walks = (query: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) =>
+  inChangeOrder(query) || filteredByKey(query);
+
 /** A position in change order: the time an object changed (or was deleted) and its sourcedId. */
 const position = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z)#([0-9a-fA-F-]{36})$/;
 
@@ -85,7 +103,7 @@ const position = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z)#([0-9a-fA-F-]
 function parseAfter(query: QueryParams, order: Pick<CollectionQuery, 'filter' | 'sort' | 'orderBy'>) {
   const after = query.get('after');
   if (after === undefined) return undefined;
-  if (inKeyOrder(order)) {
+  if (inKeyOrder(order) || filteredByKey(order)) {
     if (isUuid(after)) return after.toLowerCase();
     throw new OneRosterError(
       400,
@@ -107,7 +125,7 @@ function parseAfter(query: QueryParams, order: Pick<CollectionQuery, 'filter' | 
   throw new OneRosterError(
     400,
     'invaliddata',
-    'after continues a collection in sourcedId order (without filter, and without sort or orderBy other than by sourcedId ascending) or a dateLastModified> delta in change order (without sort other than by dateLastModified ascending).',
+    'after continues a collection in sourcedId order (without sort or orderBy other than by sourcedId ascending) or a dateLastModified> delta in change order (without sort other than by dateLastModified ascending).',
   );
 }
 

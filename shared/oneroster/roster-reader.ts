@@ -34,8 +34,11 @@ export interface DeltaFeed {
   group: RecordGroup;
 }
 
-/** An entry of a delta walk at its position (`<time>#<id>`): a record as it is now, or a deletion. */
-export type DeltaEntry = { group: RecordGroup; position: string } & (
+/**
+ * An entry of a walk at its position: in a delta, `<time>#<id>`, a record as it is now or a deletion; in
+ * sourcedId order, the record's id.
+ */
+export type WalkEntry = { group: RecordGroup; position: string } & (
   | { kind: 'changed'; record: GroupRecords[RecordGroup] }
   | { kind: 'deleted'; deletion: Deletion }
 );
@@ -60,7 +63,8 @@ export class RosterReader {
     if (count > MAX_WHOLE_GROUP) {
       throw new InvalidInputError(
         `This request reads all ${count} ${group}, more than the ${MAX_WHOLE_GROUP} a request may read; ` +
-          "narrow it with filter=dateLastModified>'<timestamp>'.",
+          'read it in sourcedId order (no sort, or sort=sourcedId ascending), or a dateLastModified> delta ' +
+          'in change order, which are read a page at a time.',
       );
     }
     const all: GroupRecords[G][] = [];
@@ -166,14 +170,14 @@ export class RosterReader {
     window: { since: string; inclusive: boolean },
     after: string | undefined,
     batch: number,
-  ): AsyncGenerator<DeltaEntry> {
+  ): AsyncGenerator<WalkEntry> {
     const from = new Date(Date.parse(window.since) - (window.inclusive ? 1 : 0)).toISOString();
     const until = new Date(Date.now() - this.syncLagMs).toISOString();
     if (!(from < until) || (after !== undefined && after >= afterTime(until))) return;
     // A position before the window starts it from the beginning: DynamoDB takes no start key outside it.
     const start = after !== undefined && after > afterTime(from) ? after : undefined;
     const query = { since: from, until, itemsPerPage: batch };
-    const states = feeds.map((feed) => ({ feed, buffer: [] as DeltaEntry[], after: start, done: false }));
+    const states = feeds.map((feed) => ({ feed, buffer: [] as WalkEntry[], after: start, done: false }));
     const refill = async (state: (typeof states)[number]) => {
       while (state.buffer.length === 0 && !state.done) {
         const { kind, group } = state.feed;
@@ -195,11 +199,51 @@ export class RosterReader {
       let first: (typeof states)[number] | undefined;
       for (const state of states) {
         const head = state.buffer[0];
-        if (head && (!first || head.position < (first.buffer[0] as DeltaEntry).position)) first = state;
+        if (head && (!first || head.position < (first.buffer[0] as WalkEntry).position)) first = state;
       }
       const entry = first?.buffer.shift();
       if (!entry) return;
       yield entry;
+    }
+  }
+
+  /** A group's records in id order after the id `after`, as entries of a walk, read `batch` at a time. */
+  async *recordsInKeyOrder(
+    group: RecordGroup,
+    after: string | undefined,
+    batch: number,
+  ): AsyncGenerator<WalkEntry> {
+    let start = after;
+    for (;;) {
+      const page = await this.records.listPage(group, { itemsPerPage: batch, after: start });
+      for (const record of page.items) {
+        yield { kind: 'changed', group, position: idOf(group, record), record };
+      }
+      start = page.items.at(-1) ? idOf(group, page.items.at(-1) as object) : undefined;
+      if (!page.hasMore || start === undefined) return;
+    }
+  }
+
+  /**
+   * The people of a listing in sourcedId order after the entity id `after`, each once (a person with two
+   * role records of one kind is listed twice), their entities read by id `batch` at a time.
+   */
+  async *peopleInKeyOrder(
+    listing: Extract<ListingName, 'users' | 'students' | 'teachers'>,
+    after: string | undefined,
+    batch: number,
+  ): AsyncGenerator<WalkEntry> {
+    let start = after;
+    for (;;) {
+      const page = await this.listings.page(listing, { limit: batch, after: start });
+      const ids = [...new Set(page.items.map((i) => i.sort))];
+      const found = await this.records.getMany('entities', ids);
+      for (const id of ids) {
+        const record = found.get(id);
+        if (record) yield { kind: 'changed', group: 'entities', position: id, record };
+      }
+      start = page.items.at(-1)?.sort ?? start;
+      if (!page.hasMore) return;
     }
   }
 

@@ -7,10 +7,9 @@ import type { Deletion } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
-import { type CollectionQuery, inChangeOrder, inKeyOrder, parseCollectionQuery } from './collection-query';
-import type { Placed } from './delta-walk';
+import { type CollectionQuery, inKeyOrder, parseCollectionQuery, walks } from './collection-query';
 import { type OneRosterEnrollment, objectFields } from './objects';
-import { bounded, type DeltaEntry, type RosterReader } from './roster-reader';
+import { bounded, type RosterReader, type WalkEntry } from './roster-reader';
 import {
   collectionResponse,
   deletionsFor,
@@ -25,10 +24,11 @@ import {
   unknownObject,
   usersPageResponse,
   usersResponse,
-  walkDelta,
+  walkEntries,
   walkResponse,
   withDeleted,
 } from './rostering';
+import { type Placed, walkPage } from './walk';
 
 /** Session types the binding gives their own collections. */
 export type SessionKind = 'term' | 'grading_period' | undefined;
@@ -42,12 +42,17 @@ const listQuery = (request: ApiRequest, fields: readonly string[]) =>
 /** Objects are made without the root organisation: no rostering object names it. */
 const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
 
-/** A group's feeds in a delta walk: its changed records and its deletions. */
-const feedsOf = (group: 'courses' | 'classes' | 'enrollments') =>
-  [
-    { kind: 'changed', group },
-    { kind: 'deleted', group },
-  ] as const;
+/** A walk of a group: in a delta, its changed records and its deletions; otherwise its records by id. */
+const walkOf = (reader: RosterReader, query: CollectionQuery, group: 'courses' | 'classes' | 'enrollments') =>
+  walkEntries(
+    reader,
+    query,
+    [
+      { kind: 'changed', group },
+      { kind: 'deleted', group },
+    ],
+    (after, batch) => reader.recordsInKeyOrder(group, after, batch),
+  );
 
 /** GET /academicSessions, /terms, /gradingPeriods, and /terms/{termSourcedId}/gradingPeriods. */
 export async function listAcademicSessions(
@@ -155,8 +160,8 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
       page,
     );
   }
-  if (!bySchool && inChangeOrder(query)) {
-    const walked = await walkDelta(reader, query, feedsOf('courses'), async (batch) =>
+  if (!bySchool && walks(query)) {
+    const walked = await walkPage(walkOf(reader, query, 'courses'), query, async (batch) =>
       batch.map((entry) => ({
         position: entry.position,
         object:
@@ -252,8 +257,8 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
     const page = await reader.page('classes', query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
-  if (of.by === 'all' && inChangeOrder(query)) {
-    const walked = await walkDelta(reader, query, feedsOf('classes'), async (batch) => {
+  if (of.by === 'all' && walks(query)) {
+    const walked = await walkPage(walkOf(reader, query, 'classes'), query, async (batch) => {
       const changed = batch.flatMap((e) => (e.kind === 'changed' ? [e.record as Class] : []));
       const objects = new Map((await classObjects(request, reader, changed)).map((o) => [o.sourcedId, o]));
       const make = maker(request);
@@ -381,12 +386,11 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
     });
     return keyedResponse(request, 'enrollments', objects, query, page);
   }
-  if (of === 'all' && inChangeOrder(query)) {
-    const walked = await walkDelta(
-      reader,
+  if (of === 'all' && walks(query)) {
+    const walked = await walkPage(
+      walkOf(reader, query, 'enrollments'),
       query,
-      feedsOf('enrollments'),
-      enrollmentsOfDelta(request, reader),
+      enrollmentsOfWalk(request, reader),
     );
     return walkResponse(request, 'enrollments', query, walked);
   }
@@ -447,13 +451,13 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
 }
 
 /**
- * Makes a batch of an enrollments delta walk into enrollments: each at its class's school (the classes
+ * Makes a batch of an enrollments walk into enrollments: each at its class's school (the classes
  * read by id for the batch), a deletion from what it kept (its class's school while the class exists).
  */
-const enrollmentsOfDelta =
+const enrollmentsOfWalk =
   (request: ApiRequest, reader: RosterReader) =>
-  async (batch: DeltaEntry[]): Promise<Placed<OneRosterEnrollment>[]> => {
-    const classOf = (entry: DeltaEntry) =>
+  async (batch: WalkEntry[]): Promise<Placed<OneRosterEnrollment>[]> => {
+    const classOf = (entry: WalkEntry) =>
       entry.kind === 'changed'
         ? (entry.record as Enrollment).class_id
         : (entry.deletion as Deletion<'enrollments'>).kept.class_id;

@@ -20,8 +20,8 @@ import {
   selectFields,
   selectPage,
   toldOf,
+  walks,
 } from './collection-query';
-import { type Placed, type WalkedPage, walkPage } from './delta-walk';
 import { filterFields } from './filter';
 import {
   homeOrganisation,
@@ -32,8 +32,9 @@ import {
   organisationsOf,
   tenantOrganisation,
 } from './objects';
-import type { DeltaEntry, DeltaFeed, RosterReader } from './roster-reader';
+import type { DeltaFeed, RosterReader, WalkEntry } from './roster-reader';
 import { OneRosterError } from './status-info';
+import { batchSize, type Placed, type WalkedPage, walkPage } from './walk';
 
 /** How long a function instance keeps the tenant's root organisation before reading it again. */
 const ROOT_ORG_TTL_MS = 5 * 60_000;
@@ -156,38 +157,40 @@ export function keyedResponse<T extends { sourcedId: string }>(
 }
 
 /**
- * The list response of a page of a delta walk (`inChangeOrder`): its objects, a next link that goes on
- * after the page's last position while the walk does, and X-Total-Count once the page is the walk's last
- * (the objects before it, as its `offset` says, and its own).
+ * The list response of a page of a walk (`walks`): its objects, a next link that goes on from where the
+ * page ended while the walk does, and X-Total-Count where the walk knows it (walk.ts). It names the
+ * objects the walk found the filter selects, and, for two predicates joined by AND, those of the objects
+ * it read that the narrower one selects alone (toldOf).
  */
 export function walkResponse<T extends { sourcedId: string }>(
   request: ApiRequest,
   key: string,
   query: CollectionQuery,
-  { page, more, examined }: WalkedPage<T>,
+  { page, next, total, examined, selected }: WalkedPage<T>,
 ): ApiResponse {
   const url = `${request.config.publicBaseUrl}${request.event.rawPath}`;
   const objects = page.map((p) => p.object);
-  const total = more ? undefined : query.offset + objects.length;
   return {
-    headers: pagingHeaders(url, request.query, query, total, more ? page.at(-1)?.position : undefined),
+    headers: pagingHeaders(url, request.query, query, total, next),
     body: { [key]: objects.map((o) => selectFields(o, query.fields)) },
-    ...audited(key, [...objects, ...toldOf(examined, query.filter, objects)]),
+    ...audited(key, [...objects, ...toldOf(examined, query.filter, selected)]),
   };
 }
 
 /**
- * A page of a delta walk over these feeds: the query's window, from its `after` position, the entries
- * made into the collection's objects by `make`.
+ * The entries of a walk: in a delta, what changed and was deleted in its window (these feeds), from its
+ * `after` position; otherwise the collection in sourcedId order (`byKey`, from its `after` sourcedId).
  */
-export function walkDelta<T extends { sourcedId: string }>(
+export function walkEntries(
   reader: RosterReader,
   query: CollectionQuery,
   feeds: readonly DeltaFeed[],
-  make: (batch: DeltaEntry[]) => Promise<Placed<T>[]>,
-): Promise<WalkedPage<T>> {
-  const window = deltaWindow(query.filter) as { since: string; inclusive: boolean };
-  return walkPage(reader.delta(feeds, window, query.after, query.limit + 1), query, make);
+  byKey: (after: string | undefined, batch: number) => AsyncIterable<WalkEntry>,
+): AsyncIterable<WalkEntry> {
+  const window = deltaWindow(query.filter);
+  return window && inChangeOrder(query)
+    ? reader.delta(feeds, window, query.after, batchSize(query))
+    : byKey(query.after, batchSize(query));
 }
 
 /** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
@@ -365,19 +368,34 @@ const deletedRoleGroups = (role: UserRole | undefined): readonly RoleGroup[] =>
   role === undefined ? roleGroups : [role === 'student' ? 'students' : 'teachers'];
 
 /**
- * Makes a batch of a users' delta walk into users: the changed entities that are users of the role, with
- * their facts; and a deleted role record's person when they have no such role now (deletedUsers' rule).
+ * How a walk of users makes its objects: `make` turns a batch into users (the entities that are users of
+ * the role; a deleted role record's person when they have no such role now, deletedUsers' rule), and
+ * `complete` gives the page its users' facts. The facts are read for the whole batch only when the
+ * filter looks at them; otherwise only for the page, once the filter has chosen it.
  */
-const usersOfDelta =
-  (request: ApiRequest, reader: RosterReader, role: UserRole | undefined) =>
-  async (batch: DeltaEntry[]): Promise<Placed<OneRosterUser>[]> => {
-    const personOf = (entry: DeltaEntry) =>
+function usersWalk(
+  request: ApiRequest,
+  reader: RosterReader,
+  role: UserRole | undefined,
+  query: CollectionQuery,
+) {
+  const withFacts = namesUserFacts(query);
+  const entities = new Map<string, Entity>();
+  const userOf = (maker: ObjectMaker, facts: UserFacts | undefined) => (entity: Entity) =>
+    maker.user(
+      entity,
+      facts?.enabled.has(entity.entity_id) ?? false,
+      facts?.affiliations.get(entity.entity_id),
+    );
+  const make = async (batch: WalkEntry[]): Promise<Placed<OneRosterUser>[]> => {
+    const personOf = (entry: WalkEntry) =>
       entry.kind === 'deleted' ? (entry.deletion.kept as { entity_id?: string }).entity_id : undefined;
     const people = batch.flatMap((e) =>
       e.kind === 'changed' && hasRole(role)(e.record as Entity) ? [e.record as Entity] : [],
     );
+    for (const entity of people) entities.set(entity.entity_id, entity);
     const [facts, homeOrg, now] = await Promise.all([
-      userFacts(reader, people),
+      withFacts ? userFacts(reader, people) : undefined,
       homeOrgId(request, reader),
       reader.getMany('entities', unique(batch.flatMap((e) => personOf(e) ?? []))),
     ]);
@@ -385,10 +403,9 @@ const usersOfDelta =
     return batch.flatMap((entry): Placed<OneRosterUser>[] => {
       if (entry.kind === 'changed') {
         const entity = entry.record as Entity;
-        if (!hasRole(role)(entity)) return [];
-        const id = entity.entity_id;
-        const object = maker.user(entity, facts.enabled.has(id), facts.affiliations.get(id));
-        return [{ position: entry.position, object }];
+        return hasRole(role)(entity)
+          ? [{ position: entry.position, object: userOf(maker, facts)(entity) }]
+          : [];
       }
       const id = personOf(entry);
       const entity = id === undefined ? undefined : now.get(id);
@@ -397,6 +414,18 @@ const usersOfDelta =
       return [{ position: entry.position, object: maker.deletedUser(id, entry.deletion.deleted_at, was) }];
     });
   };
+  const complete = async (walked: WalkedPage<OneRosterUser>): Promise<WalkedPage<OneRosterUser>> => {
+    if (withFacts) return walked;
+    const onPage = walked.page.flatMap((p) =>
+      p.object.status === 'active' ? (entities.get(p.object.sourcedId) ?? []) : [],
+    );
+    const [facts, homeOrg] = await Promise.all([userFacts(reader, onPage), homeOrgId(request, reader)]);
+    const made = new Map(onPage.map((e) => [e.entity_id, userOf(makerFor(request, homeOrg), facts)(e)]));
+    const page = walked.page.map((p) => ({ ...p, object: made.get(p.object.sourcedId) ?? p.object }));
+    return { ...walked, page };
+  };
+  return { make, complete };
+}
 
 /** GET /users, /students and /teachers. */
 export async function listUsers(
@@ -409,13 +438,16 @@ export async function listUsers(
     const page = await reader.peoplePage(listingOf(role), query);
     return usersPageResponse(request, reader, query, await reader.entitiesInOrder(page.entityIds), page);
   }
-  if (inChangeOrder(query)) {
+  if (walks(query)) {
     const feeds: DeltaFeed[] = [
       { kind: 'changed', group: 'entities' },
       ...deletedRoleGroups(role).map((group) => ({ kind: 'deleted' as const, group })),
     ];
-    const walked = await walkDelta(reader, query, feeds, usersOfDelta(request, reader, role));
-    return walkResponse(request, 'users', query, walked);
+    const entries = walkEntries(reader, query, feeds, (after, batch) =>
+      reader.peopleInKeyOrder(listingOf(role), after, batch),
+    );
+    const { make, complete } = usersWalk(request, reader, role, query);
+    return walkResponse(request, 'users', query, await complete(await walkPage(entries, query, make)));
   }
   const window = deltaWindow(query.filter);
   let entities: Entity[];
@@ -544,13 +576,13 @@ async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: 
 }
 
 /**
- * Makes a batch of a demographics delta walk into demographics: a changed user's, and the person's whose
+ * Makes a batch of a demographics walk into demographics: a user's, and in a delta the person's whose
  * first role record changed (where birth date and gender are kept).
  */
-const demographicsOfDelta =
+const demographicsOfWalk =
   (request: ApiRequest, reader: RosterReader) =>
-  async (batch: DeltaEntry[]): Promise<Placed<OneRosterDemographics>[]> => {
-    const personOf = (entry: DeltaEntry) =>
+  async (batch: WalkEntry[]): Promise<Placed<OneRosterDemographics>[]> => {
+    const personOf = (entry: WalkEntry) =>
       entry.kind !== 'changed'
         ? undefined
         : entry.group === 'entities'
@@ -567,7 +599,7 @@ const demographicsOfDelta =
     );
     const entityOf = (id: string | undefined) =>
       id === undefined ? undefined : (changedEntities.get(id) ?? others.get(id));
-    const isFirstRole = (entry: DeltaEntry) =>
+    const isFirstRole = (entry: WalkEntry) =>
       entry.group === 'entities' || entityOf(personOf(entry))?.roles[0]?.id === idOfRecord(entry);
     const people = unique(batch.flatMap((e) => (isFirstRole(e) ? (personOf(e) ?? []) : [])))
       .flatMap((id) => entityOf(id) ?? [])
@@ -585,7 +617,7 @@ const demographicsOfDelta =
   };
 
 /** The id of the record a changed entry holds, as its position ends with it. */
-const idOfRecord = (entry: DeltaEntry) => entry.position.slice(entry.position.indexOf('#') + 1);
+const idOfRecord = (entry: WalkEntry) => entry.position.slice(entry.position.indexOf('#') + 1);
 
 /** GET /demographics. */
 export async function listDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
@@ -594,12 +626,15 @@ export async function listDemographics(request: ApiRequest, reader: RosterReader
     const { page, people, maker } = await usersPage(request, reader, query, undefined);
     return keyedResponse(request, 'demographics', await demographicsOf(reader, maker, people), query, page);
   }
-  if (inChangeOrder(query)) {
+  if (walks(query)) {
     const feeds: DeltaFeed[] = [
       { kind: 'changed', group: 'entities' },
       ...roleGroups.map((group) => ({ kind: 'changed' as const, group })),
     ];
-    const walked = await walkDelta(reader, query, feeds, demographicsOfDelta(request, reader));
+    const entries = walkEntries(reader, query, feeds, (after, batch) =>
+      reader.peopleInKeyOrder('users', after, batch),
+    );
+    const walked = await walkPage(entries, query, demographicsOfWalk(request, reader));
     return walkResponse(request, 'demographics', query, walked);
   }
   const entities = await reader.all('entities');

@@ -78,7 +78,7 @@ const queryParameters: Record<string, Record<string, unknown>> = {
     description:
       'OneRoster: where the page starts, which the `next` link carries so that following it costs one ' +
       'page (docs/oneroster.md): the sourcedId before it, in a collection read in sourcedId order (no ' +
-      '`filter`, no `sort` but sourcedId ascending); or `<dateLastModified>#<sourcedId>`, in a ' +
+      '`sort` but sourcedId ascending, filtered or not); or `<dateLastModified>#<sourcedId>`, in a ' +
       '`dateLastModified>` delta read in change order (no `sort` but dateLastModified ascending).',
     schema: {
       type: 'string',

@@ -166,7 +166,7 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
 const oneRosterPagingHeaders: Record<string, HeaderSpec> = {
   'X-Total-Count': {
     description:
-      'How many objects the filter selects; absent on a page of a delta walk that goes on past it (its next link carries after), whose total is known on its last page.',
+      'How many objects the filter selects; absent where a walk (a filtered or delta read a page at a time) has not counted them: a first page past 2,000 records, or a page asked for with after that is not the last.',
     required: false,
     pattern: '^[0-9]+$',
   },

@@ -70,7 +70,10 @@ async function tokenFor(url: string): Promise<string> {
       client_secret: DEMO_SECRET,
     }),
   });
-  return ((await response.json()) as { access_token: string }).access_token;
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token)
+    throw new Error(`${url} gave no token (${response.status}): ${JSON.stringify(body)}`);
+  return body.access_token;
 }
 
 async function read(tenant: Tenant, path: string) {
@@ -112,8 +115,12 @@ async function deepRosterPage(tenant: Tenant, collection: string): Promise<strin
 
 /** What each route reads in a tenant: its own ids for the paths that name one. */
 async function routesOf(tenant: Tenant, since: string): Promise<[string, string][]> {
-  const firstOf = async (path: string, key: string) =>
-    ((await read(tenant, path)).body[key] as { sourcedId: string }[])[0]?.sourcedId ?? 'none';
+  const firstOf = async (path: string, key: string) => {
+    const { status, body } = await read(tenant, path);
+    if (status !== 200)
+      throw new Error(`${tenant.url}${path} answered ${status}: ${JSON.stringify(body).slice(0, 500)}`);
+    return (body[key] as { sourcedId: string }[])[0]?.sourcedId ?? 'none';
+  };
   const classId = await firstOf(`${ROSTER}/classes?limit=1`, 'classes');
   const schoolId = await firstOf(`${ROSTER}/schools?limit=1`, 'orgs');
   const userId = await firstOf(`${ROSTER}/students?limit=1`, 'users');
