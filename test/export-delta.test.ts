@@ -2,24 +2,21 @@
 // OneRoster CSV 1.2.1 delta zip of what changed and was deleted after <t>, which tells the same as the
 // REST binding's dateLastModified> read, passes verify-export, and turns a copy loaded from the bulk zip
 // before the changes into the tenant after them through `npm run import -- --format oneroster`.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../infra/local/bootstrap';
 import { RecordRepository } from '../shared/data/record-repository';
 import type { Manifest } from '../shared/exports/manifest';
+import { runCliOn } from './support/cli-run';
 import { json } from './support/contract';
 import { personBody } from './support/fixtures';
-import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
+import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/rostering/v1p2';
-const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'school-export-delta-'));
 
 let api: TestApi;
@@ -31,21 +28,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function runOn(tableName: string, script: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [tsx, script, ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      TABLE_NAME: tableName,
-      TENANT_ID: 'demo',
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      AWS_REGION: 'eu-west-1',
-      LOG_LEVEL: 'silent',
-    },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const runOn = runCliOn;
 
 type Row = Record<string, unknown>;
 type Cells = Record<string, string>;
@@ -72,16 +55,8 @@ const tablesOf = (zip: Buffer) => {
   return { manifest, tables };
 };
 
-async function create(group: string, body: Row): Promise<Row> {
-  const response = await api.send('POST', `/api/${group}`, body);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Row;
-}
-
-async function remove(group: string, id: unknown) {
-  const response = await api.send('DELETE', `/api/${group}/${String(id)}`);
-  expect(response.status, await response.clone().text()).toBe(204);
-}
+const create = (group: string, body: Row) => createRecord(api, group, body);
+const remove = (group: string, id: unknown) => removeRecord(api, group, id);
 
 /** The REST binding's delta read since `since`, every page: each object's status by sourcedId. */
 async function restDelta(path: string, since: string): Promise<Map<string, string>> {

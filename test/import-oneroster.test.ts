@@ -2,27 +2,24 @@
 // itself, then changed, loads through the record writer with bad rows reported by file and line; a re-run
 // changes nothing; a delta zip updates only what it lists. A vendor's zip (ids that are not UUIDs, every
 // kind of user) loads whole and its delta deletes; the export's zip loads into an empty tenant.
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourcedIds } from '../infra/cli/oneroster-ids';
 import { ensureTable } from '../infra/local/bootstrap';
 import { RecordRepository } from '../shared/data/record-repository';
 import { type RecordGroup, recordGroups } from '../shared/domain/groups';
 import { type OneRosterTable, tableCsv } from '../shared/exports/oneroster-csv';
+import { runCliOn } from './support/cli-run';
 import { json } from './support/contract';
 import { startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
 const dir = mkdtempSync(join(tmpdir(), 'school-oneroster-import-'));
-const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 beforeAll(async () => {
   api = await startTestApi();
 });
@@ -35,21 +32,7 @@ function run(script: string, ...args: string[]) {
   return runOn(api.tableName, script, ...args);
 }
 
-function runOn(tableName: string, script: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [tsx, script, ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      TABLE_NAME: tableName,
-      TENANT_ID: 'demo',
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      AWS_REGION: 'eu-west-1',
-      LOG_LEVEL: 'silent',
-    },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const runOn = runCliOn;
 
 type Cells = Record<string, string>;
 const rowsOf = (bytes: Uint8Array | undefined) =>

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organisationBody, personBody } from './support/fixtures';
 import { bindingSchema, schemaOfKey } from './support/oneroster-binding';
-import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
+import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/rostering/v1p2';
 
@@ -18,16 +18,8 @@ afterAll(() => api.stop());
 type Row = Record<string, unknown>;
 type Obj = { sourcedId: string; status: string; dateLastModified: string } & Row;
 
-async function create(group: string, body: Row): Promise<Row> {
-  const response = await api.send('POST', `/api/${group}`, body);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Row;
-}
-
-async function remove(group: string, id: unknown) {
-  const response = await api.send('DELETE', `/api/${group}/${String(id)}`);
-  expect(response.status, await response.clone().text()).toBe(204);
-}
+const create = (group: string, body: Row) => createRecord(api, group, body);
+const remove = (group: string, id: unknown) => removeRecord(api, group, id);
 
 /** The objects of a 200 list answer, checked against the binding's schema. */
 async function listed(response: Response, path: string): Promise<Obj[]> {

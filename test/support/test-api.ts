@@ -150,3 +150,22 @@ export async function startTestApi(options: TestApiOptions = {}) {
 }
 
 export type TestApi = Awaited<ReturnType<typeof startTestApi>>;
+
+/** Creates a record through the API, which must answer 201, and returns it. */
+export async function createRecord(
+  api: TestApi,
+  group: string,
+  body: object,
+): Promise<Record<string, unknown>> {
+  const response = await api.send('POST', `/api/${group}`, body);
+  if (response.status !== 201)
+    throw new Error(`POST /api/${group}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** Deletes a record through the API, which must answer 204. */
+export async function removeRecord(api: TestApi, group: string, id: unknown): Promise<void> {
+  const response = await api.send('DELETE', `/api/${group}/${String(id)}`);
+  if (response.status !== 204)
+    throw new Error(`DELETE /api/${group}/${String(id)}: ${response.status} ${await response.text()}`);
+}
