@@ -101,6 +101,19 @@ describe('a dateLastModified> read', () => {
     expect(
       find(await delta(`/schools/${String(school.entity_id)}/enrollments`, since), enrollment.enrollment_id),
     ).toMatchObject({ status: 'tobedeleted' });
+    // The student left the class and the school: their students say so, their teachers do not.
+    for (const path of [
+      `/classes/${String(cls.class_id)}/students`,
+      `/schools/${String(school.entity_id)}/students`,
+    ]) {
+      expect(find(await delta(path, since), student.entity_id), path).toMatchObject({
+        status: 'tobedeleted',
+        roles: [{ role: 'student' }],
+      });
+      expect(
+        find(await delta(path.replace('/students', '/teachers'), since), student.entity_id),
+      ).toBeUndefined();
+    }
 
     await remove('classes', cls.class_id);
     await waitForSyncLag();
@@ -127,6 +140,7 @@ describe('a dateLastModified> read', () => {
       ['/schools', school.entity_id],
       ['/users', student.entity_id],
       ['/students', student.entity_id],
+      ['/demographics', student.entity_id],
     ];
     for (const [path, id] of expectations) {
       const answer = await delta(path, since);

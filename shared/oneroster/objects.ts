@@ -63,9 +63,10 @@ export interface OneRosterDemographics {
   sourcedId: string;
   status: ObjectStatus;
   dateLastModified: string;
-  birthDate: string;
-  sex: 'male' | 'female' | 'other' | 'unspecified';
-  cityOfBirth: string;
+  /** Absent on a deleted person's, which keeps nothing of them. */
+  birthDate?: string;
+  sex?: 'male' | 'female' | 'other' | 'unspecified';
+  cityOfBirth?: string;
 }
 
 export interface OneRosterAcademicSession {
@@ -415,6 +416,11 @@ export class ObjectMaker {
       role: kept.role ? enrollmentRoles[kept.role] : 'student',
       primary: 'false',
     };
+  }
+
+  /** A deleted user's demographics: what the binding requires, nothing of the person. */
+  deletedDemographics(entityId: string, deletedAt: string): OneRosterDemographics {
+    return { sourcedId: entityId, status: 'tobedeleted', dateLastModified: deletedAt };
   }
 
   /** A person's demographics, from the record of their first role (where birth date and gender live). */

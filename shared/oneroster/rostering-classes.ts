@@ -8,7 +8,7 @@ import { pageOfIds } from '../data/pages-of-ids';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
 import { type CollectionQuery, inKeyOrder, parseCollectionQuery, walks } from './collection-query';
-import { type OneRosterEnrollment, objectFields } from './objects';
+import { type ObjectMaker, type OneRosterEnrollment, type OneRosterUser, objectFields } from './objects';
 import { bounded, type RosterReader, type WalkEntry } from './roster-reader';
 import {
   collectionResponse,
@@ -329,11 +329,48 @@ async function classOf(request: ApiRequest, reader: RosterReader): Promise<Class
   return cls;
 }
 
+/** Where a school's or class's people are enrolled: its classes, with the role. */
+interface EnrolledAs {
+  classIds: readonly string[];
+  role: UserRole;
+}
+
+/**
+ * The people a delta read of a school's or class's students or teachers tells were deleted: those one of
+ * whose enrollments there with the role was deleted in its window and who are not there with it now
+ * (`present`), each at its latest such deletion.
+ */
+async function leftPeople(
+  reader: RosterReader,
+  query: CollectionQuery,
+  { classIds, role }: EnrolledAs,
+  present: readonly string[],
+  maker: ObjectMaker,
+): Promise<OneRosterUser[]> {
+  const classes = new Set(classIds);
+  const here = new Set(present);
+  const latest = new Map<string, string>();
+  for (const { kept, deleted_at } of await deletionsFor(reader, 'enrollments', query)) {
+    const person = kept.entity_id;
+    if (person === undefined || here.has(person) || kept.role !== role) continue;
+    if (kept.class_id === undefined || !classes.has(kept.class_id)) continue;
+    if (!((latest.get(person) ?? '') > deleted_at)) latest.set(person, deleted_at);
+  }
+  return [...latest].map(([id, at]) => maker.deletedUser(id, at, role));
+}
+
 /**
  * The users response for people known by id (sorted): in sourcedId order without a filter, a page of
- * them is read by id; otherwise all of them, refused past MAX_WHOLE_GROUP.
+ * them is read by id; otherwise all of them, refused past MAX_WHOLE_GROUP, and a delta read also tells
+ * of those who left (`leftPeople`).
  */
-async function usersOfIds(request: ApiRequest, reader: RosterReader, query: CollectionQuery, ids: string[]) {
+async function usersOfIds(
+  request: ApiRequest,
+  reader: RosterReader,
+  query: CollectionQuery,
+  ids: string[],
+  where: EnrolledAs,
+) {
   if (inKeyOrder(query)) {
     const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
     const people = (await reader.entitiesInOrder(page.ids)).filter(hasRole(undefined));
@@ -342,7 +379,9 @@ async function usersOfIds(request: ApiRequest, reader: RosterReader, query: Coll
   }
   bounded(ids.length, 'users');
   const people = (await reader.entitiesInOrder(ids)).filter(hasRole(undefined));
-  return usersResponse(request, reader, query, people, await homeOrgId(request, reader));
+  return usersResponse(request, reader, query, people, await homeOrgId(request, reader), (maker) =>
+    leftPeople(reader, query, where, ids, maker),
+  );
 }
 
 /** The people of some enrollment entries with the role, each once, in id order. */
@@ -357,7 +396,8 @@ export async function listUsersOfClass(request: ApiRequest, reader: RosterReader
   const query = listQuery(request, objectFields.users);
   const cls = await classOf(request, reader);
   const lists = await reader.enrollmentListsOfClasses([cls.class_id]);
-  return usersOfIds(request, reader, query, peopleOf(lists.get(cls.class_id)?.entries ?? [], role));
+  const people = peopleOf(lists.get(cls.class_id)?.entries ?? [], role);
+  return usersOfIds(request, reader, query, people, { classIds: [cls.class_id], role });
 }
 
 /**
@@ -366,8 +406,8 @@ export async function listUsersOfClass(request: ApiRequest, reader: RosterReader
  */
 export async function listUsersOfSchool(request: ApiRequest, reader: RosterReader, role: UserRole) {
   const query = listQuery(request, objectFields.users);
-  const { entries } = await entriesOfSchool(reader, await schoolOf(request, reader));
-  return usersOfIds(request, reader, query, peopleOf(entries, role));
+  const { classIds, entries } = await entriesOfSchool(reader, await schoolOf(request, reader));
+  return usersOfIds(request, reader, query, peopleOf(entries, role), { classIds, role });
 }
 
 /** Which enrollments a collection lists: all, a school's, or one class's of a school. */

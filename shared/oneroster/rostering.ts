@@ -577,14 +577,15 @@ async function demographicsOf(reader: RosterReader, maker: ObjectMaker, people: 
 
 /**
  * Makes a batch of a demographics walk into demographics: a user's, and in a delta the person's whose
- * first role record changed (where birth date and gender are kept).
+ * first role record changed (where birth date and gender are kept), and a deleted person's (one whose
+ * role record was deleted and who has no role left, as /users tells).
  */
 const demographicsOfWalk =
   (request: ApiRequest, reader: RosterReader) =>
   async (batch: WalkEntry[]): Promise<Placed<OneRosterDemographics>[]> => {
     const personOf = (entry: WalkEntry) =>
-      entry.kind !== 'changed'
-        ? undefined
+      entry.kind === 'deleted'
+        ? (entry.deletion.kept as { entity_id?: string }).entity_id
         : entry.group === 'entities'
           ? (entry.record as Entity).entity_id
           : (entry.record as { entity_id: string }).entity_id;
@@ -600,18 +601,24 @@ const demographicsOfWalk =
     const entityOf = (id: string | undefined) =>
       id === undefined ? undefined : (changedEntities.get(id) ?? others.get(id));
     const isFirstRole = (entry: WalkEntry) =>
-      entry.group === 'entities' || entityOf(personOf(entry))?.roles[0]?.id === idOfRecord(entry);
+      entry.kind === 'changed' &&
+      (entry.group === 'entities' || entityOf(personOf(entry))?.roles[0]?.id === idOfRecord(entry));
     const people = unique(batch.flatMap((e) => (isFirstRole(e) ? (personOf(e) ?? []) : [])))
       .flatMap((id) => entityOf(id) ?? [])
       .filter(isUser);
-    const made = new Map(
-      (await demographicsOf(reader, makerFor(request, request.config.tenantId), people)).map((d) => [
-        d.sourcedId,
-        d,
-      ]),
-    );
-    return batch.flatMap((entry) => {
-      const object = isFirstRole(entry) ? made.get(personOf(entry) ?? '') : undefined;
+    const maker = makerFor(request, request.config.tenantId);
+    const made = new Map((await demographicsOf(reader, maker, people)).map((d) => [d.sourcedId, d]));
+    return batch.flatMap((entry): Placed<OneRosterDemographics>[] => {
+      const person = personOf(entry);
+      if (entry.kind === 'deleted') {
+        // A person's demographics go with their last role, as their user does.
+        const entity = entityOf(person);
+        if (person === undefined || (entity && isUser(entity))) return [];
+        return [
+          { position: entry.position, object: maker.deletedDemographics(person, entry.deletion.deleted_at) },
+        ];
+      }
+      const object = isFirstRole(entry) ? made.get(person ?? '') : undefined;
       return object ? [{ position: entry.position, object }] : [];
     });
   };
@@ -629,7 +636,10 @@ export async function listDemographics(request: ApiRequest, reader: RosterReader
   if (walks(query)) {
     const feeds: DeltaFeed[] = [
       { kind: 'changed', group: 'entities' },
-      ...roleGroups.map((group) => ({ kind: 'changed' as const, group })),
+      ...roleGroups.flatMap((group) => [
+        { kind: 'changed' as const, group },
+        { kind: 'deleted' as const, group },
+      ]),
     ];
     const entries = walkEntries(reader, query, feeds, (after, batch) =>
       reader.peopleInKeyOrder('users', after, batch),
@@ -640,7 +650,10 @@ export async function listDemographics(request: ApiRequest, reader: RosterReader
   const entities = await reader.all('entities');
   const maker = makerFor(request, await homeOrgId(request, reader, entities));
   const objects = await demographicsOf(reader, maker, entities.filter(isUser));
-  return collectionResponse(request, 'demographics', objects, query);
+  const deleted = (await deletedUsers(reader, query, undefined, maker)).map((u) =>
+    maker.deletedDemographics(u.sourcedId, u.dateLastModified),
+  );
+  return collectionResponse(request, 'demographics', withDeleted(objects, deleted), query);
 }
 
 /** GET /demographics/{sourcedId}. */

@@ -87,6 +87,7 @@ const schoolPeopleReads = [
   orgListing,
   classListing,
   ...roleRecords,
+  keys.deletionPartition('enrollments'),
 ];
 
 /** A class's students or teachers: the class (and its school), its enrollment list, those users. */
@@ -95,6 +96,7 @@ const classPeopleReads = [
   keys.recordPartition('classes'),
   orgListing,
   ...roleRecords,
+  keys.deletionPartition('enrollments'),
 ];
 
 const imsx = { kind: 'imsx' } as const;
@@ -352,6 +354,7 @@ export const oneRosterRoutes = [
     ],
     {
       ofPeople: true,
+      deletions: roleGroups,
     },
   ),
 ];
