@@ -487,6 +487,29 @@ describe('the scheduled export', () => {
     },
     CLI_TIMEOUT_MS,
   );
+
+  it('writes, from the second run on, the OneRoster delta since the run before', async () => {
+    const later = '2026-10-02T02:00:00Z';
+    const laterPrefix = `exports/${runIdAt(new Date(later))}/`;
+    const joined = await json<Record<string, string>>(
+      await api.send('POST', '/api/students', personBody('NXT')),
+      201,
+    );
+    await new Promise((resolve) => setTimeout(resolve, TEST_SYNC_LAG_MS + 50));
+    const result = await handler({ time: later }, { getRemainingTimeInMillis: () => 900_000 });
+    expect(result.status).toBe('complete');
+    const next = JSON.parse((await object(`${laterPrefix}manifest.json`)).toString('utf8')) as Manifest;
+    expect(next.oneroster_delta?.since).toBe(
+      new Date(Date.parse(manifest.started_at) - TEST_SYNC_LAG_MS).toISOString(),
+    );
+    const files = unzipSync(await object(`${laterPrefix}oneroster-csv-delta.zip`));
+    const users = parse(Buffer.from(files['users.csv'] as Uint8Array), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(users.map((u) => [u.sourcedId, u.status])).toContainEqual([joined.entity_id, 'active']);
+    expect((await verify(`s3://${BUCKET}/${laterPrefix}`)).status).toBe(0);
+  });
 });
 
 describe('an export run that does not finish', () => {

@@ -77,6 +77,16 @@ export type ManifestOneRosterZip = z.infer<typeof OneRosterZipEntry>;
 export type ManifestOneRosterDelta = z.infer<typeof OneRosterDeltaZipEntry>;
 export type ManifestGroup = z.infer<typeof GroupEntry>;
 
+/** Whether a folder's name is a run's id (`runIdAt`): the runs of a bucket sort by it in time order. */
+export const isRunId = (name: string) => /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/.test(name);
+
+/**
+ * Where the delta of the run after this one starts: this run's `until` where it wrote a delta, else the
+ * sync lag before it began (what its snapshot holds for certain).
+ */
+export const nextDeltaSince = (previous: Manifest, syncLagMs: number) =>
+  previous.oneroster_delta?.until ?? new Date(Date.parse(previous.started_at) - syncLagMs).toISOString();
+
 /** A run's id is the time it is for, to the second, written so it can name a folder anywhere. */
 export const runIdAt = (time: Date) =>
   time
