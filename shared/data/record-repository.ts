@@ -436,6 +436,20 @@ export class RecordRepository {
     };
   }
 
+  /** Every deletion of the group in a time window, in time order, read `itemsPerPage` at a time. */
+  async *deletionsWithin<G extends RecordGroup>(
+    group: G,
+    window: Omit<TimeWindowQuery, 'after'>,
+  ): AsyncGenerator<Deletion<G>> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.deletionsPage(group, { ...window, after });
+      for (const { value } of page.items) yield value;
+      after = page.items.at(-1)?.position;
+      if (!page.hasMore || after === undefined) return;
+    }
+  }
+
   /** The records of these ids that exist, by id; read strongly consistent, at most 100 keys a request. */
   async getMany<G extends RecordGroup>(
     group: G,

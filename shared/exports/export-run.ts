@@ -187,21 +187,11 @@ export class Exporter {
 
   /** Every deletion after `since` of the groups a delta tells of, each feed read a page at a time. */
   private async deletionsSince(since: string): Promise<DeltaDeletions> {
-    const until = new Date().toISOString();
+    const window = { since, until: new Date().toISOString(), itemsPerPage: PAGE_SIZE };
     const read = async <G extends RecordGroup>(group: G) => {
       const found: Deletion<G>[] = [];
-      let after: string | undefined;
-      for (;;) {
-        const page = await this.deps.records.deletionsPage(group, {
-          since,
-          until,
-          itemsPerPage: PAGE_SIZE,
-          after,
-        });
-        found.push(...page.items.map((i) => i.value));
-        after = page.items.at(-1)?.position;
-        if (!page.hasMore || after === undefined) return found;
-      }
+      for await (const deletion of this.deps.records.deletionsWithin(group, window)) found.push(deletion);
+      return found;
     };
     const entries = await Promise.all(
       deltaDeletionGroups.map(async (group) => [group, await read(group)] as const),

@@ -4,8 +4,9 @@
 // feeds, within their retention) that the run did not find again. The rows are the bulk zip's own, made
 // from the same snapshot, so a delta row and a bulk row of a record agree cell for cell.
 import type { Deletion } from '../data/pages';
-import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
+import { idFields, type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
 import { oneRosterRoles } from '../oneroster/objects';
+import type { GroupRecords } from '../schemas/records';
 import {
   type OneRosterTable,
   oneRosterRows,
@@ -36,15 +37,17 @@ const later = (a: string | undefined, b: string | undefined) =>
 /** When each row's record last changed after `since`, by sourcedId, for every table. */
 function changedAt(records: RosterRecords, since: string): Record<OneRosterTable, Map<string, string>> {
   const after = (at: string) => Date.parse(at) > Date.parse(since);
-  const changed = <T>(list: readonly T[], id: (t: T) => string, at: (t: T) => string) =>
-    new Map(list.flatMap((t) => (after(at(t)) ? [[id(t), at(t)] as const] : [])));
-  const orgs = records.entities.filter((e) => e.entity_type === 'organisation');
+  /** The records of a group changed after `since`: when, by id. */
+  const changed = <G extends RecordGroup>(group: G, list: readonly GroupRecords[G][]) =>
+    new Map(
+      list.flatMap((r) =>
+        after(r.updated_at)
+          ? [[(r as Record<string, unknown>)[idFields[group]] as string, r.updated_at] as const]
+          : [],
+      ),
+    );
   const people = records.entities.filter((e) => e.entity_type === 'person');
-  const users = changed(
-    people,
-    (e) => e.entity_id,
-    (e) => e.updated_at,
-  );
+  const users = changed('entities', people);
   // A role row changes with its record or with its user (its org is the user's school).
   const roles = new Map<string, string>(records.changedRoles);
   for (const e of people) {
@@ -64,32 +67,15 @@ function changedAt(records: RosterRecords, since: string): Record<OneRosterTable
   );
   return {
     orgs: changed(
-      orgs,
-      (e) => e.entity_id,
-      (e) => e.updated_at,
+      'entities',
+      records.entities.filter((e) => e.entity_type === 'organisation'),
     ),
-    academicSessions: changed(
-      records.academic_sessions,
-      (s) => s.academic_session_id,
-      (s) => s.updated_at,
-    ),
-    courses: changed(
-      records.courses,
-      (c) => c.course_id,
-      (c) => c.updated_at,
-    ),
-    classes: changed(
-      records.classes,
-      (c) => c.class_id,
-      (c) => c.updated_at,
-    ),
+    academicSessions: changed('academic_sessions', records.academic_sessions),
+    courses: changed('courses', records.courses),
+    classes: changed('classes', records.classes),
     users,
     roles,
-    enrollments: changed(
-      records.enrollments,
-      (e) => e.enrollment_id,
-      (e) => e.updated_at,
-    ),
+    enrollments: changed('enrollments', records.enrollments),
     demographics,
   };
 }

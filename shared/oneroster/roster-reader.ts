@@ -297,20 +297,21 @@ export class RosterReader {
     const from = Date.parse(since) - (inclusive ? 1 : 0);
     const until = Date.now() - this.syncLagMs;
     if (!(from < until)) return [];
-    const window = { since: new Date(from).toISOString(), until: new Date(until).toISOString() };
+    const window = {
+      since: new Date(from).toISOString(),
+      until: new Date(until).toISOString(),
+      itemsPerPage: PAGE,
+    };
     const found: Deletion<G>[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.records.deletionsPage(group, { ...window, itemsPerPage: PAGE, after });
-      found.push(...page.items.map((i) => i.value));
-      if (!page.hasMore) return found;
-      after = page.items.at(-1)?.position;
-      if (found.length > MAX_WHOLE_GROUP) {
+    for await (const deletion of this.records.deletionsWithin(group, window)) {
+      if (found.length === MAX_WHOLE_GROUP) {
         throw new InvalidInputError(
           `More than ${MAX_WHOLE_GROUP} ${group} were deleted since ${quote(since)}; ask for a later time.`,
         );
       }
+      found.push(deletion);
     }
+    return found;
   }
 
   get<G extends RecordGroup>(group: G, id: string) {

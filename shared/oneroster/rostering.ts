@@ -293,6 +293,27 @@ const namesUserFacts = ({ sort, filter }: CollectionQuery) =>
     );
   });
 
+/** A person's user, with its facts where they were read (else not enabled, and placed at the root). */
+const userOf = (maker: ObjectMaker, facts: UserFacts | undefined) => (e: Entity) =>
+  maker.user(e, facts?.enabled.has(e.entity_id) ?? false, facts?.affiliations.get(e.entity_id));
+
+/**
+ * A page of users made without their facts, made again with them: read for the page's active users
+ * alone (their entities in `entities`), once the filter and paging have chosen them.
+ */
+async function withTheirFacts(
+  reader: RosterReader,
+  maker: ObjectMaker,
+  entities: ReadonlyMap<string, Entity>,
+  page: readonly OneRosterUser[],
+): Promise<OneRosterUser[]> {
+  const onPage = page.flatMap((u) => (u.status === 'active' ? (entities.get(u.sourcedId) ?? []) : []));
+  const made = new Map(
+    onPage.map(userOf(maker, await userFacts(reader, onPage))).map((u) => [u.sourcedId, u]),
+  );
+  return page.map((u) => made.get(u.sourcedId) ?? u);
+}
+
 /**
  * The users response for some people. `enabledUser` comes from their role records, read by id for the
  * page alone; for every person only when the filter or sort names it.
@@ -306,23 +327,17 @@ export async function usersResponse(
   deleted: (maker: ObjectMaker) => Promise<OneRosterUser[]> = async () => [],
 ): Promise<ApiResponse> {
   const maker = makerFor(request, homeOrg);
-  const users = (facts: UserFacts | undefined) => (list: readonly Entity[]) =>
-    list.map((e) =>
-      maker.user(e, facts?.enabled.has(e.entity_id) ?? false, facts?.affiliations.get(e.entity_id)),
-    );
   const gone = await deleted(maker);
   if (namesUserFacts(query)) {
-    const all = users(await userFacts(reader, people))(people);
+    const all = people.map(userOf(maker, await userFacts(reader, people)));
     return collectionResponse(request, 'users', withDeleted(all, gone), query);
   }
   // Selected and paged before the facts are read, which neither filter nor sort looks at here.
   const byId = new Map(people.map((e) => [e.entity_id, e]));
-  const complete = async (page: OneRosterUser[]) => {
-    const onPage = page.flatMap((u) => (u.status === 'active' ? (byId.get(u.sourcedId) ?? []) : []));
-    const made = new Map(users(await userFacts(reader, onPage))(onPage).map((u) => [u.sourcedId, u]));
-    return page.map((u) => made.get(u.sourcedId) ?? u);
-  };
-  return collectionResponse(request, 'users', withDeleted(users(undefined)(people), gone), query, complete);
+  const bare = people.map(userOf(maker, undefined));
+  return collectionResponse(request, 'users', withDeleted(bare, gone), query, (page) =>
+    withTheirFacts(reader, maker, byId, page),
+  );
 }
 
 /** The listing of the users of a role, or of every user. */
@@ -356,10 +371,7 @@ export async function usersPageResponse(
   page: { total: number; next: string | undefined },
 ): Promise<ApiResponse> {
   const [facts, homeOrg] = await Promise.all([userFacts(reader, people), homeOrgId(request, reader)]);
-  const maker = makerFor(request, homeOrg);
-  const users = people.map((e) =>
-    maker.user(e, facts.enabled.has(e.entity_id), facts.affiliations.get(e.entity_id)),
-  );
+  const users = people.map(userOf(makerFor(request, homeOrg), facts));
   return keyedResponse(request, 'users', users, query, page);
 }
 
@@ -381,12 +393,6 @@ function usersWalk(
 ) {
   const withFacts = namesUserFacts(query);
   const entities = new Map<string, Entity>();
-  const userOf = (maker: ObjectMaker, facts: UserFacts | undefined) => (entity: Entity) =>
-    maker.user(
-      entity,
-      facts?.enabled.has(entity.entity_id) ?? false,
-      facts?.affiliations.get(entity.entity_id),
-    );
   const make = async (batch: WalkEntry[]): Promise<Placed<OneRosterUser>[]> => {
     const personOf = (entry: WalkEntry) =>
       entry.kind === 'deleted' ? (entry.deletion.kept as { entity_id?: string }).entity_id : undefined;
@@ -416,13 +422,14 @@ function usersWalk(
   };
   const complete = async (walked: WalkedPage<OneRosterUser>): Promise<WalkedPage<OneRosterUser>> => {
     if (withFacts) return walked;
-    const onPage = walked.page.flatMap((p) =>
-      p.object.status === 'active' ? (entities.get(p.object.sourcedId) ?? []) : [],
+    const maker = makerFor(request, await homeOrgId(request, reader));
+    const users = await withTheirFacts(
+      reader,
+      maker,
+      entities,
+      walked.page.map((p) => p.object),
     );
-    const [facts, homeOrg] = await Promise.all([userFacts(reader, onPage), homeOrgId(request, reader)]);
-    const made = new Map(onPage.map((e) => [e.entity_id, userOf(makerFor(request, homeOrg), facts)(e)]));
-    const page = walked.page.map((p) => ({ ...p, object: made.get(p.object.sourcedId) ?? p.object }));
-    return { ...walked, page };
+    return { ...walked, page: walked.page.map((p, i) => ({ ...p, object: users[i] as OneRosterUser })) };
   };
   return { make, complete };
 }
@@ -501,7 +508,7 @@ export async function getUser(
   if (!entity || !hasRole(role)(entity)) throw unknownObject(role ?? 'user', id);
   const maker = makerFor(request, await homeOrgId(request, reader));
   const facts = await userFacts(reader, [entity]);
-  return respond('user', maker.user(entity, facts.enabled.has(id), facts.affiliations.get(id)));
+  return respond('user', userOf(maker, facts)(entity));
 }
 
 export const isOrg = (type: string | undefined) => (e: Entity) =>
