@@ -117,6 +117,29 @@ export const itemKinds = {
     expires: 'set by the writer',
   }),
   client: kind({ partition: 'CLIENT', sortKey: (clientId: string) => clientId, owner: 'client' }),
+  /** A client's credentials, by client and a random secret id: only the secret's scrypt hash is kept. */
+  clientSecret: kind({
+    partition: 'CLIENT_SECRET',
+    sortKey: (clientId: string, secretId: string) => `${clientId}#${secretId}`,
+    owner: 'client',
+  }),
+  /**
+   * The requests a caller (a client, or a person through a client) was granted in one minute, counted by
+   * every process of the tenant at once; it expires soon after its minute.
+   */
+  rateWindow: kind({
+    partition: 'RATE',
+    sortKey: (caller: string, minute: string) => `${caller}#${minute}`,
+    owner: 'client',
+    expires: 'set by the writer',
+  }),
+  /** A client's requests of one UTC day, by route group, and its refusals by rate limit; kept 31 days. */
+  clientUsage: kind({
+    partition: 'USAGE',
+    sortKey: (clientId: string, day: string) => `${clientId}#${day}`,
+    owner: 'client',
+    expires: 'set by the writer',
+  }),
   /** Signing keys sort by creation time, so the newest is the first of a descending Query. */
   privateKey: kind({ partition: 'SIGNING_KEY', sortKey: timeOrdered, owner: 'tenant' }),
   publicKey: kind({ partition: 'PUBLIC_KEY', sortKey: timeOrdered, owner: 'tenant' }),
