@@ -8,7 +8,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { tableDesign } from '../shared/data/table';
 import type { Route } from '../shared/route';
-import { partitionsRead } from '../shared/routes';
+import { partitionsCounted, partitionsRead } from '../shared/routes';
 
 /** What the route functions are granted access to: the tenant's table, key and signing-key secret. */
 export interface TenantData {
@@ -59,7 +59,8 @@ export function keyStatement(
 
 /**
  * A route reads and writes its partitions and nothing else, on the table and on every index of its
- * design; the token route also reads the signing key. Transactions need no grant of their own: each of
+ * design, and updates the counters of its callers' requests where it takes a token; the token route also
+ * reads the signing key. Transactions need no grant of their own: each of
  * their actions is checked like a single write.
  */
 export function routeStatements(route: Route, { table, key, signingKeySecret }: TenantData) {
@@ -77,7 +78,9 @@ export function routeStatements(route: Route, { table, key, signingKeySecret }: 
     );
   }
   if (route.writes.length > 0) statements.push(tableStatement(table, writeActions, route.writes));
-  if (partitions.length > 0 || route.writes.length > 0) {
+  const counted = partitionsCounted(route);
+  if (counted.length > 0) statements.push(tableStatement(table, ['dynamodb:UpdateItem'], counted));
+  if (partitions.length > 0 || route.writes.length > 0 || counted.length > 0) {
     statements.push(keyStatement(key, ['kms:Decrypt'], 'dynamodb'));
   }
   if (route.access === 'sign') {

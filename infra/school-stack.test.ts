@@ -17,7 +17,7 @@ import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
 import { eventBridgeCron } from '../shared/exports/schedule';
 import type { Route } from '../shared/route';
-import { fallbackRoute, partitionsRead, routes } from '../shared/routes';
+import { fallbackRoute, partitionsCounted, partitionsRead, routes } from '../shared/routes';
 import { acceptedFindings } from './nag-acknowledgements';
 import { areaOf, type RouteTable } from './route-area-stack';
 import { addTenantStacks, type SchoolStack, stackName } from './school-stack';
@@ -222,6 +222,8 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       if (partitions.length > 0) expected.push(...readActions, 'kms:Decrypt');
       if (route.writes.length > 0) expected.push(...tableWrites, 'kms:Decrypt');
       if (route.access === 'sign') expected.push('secretsmanager:GetSecretValue', 'kms:Decrypt');
+      const counted = partitionsCounted(route);
+      if (counted.length > 0) expected.push('dynamodb:UpdateItem', 'kms:Decrypt');
       expect([...actionsOf(statements)].sort(), route.id).toEqual([...new Set(expected)].sort());
       // Token routes write what they keep of the tokens they issue; read routes write nothing.
       expect(route.writes.length > 0, route.id).toBe(route.access !== 'read');
@@ -231,8 +233,13 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
         const granted = asArray(
           statement.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] as string[],
         ).sort();
-        const writes = asArray(statement.Action).some((a) => writeActions.test(a));
-        expect(granted, route.id).toEqual(writes ? [...route.writes].sort() : [...partitions].sort());
+        const actions = asArray(statement.Action);
+        const writes = actions.some((a) => writeActions.test(a));
+        // Counting a caller's requests is a statement of its own: UpdateItem on the counters alone.
+        const counting = actions.length === 1 && actions[0] === 'dynamodb:UpdateItem';
+        expect(granted, route.id).toEqual(
+          counting ? [...counted].sort() : writes ? [...route.writes].sort() : [...partitions].sort(),
+        );
       }
       expect(JSON.stringify(statements), route.id).not.toContain('"*"');
     }
@@ -263,7 +270,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('keeps the OAuth clients from every function but those that authenticate clients and the authorization endpoint, the signing key from every function but the token function', () => {
+  it('keeps the OAuth clients from every function but those that authenticate clients, the authorization endpoint and the administration API, the signing key from every function but the token function', () => {
     const tokenRoutes = allRoutes.filter((r) => r.access === 'sign');
     expect(tokenRoutes.map((r) => r.id)).toEqual(['create-token']);
     for (const route of allRoutes) {
@@ -277,8 +284,11 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       ).toEqual({
         // The authorization endpoint checks the client and its redirect URIs before the sign-in page, and
         // the logout endpoint the client's post_logout_redirect_uris.
+        // The administration API manages them.
         readsClients:
-          route.auth.kind === 'client' || ['get-authorize', 'get-logout', 'post-logout'].includes(route.id),
+          route.auth.kind === 'client' ||
+          ['get-authorize', 'get-logout', 'post-logout'].includes(route.id) ||
+          route.handler.startsWith('admin/'),
         readsSecret: route.access === 'sign',
         secretInEnv: route.access === 'sign',
       });
@@ -291,10 +301,18 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
 
   it('lets only write and token routes and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
     const writeRouteFunctions = allRoutes.filter((r) => r.access !== 'read').map((r) => functionOf(s(), r));
+    // Counting a caller's requests for its rate limit (UpdateItem on the counters alone) is not writing.
+    const counters = [keys.rateWindowPartition, keys.clientUsagePartition];
+    const writing = (fn: Located) =>
+      statementsOf(fn).filter(
+        (st) =>
+          JSON.stringify(st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] ?? []) !==
+          JSON.stringify(counters),
+      );
     const writers = ofType(s(), 'AWS::Lambda::Function').filter(
       (fn) =>
         !writeRouteFunctions.some((w) => w.part === fn.part && w.id === fn.id) &&
-        [...actionsOf(statementsOf(fn))].some((a) => writeActions.test(a)),
+        [...actionsOf(writing(fn))].some((a) => writeActions.test(a)),
     );
     expect(writers.map(({ id }) => id)).toHaveLength(1);
     const writer = writers[0] as Located;

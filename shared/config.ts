@@ -75,6 +75,11 @@ export interface Config {
   auditLogFile: string | undefined;
   /** Whether requests publish their metrics (EMF lines): CloudWatch reads them; the local run leaves them out. */
   metricsEnabled: boolean;
+  /**
+   * The longest a process holds a client's request counts before writing them to its usage, when no
+   * claim of its rate limit carries them sooner; 0 writes them with every request.
+   */
+  usageFlushSeconds: number;
 }
 
 /** The languages the sign-in pages speak. */
@@ -123,6 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     auditLogFile: e.optionalText('AUDIT_LOG_FILE'),
     metricsEnabled: e.choice('METRICS', ['on', 'off'], 'on') === 'on',
     cursorKey: e.text('CURSOR_KEY', CURSOR_KEY),
+    usageFlushSeconds: e.integer('USAGE_FLUSH_SECONDS', { min: 0, max: 60, fallback: 10 }),
   });
 }
 

@@ -29,12 +29,15 @@ export type RouteDialect =
   | { kind: 'page'; errors: readonly PageErrorStatus[] };
 
 /**
- * What a request to a route reads or writes about people, for its audit event (shared/audit/): one event a
- * request, whatever its outcome.
+ * What a request to a route reads or writes about people or clients, for its audit event (shared/audit/):
+ * one event a request, whatever its outcome.
  */
 export interface RouteAudit {
-  /** The person group whose records it touches: a OneRoster route's people are entities. */
-  group: 'entities' | RoleGroup;
+  /**
+   * The person group whose records it touches (a OneRoster route's people are entities), or the tenant's
+   * OAuth clients, which the administration API changes.
+   */
+  group: 'entities' | RoleGroup | 'clients';
   /**
    * The path parameters that name records of the group: what the event names when the handler names
    * nothing (the request failed, or it lists a person's other records).

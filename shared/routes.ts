@@ -19,18 +19,29 @@ export type RouteId = ServiceRouteId | (typeof oneRosterRoutes)[number]['id'];
 export const routes: readonly Route<RouteId>[] = [...serviceRoutes, ...oneRosterRoutes];
 
 /**
- * Every partition a route's function reads: its own, the public keys and the revoked sign-ins wherever it
- * checks a token, and the sign-in families wherever it checks a person's sign-in at once.
+ * Every partition a route's function reads: its own, the public keys, the revoked sign-ins and the clients'
+ * policies (disabled, rate limits) wherever it checks a token, and the sign-in families wherever it checks a person's sign-in at once.
  */
 export function partitionsRead(route: Route): string[] {
   const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
   return [
     ...new Set([
       ...route.reads,
-      ...(checksTokens ? [keys.publicKeyPartition, keys.revocationPartition] : []),
+      ...(checksTokens
+        ? [keys.publicKeyPartition, keys.revocationPartition, keys.clientPolicyPartition]
+        : []),
       ...(route.checksSignIn ? [keys.refreshFamilyPartition] : []),
     ]),
   ];
+}
+
+/**
+ * The partitions a route's function counts its callers' requests in (their rate limit's window and their
+ * client's usage, shared/wiring/rate-limit.ts), with UpdateItem alone: every route that takes a token.
+ */
+export function partitionsCounted(route: Route): string[] {
+  const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
+  return checksTokens ? [keys.rateWindowPartition, keys.clientUsagePartition] : [];
 }
 
 export const routeById = (id: RouteId): Route => rowOf([...routes, fallbackRoute], id);

@@ -220,8 +220,124 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
   ];
 };
 
+/**
+ * The administration API's routes over the tenant's OAuth clients: with the scope `clients:admin`,
+ * answered in problem details; every change is audited, naming the client, and checks the sign-in.
+ */
+const adminRoutes = () => {
+  const clients = '/api/admin/clients';
+  const client = `${clients}/{client_id}`;
+  const secrets = `${client}/secrets`;
+  const registry = keys.clientPartition;
+  const policies = keys.clientPolicyPartition;
+  const credentials = keys.clientSecretPartition;
+  const reading = <const Id extends string>(r: {
+    id: Id;
+    path: string;
+    operation: string;
+    reads: readonly string[];
+  }) =>
+    row({
+      id: r.id,
+      method: 'GET',
+      path: r.path,
+      handler: `admin/${r.operation}`,
+      auth: { kind: 'scope', scope: 'clients:admin' },
+      query: [],
+      access: 'read',
+      dialect: problems,
+      reads: r.reads,
+      writes: [],
+    });
+  const changing = <const Id extends string>(w: {
+    id: Id;
+    method: 'POST' | 'PUT' | 'DELETE';
+    path: string;
+    operation: string;
+    reads: readonly string[];
+    writes: readonly string[];
+    body?: { type: 'json'; maxBytes: number };
+  }) =>
+    row({
+      id: w.id,
+      method: w.method,
+      path: w.path,
+      handler: `admin/${w.operation}`,
+      auth: { kind: 'scope', scope: 'clients:admin' },
+      checksSignIn: true,
+      audit: { group: 'clients', named: ['client_id'] },
+      query: [],
+      access: 'write',
+      dialect: problems,
+      ...(w.body ? { body: w.body } : {}),
+      reads: w.reads,
+      writes: w.writes,
+    });
+  const registration = { type: 'json', maxBytes: 32 * 1024 } as const;
+  return [
+    reading({ id: 'list-clients', path: clients, operation: 'list-clients', reads: [registry] }),
+    changing({
+      id: 'create-client',
+      method: 'POST',
+      path: clients,
+      operation: 'create-client',
+      reads: [],
+      writes: [registry, policies, credentials],
+      body: registration,
+    }),
+    reading({ id: 'get-client', path: client, operation: 'get-client', reads: [registry] }),
+    changing({
+      id: 'replace-client',
+      method: 'PUT',
+      path: client,
+      operation: 'replace-client',
+      reads: [registry],
+      writes: [registry, policies],
+      body: registration,
+    }),
+    changing({
+      id: 'delete-client',
+      method: 'DELETE',
+      path: client,
+      operation: 'delete-client',
+      reads: [registry],
+      writes: [registry, policies],
+    }),
+    reading({
+      id: 'list-client-secrets',
+      path: secrets,
+      operation: 'list-client-secrets',
+      reads: [registry, credentials],
+    }),
+    changing({
+      id: 'create-client-secret',
+      method: 'POST',
+      path: secrets,
+      operation: 'create-client-secret',
+      reads: [registry, credentials],
+      writes: [registry, credentials],
+      body: { type: 'json', maxBytes: 1024 },
+    }),
+    changing({
+      id: 'delete-client-secret',
+      method: 'DELETE',
+      path: `${secrets}/{secret_id}`,
+      operation: 'delete-client-secret',
+      reads: [],
+      writes: [registry, credentials],
+    }),
+    reading({
+      id: 'get-client-usage',
+      path: `${client}/usage`,
+      operation: 'get-client-usage',
+      reads: [registry, keys.clientUsagePartition],
+    }),
+  ];
+};
+
 const table = [
   ...recordGroups.flatMap(groupRoutes),
+  ...adminRoutes(),
   row({
     id: 'get-system',
     method: 'GET',
@@ -242,16 +358,23 @@ const table = [
     auth: { kind: 'client' },
     query: [],
     access: 'sign',
-    // A refresh reads its token, family, account and entity; a code exchange redeems the code (an
-    // update) and starts a family; rotation and reuse write tokens and families.
+    // A secret is read from its item and its use noted there; a refresh reads its token, family,
+    // account and entity; a code exchange redeems the code (an update) and starts a family; rotation and
+    // reuse write tokens and families.
     reads: [
       keys.clientPartition,
+      keys.clientSecretPartition,
       keys.refreshTokenPartition,
       keys.refreshFamilyPartition,
       keys.userPartition,
       keys.recordPartition('entities'),
     ],
-    writes: [keys.authorizationCodePartition, keys.refreshTokenPartition, ...signInRevocation],
+    writes: [
+      keys.clientSecretPartition,
+      keys.authorizationCodePartition,
+      keys.refreshTokenPartition,
+      ...signInRevocation,
+    ],
     ...oauthEndpoint,
   }),
   row({
@@ -262,8 +385,8 @@ const table = [
     auth: { kind: 'client' },
     query: [],
     access: 'write',
-    reads: [keys.clientPartition, keys.refreshTokenPartition],
-    writes: signInRevocation,
+    reads: [keys.clientPartition, keys.clientSecretPartition, keys.refreshTokenPartition],
+    writes: [keys.clientSecretPartition, ...signInRevocation],
     ...oauthEndpoint,
   }),
   row({

@@ -161,7 +161,7 @@ describe('clients', () => {
     expect(run.code, run.stderr).toBe(0);
     const id = field(run.stdout, 'client_id') as string;
     const secret = field(run.stdout, 'client_secret') as string;
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{43}$/);
     created = { id, secret };
 
     const stored = await clients.get(id);
@@ -171,8 +171,9 @@ describe('clients', () => {
       scopes: ['students:read', 'teachers:read'],
       grant_types: ['client_credentials'],
     });
-    expect(stored?.secret_hash).toMatch(/^scrypt\$/);
-    expect(JSON.stringify(stored)).not.toContain(secret);
+    const secrets = await clients.secrets(id);
+    expect(secrets.map((s) => s.secret_hash)).toEqual([expect.stringMatching(/^scrypt\$/)]);
+    expect(JSON.stringify([stored, secrets])).not.toContain(secret);
 
     const body = await json<{ access_token: string; scope: string }>(await clientToken(id, secret));
     expect(body.scope).toBe('students:read teachers:read');
@@ -293,7 +294,7 @@ describe('clients', () => {
       ]),
       /must use https/,
     );
-    expectRefused(await admin(['clients', 'revoke', 'no-such-client']), /there is no client no-such-client/);
+    expectRefused(await admin(['clients', 'revoke', 'no-such-client']), /There is no client no-such-client/);
     expectRefused(await admin(['clients', 'delete', created.id]), /unknown clients verb delete/);
     expectRefused(await admin(['schools', 'list']), /unknown command schools/);
     expect((await listClients(clients)).length).toBe(before);

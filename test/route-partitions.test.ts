@@ -1,5 +1,5 @@
 // Every route's handler, run over HTTP against DynamoDB, touches only the table partitions its deployed
-// function is granted (`partitionsRead`, `writes`), and only with the actions it is granted: a wrong row
+// function is granted (`partitionsRead`, `writes`, `partitionsCounted`), and only with the actions it is granted: a wrong row
 // in the route table fails here instead of as AccessDenied in a deployed tenant. Reads run with a client's
 // token and with people's tokens, which read their own records to learn what they may read.
 import { randomUUID } from 'node:crypto';
@@ -21,7 +21,7 @@ import { RecordRepository } from '../shared/data/record-repository';
 import { UserRepository } from '../shared/data/user-repository';
 import { groups, idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import type { Route } from '../shared/route';
-import { fallbackRoute, partitionsRead, routes } from '../shared/routes';
+import { fallbackRoute, partitionsCounted, partitionsRead, routes } from '../shared/routes';
 import { arrangeCode, exchangeCode, refresh } from './support/authorization-codes';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
 import { expectTokens, postForm } from './support/oauth';
@@ -67,11 +67,19 @@ async function expectWithinGrant(route: Route, request: () => Promise<unknown>) 
   proxy.take();
   await request();
   const calls = proxy.take();
+  const counted = partitionsCounted(route);
   for (const call of calls) {
-    const granted = WRITES.includes(call.operation) ? route.writes : partitionsRead(route);
-    expect([...READS, ...(route.writes.length > 0 ? WRITES : [])], `${route.id} ${call.operation}`).toContain(
-      call.operation,
-    );
+    // The rate limit's counters take UpdateItem alone, on their own partitions.
+    const counting = call.operation === 'UpdateItem' && call.partitions.every((p) => counted.includes(p));
+    const granted = counting
+      ? counted
+      : WRITES.includes(call.operation)
+        ? route.writes
+        : partitionsRead(route);
+    expect(
+      [...READS, ...(route.writes.length > 0 ? WRITES : []), ...(counted.length > 0 ? ['UpdateItem'] : [])],
+      `${route.id} ${call.operation}`,
+    ).toContain(call.operation);
     for (const partition of call.partitions)
       expect(granted, `${route.id} ${call.operation}`).toContain(partition);
   }
@@ -113,6 +121,13 @@ const withoutRoleRecords = (route: Route): Route => ({
     (p) =>
       !(['students', 'teachers', 'tutors', 'staffs'] as const).some((g) => p === keys.recordPartition(g)),
   ),
+});
+
+/** A token route's partitions but for the secrets' items, which only a secret the administration API made uses. */
+const withoutSecretItems = (route: Route): Route => ({
+  ...route,
+  reads: route.reads.filter((p) => p !== keys.clientSecretPartition),
+  writes: route.writes.filter((p) => p !== keys.clientSecretPartition),
 });
 
 function expectAllUsed(route: Route, calls: RecordedCall[]) {
@@ -312,7 +327,7 @@ describe('what each route touches', () => {
     await asToken(async () => expect((await refresh(run, first.refresh_token as string)).status).toBe(400));
     await asToken(async () => expect((await exchangeCode(run, code)).status).toBe(400));
     await asToken(async () => expect((await refresh(run, second.refresh_token as string)).status).toBe(400));
-    expectAllUsed(tokenRoute, tokenCalls);
+    expectAllUsed(withoutSecretItems(tokenRoute), tokenCalls);
 
     const other = await arrangeCode(arranging, { clientId: DEMO_APP_ID });
     const signedIn = await asToken(async () => expectTokens(await exchangeCode(run, other)));
@@ -323,8 +338,67 @@ describe('what each route touches', () => {
       });
       expect(response.status).toBe(200);
     });
-    expectAllUsed(revokeRoute, revokeCalls);
+    expectAllUsed(withoutSecretItems(revokeRoute), revokeCalls);
     db.destroy();
+  });
+
+  it("the administration API's changes, and a secret it made at the token and revocation endpoints", async () => {
+    const calls = new Map<string, RecordedCall[]>();
+    const track = async <T>(id: string, request: () => Promise<T>): Promise<T> => {
+      let result: T | undefined;
+      const route =
+        id === 'create-token'
+          ? { ...routeOf(id), reads: [...routeOf(id).reads, keys.privateKeyPartition] }
+          : routeOf(id);
+      const made = await expectWithinGrant(route, async () => {
+        result = await request();
+      });
+      calls.set(id, [...(calls.get(id) ?? []), ...made]);
+      return result as T;
+    };
+    const clients = '/api/admin/clients';
+    const created = (await track('create-client', async () =>
+      json(await send('POST', clients, { name: 'Partitions', scopes: ['students:read'] }), 201),
+    )) as { client: { client_id: string }; secret: { secret: string } };
+    const id = created.client.client_id;
+    const secret = created.secret.secret;
+    await track('replace-client', async () =>
+      json(await send('PUT', `${clients}/${id}`, { name: 'Renamed', scopes: ['students:read'] }), 200),
+    );
+    const added = (await track('create-client-secret', async () =>
+      json(await send('POST', `${clients}/${id}/secrets`, {}), 201),
+    )) as { secret_id: string };
+    await track('delete-client-secret', async () =>
+      json(await send('DELETE', `${clients}/${id}/secrets/${added.secret_id}`), 204),
+    );
+    await track('create-token', async () =>
+      expectTokens(
+        await postForm(run, 'token', {
+          grant_type: 'client_credentials',
+          client_id: id,
+          client_secret: secret,
+        }),
+      ),
+    );
+    await track('revoke-token', async () =>
+      expect(
+        (await postForm(run, 'revoke', { token: 'not-a-token', client_id: id, client_secret: secret }))
+          .status,
+      ).toBe(200),
+    );
+    await track('delete-client', async () => json(await send('DELETE', `${clients}/${id}`), 204));
+    for (const [routeId, made] of calls) {
+      const route = routeOf(routeId);
+      if (route.access === 'sign' || routeId === 'revoke-token') {
+        for (const partition of [keys.clientSecretPartition])
+          expect(
+            made.some((c) => c.partitions.includes(partition)),
+            `${routeId} uses ${partition}`,
+          ).toBe(true);
+      } else {
+        expectAllUsed(route, made);
+      }
+    }
   });
 
   it("the routes that check a person's sign-in read its family, within their grant", async () => {

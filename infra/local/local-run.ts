@@ -33,6 +33,8 @@ export interface LocalRunOptions {
   signingKeyRefreshSeconds?: number | undefined;
   /** How often the service re-reads the revoked sign-ins (REVOCATION_REFRESH_SECONDS); the default is 20. */
   revocationRefreshSeconds?: number | undefined;
+  /** How long the service holds a client's request counts before writing its usage (USAGE_FLUSH_SECONDS); the default is 10. */
+  usageFlushSeconds?: number | undefined;
   /** Whether accounts with admin rights must give a TOTP code (ADMIN_TOTP_REQUIRED); false by default. */
   adminTotpRequired?: boolean | undefined;
   /** Where the handlers append their audit events (AUDIT_LOG_FILE); standard output when not given. */
@@ -112,6 +114,9 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     ...(options.revocationRefreshSeconds === undefined
       ? {}
       : { REVOCATION_REFRESH_SECONDS: String(options.revocationRefreshSeconds) }),
+    ...(options.usageFlushSeconds === undefined
+      ? {}
+      : { USAGE_FLUSH_SECONDS: String(options.usageFlushSeconds) }),
   });
   return {
     url: api.url,

@@ -14,7 +14,8 @@ export interface AuditEvent {
   route: string;
   method: string;
   action: 'read' | 'write';
-  group: RecordGroup;
+  /** The group of the records it names, or `clients` for a change to the tenant's OAuth clients. */
+  group: RecordGroup | 'clients';
   /**
    * The records whose data shaped the answer (by id in the group): those the request named, returned, or
    * selected by a condition the client chose (docs/privacy.md gives the rule).
@@ -70,7 +71,7 @@ export const IDS_PER_EVENT = 1_000;
 
 export function auditEvents(input: {
   route: { id: string; method: string; access: string };
-  group: RecordGroup;
+  group: AuditEvent['group'];
   requestId: string;
   auth: AccessToken | undefined;
   subject: AuditSubject;

@@ -41,6 +41,10 @@ export class RevokedSignIns {
    * whole seconds, as userinfo does, so a token of the sign-out's own second is honoured). A client's own
    * token names no person, and is never looked up.
    */
+  async refusal(token: AccessToken): Promise<string | undefined> {
+    return (await this.isRevoked(token)) ? 'its sign-in has been revoked' : undefined;
+  }
+
   async isRevoked({ person, issuedAt }: AccessToken): Promise<boolean> {
     if (!person) return false;
     const { signIns, signedOut } = await this.list.get();

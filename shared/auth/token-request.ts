@@ -92,25 +92,49 @@ function presentedCredentials(request: ApiRequest, params: Params): { id: string
 }
 
 /**
- * The active client the request comes from. A confidential client proves itself with its secret; a
- * public one (no secret registered) sends its client_id alone, and is refused if it sends a secret.
+ * Whether `secret` is one of the client's: a secret made by the administration API names its item
+ * (`<secret_id>.<random>`) and must not have expired; an older client's one secret is held on the client.
+ * An unknown client or secret is checked against a decoy hash, so that a guess costs the same time.
+ */
+async function secretMatches(
+  clients: ClientRepository,
+  client: OAuthClient | undefined,
+  secret: string,
+  now: Date,
+): Promise<{ matches: boolean; secretId?: string }> {
+  const dot = secret.indexOf('.');
+  if (dot < 0) return { matches: await verifySecret(secret, client?.secret_hash) };
+  const secretId = secret.slice(0, dot);
+  const item = client ? await clients.secret(client.client_id, secretId) : undefined;
+  const live = item?.expires_at === undefined || Date.parse(item.expires_at) > now.getTime();
+  const matches = (await verifySecret(secret, item?.secret_hash)) && live;
+  return matches ? { matches, secretId } : { matches };
+}
+
+/**
+ * The active client the request comes from. A confidential client proves itself with one of its secrets,
+ * whose use is noted; a public one (none registered) sends its client_id alone, and is refused if it sends
+ * a secret.
  */
 export async function authenticateClient(
   request: ApiRequest,
   params: Params,
   clients: ClientRepository,
+  now = new Date(),
 ): Promise<OAuthClient> {
   const credentials = presentedCredentials(request, params);
   const client = await clients.get(credentials.id);
-  const authenticated =
+  const proof =
     credentials.secret === undefined
-      ? client !== undefined && isPublicClient(client)
-      : await verifySecret(credentials.secret, client?.secret_hash);
-  if (!client || !authenticated || client.status !== 'active') {
+      ? { matches: client !== undefined && isPublicClient(client) }
+      : await secretMatches(clients, client, credentials.secret, now);
+  if (!client || !proof.matches || client.status !== 'active') {
     throw new OAuthError('invalid_client', 'Client authentication failed.', 401, [
       { name: 'SignInFailures', value: 1 },
     ]);
   }
+  if (proof.secretId !== undefined)
+    await clients.secretUsed(client.client_id, proof.secretId, now.toISOString());
   return client;
 }
 

@@ -18,7 +18,6 @@ import { UnauthorizedError } from '../http/errors';
 import type { AccessToken } from './access-token';
 import type { Person } from './person';
 import { type Clock, RefreshingValue } from './refreshing-value';
-import type { RevokedSignIns } from './revoked-sign-ins';
 import { isPersonRole } from './roles';
 import { SIGNING_ALGORITHM } from './signing-keys';
 
@@ -155,6 +154,11 @@ interface KeySet {
   verified: Map<string, AccessToken>;
 }
 
+/** A reason to refuse a token whose signature and claims hold, if there is one. */
+export interface TokenRefusal {
+  refusal(token: AccessToken): Promise<string | undefined>;
+}
+
 export class TokenVerifier {
   private readonly keySet: RefreshingValue<KeySet>;
 
@@ -162,8 +166,11 @@ export class TokenVerifier {
     keys: PublicKeySource,
     private readonly settings: TokenSettings,
     private readonly now: Clock = Date.now,
-    /** The routes' verifiers refuse a person's token once its sign-in is revoked; tools that only check signatures go without. */
-    private readonly revoked?: Pick<RevokedSignIns, 'isRevoked'>,
+    /**
+     * What else refuses a well-signed token on the routes: its sign-in revoked, its client disabled.
+     * Tools that only check signatures go without.
+     */
+    private readonly refusals: readonly TokenRefusal[] = [],
   ) {
     this.keySet = new RefreshingValue(
       async () => {
@@ -205,7 +212,10 @@ export class TokenVerifier {
 
   async verify(token: string): Promise<AccessToken> {
     const verified = await this.verifySigned(token);
-    if (await this.revoked?.isRevoked(verified)) throw invalid('its sign-in has been revoked');
+    const [refused] = (await Promise.all(this.refusals.map((check) => check.refusal(verified)))).filter(
+      (reason) => reason !== undefined,
+    );
+    if (refused) throw invalid(refused);
     return verified;
   }
 

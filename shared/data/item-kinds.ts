@@ -117,6 +117,15 @@ export const itemKinds = {
     expires: 'set by the writer',
   }),
   client: kind({ partition: 'CLIENT', sortKey: (clientId: string) => clientId, owner: 'client' }),
+  /**
+   * What every route that takes a token keeps of a client (status, when disabled, rate limit), written with
+   * the client: apart from it, so that those functions may read it and never a client's secret hash.
+   */
+  clientPolicy: kind({
+    partition: 'CLIENT_POLICY',
+    sortKey: (clientId: string) => clientId,
+    owner: 'client',
+  }),
   /** A client's credentials, by client and a random secret id: only the secret's scrypt hash is kept. */
   clientSecret: kind({
     partition: 'CLIENT_SECRET',

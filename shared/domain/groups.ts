@@ -242,6 +242,7 @@ export const scopes = [
   ...recordGroups.map(readScope),
   ...recordGroups.map(writeScope),
   'system:read',
+  'clients:admin',
   ...documentGroups.map(sensitiveScope),
   oneRosterScopes.roster,
   oneRosterScopes.core,

@@ -35,4 +35,14 @@ export const LIMITS = {
    * class's and the person's item, so this keeps both far inside DynamoDB's 400 KB item.
    */
   enrollmentsPerRecord: 2_000,
+  /** Requests a minute a client may make when its registration names no `rate_limit` (Clever's budget). */
+  clientRequestsPerMinute: 1_200,
+  /** The most a client may be given: far above any honest sync, still a bound on one vendor. */
+  maxClientRequestsPerMinute: 60_000,
+  /** Live secrets a client may hold at once: two, so a vendor rotates without downtime. */
+  liveClientSecrets: 2,
+  /** Redirect URIs of each kind one client registers. */
+  clientRedirectUris: 10,
+  /** Days of a client's usage the administration API answers, and keeps. */
+  clientUsageDays: 30,
 } as const;

@@ -27,6 +27,12 @@ export interface ApiRuntime<Auth extends Caller, Config, DialectKind extends str
    * for, or an error refusing it. The factory accepts the access_token query parameter on these routes.
    */
   authenticate?: (token: string | undefined) => Promise<Auth>;
+  /**
+   * Routes that take a bearer token only: whether the authenticated caller may make this request now (its
+   * rate limit), answered with the headers every response to the request carries (what budget it has
+   * left), or an error refusing it.
+   */
+  admit?: (auth: Auth) => Promise<Record<string, string>>;
   /** The longest value each query parameter may have, by its name; a longer one is refused with 400. */
   queryMaxLength: Readonly<Record<string, number>>;
   /**
@@ -66,6 +72,8 @@ interface ApiContext<Auth extends Caller> extends Context {
   audited?: AuditSubject;
   /** The handler's counts, for the request's metrics. */
   counts?: RequestCount[];
+  /** What the caller's admission adds to every response to the request. */
+  admitted?: Record<string, string>;
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -84,10 +92,13 @@ const baseHeaders = {
 const requestIdOf = (event: Event, context: Context) =>
   event.requestContext?.requestId ?? context.awsRequestId;
 
-/** Every response names its request (`x-request-id`), as its access log line and any problem body do. */
-const withRequestId = (response: Result, requestId: string): Result => ({
+/**
+ * Every response names its request (`x-request-id`), as its access log line and any problem body do, and
+ * carries what the caller's admission said.
+ */
+const withRequestId = (response: Result, requestId: string, admitted?: Record<string, string>): Result => ({
   ...response,
-  headers: { ...response.headers, 'x-request-id': requestId },
+  headers: { ...admitted, ...response.headers, 'x-request-id': requestId },
 });
 
 /** Maps errors to responses and writes the access log line. Runs first, so it sees every outcome. */
@@ -129,7 +140,7 @@ function respond<Auth extends Caller, Config>(
     },
     after: async (request) => {
       const { event, context, response } = request;
-      if (response) request.response = withRequestId(response, requestIdOf(event, context));
+      if (response) request.response = withRequestId(response, requestIdOf(event, context), context.admitted);
       log(event, context, response?.statusCode ?? 200);
       await observe(event, context, response?.statusCode ?? 200);
     },
@@ -142,7 +153,11 @@ function respond<Auth extends Caller, Config>(
         logger: runtime.logger(),
       };
       const error = runtime.asHttpError ? runtime.asHttpError(request.error) : request.error;
-      request.response = withRequestId(dialect.render(error, errorContext, event), errorContext.requestId);
+      request.response = withRequestId(
+        dialect.render(error, errorContext, event),
+        errorContext.requestId,
+        context.admitted,
+      );
       if (error instanceof OAuthError) context.counts = error.counts;
       log(event, context, request.response.statusCode ?? 500);
       await observe(event, context, request.response.statusCode ?? 500, error);
@@ -169,10 +184,13 @@ function limitBody<Auth extends Caller>({
   };
 }
 
-/** Refuses unknown query parameters and over-long ones, then authenticates the caller as the route requires. */
+/**
+ * Refuses unknown query parameters and over-long ones, then authenticates the caller as the route requires
+ * and admits it (or not) under its rate limit.
+ */
 function authorize<Auth extends Caller, Config>(
   route: HttpRoute,
-  { authenticate, queryMaxLength }: ApiRuntime<Auth, Config>,
+  { authenticate, admit, queryMaxLength }: ApiRuntime<Auth, Config>,
 ): MiddlewareObj<Event, Result, Error, ApiContext<Auth>> {
   const allowed =
     route.query === 'any' || route.ignoreUnknownQuery
@@ -197,6 +215,7 @@ function authorize<Auth extends Caller, Config>(
       checkQueryLengths(query, queryMaxLength);
       context.query = query;
       if (authenticate) context.auth = await authenticate(bearerToken(event, query));
+      if (admit && context.auth) context.admitted = await admit(context.auth);
     },
   };
 }

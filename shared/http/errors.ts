@@ -72,6 +72,13 @@ export class ForbiddenError extends HttpError {
   }
 }
 
+/** 429: the caller has used its requests of the window; `headers` say when it may go on (Retry-After). */
+export class TooManyRequestsError extends HttpError {
+  constructor(detail: string, headers: Record<string, string>) {
+    super(429, 'too-many-requests', 'Too Many Requests', detail, headers);
+  }
+}
+
 export class NotFoundError extends HttpError {
   constructor(detail: string) {
     super(404, 'not-found', 'Not Found', detail);

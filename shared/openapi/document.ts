@@ -23,6 +23,10 @@ const scopeDescriptions = Object.fromEntries([
   ...recordGroups.map((group) => [readScope(group), `Read ${groups[group].plural}`]),
   ...recordGroups.map((group) => [writeScope(group), `Create, replace and delete ${groups[group].plural}`]),
   ['system:read', 'Read the tenant information and record counts'],
+  [
+    'clients:admin',
+    "Register, change and disable the tenant's OAuth clients and their secrets, and read their usage",
+  ],
   ...documentGroups.map((group) => [
     sensitiveScope(group),
     `Read the identification-document and bank-account numbers of ${groups[group].plural} unmasked; ` +
@@ -40,6 +44,9 @@ const tagDescriptions: Record<string, string> = {
     'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
     "people's sign-in), their revocation, the signing keys and the discovery document.",
   docs: 'This description and the page that shows it.',
+  admin:
+    "The tenant's OAuth clients as its administrators govern them: registration, secrets (two live at " +
+    'once, to rotate without downtime), disabling, and usage (docs/sso.md).',
   oneroster:
     'The OneRoster 1.2 Rostering REST binding (read-only) over the same records, under ' +
     '/ims/oneroster/rostering/v1p2, with imsx_StatusInfo errors (docs/oneroster.md).',
@@ -425,7 +432,7 @@ function describe(baseUrl: string) {
         'RFC 6749 says.',
     },
     servers: [{ url: baseUrl, description: 'This deployment' }],
-    tags: [...recordGroups, 'system', 'sso', 'docs']
+    tags: [...recordGroups, 'system', 'admin', 'sso', 'docs']
       .filter((tag) => usedTags.has(tag))
       .map((name) => ({ name, description: tagDescriptions[name] })),
     paths,

@@ -37,6 +37,42 @@ const bearerChallenge = (pattern: string): HeaderSpec => ({
 const isRecordRoute = (route: DocumentedRoute) =>
   (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
 
+/** Whether a route takes a bearer token, and so admits its caller under the client's rate limit. */
+const isRateLimited = (route: DocumentedRoute) => route.auth.kind === 'scope' || route.auth.kind === 'token';
+
+/**
+ * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every answer to a caller
+ * its rate limit admitted: required on success, present on the errors that come after admission.
+ */
+const rateLimitHeaders = (required: boolean): Record<string, HeaderSpec> => ({
+  'RateLimit-Policy': {
+    description: "The caller's quota policy: `q` requests every `w` seconds (its client's rate limit).",
+    required,
+    pattern: '^"per-minute";q=[1-9][0-9]*;w=60$',
+  },
+  RateLimit: {
+    description: 'What is left of the quota: `r` requests, for the `t` seconds until the window ends.',
+    required,
+    pattern: '^"per-minute";r=[0-9]+;t=[1-9][0-9]*$',
+  },
+});
+
+/** A refusal by rate limit: when to try again, and the quota it exhausted. */
+const tooManyRequests = (content: ResponseSpec['content']): ResponseSpec => ({
+  description:
+    "The caller has used its client's requests of this minute (a client's own token shares the client's " +
+    "budget; a person's token has one of its own, at the client's rate): nothing was done.",
+  content,
+  headers: {
+    ...rateLimitHeaders(true),
+    'Retry-After': {
+      description: 'Seconds until the window ends.',
+      required: true,
+      pattern: '^[1-9][0-9]*$',
+    },
+  },
+});
+
 const etag: HeaderSpec = {
   description: "The record's version, for If-Match and If-None-Match.",
   required: true,
@@ -131,6 +167,7 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
     if (route.dialect.kind === 'imsx' && route.query !== 'any' && route.query.includes('limit')) {
       Object.assign(headers, oneRosterPagingHeaders);
     }
+    if (isRateLimited(route)) Object.assign(headers, rateLimitHeaders(true));
     if (body === 'NoContent') {
       responses[status] = { description: 'Done; no content.', headers };
     } else if (body === 'NotModified') {
@@ -199,6 +236,7 @@ function oneRosterErrors(route: DocumentedRoute): Record<string, ResponseSpec> {
   };
   if (route.path.includes('{'))
     responses[404] = { description: 'Nothing has this sourcedId (unknownobject).', content };
+  responses[429] = tooManyRequests(content);
   return responses;
 }
 
@@ -301,6 +339,7 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
       };
     }
   }
+  if (isRateLimited(route)) responses[429] = tooManyRequests(problem('ProblemDetails'));
   responses[500] = {
     description: 'The request failed on the service side.',
     content: problem('InternalServerErrorHttpException'),
@@ -318,10 +357,12 @@ const requestId: HeaderSpec = {
 /** Every response the operation can give, by status; each names its request. */
 export function operationResponses(route: DocumentedRoute): Record<string, ResponseSpec> {
   const responses = { ...success(route), ...errors(route) };
+  // An error after the caller was admitted carries its quota too; one before (no token) cannot.
+  const admitted = isRateLimited(route) ? rateLimitHeaders(false) : {};
   return Object.fromEntries(
     Object.entries(responses).map(([status, spec]) => [
       status,
-      { ...spec, headers: { ...spec.headers, 'X-Request-Id': requestId } },
+      { ...spec, headers: { ...admitted, ...spec.headers, 'X-Request-Id': requestId } },
     ]),
   );
 }

@@ -294,6 +294,40 @@ const docs: { [Id in RouteId]: RouteDocs } = {
     summary: 'Tenant information, service version and record counts',
     responses: { 200: 'SystemStatus' },
   },
+  'list-clients': { summary: "The tenant's OAuth clients", responses: { 200: 'ClientsList' } },
+  'create-client': {
+    summary: 'Register an OAuth client; a confidential one gets its first secret in the answer, once',
+    responses: { 201: 'ClientCreated' },
+    requestBody: 'ClientRegistrationRequest',
+  },
+  'get-client': { summary: 'An OAuth client', responses: { 200: 'Client' } },
+  'replace-client': {
+    summary: "Replace an OAuth client's registration, or enable a disabled one",
+    responses: { 200: 'Client' },
+    requestBody: 'ClientReplaceRequest',
+  },
+  'delete-client': {
+    summary: 'Disable an OAuth client: no new tokens, and those it holds are refused within a minute',
+    responses: { 204: 'NoContent' },
+  },
+  'list-client-secrets': {
+    summary: "A client's secrets: ids, times and whether each is live; never a secret",
+    responses: { 200: 'ClientSecretsList' },
+  },
+  'create-client-secret': {
+    summary: 'Add a secret to a client (at most two live at once, to rotate without downtime), shown once',
+    responses: { 201: 'ClientSecretCreated' },
+    requestBody: 'ClientSecretRequest',
+  },
+  'delete-client-secret': {
+    summary: "Revoke one of a client's secrets: the token endpoint refuses it from the next request",
+    responses: { 204: 'NoContent' },
+  },
+  'get-client-usage': {
+    summary:
+      "A client's requests per day and per route group over the last 30 days, and its refusals by rate limit",
+    responses: { 200: 'ClientUsage' },
+  },
   'create-token': {
     summary: 'Issue OAuth 2.0 tokens (client_credentials, authorization_code and refresh_token grants)',
     responses: { 200: 'OAuthTokenResponse' },

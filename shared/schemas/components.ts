@@ -3,6 +3,18 @@
 // refer to these names; a new request or response shape is one schema plus one line here.
 import * as z from 'zod';
 import {
+  Client,
+  ClientCreated,
+  ClientRegistrationRequest,
+  ClientReplaceRequest,
+  ClientSecretCreated,
+  ClientSecretRequest,
+  ClientSecretSummary,
+  ClientSecretsList,
+  ClientsList,
+  ClientUsage,
+} from './clients';
+import {
   LogoutForm,
   OAuthAuthorizationCodeRequest,
   OAuthClientCredentialsRequest,
@@ -427,6 +439,47 @@ const componentTable = {
     description: 'OAuth 2.0 authorization server metadata (RFC 8414).',
   },
   OpenApiDocument: { schema: OpenApiDocument, description: 'This API description, OpenAPI 3.1.' },
+  ClientRegistrationRequest: {
+    schema: ClientRegistrationRequest,
+    description:
+      'A client to register: its type (confidential, with a secret; or public, proving itself with PKCE), ' +
+      'the scopes it may ask for, its grants, the addresses the code flow and logout may send people back ' +
+      'to, and its rate limit in requests a minute (1,200 when left out).',
+  },
+  ClientReplaceRequest: {
+    schema: ClientReplaceRequest,
+    description:
+      "A client's whole registration, as on registering it (left-out fields go back to their defaults; its " +
+      'type cannot change), and its status: `revoked` disables it as DELETE does, `active` enables it again.',
+  },
+  Client: {
+    schema: Client,
+    description: 'An OAuth client as an administrator reads it: never a secret or its hash.',
+  },
+  ClientsList: { schema: ClientsList, description: "The tenant's OAuth clients." },
+  ClientSecretRequest: {
+    schema: ClientSecretRequest,
+    description: 'A new secret for a client, valid until `expires_at` when given (`{}` for one without end).',
+  },
+  ClientSecretSummary: {
+    schema: ClientSecretSummary,
+    description: "One of a client's secrets as listed: its id and times, never the secret.",
+  },
+  ClientSecretCreated: {
+    schema: ClientSecretCreated,
+    description: 'A new secret: `secret` is shown in this answer only, and only its hash is kept.',
+  },
+  ClientSecretsList: { schema: ClientSecretsList, description: "A client's secrets, oldest first." },
+  ClientUsage: {
+    schema: ClientUsage,
+    description:
+      "A client's requests per UTC day over the last 30 days, by route group (the first segment of the " +
+      "operation's handler: `students`, `oneroster-people`, `sso`...), and the requests refused by its rate limit.",
+  },
+  ClientCreated: {
+    schema: ClientCreated,
+    description: 'A registered client and, for a confidential one, its first secret, shown this once.',
+  },
   ProblemDetails: { schema: ProblemDetails, description: 'An error, as an RFC 9457 problem.' },
   BadRequestHttpException: {
     schema: BadRequestHttpException,

@@ -10,6 +10,7 @@ import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
+import { admission } from './rate-limit';
 import { tokenVerifier } from './token-verifier';
 
 export function api(routeId: ServiceRouteId, handle: ApiHandler) {
@@ -17,6 +18,7 @@ export function api(routeId: ServiceRouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
+    admit: admission(route),
     dialects: { problem: problemDialect },
     observers: observersOf(route, auditLog),
   });

@@ -11,6 +11,7 @@ import { rowOf } from '../route';
 import { auditLog } from './audit-log';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
+import { admission } from './rate-limit';
 import { tokenVerifier } from './token-verifier';
 
 export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
@@ -18,6 +19,7 @@ export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
+    admit: admission(route),
     dialects: { imsx: imsxDialect },
     observers: observersOf(route, auditLog),
   });

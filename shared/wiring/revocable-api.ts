@@ -11,6 +11,7 @@ import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
+import { admission } from './rate-limit';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
@@ -19,6 +20,7 @@ export function revocableApi(routeId: ServiceRouteId, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier, signIns: refreshTokenRepository }),
+    admit: admission(route),
     dialects: { problem: problemDialect },
     observers: observersOf(route, auditLog),
   });

@@ -27,6 +27,8 @@ export interface TestApiOptions {
   signingKeyRefreshSeconds?: number;
   /** The service's REVOCATION_REFRESH_SECONDS, for tests of revoked sign-ins; the default otherwise. */
   revocationRefreshSeconds?: number;
+  /** The service's USAGE_FLUSH_SECONDS, for tests of a client's usage; the default otherwise. */
+  usageFlushSeconds?: number;
   /** The service's ADMIN_TOTP_REQUIRED, for tests of the second factor accounts with admin rights need. */
   adminTotpRequired?: boolean;
 }
@@ -51,6 +53,7 @@ export async function startTestApi(options: TestApiOptions = {}) {
     syncLagMs: TEST_SYNC_LAG_MS,
     signingKeyRefreshSeconds: options.signingKeyRefreshSeconds,
     revocationRefreshSeconds: options.revocationRefreshSeconds,
+    usageFlushSeconds: options.usageFlushSeconds,
     adminTotpRequired: options.adminTotpRequired,
     auditLogFile,
     inspect: (exchange) => {

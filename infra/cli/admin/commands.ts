@@ -2,11 +2,10 @@
 // turns the argument list into a checked Command (or a help text) and touches no table, so a bad
 // argument is refused before anything changes.
 import { parseArgs } from 'node:util';
+import { type ClientRegistration, defaultGrantTypes } from '../../../shared/clients/registration';
 import { UsageError } from './usage-error';
 import {
-  type ClientRegistration,
   checkRegistration,
-  defaultGrantTypes,
   parseEmail,
   parseGrantTypes,
   parseRedirectUri,
@@ -145,7 +144,7 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
         summary: 'stop a client from getting tokens',
         args: ['client_id'],
         options: {},
-        details: 'Access tokens it already holds stay valid until they expire (ACCESS_TOKEN_TTL_SECONDS).',
+        details: 'Every route refuses the access tokens it already holds within a minute.',
         build: ([clientId]) => ({ noun: 'clients', verb: 'revoke', clientId: clientId as string }),
       },
       'set-logout-uris': {

@@ -2,6 +2,12 @@
 // e-mail addresses, ids and passwords. Each returns the value as it is stored or throws a UsageError.
 import * as z from 'zod';
 import { type GrantType, grantTypes } from '../../../shared/auth/oauth-terms';
+import {
+  type ClientRegistration,
+  type RegistrationField,
+  redirectUriFault,
+  registrationFaults,
+} from '../../../shared/clients/registration';
 import { loginName } from '../../../shared/data/user-repository';
 import { isScope, type Scope, scopes } from '../../../shared/domain/groups';
 import { UsageError } from './usage-error';
@@ -35,73 +41,27 @@ export function parseGrantTypes(value: string): GrantType[] {
   return asked as GrantType[];
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/**
- * A redirect URI for the code flow (RFC 6749 3.1.2, RFC 9700 4.1, RFC 8252 7.3): absolute, https, or
- * http on the loopback interface only; no fragment and no user information. Stored exactly as given,
- * since authorization requests must name it character for character.
- */
+/** A redirect URI for the code flow, as shared/clients/registration.ts rules; stored exactly as given. */
 export function parseRedirectUri(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`redirect URI ${value} is not an absolute URI.`);
-  }
-  if (value.includes('#'))
-    throw new UsageError(`redirect URI ${value} has a fragment, which RFC 6749 forbids.`);
-  if (url.username || url.password) throw new UsageError(`redirect URI ${value} carries user information.`);
-  if (url.protocol === 'https:') return value;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return value;
-  throw new UsageError(
-    `redirect URI ${value} must use https, or http on the loopback interface (127.0.0.1, [::1], localhost).`,
-  );
+  const fault = redirectUriFault(value);
+  if (fault) throw new UsageError(`redirect URI ${value} ${fault}`);
+  return value;
 }
 
-export interface ClientRegistration {
-  name: string;
-  scopes: Scope[];
-  grantTypes: GrantType[];
-  redirectUris: string[];
-  /** Where logout may send a person afterwards (OpenID Connect RP-Initiated Logout). */
-  postLogoutRedirectUris: string[];
-  /** A public client (a phone or browser app) has no secret and proves itself with PKCE alone. */
-  isPublic: boolean;
-}
+/** The option each field of a registration is given by. */
+const optionOf: Record<RegistrationField, string> = {
+  name: '--name',
+  grant_types: '--grant-types',
+  redirect_uris: '--redirect-uri',
+  post_logout_redirect_uris: '--post-logout-redirect-uri',
+};
 
 /** The grants and redirect URIs of a new client, checked against each other. */
 export function checkRegistration(registration: ClientRegistration): ClientRegistration {
-  const { name, grantTypes: grants, redirectUris, postLogoutRedirectUris, isPublic } = registration;
-  if (name.trim() === '' || name.length > 200) throw new UsageError('--name must be 1 to 200 characters.');
-  if (isPublic && grants.includes('client_credentials')) {
-    throw new UsageError('a public client has no secret, so it cannot use the client_credentials grant.');
-  }
-  const codeFlow = grants.includes('authorization_code');
-  if (codeFlow && redirectUris.length === 0) {
-    throw new UsageError('the authorization_code grant needs at least one --redirect-uri.');
-  }
-  if (!codeFlow && postLogoutRedirectUris.length > 0) {
-    throw new UsageError(
-      '--post-logout-redirect-uri is for people who sign in by the authorization_code grant, which the client does not have.',
-    );
-  }
-  if (!codeFlow && redirectUris.length > 0) {
-    throw new UsageError(
-      '--redirect-uri is for the authorization_code grant, which the client does not have.',
-    );
-  }
-  if (grants.includes('refresh_token') && !codeFlow) {
-    throw new UsageError(
-      'refresh tokens come from the authorization_code grant: add it, or drop refresh_token.',
-    );
-  }
-  return { ...registration, name: name.trim() };
+  const [fault] = registrationFaults(registration);
+  if (fault) throw new UsageError(`${optionOf[fault.field]}: ${fault.reason}`);
+  return { ...registration, name: registration.name.trim() };
 }
-
-/** The grants a client gets when none are named: a service's, or a public app's code flow. */
-export const defaultGrantTypes = (isPublic: boolean): GrantType[] =>
-  isPublic ? ['authorization_code', 'refresh_token'] : ['client_credentials'];
 
 const USERNAME = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 

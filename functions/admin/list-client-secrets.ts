@@ -1,0 +1,8 @@
+// GET /api/admin/clients/{client_id}/secrets
+import { listSecretsRequest } from '../../shared/clients/admin-reads';
+import { api } from '../../shared/wiring/api';
+import { clientRepository } from '../../shared/wiring/client-repository';
+
+export const handler = api('list-client-secrets', (request) =>
+  listSecretsRequest(request, clientRepository()),
+);
