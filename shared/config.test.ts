@@ -33,6 +33,7 @@ describe('parseConfig', () => {
       defaultLocale: 'en',
       metricsEnabled: true,
       cursorKey: 'test-cursor-key-of-at-least-32-characters',
+      usageFlushSeconds: 10,
     });
   });
 

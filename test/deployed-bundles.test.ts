@@ -337,6 +337,46 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 600_000);
 
+  it('govern the clients: register one with a profile and a limit, rotate its secret, read its usage, disable it', async () => {
+    const clients = '/api/admin/clients';
+    const created = await json<Row>(
+      await request('POST', clients, {
+        name: 'Vendor',
+        scopes: ['students:read'],
+        profile: 'roster-basic',
+        rate_limit: 100,
+      }),
+      201,
+    );
+    const { client_id: id } = created.client as Row;
+    const { secret } = created.secret as Row;
+    const tokens = await json<Row>(
+      await tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: id as string,
+        client_secret: secret as string,
+      }),
+    );
+    const read = await request('GET', '/api/students?items_per_page=1', undefined, {
+      authorization: `Bearer ${tokens.access_token}`,
+    });
+    expect(read.headers.get('ratelimit-policy')).toBe('"per-minute";q=100;w=60');
+    const [student] = (await json<Row>(read)).students as Row[];
+    expect(student).not.toHaveProperty('photobase64');
+    expect(
+      ((await json<Row>(await request('GET', clients))).clients as Row[]).map((c) => c.client_id),
+    ).toContain(id);
+    expect(await json<Row>(await request('GET', `${clients}/${id}`))).toMatchObject({ rate_limit: 100 });
+    await json<Row>(await request('PUT', `${clients}/${id}`, { name: 'Vendor', scopes: ['students:read'] }));
+    const added = await json<Row>(await request('POST', `${clients}/${id}/secrets`, {}), 201);
+    expect(
+      ((await json<Row>(await request('GET', `${clients}/${id}/secrets`))).secrets as Row[]).length,
+    ).toBe(2);
+    expect((await request('DELETE', `${clients}/${id}/secrets/${added.secret_id}`)).status).toBe(204);
+    expect(await json<Row>(await request('GET', `${clients}/${id}/usage`))).toMatchObject({ client_id: id });
+    expect((await request('DELETE', `${clients}/${id}`)).status).toBe(204);
+  }, 120_000);
+
   it('serve the tenant status, the API description, the docs page and its assets, and the fallback', async () => {
     const system = await json<Row>(await request('GET', '/api/system'));
     expect(system).toMatchObject({ counts: { students: expect.any(Number) } });

@@ -27,7 +27,9 @@ const exchange = (
   body: Buffer.from(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)),
 });
 
-const json = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+/** What every answer to a token carries: its client's rate limit (draft-ietf-httpapi-ratelimit-headers). */
+const admitted = { 'ratelimit-policy': '"per-minute";q=1200;w=60', ratelimit: '"per-minute";r=1199;t=30' };
+const json = { 'content-type': 'application/json', 'cache-control': 'no-store', ...admitted };
 const problemHeaders = { 'content-type': 'application/problem+json', 'cache-control': 'no-store' };
 const problem = (status: number) => ({
   type: 'urn:problem:school-api:x',

@@ -25,6 +25,7 @@ import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { createTableInput, indexNames, missingIndexUpdates, tableDesign } from '../../shared/data/table';
 import { loginName, UserRepository } from '../../shared/data/user-repository';
 import { scopes } from '../../shared/domain/groups';
+import { LIMITS } from '../../shared/domain/limits';
 import { listAgain } from '../cli/admin/listings';
 import { demoTenant } from './seed/demo-tenant';
 import { type DemoUser, demoUsers } from './seed/demo-users';
@@ -105,6 +106,8 @@ export async function registerDemoClients(
     created_at: new Date().toISOString(),
     redirect_uris: redirectUris,
     post_logout_redirect_uris: demoPostLogoutUris(redirectUris),
+    // The most a client may be given: the tests and the benchmark send far more than a vendor's budget.
+    rate_limit: LIMITS.maxClientRequestsPerMinute,
   };
   await clients.put({
     ...common,

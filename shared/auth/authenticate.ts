@@ -1,6 +1,10 @@
 // How a route that takes a bearer token authenticates its caller, as its row says: the token verified,
-// the route's scope checked and, where the route checks the sign-in (`checksSignIn`), a person's token
-// refused at once when its sign-in has been revoked. The factories give this to the HTTP kernel.
+// the route's scope checked, where the route checks the sign-in (`checksSignIn`) a person's token
+// refused at once when its sign-in has been revoked, and the profile of its client attached. The
+// factories give this to the HTTP kernel.
+
+import { resolveProfile } from '../clients/profiles';
+import type { ClientPolicy } from '../data/client-repository';
 import { ForbiddenError, UnauthorizedError } from '../http/errors';
 import type { Route } from '../route';
 import type { AccessToken } from './access-token';
@@ -12,10 +16,12 @@ export interface AuthenticationParts {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
+  /** The clients' policies, for the profile of the token's client. */
+  policies?: () => { of(token: AccessToken): Promise<ClientPolicy | undefined> };
 }
 
 /** The route's authentication; none for a route that takes no bearer token (public and client routes). */
-export function bearerAuthentication(route: Route, { verifier, signIns }: AuthenticationParts) {
+export function bearerAuthentication(route: Route, { verifier, signIns, policies }: AuthenticationParts) {
   const { auth } = route;
   if (auth.kind === 'public' || auth.kind === 'client') return undefined;
   if (!verifier) throw new Error(`Route ${route.id} takes a bearer token: give it a verifier`);
@@ -31,6 +37,7 @@ export function bearerAuthentication(route: Route, { verifier, signIns }: Authen
     if (signIn !== undefined && signIns && (await signIns().isRevoked(signIn))) {
       throw new UnauthorizedError('The access token is not valid: its sign-in has been revoked.', true);
     }
-    return verified;
+    const profile = resolveProfile((await policies?.().of(verified))?.profile);
+    return profile ? { ...verified, profile } : verified;
   };
 }

@@ -12,16 +12,32 @@ import {
   type OAuthClient,
   rateLimitOf,
 } from '../data/client-repository';
-import { InvalidInputError, RecordNotFoundError, StateConflictError } from '../domain/errors';
+import {
+  type FieldProblem,
+  InvalidInputError,
+  RecordNotFoundError,
+  StateConflictError,
+} from '../domain/errors';
+import type { RecordGroup } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
+import { recordFields } from '../domain/record-fields';
+import { objectFields } from '../oneroster/objects';
 import type {
   Client,
   ClientCreated,
+  ClientProfile,
   ClientRegistrationRequest,
   ClientReplaceRequest,
   ClientSecretCreated,
   ClientSecretSummary,
 } from '../schemas/clients';
+import {
+  type FieldRule,
+  fixedObjectFields,
+  fixedRecordFields,
+  type OneRosterObjectName,
+  type Profile,
+} from './profiles';
 import { asFieldProblems, defaultGrantTypes, redirectUriFault, registrationFaults } from './registration';
 
 /** A client as an administrator reads it: everything but its secrets. */
@@ -39,6 +55,8 @@ export function clientView(client: OAuthClient): Client {
     created_at: client.created_at,
     ...(client.updated_at ? { updated_at: client.updated_at } : {}),
     ...(client.disabled_at ? { disabled_at: client.disabled_at } : {}),
+    // Stored as it was registered, so as the request's schema took it.
+    ...(client.profile === undefined ? {} : { profile: client.profile as ClientProfile }),
   };
 }
 
@@ -54,7 +72,7 @@ function registrationOf(request: ClientRegistrationRequest, isPublic: boolean) {
       const fault = redirectUriFault(uri);
       return fault ? [{ name: `${field}[${i}]`, in: 'body' as const, reason: fault }] : [];
     });
-  const problems = [
+  const problems: FieldProblem[] = [
     ...uriFaults('redirect_uris', redirectUris),
     ...uriFaults('post_logout_redirect_uris', logoutUris),
     ...asFieldProblems(
@@ -68,6 +86,7 @@ function registrationOf(request: ClientRegistrationRequest, isPublic: boolean) {
       }),
     ),
   ];
+  problems.push(...profileFaults(request.profile));
   if (problems.length > 0) throw new InvalidInputError('The registration is not valid.', problems);
   return {
     name: request.name.trim(),
@@ -76,7 +95,59 @@ function registrationOf(request: ClientRegistrationRequest, isPublic: boolean) {
     redirect_uris: redirectUris.length > 0 ? redirectUris : undefined,
     post_logout_redirect_uris: logoutUris.length > 0 ? logoutUris : undefined,
     rate_limit: request.rate_limit,
+    profile: request.profile,
   };
+}
+
+/**
+ * Where a profile of the client's own names what is not there: a field its group or object does not
+ * have, or one that is always read (an id, a time, what the OneRoster binding requires).
+ */
+export function profileFaults(profile: ClientRegistrationRequest['profile'] | Profile): FieldProblem[] {
+  if (profile === undefined || typeof profile === 'string') return [];
+  const faults = (
+    where: string,
+    rule: FieldRule | undefined,
+    known: readonly string[],
+    fixed: readonly string[],
+  ): FieldProblem[] => {
+    if (!rule) return [];
+    const listed = 'include' in rule ? rule.include : rule.exclude;
+    return listed.flatMap((field, i): FieldProblem[] => {
+      const name = `profile.${where}.${'include' in rule ? 'include' : 'exclude'}[${i}]`;
+      if (!known.includes(field)) {
+        return [{ name, in: 'body', reason: `is not a field: the fields are ${known.join(', ')}` }];
+      }
+      if ('exclude' in rule && fixed.includes(field)) {
+        return [
+          {
+            name,
+            in: 'body',
+            reason: 'is always read: it identifies the record, or the binding requires it',
+          },
+        ];
+      }
+      return [];
+    });
+  };
+  return [
+    ...Object.entries<FieldRule | undefined>(profile.records ?? {}).flatMap(([group, rule]) =>
+      faults(
+        `records.${group}`,
+        rule,
+        recordFields[group as RecordGroup],
+        fixedRecordFields(group as RecordGroup),
+      ),
+    ),
+    ...Object.entries<FieldRule | undefined>(profile.oneroster ?? {}).flatMap(([object, rule]) =>
+      faults(
+        `oneroster.${object}`,
+        rule,
+        objectFields[object as OneRosterObjectName],
+        fixedObjectFields[object as OneRosterObjectName],
+      ),
+    ),
+  ];
 }
 
 /** A secret's id: random, and short enough to read out; the secret itself starts with it. */

@@ -1,7 +1,8 @@
 // A caller's budget of requests per UTC minute, shared by every process of the tenant without a
 // DynamoDB round trip on most requests. Each process leases units from the minute's shared counter in
-// batches and spends them locally; batches shrink as the shared count nears the limit, so the units a
-// process leased but never spent (the only way admissions fall short of the limit) stay few, and a unit
+// batches and spends them locally; batches grow with what the process spends and shrink as the shared
+// count nears the limit, so the units a process leased but never spent (the only way admissions fall
+// short of the limit) stay few however many processes serve the caller, and a unit
 // is only ever granted out of what the counter had left, so admissions never exceed it. The requests it
 // decides are tallied per client, day and route group, and written along with the next claim.
 
@@ -52,6 +53,8 @@ interface Window {
   leased: number;
   /** The shared count as this process last saw it: it only grows within a minute. */
   seenTotal: number;
+  /** Units this process has spent on the caller this minute. */
+  spent: number;
   /** The claim under way, which every request of the caller that finds no unit waits for. */
   claiming?: Promise<void>;
 }
@@ -68,11 +71,15 @@ const minuteOf = (at: number) => new Date(at).toISOString().slice(0, 16);
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 const minuteEnd = (minute: string) => Date.parse(`${minute}:00Z`) + WINDOW_MS;
 
-/** Units to claim: smaller as the shared count nears the limit, never fewer than one. */
-const batchSize = (limit: number, seenTotal: number) =>
+/**
+ * Units to claim: no more than this process has already spent on the caller this minute (so a process
+ * the caller barely uses, one of the many functions of a tenant, strands at most a unit or two, and a busy
+ * one doubles its batches), smaller as the shared count nears the limit, never fewer than one.
+ */
+const batchSize = (limit: number, seenTotal: number, spent: number) =>
   Math.max(
     1,
-    Math.min(Math.ceil(limit / LARGEST_BATCH_DIVISOR), Math.floor((limit - seenTotal) / LEFT_DIVISOR)),
+    Math.min(spent, Math.ceil(limit / LARGEST_BATCH_DIVISOR), Math.floor((limit - seenTotal) / LEFT_DIVISOR)),
   );
 
 export class RateLimiter {
@@ -123,7 +130,7 @@ export class RateLimiter {
     }
     let window = this.windows.get(caller);
     if (!window) {
-      window = { minute, leased: 0, seenTotal: 0 };
+      window = { minute, leased: 0, seenTotal: 0, spent: 0 };
       this.windows.set(caller, window);
     }
     return window;
@@ -134,6 +141,7 @@ export class RateLimiter {
     for (;;) {
       if (window.leased > 0) {
         window.leased--;
+        window.spent++;
         return true;
       }
       // The shared count only grows within a minute, so a count at the limit grants nothing more.
@@ -148,7 +156,7 @@ export class RateLimiter {
   }
 
   private async claim(window: Window, caller: string, limit: number): Promise<void> {
-    const batch = batchSize(limit, window.seenTotal);
+    const batch = batchSize(limit, window.seenTotal, window.spent);
     const expires = Math.ceil((minuteEnd(window.minute) + WINDOW_KEPT_MS) / 1000);
     const [total] = await Promise.all([
       this.counter.claim(caller, window.minute, batch, expires),

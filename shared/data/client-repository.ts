@@ -9,6 +9,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { GrantType } from '../auth/oauth-terms';
+import type { Profile, ReadyProfileName } from '../clients/profiles';
 import { StateConflictError } from '../domain/errors';
 import type { Scope } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
@@ -40,6 +41,8 @@ export interface OAuthClient {
   post_logout_redirect_uris?: string[];
   /** Requests a minute; LIMITS.clientRequestsPerMinute when absent. */
   rate_limit?: number;
+  /** The fields it may read, per group and OneRoster object: a ready profile's name, or its own. */
+  profile?: ReadyProfileName | Profile;
   /** Moved on by every secret added, so that two added at once cannot both pass the limit of live secrets. */
   secrets_version?: number;
 }
@@ -73,6 +76,7 @@ export interface ClientPolicy {
   status: OAuthClient['status'];
   disabled_at?: string;
   rate_limit?: number;
+  profile?: ReadyProfileName | Profile;
 }
 
 export const grantTypesOf = (client: OAuthClient): GrantType[] =>
@@ -85,7 +89,7 @@ export const rateLimitOf = (client: Pick<OAuthClient, 'rate_limit'>) =>
 /** The registration fields an administrator sets, all at once. */
 export type Registration = Pick<
   OAuthClient,
-  'name' | 'scopes' | 'grant_types' | 'redirect_uris' | 'post_logout_redirect_uris' | 'rate_limit'
+  'name' | 'scopes' | 'grant_types' | 'redirect_uris' | 'post_logout_redirect_uris' | 'rate_limit' | 'profile'
 >;
 
 const withoutKeys = <T>(item: Record<string, unknown>): T => {
@@ -364,6 +368,7 @@ export class ClientRepository {
       status: client.status,
       ...(client.disabled_at ? { disabled_at: client.disabled_at } : {}),
       ...(client.rate_limit === undefined ? {} : { rate_limit: client.rate_limit }),
+      ...(client.profile === undefined ? {} : { profile: client.profile }),
     };
     return this.items.putInput(itemKinds.clientPolicy, keys.clientPolicy(client.client_id), policy);
   }

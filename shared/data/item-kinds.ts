@@ -118,7 +118,7 @@ export const itemKinds = {
   }),
   client: kind({ partition: 'CLIENT', sortKey: (clientId: string) => clientId, owner: 'client' }),
   /**
-   * What every route that takes a token keeps of a client (status, when disabled, rate limit), written with
+   * What every route that takes a token keeps of a client (status, when disabled, rate limit, profile), written with
    * the client: apart from it, so that those functions may read it and never a client's secret hash.
    */
   clientPolicy: kind({

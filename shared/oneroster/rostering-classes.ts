@@ -7,8 +7,8 @@ import type { Deletion } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
-import { type CollectionQuery, inKeyOrder, parseCollectionQuery, walks } from './collection-query';
-import { type ObjectMaker, type OneRosterEnrollment, type OneRosterUser, objectFields } from './objects';
+import { type CollectionQuery, inKeyOrder, walks } from './collection-query';
+import type { ObjectMaker, OneRosterEnrollment, OneRosterUser } from './objects';
 import { bounded, type RosterReader, type WalkEntry } from './roster-reader';
 import {
   collectionResponse,
@@ -18,6 +18,7 @@ import {
   isOrg,
   keyedResponse,
   makerFor,
+  objectQuery,
   pathId,
   singleObject,
   type UserRole,
@@ -35,9 +36,6 @@ export type SessionKind = 'term' | 'grading_period' | undefined;
 const ofKind = (kind: SessionKind) => (s: AcademicSession) => kind === undefined || s.type === kind;
 const kindName = (kind: SessionKind) =>
   kind === 'term' ? 'term' : kind === 'grading_period' ? 'grading period' : 'academic session';
-
-const listQuery = (request: ApiRequest, fields: readonly string[]) =>
-  parseCollectionQuery(request.query, fields);
 
 /** Objects are made without the root organisation: no rostering object names it. */
 const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
@@ -61,7 +59,7 @@ export async function listAcademicSessions(
   kind: SessionKind,
   ofTerm = false,
 ): Promise<ApiResponse> {
-  const query = listQuery(request, objectFields.academicSessions);
+  const query = objectQuery(request, 'academicSessions');
   const parentId = ofTerm ? pathId(request, 'term') : undefined;
   const all = await reader.all('academic_sessions');
   let selected = all.filter(ofKind(kind));
@@ -95,7 +93,7 @@ export async function getAcademicSession(
   reader: RosterReader,
   kind: SessionKind,
 ): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.academicSessions);
+  const respond = singleObject(request, 'academicSessions');
   const id = pathId(request, kindName(kind));
   const session = (await reader.get('academic_sessions', id))?.record;
   if (!session || !ofKind(kind)(session)) throw unknownObject(kindName(kind), id);
@@ -106,7 +104,7 @@ export async function getAcademicSession(
 
 /** The terms of the school's classes: GET /schools/{schoolSourcedId}/terms. */
 export async function listTermsOfSchool(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const query = listQuery(request, objectFields.academicSessions);
+  const query = objectQuery(request, 'academicSessions');
   const schoolId = await schoolOf(request, reader);
   const [sessions, classes] = await Promise.all([
     reader.all('academic_sessions'),
@@ -148,7 +146,7 @@ async function schoolOf(request: ApiRequest, reader: RosterReader): Promise<stri
 
 /** GET /courses, and /schools/{schoolSourcedId}/courses. */
 export async function listCourses(request: ApiRequest, reader: RosterReader, bySchool = false) {
-  const query = listQuery(request, objectFields.courses);
+  const query = objectQuery(request, 'courses');
   const make = maker(request);
   if (!bySchool && inKeyOrder(query)) {
     const page = await reader.page('courses', query);
@@ -194,7 +192,7 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
 
 /** GET /courses/{sourcedId}. */
 export async function getCourse(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.courses);
+  const respond = singleObject(request, 'courses');
   const id = pathId(request, 'course');
   const course = (await reader.get('courses', id))?.record;
   if (!course) throw unknownObject('course', id);
@@ -252,7 +250,7 @@ async function classObjects(request: ApiRequest, reader: RosterReader, classes: 
 
 /** GET /classes and the nested classes collections. */
 export async function listClasses(request: ApiRequest, reader: RosterReader, of: ClassesOf) {
-  const query = listQuery(request, objectFields.classes);
+  const query = objectQuery(request, 'classes');
   if (of.by === 'all' && inKeyOrder(query)) {
     const page = await reader.page('classes', query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
@@ -310,7 +308,7 @@ async function deletedClasses(
 
 /** GET /classes/{sourcedId}. */
 export async function getClass(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.classes);
+  const respond = singleObject(request, 'classes');
   const id = pathId(request, 'class');
   const cls = (await reader.get('classes', id))?.record;
   if (!cls) throw unknownObject('class', id);
@@ -393,7 +391,7 @@ const peopleOf = (entries: readonly EnrollmentEntry[], role: UserRole) =>
  * people the class's enrollment list names with the role, without reading the enrollments.
  */
 export async function listUsersOfClass(request: ApiRequest, reader: RosterReader, role: UserRole) {
-  const query = listQuery(request, objectFields.users);
+  const query = objectQuery(request, 'users');
   const cls = await classOf(request, reader);
   const lists = await reader.enrollmentListsOfClasses([cls.class_id]);
   const people = peopleOf(lists.get(cls.class_id)?.entries ?? [], role);
@@ -405,7 +403,7 @@ export async function listUsersOfClass(request: ApiRequest, reader: RosterReader
  * found in the classes' enrollment lists.
  */
 export async function listUsersOfSchool(request: ApiRequest, reader: RosterReader, role: UserRole) {
-  const query = listQuery(request, objectFields.users);
+  const query = objectQuery(request, 'users');
   const { classIds, entries } = await entriesOfSchool(reader, await schoolOf(request, reader));
   return usersOfIds(request, reader, query, peopleOf(entries, role), { classIds, role });
 }
@@ -415,7 +413,7 @@ export type EnrollmentsOf = 'all' | 'school' | 'class';
 
 /** GET /enrollments, /schools/{schoolSourcedId}/enrollments and /schools/{..}/classes/{..}/enrollments. */
 export async function listEnrollments(request: ApiRequest, reader: RosterReader, of: EnrollmentsOf) {
-  const query = listQuery(request, objectFields.enrollments);
+  const query = objectQuery(request, 'enrollments');
   if (of === 'all' && inKeyOrder(query)) {
     const page = await reader.page('enrollments', query);
     const schools = await reader.schoolsOfClasses([...new Set(page.records.map((e) => e.class_id))]);
@@ -517,7 +515,7 @@ const enrollmentsOfWalk =
 
 /** GET /enrollments/{sourcedId}. */
 export async function getEnrollment(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.enrollments);
+  const respond = singleObject(request, 'enrollments');
   const id = pathId(request, 'enrollment');
   const enrollment = (await reader.get('enrollments', id))?.record;
   const cls = enrollment && (await reader.get('classes', enrollment.class_id))?.record;

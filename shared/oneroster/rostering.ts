@@ -3,6 +3,7 @@
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
 
+import { allowedBy, fixedObjectFields, type OneRosterObjectName } from '../clients/profiles';
 import type { Deletion } from '../data/pages';
 import { RecordNotFoundError } from '../domain/errors';
 import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
@@ -440,7 +441,7 @@ export async function listUsers(
   reader: RosterReader,
   role: UserRole | undefined,
 ): Promise<ApiResponse> {
-  const query = parseCollectionQuery(request.query, objectFields.users);
+  const query = objectQuery(request, 'users');
   if (inKeyOrder(query)) {
     const page = await reader.peoplePage(listingOf(role), query);
     return usersPageResponse(request, reader, query, await reader.entitiesInOrder(page.entityIds), page);
@@ -471,9 +472,20 @@ export async function listUsers(
   );
 }
 
+/**
+ * The query of a read of `object`, within the fields its client's profile lets it read: a filter, sort or
+ * `fields` naming another is refused as naming no field, and without `fields` only those are answered.
+ */
+export function objectQuery(request: ApiRequest, object: OneRosterObjectName): CollectionQuery {
+  const all = objectFields[object];
+  const readable = allowedBy(request.auth?.profile?.oneroster?.[object], all, fixedObjectFields[object]);
+  const query = parseCollectionQuery(request.query, readable);
+  return readable.length < all.length && !query.fields ? { ...query, fields: [...readable] } : query;
+}
+
 /** The one object of a single-object read, with only the fields asked for. */
-export function singleObject(request: ApiRequest, fieldNames: readonly string[]) {
-  const fields = parseCollectionQuery(request.query, fieldNames).fields;
+export function singleObject(request: ApiRequest, object: OneRosterObjectName) {
+  const fields = objectQuery(request, object).fields;
   return <T extends { sourcedId: string }>(key: string, object: T): ApiResponse => ({
     body: { [key]: selectFields(object, fields) },
     ...audited(key, [object]),
@@ -502,7 +514,7 @@ export async function getUser(
   reader: RosterReader,
   role: UserRole | undefined,
 ): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.users);
+  const respond = singleObject(request, 'users');
   const id = pathId(request, role ?? 'user');
   const entity = (await reader.get('entities', id))?.record;
   if (!entity || !hasRole(role)(entity)) throw unknownObject(role ?? 'user', id);
@@ -520,7 +532,7 @@ export async function listOrgs(
   reader: RosterReader,
   type: 'school' | undefined,
 ): Promise<ApiResponse> {
-  const query = parseCollectionQuery(request.query, objectFields.orgs);
+  const query = objectQuery(request, 'orgs');
   // An org lists its children, which may have changed without it: the organisations are read whole.
   const stored = await reader.organisations();
   const orgs = organisationsOf(stored, request.config.tenantId);
@@ -547,7 +559,7 @@ export async function getOrg(
   reader: RosterReader,
   type: 'school' | undefined,
 ): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.orgs);
+  const respond = singleObject(request, 'orgs');
   const id = pathId(request, type ?? 'org');
   const { tenantId } = request.config;
   const stored = (await reader.get('entities', id))?.record;
@@ -635,7 +647,7 @@ const idOfRecord = (entry: WalkEntry) => entry.position.slice(entry.position.ind
 
 /** GET /demographics. */
 export async function listDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const query = parseCollectionQuery(request.query, objectFields.demographics);
+  const query = objectQuery(request, 'demographics');
   if (inKeyOrder(query)) {
     const { page, people, maker } = await usersPage(request, reader, query, undefined);
     return keyedResponse(request, 'demographics', await demographicsOf(reader, maker, people), query, page);
@@ -665,7 +677,7 @@ export async function listDemographics(request: ApiRequest, reader: RosterReader
 
 /** GET /demographics/{sourcedId}. */
 export async function getDemographics(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const respond = singleObject(request, objectFields.demographics);
+  const respond = singleObject(request, 'demographics');
   const id = pathId(request, 'demographics');
   const entity = (await reader.get('entities', id))?.record;
   const maker = makerFor(request, request.config.tenantId);

@@ -34,7 +34,6 @@ export type DocumentedRoute = Route & RouteDocs;
 /** The components a group's operations take and give: a document only where records hold documents. */
 type GroupComponents<G extends RecordGroup> = {
   page: ComponentName;
-  item: ComponentName;
   /** The record as a read gives it: whole, or the fields `fields` selects. */
   read: ComponentName;
   deletions: ComponentName;
@@ -45,7 +44,6 @@ type GroupComponents<G extends RecordGroup> = {
 const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   entities: {
     page: 'EntitiesPage',
-    item: 'Entity',
     read: 'EntitySelection',
     deletions: 'EntitiesDeletions',
     insert: 'EntityInsertRequest',
@@ -53,7 +51,6 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   },
   students: {
     page: 'StudentsPage',
-    item: 'Student',
     read: 'StudentSelection',
     deletions: 'StudentsDeletions',
     insert: 'StudentInsertRequest',
@@ -61,7 +58,6 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   },
   tutors: {
     page: 'TutorsPage',
-    item: 'Tutor',
     read: 'TutorSelection',
     deletions: 'TutorsDeletions',
     insert: 'TutorInsertRequest',
@@ -69,7 +65,6 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   },
   staffs: {
     page: 'StaffsPage',
-    item: 'Staff',
     read: 'StaffSelection',
     deletions: 'StaffsDeletions',
     insert: 'StaffInsertRequest',
@@ -77,7 +72,6 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   },
   teachers: {
     page: 'TeachersPage',
-    item: 'Teacher',
     read: 'TeacherSelection',
     deletions: 'TeachersDeletions',
     insert: 'TeacherInsertRequest',
@@ -85,28 +79,24 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
   },
   academic_sessions: {
     page: 'AcademicSessionsPage',
-    item: 'AcademicSession',
     read: 'AcademicSessionSelection',
     deletions: 'AcademicSessionsDeletions',
     insert: 'AcademicSessionInsertRequest',
   },
   courses: {
     page: 'CoursesPage',
-    item: 'Course',
     read: 'CourseSelection',
     deletions: 'CoursesDeletions',
     insert: 'CourseInsertRequest',
   },
   classes: {
     page: 'ClassesPage',
-    item: 'Class',
     read: 'ClassSelection',
     deletions: 'ClassesDeletions',
     insert: 'ClassInsertRequest',
   },
   enrollments: {
     page: 'EnrollmentsPage',
-    item: 'Enrollment',
     read: 'EnrollmentSelection',
     deletions: 'EnrollmentsDeletions',
     insert: 'EnrollmentInsertRequest',
@@ -129,14 +119,15 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
       summary: `List ${group} deleted since a time`,
       responses: { 200: components.deletions },
     },
+    // A write answers the record as its client reads it: whole, but for what the client's profile keeps from it.
     [`create-${group}`]: {
       summary: `Create a ${noun}`,
-      responses: { 201: components.item },
+      responses: { 201: components.read },
       requestBody: components.insert,
     },
     [`replace-${group}`]: {
       summary: `Replace a ${noun}`,
-      responses: { 200: components.item },
+      responses: { 200: components.read },
       requestBody: components.insert,
     },
     [`delete-${group}`]: { summary: `Delete a ${noun}`, responses: { 204: 'NoContent' } },
@@ -145,7 +136,7 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
       : {
           [`add-document-${group}`]: {
             summary: `Add an identification document to a ${noun}`,
-            responses: { 201: components.item },
+            responses: { 201: components.read },
             requestBody: components.document,
           },
         }),

@@ -3,6 +3,7 @@
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
 import { subjectOf } from '../audit/audit-event';
 import { readScope } from '../auth/reach';
+import { hiddenRecordFields } from '../clients/profiles';
 import { type CursorIssuer, decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import type { Deletion, PageQuery, RecordPage, TimedPage } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
@@ -21,7 +22,7 @@ import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { type ListFilters, parseFields, parseFilters, passes, select } from './list-filters';
 import { missingRecord, notFound } from './missing-record';
 import { recordId } from './record-id';
-import { sensitiveView } from './sensitive-fields';
+import { readerView } from './record-view';
 
 export async function listRecords(
   group: RecordGroup,
@@ -36,6 +37,7 @@ export async function listRecords(
       : decodeCursor<'list' | 'changes'>(cursor, config, group, ['list', 'changes']);
   const updatedSince = query.get('updated_since');
   const filters = parseFilters(group, query);
+  refuseHiddenFilters(request, group, filters);
   const fields = parseFields(group, query);
   // A changes cursor continues the changes feed on its own, as a list cursor continues the list.
   if (updatedSince !== undefined || decoded?.kind === 'changes') {
@@ -57,7 +59,7 @@ export async function listRecords(
   const { totalItems, shaped, ...result } = filters
     ? await filteredPage(group, scope, records, filters, pageQuery, query)
     : { ...(await records.listWithin(group, scope, pageQuery)), shaped: [] };
-  const view = sensitiveView(request.auth, group);
+  const view = readerView(request.auth, group);
   const pageNumber = position?.page ?? page;
   return {
     audit: subjectOf(idFields[group], [...result.items, ...shaped]),
@@ -73,6 +75,17 @@ export async function listRecords(
       totalItems,
     }),
   };
+}
+
+/** A filter on a field the client's profile keeps from it would tell of that field: refused. */
+function refuseHiddenFilters(request: ApiRequest, group: RecordGroup, filters: ListFilters | undefined) {
+  const hidden = hiddenRecordFields(request.auth?.profile, group);
+  const refused = Object.keys(filters ?? {}).filter((name) => hidden.includes(name));
+  if (refused.length > 0) {
+    throw new InvalidInputError("The list is filtered by fields this client's profile does not read.", [
+      ...refused.map((name) => ({ name, in: 'query' as const, reason: "not read by this client's profile" })),
+    ]);
+  }
 }
 
 /**
@@ -143,7 +156,7 @@ export async function getRecord(
   }
   return {
     headers: { etag: tag },
-    body: select(sensitiveView(request.auth, group)(stored.record), fields),
+    body: select(readerView(request.auth, group)(stored.record), fields),
     audit,
   };
 }
@@ -224,7 +237,7 @@ async function listChanges(
 ): Promise<ApiResponse> {
   const w = window('changes', group, request, 'updated_since', updatedSince);
   const changed = await records.changesWithin(group, await readScope(request.auth, group, records), w);
-  const view = sensitiveView(request.auth, group);
+  const view = readerView(request.auth, group);
   const page = { ...changed, items: changed.items.map((item) => ({ ...item, value: view(item.value) })) };
   const feed = { kind: 'changes' as const, group, issuer: request.config, ...w };
   const selected = { ...page, items: page.items.map((i) => ({ ...i, value: select(i.value, fields) })) };

@@ -14,8 +14,8 @@ import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { carriesMasked, refuseMasked, refuseMaskedDocument, restoreMasked } from './masked-values';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
+import { hidesFields, readerView, refuseHidden, withHidden } from './record-view';
 import type { RecordWriter } from './record-writer';
-import { sensitiveView } from './sensitive-fields';
 
 let known: string[] | undefined;
 
@@ -67,7 +67,7 @@ function created<G extends RecordGroup>(
 /** A created record's response as this request's token may see it, first answer or replay alike. */
 const inView = (request: ApiRequest, group: RecordGroup, response: ApiResponse): ApiResponse => ({
   ...response,
-  body: sensitiveView(request.auth, group)(response.body),
+  body: readerView(request.auth, group)(response.body),
 });
 
 /** A processnumber clash names the record holding it, by id and by its address in `Location`. */
@@ -89,6 +89,7 @@ export async function createRecord(
 ): Promise<ApiResponse> {
   refuseMasked(request.body);
   const input = validateBody(insertRequests[group], request.body, knownFields());
+  refuseHidden(request.auth, group, Object.keys(request.body as object));
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
@@ -112,7 +113,9 @@ export async function replaceRecord(
   // its masked numbers are given back from the record (masked-values.ts), so that body is validated
   // once the record is read; any other body is validated before anything is read.
   const { input: body, readOnly } = splitReadOnly(group, request.body, id);
-  const masked = carriesMasked(body);
+  refuseHidden(request.auth, group, body !== null && typeof body === 'object' ? Object.keys(body) : []);
+  // A client whose profile keeps fields from it replaces the others: those stay as they are.
+  const masked = carriesMasked(body) || hidesFields(request.auth, group);
   const input = masked ? undefined : validateBody(insertRequests[group], body, knownFields());
   const { record, version } = await locatingClashes(request, group, () =>
     writer.replace(
@@ -120,14 +123,21 @@ export async function replaceRecord(
       id,
       (current) => {
         checkReadOnly(readOnly, current);
-        return input ?? validateBody(insertRequests[group], restoreMasked(body, current), knownFields());
+        return (
+          input ??
+          validateBody(
+            insertRequests[group],
+            withHidden(request.auth, group, restoreMasked(body, current), current),
+            knownFields(),
+          )
+        );
       },
       condition,
     ),
   );
   return {
     headers: { etag: etag(version) },
-    body: sensitiveView(request.auth, group)(record),
+    body: readerView(request.auth, group)(record),
     audit: subjectOf(idFields[group], [record]),
   };
 }
@@ -152,6 +162,7 @@ export async function addDocument(
   const condition = ifMatch(request);
   refuseMaskedDocument(request.body);
   const document = validateBody(documentInsertRequest(), request.body, knownFields());
+  refuseHidden(request.auth, group, ['documents']);
   const response = await once(idempotency, idempotentPost(group, request), async (keep) =>
     created(
       request,

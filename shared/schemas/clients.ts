@@ -3,7 +3,8 @@
 // and listed, and a client's usage. Written with zod/mini: the admin handlers parse bodies with these.
 import * as z from 'zod/mini';
 import { grantTypes } from '../auth/oauth-terms';
-import { scopes } from '../domain/groups';
+import { oneRosterObjects, readyProfileNames } from '../clients/profiles';
+import { recordGroups, scopes } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 
 const uris = z.optional(
@@ -11,6 +12,21 @@ const uris = z.optional(
     .array(z.string().check(z.maxLength(2_000, 'at most 2000 characters')))
     .check(z.maxLength(LIMITS.clientRedirectUris, `at most ${LIMITS.clientRedirectUris} URIs`)),
 );
+
+const fieldNames = z
+  .array(z.string().check(z.maxLength(100, 'at most 100 characters')))
+  .check(z.maxLength(100, 'at most 100 fields'));
+const FieldRule = z.union([z.strictObject({ include: fieldNames }), z.strictObject({ exclude: fieldNames })]);
+
+/** A profile of the client's own, or a ready one's name (shared/clients/profiles.ts). */
+export const ClientProfile = z.union([
+  z.enum(readyProfileNames, `must be ${readyProfileNames.join(' or ')}, or a profile object`),
+  z.strictObject({
+    records: z.optional(z.partialRecord(z.enum(recordGroups), FieldRule)),
+    oneroster: z.optional(z.partialRecord(z.enum(oneRosterObjects), FieldRule)),
+  }),
+]);
+export type ClientProfile = z.infer<typeof ClientProfile>;
 
 const registrationFields = {
   name: z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'at most 200 characters')),
@@ -24,6 +40,7 @@ const registrationFields = {
   ),
   redirect_uris: uris,
   post_logout_redirect_uris: uris,
+  profile: z.optional(ClientProfile),
   rate_limit: z.optional(
     z
       .int()
@@ -60,6 +77,7 @@ export const Client = z.strictObject({
   redirect_uris: z.array(z.string()),
   post_logout_redirect_uris: z.array(z.string()),
   rate_limit: z.int(),
+  profile: z.optional(ClientProfile),
   created_at: z.iso.datetime(),
   updated_at: z.optional(z.iso.datetime()),
   disabled_at: z.optional(z.iso.datetime()),

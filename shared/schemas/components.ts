@@ -164,7 +164,7 @@ const componentTable = {
   EntitiesSelection: {
     schema: EntitiesSelection,
     description:
-      'A page of entities with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
+      "A page of entities with only the fields `fields` selects or its client's profile reads, or filtered by `ative` alone (no totals).",
   },
   EntitiesPage: {
     schema: z.union([EntitiesList, EntitiesChanges, EntitiesSelection]),
@@ -174,7 +174,7 @@ const componentTable = {
   StudentsSelection: {
     schema: StudentsSelection,
     description:
-      'A page of students with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
+      "A page of students with only the fields `fields` selects or its client's profile reads, or filtered by `ative` alone (no totals).",
   },
   StudentsPage: {
     schema: z.union([StudentsList, StudentsChanges, StudentsSelection]),
@@ -184,7 +184,7 @@ const componentTable = {
   TeachersSelection: {
     schema: TeachersSelection,
     description:
-      'A page of teachers with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
+      "A page of teachers with only the fields `fields` selects or its client's profile reads, or filtered by `ative` alone (no totals).",
   },
   TeachersPage: {
     schema: z.union([TeachersList, TeachersChanges, TeachersSelection]),
@@ -194,7 +194,7 @@ const componentTable = {
   TutorsSelection: {
     schema: TutorsSelection,
     description:
-      'A page of tutors with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
+      "A page of tutors with only the fields `fields` selects or its client's profile reads, or filtered by `ative` alone (no totals).",
   },
   TutorsPage: {
     schema: z.union([TutorsList, TutorsChanges, TutorsSelection]),
@@ -204,7 +204,7 @@ const componentTable = {
   StaffsSelection: {
     schema: StaffsSelection,
     description:
-      'A page of staffs with only the fields `fields` selects, or filtered by `ative` alone (no totals).',
+      "A page of staffs with only the fields `fields` selects or its client's profile reads, or filtered by `ative` alone (no totals).",
   },
   StaffsPage: {
     schema: z.union([StaffsList, StaffsChanges, StaffsSelection]),
@@ -213,23 +213,23 @@ const componentTable = {
   },
   EntitySelection: {
     schema: selection(Entity),
-    description: 'An entity, or the fields of it that `fields` selects.',
+    description: "An entity, or the fields of it that `fields` selects and its client's profile reads.",
   },
   StudentSelection: {
     schema: selection(Student),
-    description: 'A student, or the fields of it that `fields` selects.',
+    description: "A student, or the fields of it that `fields` selects and its client's profile reads.",
   },
   TeacherSelection: {
     schema: selection(Teacher),
-    description: 'A teacher, or the fields of it that `fields` selects.',
+    description: "A teacher, or the fields of it that `fields` selects and its client's profile reads.",
   },
   TutorSelection: {
     schema: selection(Tutor),
-    description: 'A tutor, or the fields of it that `fields` selects.',
+    description: "A tutor, or the fields of it that `fields` selects and its client's profile reads.",
   },
   StaffSelection: {
     schema: selection(Staff),
-    description: 'A staff member, or the fields of it that `fields` selects.',
+    description: "A staff member, or the fields of it that `fields` selects and its client's profile reads.",
   },
   EntitiesDeletions: {
     schema: EntitiesDeletions,
@@ -312,7 +312,8 @@ const componentTable = {
   },
   AcademicSessionSelection: {
     schema: selection(AcademicSession),
-    description: 'An academic session, or the fields of it that `fields` selects.',
+    description:
+      "An academic session, or the fields of it that `fields` selects and its client's profile reads.",
   },
   CoursesSelection: {
     schema: CoursesSelection,
@@ -325,7 +326,7 @@ const componentTable = {
   },
   CourseSelection: {
     schema: selection(Course),
-    description: 'A course, or the fields of it that `fields` selects.',
+    description: "A course, or the fields of it that `fields` selects and its client's profile reads.",
   },
   ClassesSelection: {
     schema: ClassesSelection,
@@ -338,7 +339,7 @@ const componentTable = {
   },
   ClassSelection: {
     schema: selection(Class),
-    description: 'A class, or the fields of it that `fields` selects.',
+    description: "A class, or the fields of it that `fields` selects and its client's profile reads.",
   },
   EnrollmentsSelection: {
     schema: EnrollmentsSelection,
@@ -351,7 +352,7 @@ const componentTable = {
   },
   EnrollmentSelection: {
     schema: selection(Enrollment),
-    description: 'An enrollment, or the fields of it that `fields` selects.',
+    description: "An enrollment, or the fields of it that `fields` selects and its client's profile reads.",
   },
   AcademicSessionsDeletions: {
     schema: AcademicSessionsDeletions,

@@ -8,6 +8,7 @@ import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
 import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
+import { clientPolicies } from './client-policies';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { admission } from './rate-limit';
@@ -17,7 +18,7 @@ export function api(routeId: ServiceRouteId, handle: ApiHandler) {
   const route = serviceRoute(routeId);
   return createApi(route, handle, {
     ...kernelRuntime,
-    authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
+    authenticate: bearerAuthentication(route, { verifier: tokenVerifier, policies: clientPolicies }),
     admit: admission(route),
     dialects: { problem: problemDialect },
     observers: observersOf(route, auditLog),

@@ -9,6 +9,7 @@ import { imsxDialect } from '../oneroster/dialect';
 import { type OneRosterRouteId, oneRosterRoutes } from '../oneroster/routes';
 import { rowOf } from '../route';
 import { auditLog } from './audit-log';
+import { clientPolicies } from './client-policies';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { admission } from './rate-limit';
@@ -18,7 +19,7 @@ export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
   const route = rowOf(oneRosterRoutes, routeId);
   return createApi(route, handle, {
     ...kernelRuntime,
-    authenticate: bearerAuthentication(route, { verifier: tokenVerifier }),
+    authenticate: bearerAuthentication(route, { verifier: tokenVerifier, policies: clientPolicies }),
     admit: admission(route),
     dialects: { imsx: imsxDialect },
     observers: observersOf(route, auditLog),

@@ -9,6 +9,7 @@ import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
 import { type ServiceRouteId, serviceRoute } from '../service-routes';
 import { auditLog } from './audit-log';
+import { clientPolicies } from './client-policies';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { admission } from './rate-limit';
@@ -19,7 +20,11 @@ export function revocableApi(routeId: ServiceRouteId, handle: ApiHandler) {
   const route = serviceRoute(routeId);
   return createApi(route, handle, {
     ...kernelRuntime,
-    authenticate: bearerAuthentication(route, { verifier: tokenVerifier, signIns: refreshTokenRepository }),
+    authenticate: bearerAuthentication(route, {
+      verifier: tokenVerifier,
+      signIns: refreshTokenRepository,
+      policies: clientPolicies,
+    }),
     admit: admission(route),
     dialects: { problem: problemDialect },
     observers: observersOf(route, auditLog),

@@ -15,6 +15,7 @@ import type { FieldDataset, FieldSelection } from './field-selection';
 import type { Machine } from './machine';
 import { type Operation, OVERHEAD_TARGET, type Overhead } from './overhead';
 import { coldStartProfile, getPathProfile } from './profiles';
+import { RATE_LIMIT_TARGET_MS, type RateLimitCost } from './rate-limit-cost';
 import type { JumpCost, ReadCost } from './read-cost';
 import { REVOCATION_TARGET_MS, type RevocationCost } from './revocation-cost';
 import type { SeededTable } from './seed-students';
@@ -39,6 +40,8 @@ export interface Results {
   audit?: { samples: number; results: AuditCost[] };
   /** Absent from runs made before every route checked revoked sign-ins. */
   revocation?: { samples: number; repeats: number; result: RevocationCost };
+  /** Absent from runs made before every route admitted its caller under a rate limit. */
+  rateLimit?: { result: RateLimitCost };
   /** Absent from runs made before the bench seeded a district. */
   district?: DistrictResults;
 }
@@ -100,6 +103,16 @@ function summary(r: Results): string {
             `≤ +${REVOCATION_TARGET_MS} ms, a person's token over the client's`,
             `${r.revocation.result.person.p50} ms vs ${r.revocation.result.client.p50} ms (${plusMs(r.revocation.result.addedMs)})`,
             verdict(r.revocation.result.met, r.revocation.result.addedMs, REVOCATION_TARGET_MS),
+          ],
+        ]
+      : []),
+    ...(r.rateLimit
+      ? [
+          [
+            '2. Rate limit, admitting a request (p50)',
+            `≤ +${RATE_LIMIT_TARGET_MS} ms, no round trip on most requests`,
+            `${r.rateLimit.result.admitUs.p50} µs; ${r.rateLimit.result.claims} claims in ${r.rateLimit.result.requests} requests`,
+            verdict(r.rateLimit.result.met),
           ],
         ]
       : []),
@@ -615,6 +628,33 @@ export function revocationSection(v: Results['revocation']): string {
   ].join('\n');
 }
 
+/** Section 2, continued: what admitting a caller under its client's rate limit costs a request. */
+export function rateLimitSection(v: Results['rateLimit']): string {
+  if (!v) return '';
+  const x = v.result;
+  return [
+    '### The rate limit',
+    '',
+    "Every route that takes a token admits its caller under its client's rate limit",
+    '(`shared/wiring/rate-limit.ts`, docs/sso.md#rate-limits): the policy looked up in the list in hand, a',
+    "unit of the caller's lease spent or a batch claimed from the minute's shared count (one UpdateItem), and",
+    `the header fields written. In process on DynamoDB Local, a client at ${x.limit} a minute sending ${x.requests}`,
+    'requests one after another, as a nightly sync does:',
+    '',
+    table(
+      ['What', 'p50', 'p95'],
+      [
+        ['admitting a request (µs)', x.admitUs.p50, x.admitUs.p95],
+        [`a request that claimed a batch (ms; ${x.claims} of ${x.requests})`, x.claimMs.p50, x.claimMs.p95],
+      ],
+    ),
+    '',
+    `Mean ${x.meanUs} µs a request, the claims included. Against at most +${RATE_LIMIT_TARGET_MS} ms at p50 and no`,
+    `round trip on most requests: ${verdict(x.met)} (${x.claims} round trips in ${x.requests} requests).`,
+    '',
+  ].join('\n');
+}
+
 /** Section 7: one request's audit event, built and appended as the local run does, against the overhead targets. */
 export function auditSection(a: Results['audit'], overhead?: Overhead[]): string {
   if (!a) return '';
@@ -837,6 +877,7 @@ export function renderReport(r: Results): string {
     coldStartSection(r.coldStart),
     overheadSection(r),
     revocationSection(r.revocation),
+    rateLimitSection(r.rateLimit),
     readCostSection(r),
     throughputSection(r),
     tokensSection(r),

@@ -2,7 +2,8 @@
 // benchmarks and writes docs/benchmarks.md and docs/benchmarks.json. `--quick` runs fewer samples
 // and no 100,000-student table, and writes to .reports/ instead. `--only cold-start` runs section 1
 // alone, `--only fields` section 6, `--only audit` section 7, `--only overhead` section 2 (without the
-// revocation check), `--only revocation` the revocation check of section 2, `--only throughput`
+// revocation check), `--only revocation` the revocation check of section 2, `--only ratelimit` its
+// rate-limit admission, `--only throughput`
 // section 4 and `--only district` section 8, and prints it (the last three as JSON), writing nothing; with `--merge` as well, its figures replace that section's
 // in the last run's benchmarks.json, and benchmarks.md is written again from it. The whole run stops
 // itself after a fixed time, whatever happens. Section 8 seeds a district of 10,000 students (2,000 with
@@ -24,6 +25,7 @@ import { measureFieldSelection } from './field-selection';
 import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
 import { measureOverhead } from './overhead';
+import { measureRateLimitCost } from './rate-limit-cost';
 import { itemSize, measureReadCost } from './read-cost';
 import {
   auditSection,
@@ -31,6 +33,7 @@ import {
   districtSection,
   fieldSelectionSection,
   type Results,
+  rateLimitSection,
   renderReport,
   revocationSection,
 } from './report';
@@ -44,7 +47,16 @@ import { DEMO_SECRET, workload } from './workload';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const ONLY = ['cold-start', 'fields', 'audit', 'overhead', 'revocation', 'throughput', 'district'] as const;
+const ONLY = [
+  'cold-start',
+  'fields',
+  'audit',
+  'overhead',
+  'revocation',
+  'ratelimit',
+  'throughput',
+  'district',
+] as const;
 const merge = process.argv.includes('--merge');
 // Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an
 // hour; section 8 seeds its district through the import, some minutes more.
@@ -247,6 +259,14 @@ async function main() {
       mergeReport({ revocation });
       return;
     }
+    if (only === 'ratelimit') {
+      log('section 2, the rate limit');
+      const rateLimit = { result: await measureRateLimitCost(db, tableName) };
+      console.log(rateLimitSection(rateLimit));
+      console.log(JSON.stringify({ rateLimit }, null, 2));
+      mergeReport({ rateLimit });
+      return;
+    }
     if (only === 'overhead') {
       log('section 2, per-request overhead');
       const work = await workload(db, tableName, stackClient);
@@ -281,6 +301,8 @@ async function main() {
     const overhead = await measureOverhead(work, stackClient, bareClient, settings.overhead);
     log('section 2, the revocation check');
     const revocation = await measureRevocation(work);
+    log('section 2, the rate limit');
+    const rateLimit = { result: await measureRateLimitCost(db, tableName) };
 
     log('section 6, field selection');
     const fieldSelection = {
@@ -322,6 +344,7 @@ async function main() {
       fieldSelection,
       audit,
       revocation,
+      rateLimit,
       district,
     };
     writeReport(results);
