@@ -14,9 +14,11 @@ import {
   type Reference,
   readScope,
   recordGroups,
+  type Scope,
   writeScope,
 } from './domain/groups';
 import { LIMITS } from './domain/limits';
+import type { RouteBody } from './http/route';
 import { filterParameters } from './records/list-filters';
 import { type Route, type RouteAudit, row, rowOf } from './route';
 
@@ -90,6 +92,63 @@ function partitionsOf(group: RecordGroup) {
   };
 }
 
+/** A read: a GET with a scope, answered in problem details, writing nothing. */
+const readRow = <const Id extends string>(r: {
+  id: Id;
+  path: string;
+  handler: string;
+  scope: Scope;
+  audit?: RouteAudit;
+  query: readonly string[];
+  reads: readonly string[];
+}) =>
+  row({
+    id: r.id,
+    method: 'GET',
+    path: r.path,
+    handler: r.handler,
+    ...(r.audit ? { audit: r.audit } : {}),
+    auth: { kind: 'scope', scope: r.scope },
+    query: r.query,
+    access: 'read',
+    dialect: problems,
+    reads: r.reads,
+    writes: [],
+  });
+
+/**
+ * A write: with a scope, checking the sign-in, answered in problem details, taking a JSON body where it
+ * has one.
+ */
+const writeRow = <const Id extends string>(w: {
+  id: Id;
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  handler: string;
+  scope: Scope;
+  audit?: RouteAudit;
+  body?: RouteBody;
+  idempotencyKey?: true;
+  reads: readonly string[];
+  writes: readonly string[];
+}) =>
+  row({
+    id: w.id,
+    method: w.method,
+    path: w.path,
+    handler: w.handler,
+    ...(w.audit ? { audit: w.audit } : {}),
+    auth: { kind: 'scope', scope: w.scope },
+    checksSignIn: true,
+    query: [],
+    access: 'write',
+    dialect: problems,
+    ...(w.body ? { body: w.body } : {}),
+    ...(w.idempotencyKey ? { idempotencyKey: true } : {}),
+    reads: w.reads,
+    writes: w.writes,
+  });
+
 const groupRoutes = <G extends RecordGroup>(group: G) => {
   const { idField: idParam } = groups[group];
   /** A person group's requests are audited, naming the record in the path where there is one. */
@@ -97,7 +156,7 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
     const person: RecordGroup = group;
     return person === 'entities' || isRoleGroup(person) ? { audit: { group: person, named } } : {};
   };
-  /** A read of the group: a GET with its read scope, answered in problem details, writing nothing. */
+  /** A read of the group, with its read scope. */
   const reading = <const Id extends string>(r: {
     id: Id;
     path: string;
@@ -106,23 +165,16 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
     query: readonly string[];
     reads: readonly string[];
   }) =>
-    row({
+    readRow({
       id: r.id,
-      method: 'GET',
       path: r.path,
       handler: `${group}/${r.operation}`,
+      scope: readScope(group),
       ...audit(r.named),
-      auth: { kind: 'scope', scope: readScope(group) },
       query: r.query,
-      access: 'read',
-      dialect: problems,
       reads: r.reads,
-      writes: [],
     });
-  /**
-   * A write of the group: with its write scope, checking the sign-in, answered in problem details, taking
-   * a JSON body where it has one.
-   */
+  /** A write of the group, with its write scope. */
   const writing = <const Id extends string>(w: {
     id: Id;
     method: 'POST' | 'PUT' | 'DELETE';
@@ -133,17 +185,13 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
     body?: true;
     idempotencyKey?: true;
   }) =>
-    row({
+    writeRow({
       id: w.id,
       method: w.method,
       path: w.path,
       handler: `${group}/${w.operation}`,
+      scope: writeScope(group),
       ...audit(w.named),
-      auth: { kind: 'scope', scope: writeScope(group) },
-      checksSignIn: true,
-      query: [],
-      access: 'write',
-      dialect: problems,
       ...(w.body ? { body: jsonBody } : {}),
       ...(w.idempotencyKey ? { idempotencyKey: true } : {}),
       ...w.partitions,
@@ -237,17 +285,13 @@ const adminRoutes = () => {
     operation: string;
     reads: readonly string[];
   }) =>
-    row({
+    readRow({
       id: r.id,
-      method: 'GET',
       path: r.path,
       handler: `admin/${r.operation}`,
-      auth: { kind: 'scope', scope: 'clients:admin' },
+      scope: 'clients:admin',
       query: [],
-      access: 'read',
-      dialect: problems,
       reads: r.reads,
-      writes: [],
     });
   const changing = <const Id extends string>(w: {
     id: Id;
@@ -256,19 +300,15 @@ const adminRoutes = () => {
     operation: string;
     reads: readonly string[];
     writes: readonly string[];
-    body?: { type: 'json'; maxBytes: number };
+    body?: RouteBody;
   }) =>
-    row({
+    writeRow({
       id: w.id,
       method: w.method,
       path: w.path,
       handler: `admin/${w.operation}`,
-      auth: { kind: 'scope', scope: 'clients:admin' },
-      checksSignIn: true,
+      scope: 'clients:admin',
       audit: { group: 'clients', named: ['client_id'] },
-      query: [],
-      access: 'write',
-      dialect: problems,
       ...(w.body ? { body: w.body } : {}),
       reads: w.reads,
       writes: w.writes,
