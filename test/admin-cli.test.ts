@@ -155,7 +155,18 @@ describe('clients', () => {
 
   it('create prints the id and secret once; the secret gets a client_credentials token (npm run admin)', async () => {
     const run = await admin(
-      ['clients', 'create', '--name', 'Reports service', '--scopes', 'students:read teachers:read'],
+      [
+        'clients',
+        'create',
+        '--name',
+        'Reports service',
+        '--scopes',
+        'students:read teachers:read',
+        '--rate-limit',
+        '600',
+        '--profile',
+        'roster-basic',
+      ],
       { spawn: 'npm' },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -170,6 +181,8 @@ describe('clients', () => {
       status: 'active',
       scopes: ['students:read', 'teachers:read'],
       grant_types: ['client_credentials'],
+      rate_limit: 600,
+      profile: 'roster-basic',
     });
     const secrets = await clients.secrets(id);
     expect(secrets.map((s) => s.secret_hash)).toEqual([expect.stringMatching(/^scrypt\$/)]);

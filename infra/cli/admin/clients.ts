@@ -7,6 +7,7 @@ import {
   listClients as listAll,
   registerClient,
 } from '../../../shared/clients/client-admin';
+import type { ReadyProfileName } from '../../../shared/clients/profiles';
 import type { ClientRegistration } from '../../../shared/clients/registration';
 import { type ClientRepository, grantTypesOf } from '../../../shared/data/client-repository';
 import { DomainError } from '../../../shared/domain/errors';
@@ -27,6 +28,7 @@ async function asUsage<T>(operation: Promise<T>): Promise<T> {
 export async function createClient(
   clients: ClientRepository,
   registration: ClientRegistration,
+  governance: { rateLimit?: number; profile?: ReadyProfileName } = {},
   now = new Date(),
 ): Promise<{ client: Client; secret: string | undefined }> {
   const created = await asUsage(
@@ -39,6 +41,8 @@ export async function createClient(
         grant_types: registration.grantTypes,
         redirect_uris: registration.redirectUris,
         post_logout_redirect_uris: registration.postLogoutRedirectUris,
+        ...(governance.rateLimit === undefined ? {} : { rate_limit: governance.rateLimit }),
+        ...(governance.profile === undefined ? {} : { profile: governance.profile }),
       },
       now,
     ),

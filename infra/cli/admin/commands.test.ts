@@ -59,6 +59,7 @@ describe('clients create', () => {
         postLogoutRedirectUris: [],
         isPublic: false,
       },
+      governance: {},
     });
   });
 
@@ -98,6 +99,26 @@ describe('clients create', () => {
     });
   });
 
+  it('reads a rate limit and a ready profile, and neither when not given', () => {
+    expect(
+      command(
+        'clients',
+        'create',
+        '--name',
+        'x',
+        '--scopes',
+        'students:read',
+        '--rate-limit',
+        '300',
+        '--profile',
+        'transport',
+      ),
+    ).toMatchObject({ governance: { rateLimit: 300, profile: 'transport' } });
+    expect(command('clients', 'create', '--name', 'x', '--scopes', 'students:read')).toMatchObject({
+      governance: {},
+    });
+  });
+
   it.each([
     [['--scopes', 'students:read'], /--name is required/],
     [['--name', 'x'], /--scopes is required/],
@@ -128,6 +149,10 @@ describe('clients create', () => {
     [['--name', '--public', '--scopes', 'students:read'], /--name' argument is ambiguous/],
     [['--name', 'x', '--scopes', 'students:read', '--public=yes'], /does not take an argument/],
     [['--name', 'x', '--scopes', 'students:read', '--secret', 's'], /Unknown option '--secret'/],
+    [['--name', 'x', '--scopes', 'students:read', '--rate-limit', '0'], /not a whole number/],
+    [['--name', 'x', '--scopes', 'students:read', '--rate-limit', '1.5'], /not a whole number/],
+    [['--name', 'x', '--scopes', 'students:read', '--rate-limit', '600001'], /from 1 to 600000/],
+    [['--name', 'x', '--scopes', 'students:read', '--profile', 'everything'], /not a ready profile/],
     [['extra', '--name', 'x', '--scopes', 'students:read'], /unexpected argument extra/],
   ])('refuses %j', (args, message) => {
     expect(refusal('clients', 'create', ...args)).toMatch(message);

@@ -2,12 +2,16 @@
 // turns the argument list into a checked Command (or a help text) and touches no table, so a bad
 // argument is refused before anything changes.
 import { parseArgs } from 'node:util';
+import { type ReadyProfileName, readyProfileNames } from '../../../shared/clients/profiles';
 import { type ClientRegistration, defaultGrantTypes } from '../../../shared/clients/registration';
+import { LIMITS } from '../../../shared/domain/limits';
 import { UsageError } from './usage-error';
 import {
   checkRegistration,
   parseEmail,
   parseGrantTypes,
+  parseProfileName,
+  parseRateLimit,
   parseRedirectUri,
   parseScopes,
   parseSince,
@@ -16,7 +20,12 @@ import {
 } from './validation';
 
 export type Command =
-  | { noun: 'clients'; verb: 'create'; registration: ClientRegistration }
+  | {
+      noun: 'clients';
+      verb: 'create';
+      registration: ClientRegistration;
+      governance: { rateLimit?: number; profile?: ReadyProfileName };
+    }
   | { noun: 'clients'; verb: 'list'; json: boolean }
   | { noun: 'clients'; verb: 'revoke'; clientId: string }
   | { noun: 'clients'; verb: 'set-logout-uris'; clientId: string; uris: string[] }
@@ -114,6 +123,16 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
           },
           'post-logout-redirect-uri': postLogoutRedirectUri,
           public: { type: 'boolean', help: 'a public client (phone or browser app): no secret, PKCE only' },
+          'rate-limit': {
+            type: 'string',
+            value: '<requests a minute>',
+            help: `its rate limit (default ${LIMITS.clientRequestsPerMinute})`,
+          },
+          profile: {
+            type: 'string',
+            value: '<profile>',
+            help: `the fields it may read: ${readyProfileNames.join(' or ')} (default: every field)`,
+          },
         },
         details:
           'Only a hash of the secret is kept: copy it from the output, which is the one time it is shown.',
@@ -131,6 +150,14 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
               postLogoutRedirectUris: logoutUris(values),
               isPublic,
             }),
+            governance: {
+              ...(str(values, 'rate-limit') === undefined
+                ? {}
+                : { rateLimit: parseRateLimit(str(values, 'rate-limit') as string) }),
+              ...(str(values, 'profile') === undefined
+                ? {}
+                : { profile: parseProfileName(str(values, 'profile') as string) }),
+            },
           };
         },
       },

@@ -75,7 +75,7 @@ type Of<N extends Command['noun']> = Extract<Command, { noun: N }>;
 
 async function runClients(command: Of<'clients'>, { clients, print }: Context): Promise<void> {
   if (command.verb === 'create') {
-    const { client, secret } = await createClient(clients, command.registration);
+    const { client, secret } = await createClient(clients, command.registration, command.governance);
     print(`Created ${client.type} client ${JSON.stringify(client.name)}.`);
     print(`client_id      ${client.client_id}`);
     if (secret) {
@@ -91,12 +91,24 @@ async function runClients(command: Of<'clients'>, { clients, print }: Context): 
     if (command.json) return print(JSON.stringify(found, null, 2));
     return print(
       table(
-        ['client_id', 'status', 'type', 'name', 'grant_types', 'scopes', 'redirect_uris'],
+        [
+          'client_id',
+          'status',
+          'type',
+          'name',
+          'rate_limit',
+          'profile',
+          'grant_types',
+          'scopes',
+          'redirect_uris',
+        ],
         found.map((c) => [
           c.client_id,
           c.status,
           c.type,
           c.name,
+          String(c.rate_limit),
+          typeof c.profile === 'string' ? c.profile : c.profile ? 'its own' : '-',
           list(c.grant_types),
           list(c.scopes),
           list(c.redirect_uris),

@@ -2,6 +2,7 @@
 // e-mail addresses, ids and passwords. Each returns the value as it is stored or throws a UsageError.
 import * as z from 'zod';
 import { type GrantType, grantTypes } from '../../../shared/auth/oauth-terms';
+import { type ReadyProfileName, readyProfileNames } from '../../../shared/clients/profiles';
 import {
   type ClientRegistration,
   type RegistrationField,
@@ -10,6 +11,7 @@ import {
 } from '../../../shared/clients/registration';
 import { loginName } from '../../../shared/data/user-repository';
 import { isScope, type Scope, scopes } from '../../../shared/domain/groups';
+import { LIMITS } from '../../../shared/domain/limits';
 import { UsageError } from './usage-error';
 
 /** Passwords set through the CLI; the demo accounts are seeded apart. */
@@ -112,4 +114,25 @@ export function parseSince(value: string | undefined): string | undefined {
     throw new UsageError(`--since ${value} is not an ISO 8601 time such as 2026-09-01T00:00:00Z.`);
   }
   return new Date(at).toISOString();
+}
+
+/** A rate limit in requests a minute, within what a client may be given. */
+export function parseRateLimit(value: string): number {
+  const limit = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || limit > LIMITS.maxClientRequestsPerMinute) {
+    throw new UsageError(
+      `--rate-limit ${value} is not a whole number of requests a minute from 1 to ${LIMITS.maxClientRequestsPerMinute}.`,
+    );
+  }
+  return limit;
+}
+
+/** A ready profile's name; a profile of the client's own is registered through the administration API. */
+export function parseProfileName(value: string): ReadyProfileName {
+  if (!(readyProfileNames as readonly string[]).includes(value)) {
+    throw new UsageError(
+      `--profile ${value} is not a ready profile (${readyProfileNames.join(', ')}); register a profile of the client's own through the administration API.`,
+    );
+  }
+  return value as ReadyProfileName;
 }
