@@ -80,6 +80,10 @@ export interface Route<Id extends string = string> extends HttpRoute<RouteDialec
   idempotencyKey?: true;
 }
 
+/** Whether a route takes a bearer token (and so verifies it, and admits its caller under a rate limit). */
+export const takesToken = (route: Pick<Route, 'auth'>) =>
+  route.auth.kind === 'scope' || route.auth.kind === 'token';
+
 /** A row of the route table, its id kept as written, so that the table's ids form a type. */
 export const row = <const Id extends string>(route: Route<Id>): Route<Id> => route;
 

@@ -7,7 +7,7 @@
 // its area, one docs row, and one handler file that names its row (test/route-handlers.test.ts).
 import { keys } from './data/keys';
 import { oneRosterRoutes } from './oneroster/routes';
-import { type Route, rowOf } from './route';
+import { type Route, rowOf, takesToken } from './route';
 import { fallbackRoute, type ServiceRouteId, serviceRoutes } from './service-routes';
 
 export type { RecordRouteId } from './service-routes';
@@ -23,11 +23,10 @@ export const routes: readonly Route<RouteId>[] = [...serviceRoutes, ...oneRoster
  * policies (disabled, rate limits) wherever it checks a token, and the sign-in families wherever it checks a person's sign-in at once.
  */
 export function partitionsRead(route: Route): string[] {
-  const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
   return [
     ...new Set([
       ...route.reads,
-      ...(checksTokens
+      ...(takesToken(route)
         ? [keys.publicKeyPartition, keys.revocationPartition, keys.clientPolicyPartition]
         : []),
       ...(route.checksSignIn ? [keys.refreshFamilyPartition] : []),
@@ -40,8 +39,7 @@ export function partitionsRead(route: Route): string[] {
  * client's usage, shared/wiring/rate-limit.ts), with UpdateItem alone: every route that takes a token.
  */
 export function partitionsCounted(route: Route): string[] {
-  const checksTokens = route.auth.kind === 'scope' || route.auth.kind === 'token';
-  return checksTokens ? [keys.rateWindowPartition, keys.clientUsagePartition] : [];
+  return takesToken(route) ? [keys.rateWindowPartition, keys.clientUsagePartition] : [];
 }
 
 export const routeById = (id: RouteId): Route => rowOf([...routes, fallbackRoute], id);

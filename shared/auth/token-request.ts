@@ -2,7 +2,12 @@
 // reading a form or JSON body, authenticating the client, and checking a grant's parameters. Every
 // failure is an RFC 6749 error.
 import type * as z from 'zod/mini';
-import { type ClientRepository, isPublicClient, type OAuthClient } from '../data/client-repository';
+import {
+  type ClientRepository,
+  isLiveSecret,
+  isPublicClient,
+  type OAuthClient,
+} from '../data/client-repository';
 import { isScope, type Scope } from '../domain/groups';
 import type { ApiRequest } from '../exchange';
 import { OAuthError } from '../http/errors';
@@ -106,8 +111,8 @@ async function secretMatches(
   if (dot < 0) return { matches: await verifySecret(secret, client?.secret_hash) };
   const secretId = secret.slice(0, dot);
   const item = client ? await clients.secret(client.client_id, secretId) : undefined;
-  const live = item?.expires_at === undefined || Date.parse(item.expires_at) > now.getTime();
-  const matches = (await verifySecret(secret, item?.secret_hash)) && live;
+  const matches =
+    (await verifySecret(secret, item?.secret_hash)) && item !== undefined && isLiveSecret(item, now);
   return matches ? { matches, secretId } : { matches };
 }
 

@@ -3,6 +3,7 @@
 // schema of a request body.
 import type { ClientRepository } from '../data/client-repository';
 import { RecordNotFoundError } from '../domain/errors';
+import { utcDay } from '../domain/instants';
 import { LIMITS } from '../domain/limits';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { listClients, listSecrets, readClient } from './client-admin';
@@ -43,7 +44,6 @@ export interface UsageSource {
 }
 
 const DAY_MS = 86_400_000;
-const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 /** A client's usage over the last LIMITS.clientUsageDays UTC days, today included. */
 export async function getUsageRequest(
@@ -53,8 +53,8 @@ export async function getUsageRequest(
   now = Date.now(),
 ): Promise<ApiResponse> {
   const clientId = pathId(request, 'client_id');
-  const from = dayOf(now - (LIMITS.clientUsageDays - 1) * DAY_MS);
-  const to = dayOf(now);
+  const from = utcDay(now - (LIMITS.clientUsageDays - 1) * DAY_MS);
+  const to = utcDay(now);
   const [client, days] = await Promise.all([readClient(clients, clientId), usage.usage(clientId, from, to)]);
   return { body: { client_id: clientId, from, to, rate_limit: client.rate_limit, days } };
 }

@@ -8,6 +8,7 @@ import {
   type ClientSecret,
   grantTypesOf,
   INITIAL_SECRET_ID,
+  isLiveSecret,
   isPublicClient,
   type OAuthClient,
   rateLimitOf,
@@ -170,9 +171,6 @@ async function newSecret(clientId: string, now: Date, expiresAt?: string) {
   return { item, secret };
 }
 
-const isLive = (secret: { expires_at?: string }, now: Date) =>
-  secret.expires_at === undefined || Date.parse(secret.expires_at) > now.getTime();
-
 function secretSummary(
   secret: Omit<ClientSecret, 'secret_hash' | 'client_id'>,
   now: Date,
@@ -182,7 +180,7 @@ function secretSummary(
     created_at: secret.created_at,
     ...(secret.expires_at ? { expires_at: secret.expires_at } : {}),
     ...(secret.last_used_at ? { last_used_at: secret.last_used_at } : {}),
-    status: isLive(secret, now) ? 'live' : 'expired',
+    status: isLiveSecret(secret, now) ? 'live' : 'expired',
   };
 }
 
@@ -298,7 +296,7 @@ export async function addSecret(
     throw new StateConflictError('A public client proves itself with PKCE alone: it has no secrets.');
   }
   if (client.status !== 'active') throw new StateConflictError('The client is disabled: enable it first.');
-  const live = secrets.filter((secret) => isLive(secret, now)).length + (client.secret_hash ? 1 : 0);
+  const live = secrets.filter((secret) => isLiveSecret(secret, now)).length + (client.secret_hash ? 1 : 0);
   if (live >= LIMITS.liveClientSecrets) {
     throw new StateConflictError(
       `The client already has ${live} live secrets, the most it may hold: revoke one first.`,

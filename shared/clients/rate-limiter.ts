@@ -6,6 +6,8 @@
 // is only ever granted out of what the counter had left, so admissions never exceed it. The requests it
 // decides are tallied per client, day and route group, and written along with the next claim.
 
+import { utcDay, utcMinute } from '../domain/instants';
+
 /** The shared counters the limiter leases from and reports usage to (RateRepository in a tenant). */
 export interface RateCounter {
   /** Adds `n` to the caller's window of `minute` (`YYYY-MM-DDTHH:MM`) and returns its total after the add. */
@@ -67,8 +69,6 @@ interface Tally {
   refused: number;
 }
 
-const minuteOf = (at: number) => new Date(at).toISOString().slice(0, 16);
-const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 const minuteEnd = (minute: string) => Date.parse(`${minute}:00Z`) + WINDOW_MS;
 
 /**
@@ -107,7 +107,7 @@ export class RateLimiter {
     limit: number,
     usage: { clientId: string; group: string },
   ): Promise<RateDecision> {
-    const window = this.windowOf(caller, minuteOf(this.now()));
+    const window = this.windowOf(caller, utcMinute(this.now()));
     const allowed = await this.take(window, caller, limit);
     const at = this.now();
     const decision = {
@@ -168,7 +168,7 @@ export class RateLimiter {
   }
 
   private count({ clientId, group }: { clientId: string; group: string }, allowed: boolean, at: number) {
-    const day = dayOf(at);
+    const day = utcDay(at);
     const key = `${clientId}#${day}`;
     let tally = this.tallies.get(key);
     if (!tally) {

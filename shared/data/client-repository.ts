@@ -64,6 +64,10 @@ export class ClientChangedError extends StateConflictError {
   }
 }
 
+/** Whether a secret has not expired: one without `expires_at` never does. */
+export const isLiveSecret = (secret: Pick<ClientSecret, 'expires_at'>, now: Date) =>
+  secret.expires_at === undefined || Date.parse(secret.expires_at) > now.getTime();
+
 /** The id the secret of a client registered before secrets were items of their own is listed under. */
 export const INITIAL_SECRET_ID = 'initial';
 

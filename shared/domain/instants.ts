@@ -7,3 +7,9 @@ export function parseInstant(value: string): string | undefined {
   const at = Date.parse(value);
   return isoInstant.test(value) && !Number.isNaN(at) ? new Date(at).toISOString() : undefined;
 }
+
+/** The UTC day of an instant (epoch milliseconds), `YYYY-MM-DD`. */
+export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** The UTC minute of an instant (epoch milliseconds), `YYYY-MM-DDTHH:MM`. */
+export const utcMinute = (at: number) => new Date(at).toISOString().slice(0, 16);

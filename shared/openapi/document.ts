@@ -15,6 +15,7 @@ import { LIMITS } from '../domain/limits';
 import { DEFAULT_ITEMS_PER_PAGE, MAX_ITEMS_PER_PAGE, MAX_PAGE } from '../http/paging';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../oneroster/collection-query';
 import { QUERY_MAX_LENGTH } from '../query-limits';
+import { takesToken } from '../route';
 import { componentJsonSchemas } from '../schemas/components';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';
@@ -318,7 +319,7 @@ function parameters(route: DocumentedRoute) {
       : { description: `The ${name} name.`, schema: { type: 'string' } }),
   }));
   const query = route.query === 'any' ? [] : [...route.query];
-  if (route.auth.kind === 'scope' || route.auth.kind === 'token') query.push('access_token');
+  if (takesToken(route)) query.push('access_token');
   for (const name of query) {
     if (!(name in queryParameters)) throw new Error(`Route ${route.id}: no description of ?${name}`);
   }

@@ -1,6 +1,7 @@
 // The responses each operation can give, derived in this one place: success bodies from the route row,
 // errors from its authentication, parameters and body. The API description is written from these.
 import { recordGroups } from '../domain/groups';
+import { takesToken } from '../route';
 import type { ComponentName } from '../schemas/components';
 import type { DocumentedRoute } from './route-docs';
 
@@ -36,9 +37,6 @@ const bearerChallenge = (pattern: string): HeaderSpec => ({
 /** Whether a route serves records of a group (and so versions and deletions), not the docs or sso. */
 const isRecordRoute = (route: DocumentedRoute) =>
   (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
-
-/** Whether a route takes a bearer token, and so admits its caller under the client's rate limit. */
-const isRateLimited = (route: DocumentedRoute) => route.auth.kind === 'scope' || route.auth.kind === 'token';
 
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every answer to a caller
@@ -167,7 +165,7 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
     if (route.dialect.kind === 'imsx' && route.query !== 'any' && route.query.includes('limit')) {
       Object.assign(headers, oneRosterPagingHeaders);
     }
-    if (isRateLimited(route)) Object.assign(headers, rateLimitHeaders(true));
+    if (takesToken(route)) Object.assign(headers, rateLimitHeaders(true));
     if (body === 'NoContent') {
       responses[status] = { description: 'Done; no content.', headers };
     } else if (body === 'NotModified') {
@@ -254,7 +252,7 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
           content: problem('BadRequestHttpException'),
         },
   };
-  if (route.auth.kind === 'scope' || route.auth.kind === 'token') {
+  if (takesToken(route)) {
     responses[401] = {
       description: 'No access token, or one that is not valid.',
       content: problem('ProblemDetails'),
@@ -339,7 +337,7 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
       };
     }
   }
-  if (isRateLimited(route)) responses[429] = tooManyRequests(problem('ProblemDetails'));
+  if (takesToken(route)) responses[429] = tooManyRequests(problem('ProblemDetails'));
   responses[500] = {
     description: 'The request failed on the service side.',
     content: problem('InternalServerErrorHttpException'),
@@ -358,7 +356,7 @@ const requestId: HeaderSpec = {
 export function operationResponses(route: DocumentedRoute): Record<string, ResponseSpec> {
   const responses = { ...success(route), ...errors(route) };
   // An error after the caller was admitted carries its quota too; one before (no token) cannot.
-  const admitted = isRateLimited(route) ? rateLimitHeaders(false) : {};
+  const admitted = takesToken(route) ? rateLimitHeaders(false) : {};
   return Object.fromEntries(
     Object.entries(responses).map(([status, spec]) => [
       status,
