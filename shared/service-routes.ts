@@ -5,6 +5,7 @@
 // own area's rows.
 import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { reachSources } from './auth/reach';
+import { schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
 import {
   groups,
@@ -20,6 +21,7 @@ import {
 import { LIMITS } from './domain/limits';
 import type { RouteBody } from './http/route';
 import { filterParameters } from './records/list-filters';
+import { schoolDeletionSources } from './records/school-deletions';
 import { type Route, type RouteAudit, row, rowOf } from './route';
 
 const paging = ['page', 'items_per_page', 'cursor'] as const;
@@ -64,19 +66,26 @@ function partitionsOf(group: RecordGroup) {
   const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
   const reach = reachSources(group).map(keys.recordPartition);
+  // A client registered with schools reads what they hold, found from their classes (school-scope.ts).
+  const schools = schoolSources(group);
+  const readers = (...partitions: string[]) => [...new Set([...partitions, ...reach, ...schools])];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {
-    list: [record, keys.counterPartition, keys.changePartition(group), ...reach],
-    get: [record, keys.gonePartition(group), ...reach],
-    deleted: [keys.deletionPartition(group), ...reach],
+    list: readers(record, keys.counterPartition, keys.changePartition(group)),
+    get: readers(record, keys.gonePartition(group)),
+    deleted: readers(keys.deletionPartition(group), ...schoolDeletionSources(group)),
     create: {
-      reads: [idempotency],
+      // A school-scoped client's enrollment is checked to be in its schools' classes (school-writes.ts).
+      reads: [idempotency, ...(group === 'enrollments' ? [keys.listingPartition('classes')] : [])],
       writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
     },
-    replace: { reads: [record, keys.gonePartition(group)], writes: [record, ...claims, ...relinks] },
+    replace: {
+      reads: [...new Set([record, keys.gonePartition(group), ...schools])],
+      writes: [record, ...claims, ...relinks],
+    },
     remove: {
-      reads: [record, keys.gonePartition(group), ...owner],
+      reads: [...new Set([record, keys.gonePartition(group), ...owner, ...schools])],
       writes: [
         record,
         keys.counterPartition,
@@ -88,7 +97,10 @@ function partitionsOf(group: RecordGroup) {
         ...ended,
       ],
     },
-    addDocument: { reads: [record, keys.gonePartition(group), idempotency], writes: [record, idempotency] },
+    addDocument: {
+      reads: [...new Set([record, keys.gonePartition(group), idempotency, ...schools])],
+      writes: [record, idempotency],
+    },
   };
 }
 
@@ -321,7 +333,8 @@ const adminRoutes = () => {
       method: 'POST',
       path: clients,
       operation: 'create-client',
-      reads: [],
+      // Its schools are checked to be organisations.
+      reads: [keys.recordPartition('entities')],
       writes: [registry, policies, credentials],
       body: registration,
     }),
@@ -331,7 +344,7 @@ const adminRoutes = () => {
       method: 'PUT',
       path: client,
       operation: 'replace-client',
-      reads: [registry],
+      reads: [registry, keys.recordPartition('entities')],
       writes: [registry, policies],
       body: registration,
     }),
@@ -387,7 +400,8 @@ const table = [
     query: [],
     access: 'read',
     dialect: problems,
-    reads: [keys.counterPartition],
+    // A client registered with schools is told what they hold (school-scope.ts).
+    reads: [keys.counterPartition, ...new Set(recordGroups.flatMap(schoolSources))],
     writes: [],
   }),
   row({

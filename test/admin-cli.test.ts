@@ -19,6 +19,7 @@ import { demoTenant } from '../infra/local/seed/demo-tenant';
 import { verifySecret } from '../shared/auth/secret-hash';
 import { ClientRepository } from '../shared/data/client-repository';
 import { keys } from '../shared/data/keys';
+import { RecordRepository } from '../shared/data/record-repository';
 import {
   accountThrottleSubject,
   nameThrottleSubject,
@@ -166,6 +167,8 @@ describe('clients', () => {
         '600',
         '--profile',
         'roster-basic',
+        '--schools',
+        organisation.entity_id,
       ],
       { spawn: 'npm' },
     );
@@ -183,6 +186,7 @@ describe('clients', () => {
       grant_types: ['client_credentials'],
       rate_limit: 600,
       profile: 'roster-basic',
+      schools: [organisation.entity_id],
     });
     const secrets = await clients.secrets(id);
     expect(secrets.map((s) => s.secret_hash)).toEqual([expect.stringMatching(/^scrypt\$/)]);
@@ -218,7 +222,7 @@ describe('clients', () => {
   });
 
   it('registers a public client for the code flow, with its redirect URIs and no secret', async () => {
-    const { client, secret } = await createClient(clients, {
+    const { client, secret } = await createClient(clients, new RecordRepository(api.db, api.tableName), {
       name: 'Guardian app',
       scopes: ['students:read'],
       grantTypes: ['authorization_code', 'refresh_token'],
@@ -261,7 +265,7 @@ describe('clients', () => {
     expect(await clients.get('no-such-client')).toBeUndefined();
 
     // A revoked client stays revoked, with the addresses it had.
-    const { client: revoked } = await createClient(clients, {
+    const { client: revoked } = await createClient(clients, new RecordRepository(api.db, api.tableName), {
       name: 'Retired portal',
       scopes: ['students:read'],
       grantTypes: ['authorization_code'],

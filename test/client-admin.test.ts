@@ -118,7 +118,9 @@ describe('registering a client', () => {
       'redirect_uris[0]',
       /must use https/,
     ],
-    [{ name: 'X', scopes: ['students:read'], schools: ['x'] }, 'schools', /unknown field/],
+    [{ name: 'X', scopes: ['students:read'], schools: ['x'] }, 'schools[0]', /UUID/],
+    [{ name: 'X', scopes: ['students:read'], schools: [] }, 'schools', /at least one school/],
+    [{ name: 'X', scopes: ['students:read'], scopez: [] }, 'scopez', /unknown field/],
   ])('refuses %j with 400 naming %s, registering nothing', async (body, field, reason) => {
     const before = (await listed()).length;
     const response = await api.send('POST', clients, body);

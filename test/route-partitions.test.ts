@@ -86,6 +86,42 @@ async function expectWithinGrant(route: Route, request: () => Promise<unknown>) 
   return calls;
 }
 
+let schoolToken: Promise<string> | undefined;
+/**
+ * The token of a client registered with one school (docs/sso.md, "School scoping"), which reads and
+ * writes with every record scope and OneRoster's: it first finds what the school holds.
+ */
+function schoolClientToken(): Promise<string> {
+  schoolToken ??= (async () => {
+    const school = (
+      (await json(await send('GET', '/api/classes?items_per_page=1'), 200)).classes as Record<
+        string,
+        string
+      >[]
+    )[0]?.school_id;
+    const scopes = [
+      ...recordGroups.flatMap((g) => [`${g}:read`, `${g}:write`]),
+      'system:read',
+      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
+      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
+      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-demographics.readonly',
+    ];
+    const registered = (await json(
+      await send('POST', '/api/admin/clients', { name: 'One school', scopes, schools: [school] }),
+      201,
+    )) as { client: { client_id: string }; secret: { secret: string } };
+    const issued = await expectTokens(
+      await postForm(run, 'token', {
+        grant_type: 'client_credentials',
+        client_id: registered.client.client_id,
+        client_secret: registered.secret.secret,
+      }),
+    );
+    return issued.access_token;
+  })();
+  return schoolToken;
+}
+
 /** And the route needs what it declares; public keys are read once a process, by an earlier route. */
 /** Seeded rostering records to name: two sessions, schools, courses, classes, and a person. */
 async function rosterIds() {
@@ -296,6 +332,43 @@ describe('what each route touches', () => {
         json(await read(`/api/${group}/deleted?since=${new Date().toISOString()}`), 200),
       );
     }
+    // A client registered with one school: its reads and writes first find what the school holds.
+    const scoped = await schoolClientToken();
+    const asSchool = (method: string, path: string, payload?: unknown) => send(method, path, payload, scoped);
+    const page = await track(`list-${group}`, async () =>
+      json(await asSchool('GET', `/api/${group}?items_per_page=1`), 200),
+    );
+    const [held] = page[group] as Record<string, string>[];
+    if (held) {
+      await track(`get-${group}`, async () =>
+        json(await asSchool('GET', `/api/${group}/${held[idField]}`), 200),
+      );
+    }
+    await track(`list-${group}`, async () =>
+      json(await asSchool('GET', `/api/${group}?updated_since=2000-01-01T00:00:00Z`), 200),
+    );
+    await track(`list-deleted-${group}`, async () =>
+      json(
+        await asSchool(
+          'GET',
+          `/api/${group}/deleted?since=${new Date(Date.now() - 3_600_000).toISOString()}`,
+        ),
+        200,
+      ),
+    );
+    const elsewhere = `/api/${group}/${randomUUID()}`;
+    await track(`replace-${group}`, async () => json(await asSchool('PUT', elsewhere, body(second)), 404));
+    await track(`delete-${group}`, async () => json(await asSchool('DELETE', elsewhere), 404));
+    if (groups[group].documents) {
+      await track(`add-document-${group}`, async () =>
+        json(await asSchool('POST', `${elsewhere}/documents`, documentBody), 404),
+      );
+    }
+    if (group === 'enrollments') {
+      await track(`create-${group}`, async () =>
+        json(await asSchool('POST', `/api/${group}`, { ...body(), class_id: randomUUID() }), 403),
+      );
+    }
     for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
   });
 
@@ -362,8 +435,15 @@ describe('what each route touches', () => {
     )) as { client: { client_id: string }; secret: { secret: string } };
     const id = created.client.client_id;
     const secret = created.secret.secret;
+    const { schools } = await rosterIds();
+    await track('create-client', async () =>
+      json(await send('POST', clients, { name: 'Partitions', scopes: ['students:read'], schools }), 201),
+    );
     await track('replace-client', async () =>
-      json(await send('PUT', `${clients}/${id}`, { name: 'Renamed', scopes: ['students:read'] }), 200),
+      json(
+        await send('PUT', `${clients}/${id}`, { name: 'Renamed', scopes: ['students:read'], schools }),
+        200,
+      ),
     );
     const added = (await track('create-client-secret', async () =>
       json(await send('POST', `${clients}/${id}/secrets`, {}), 201),
@@ -564,6 +644,14 @@ describe('what each route touches', () => {
     const since = encodeURIComponent("dateLastModified>'2020-01-01T00:00:00Z'");
     for (const route of rostering) {
       const calls: RecordedCall[] = [];
+      if (!route.path.includes('{')) {
+        const scoped = await schoolClientToken();
+        calls.push(
+          ...(await expectWithinGrant(route, async () =>
+            json(await send('GET', `${route.path}?limit=1&filter=${since}`, undefined, scoped), 200),
+          )),
+        );
+      }
       for (const bearer of [token, await personToken('admin')]) {
         const expectAnswer = (path: string, status: number) =>
           expectWithinGrant(route, async () => json(await send('GET', path, undefined, bearer), status));
@@ -609,7 +697,13 @@ describe('what each route touches', () => {
     ].map((r) => [r.id, r] as const),
   )('%s touches only its granted partitions, for a client and for a person', async (_id, route) => {
     const calls: RecordedCall[] = [];
-    for (const bearer of [token, await personToken('admin')]) {
+    // /api/system counts what a school-scoped client's school holds: its reads are checked with one.
+    const bearers = [
+      token,
+      await personToken('admin'),
+      ...(route.id === 'get-system' ? [await schoolClientToken()] : []),
+    ];
+    for (const bearer of bearers) {
       const made = await expectWithinGrant(route, async () => {
         const response = await send(
           'GET',

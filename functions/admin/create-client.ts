@@ -1,8 +1,9 @@
 // POST /api/admin/clients
 import { createClientRequest } from '../../shared/clients/admin-writes';
 import { clientRepository } from '../../shared/wiring/client-repository';
+import { recordRepository } from '../../shared/wiring/record-repository';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-client', (request) =>
-  createClientRequest(request, clientRepository()),
+  createClientRequest(request, clientRepository(), recordRepository()),
 );

@@ -1,8 +1,9 @@
 // PUT /api/admin/clients/{client_id}
 import { replaceClientRequest } from '../../shared/clients/admin-writes';
 import { clientRepository } from '../../shared/wiring/client-repository';
+import { recordRepository } from '../../shared/wiring/record-repository';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('replace-client', (request) =>
-  replaceClientRequest(request, clientRepository()),
+  replaceClientRequest(request, clientRepository(), recordRepository()),
 );

@@ -3,4 +3,6 @@ import { getClass } from '../../shared/oneroster/rostering-classes';
 import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
-export const handler = oneRosterApi('get-oneroster-class', (request) => getClass(request, rosterReader()));
+export const handler = oneRosterApi('get-oneroster-class', (request) =>
+  getClass(request, rosterReader(request)),
+);

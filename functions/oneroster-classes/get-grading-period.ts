@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('get-oneroster-grading-period', (request) =>
-  getAcademicSession(request, rosterReader(), 'grading_period'),
+  getAcademicSession(request, rosterReader(request), 'grading_period'),
 );

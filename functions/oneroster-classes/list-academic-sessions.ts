@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-academic-sessions', (request) =>
-  listAcademicSessions(request, rosterReader(), undefined),
+  listAcademicSessions(request, rosterReader(request), undefined),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-classes-of-term', (request) =>
-  listClasses(request, rosterReader(), { by: 'term' }),
+  listClasses(request, rosterReader(request), { by: 'term' }),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-grading-periods-of-term', (request) =>
-  listAcademicSessions(request, rosterReader(), 'grading_period', true),
+  listAcademicSessions(request, rosterReader(request), 'grading_period', true),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-grading-periods', (request) =>
-  listAcademicSessions(request, rosterReader(), 'grading_period'),
+  listAcademicSessions(request, rosterReader(request), 'grading_period'),
 );

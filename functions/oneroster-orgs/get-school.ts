@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('get-oneroster-school', (request) =>
-  getOrg(request, rosterReader(), 'school'),
+  getOrg(request, rosterReader(request), 'school'),
 );

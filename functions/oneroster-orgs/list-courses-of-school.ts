@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-courses-of-school', (request) =>
-  listCourses(request, rosterReader(), true),
+  listCourses(request, rosterReader(request), true),
 );

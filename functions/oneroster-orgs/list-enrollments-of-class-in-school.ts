@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-enrollments-of-class-in-school', (request) =>
-  listEnrollments(request, rosterReader(), 'class'),
+  listEnrollments(request, rosterReader(request), 'class'),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-enrollments-of-school', (request) =>
-  listEnrollments(request, rosterReader(), 'school'),
+  listEnrollments(request, rosterReader(request), 'school'),
 );

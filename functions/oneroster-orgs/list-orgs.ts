@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-orgs', (request) =>
-  listOrgs(request, rosterReader(), undefined),
+  listOrgs(request, rosterReader(request), undefined),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-students-of-school', (request) =>
-  listUsersOfSchool(request, rosterReader(), 'student'),
+  listUsersOfSchool(request, rosterReader(request), 'student'),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-teachers-of-school', (request) =>
-  listUsersOfSchool(request, rosterReader(), 'teacher'),
+  listUsersOfSchool(request, rosterReader(request), 'teacher'),
 );

@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-terms-of-school', (request) =>
-  listTermsOfSchool(request, rosterReader()),
+  listTermsOfSchool(request, rosterReader(request)),
 );

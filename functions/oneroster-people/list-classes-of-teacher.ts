@@ -4,5 +4,5 @@ import { oneRosterApi } from '../../shared/wiring/oneroster-api';
 import { rosterReader } from '../../shared/wiring/roster-reader';
 
 export const handler = oneRosterApi('list-oneroster-classes-of-teacher', (request) =>
-  listClasses(request, rosterReader(), { by: 'user', role: 'teacher' }),
+  listClasses(request, rosterReader(request), { by: 'user', role: 'teacher' }),
 );

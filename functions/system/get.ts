@@ -1,9 +1,10 @@
 // GET /api/system: the tenant, the service's version and health, and the count of each group.
 import packageJson from '../../package.json' with { type: 'json' };
+import { readableCounts } from '../../shared/auth/school-scope';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-system', async ({ config }) => ({
+export const handler = api('get-system', async ({ config, auth }) => ({
   body: {
     tenant_id: config.tenantId,
     tenant_name: config.tenantName,
@@ -11,6 +12,6 @@ export const handler = api('get-system', async ({ config }) => ({
     version: packageJson.version,
     status: 'ok',
     server_time: new Date().toISOString(),
-    counts: await recordRepository().counts(),
+    counts: await readableCounts(auth?.schools, recordRepository()),
   },
 }));

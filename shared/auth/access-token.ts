@@ -16,4 +16,6 @@ export interface AccessToken {
   person?: Person;
   /** The fields its client may read, when the client is registered with a profile (not a claim: its policy's). */
   profile?: Profile;
+  /** The schools whose records alone it may read and write, when its client is registered with some (its policy's). */
+  schools?: readonly string[];
 }

@@ -1,6 +1,6 @@
 // How a route that takes a bearer token authenticates its caller, as its row says: the token verified,
 // the route's scope checked, where the route checks the sign-in (`checksSignIn`) a person's token
-// refused at once when its sign-in has been revoked, and the profile of its client attached. The
+// refused at once when its sign-in has been revoked, and the profile and schools of its client attached. The
 // factories give this to the HTTP kernel.
 
 import { resolveProfile } from '../clients/profiles';
@@ -16,7 +16,7 @@ export interface AuthenticationParts {
   verifier?: () => TokenVerifier;
   /** Routes that check a person's sign-in only (`checksSignIn`): whether a sign-in has been revoked. */
   signIns?: () => { isRevoked(signIn: string): Promise<boolean> };
-  /** The clients' policies, for the profile of the token's client. */
+  /** The clients' policies, for the profile and schools of the token's client. */
   policies?: () => { of(token: AccessToken): Promise<ClientPolicy | undefined> };
 }
 
@@ -37,7 +37,12 @@ export function bearerAuthentication(route: Route, { verifier, signIns, policies
     if (signIn !== undefined && signIns && (await signIns().isRevoked(signIn))) {
       throw new UnauthorizedError('The access token is not valid: its sign-in has been revoked.', true);
     }
-    const profile = resolveProfile((await policies?.().of(verified))?.profile);
-    return profile ? { ...verified, profile } : verified;
+    const policy = await policies?.().of(verified);
+    const profile = resolveProfile(policy?.profile);
+    return {
+      ...verified,
+      ...(profile ? { profile } : {}),
+      ...(policy?.schools ? { schools: policy.schools } : {}),
+    };
   };
 }

@@ -14,6 +14,7 @@ import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import type { AccessToken } from './access-token';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
+import { schoolScope } from './school-scope';
 
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
@@ -81,8 +82,53 @@ export function idsInReach(group: RecordGroup, reaches: readonly Reach[], source
   return [...ids].sort();
 }
 
-/** What the request's token may read of a group; for a person who may read only some, read from their records. */
+/**
+ * What the request's token may read of a group: for a person who may read only some, read from their
+ * records; for a client registered with schools, only what those schools hold (school-scope.ts), and for
+ * a person signed in through such a client, what both allow.
+ */
 export async function readScope(
+  auth: AccessToken | undefined,
+  group: RecordGroup,
+  records: RecordRepository,
+): Promise<ReadScope> {
+  const [reach, schools] = await Promise.all([
+    personScope(auth, group, records),
+    auth?.schools ? schoolScope(auth.schools, group, records) : undefined,
+  ]);
+  if (!schools) return reach;
+  if (reach.all) {
+    return {
+      all: false,
+      ids: schools.ids,
+      changedAt: schools.changedAt,
+      since: schools.since,
+      schools: { schools: auth?.schools ?? [], classIds: schools.classIds, persons: schools.persons },
+    };
+  }
+  // A person through a school-scoped client: what both allow. Its deletions are told as a person's are,
+  // from when either set last changed.
+  const schoolIds = new Set(schools.ids);
+  const both = reach.ids.filter((id) => schoolIds.has(id));
+  const latest = (...times: (string | undefined)[]) =>
+    times
+      .filter((at): at is string => at !== undefined)
+      .sort()
+      .at(-1);
+  const since = both.flatMap((id) => {
+    const at = latest(schools.since.get(id), reach.changedAt);
+    return at === undefined ? [] : [[id, at] as const];
+  });
+  return {
+    all: false,
+    ids: both,
+    changedAt: latest(reach.changedAt, schools.changedAt),
+    since: new Map(since),
+  };
+}
+
+/** What a person's roles let them read of a group; all of it for a client's own token. */
+async function personScope(
   auth: AccessToken | undefined,
   group: RecordGroup,
   records: RecordRepository,

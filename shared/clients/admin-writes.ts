@@ -6,6 +6,7 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import { validateBody } from '../http/validate';
 import { ClientRegistrationRequest, ClientReplaceRequest, ClientSecretRequest } from '../schemas/clients';
 import { pathId } from './admin-reads';
+import type { OrganisationDirectory } from './client-admin';
 import { addSecret, disableClient, registerClient, replaceClient, revokeSecret } from './client-admin';
 
 const registrationFields = Object.keys(ClientReplaceRequest.shape);
@@ -16,9 +17,10 @@ const clientAddress = (request: ApiRequest, clientId: string) =>
 export async function createClientRequest(
   request: ApiRequest,
   clients: ClientRepository,
+  directory: OrganisationDirectory,
 ): Promise<ApiResponse> {
   const input = validateBody(ClientRegistrationRequest, request.body, registrationFields);
-  const created = await registerClient(clients, input);
+  const created = await registerClient(clients, directory, input);
   const { client_id: clientId } = created.client;
   return {
     status: 201,
@@ -31,10 +33,11 @@ export async function createClientRequest(
 export async function replaceClientRequest(
   request: ApiRequest,
   clients: ClientRepository,
+  directory: OrganisationDirectory,
 ): Promise<ApiResponse> {
   const clientId = pathId(request, 'client_id');
   const input = validateBody(ClientReplaceRequest, request.body, registrationFields);
-  return { body: await replaceClient(clients, clientId, input), audit: audited(clientId) };
+  return { body: await replaceClient(clients, directory, clientId, input), audit: audited(clientId) };
 }
 
 export async function deleteClientRequest(

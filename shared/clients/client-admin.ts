@@ -58,7 +58,30 @@ export function clientView(client: OAuthClient): Client {
     ...(client.disabled_at ? { disabled_at: client.disabled_at } : {}),
     // Stored as it was registered, so as the request's schema took it.
     ...(client.profile === undefined ? {} : { profile: client.profile as ClientProfile }),
+    ...(client.schools === undefined ? {} : { schools: client.schools }),
   };
+}
+
+/** Which of some entity ids are the tenant's organisations: what a client's `schools` may name. */
+export interface OrganisationDirectory {
+  organisations(ids: readonly string[]): Promise<ReadonlySet<string>>;
+}
+
+/** The schools a registration names, each once, checked to be organisations: a 400 names each that is not. */
+async function schoolsOf(
+  schools: readonly string[] | undefined,
+  directory: OrganisationDirectory,
+): Promise<string[] | undefined> {
+  if (schools === undefined) return undefined;
+  const named = unique(schools);
+  const known = await directory.organisations(named);
+  const problems = schools.flatMap((id, i): FieldProblem[] =>
+    known.has(id)
+      ? []
+      : [{ name: `schools[${i}]`, in: 'body', reason: 'is not an organisation of this tenant' }],
+  );
+  if (problems.length > 0) throw new InvalidInputError('The registration is not valid.', problems);
+  return named;
 }
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
@@ -98,6 +121,16 @@ function registrationOf(request: ClientRegistrationRequest, isPublic: boolean) {
     rate_limit: request.rate_limit,
     profile: request.profile,
   };
+}
+
+/** The registration a request asks for, its schools checked against the tenant's organisations. */
+async function checkedRegistration(
+  request: ClientRegistrationRequest,
+  isPublic: boolean,
+  directory: OrganisationDirectory,
+) {
+  const registration = registrationOf(request, isPublic);
+  return { ...registration, schools: await schoolsOf(request.schools, directory) };
 }
 
 /**
@@ -186,11 +219,12 @@ function secretSummary(
 
 export async function registerClient(
   clients: ClientRepository,
+  directory: OrganisationDirectory,
   request: ClientRegistrationRequest,
   now = new Date(),
 ): Promise<ClientCreated> {
   const isPublic = request.type === 'public';
-  const registration = registrationOf(request, isPublic);
+  const registration = await checkedRegistration(request, isPublic, directory);
   const clientId = randomUUID();
   const client: OAuthClient = {
     client_id: clientId,
@@ -228,6 +262,7 @@ export async function readClient(clients: ClientRepository, clientId: string): P
  */
 export async function replaceClient(
   clients: ClientRepository,
+  directory: OrganisationDirectory,
   clientId: string,
   request: ClientReplaceRequest,
   now = new Date(),
@@ -240,7 +275,7 @@ export async function replaceClient(
       [{ name: 'type', in: 'body', reason: `must be ${type}` }],
     );
   }
-  const registration = registrationOf(request, type === 'public');
+  const registration = await checkedRegistration(request, type === 'public', directory);
   const status = request.status ?? current.status;
   const replaced = await clients.replace(
     clientId,

@@ -43,6 +43,8 @@ export interface OAuthClient {
   rate_limit?: number;
   /** The fields it may read, per group and OneRoster object: a ready profile's name, or its own. */
   profile?: ReadyProfileName | Profile;
+  /** The schools (organisation entity ids) whose records alone it reads and writes; all when absent. */
+  schools?: string[];
   /** Moved on by every secret added, so that two added at once cannot both pass the limit of live secrets. */
   secrets_version?: number;
 }
@@ -81,6 +83,7 @@ export interface ClientPolicy {
   disabled_at?: string;
   rate_limit?: number;
   profile?: ReadyProfileName | Profile;
+  schools?: string[];
 }
 
 export const grantTypesOf = (client: OAuthClient): GrantType[] =>
@@ -93,7 +96,14 @@ export const rateLimitOf = (client: Pick<OAuthClient, 'rate_limit'>) =>
 /** The registration fields an administrator sets, all at once. */
 export type Registration = Pick<
   OAuthClient,
-  'name' | 'scopes' | 'grant_types' | 'redirect_uris' | 'post_logout_redirect_uris' | 'rate_limit' | 'profile'
+  | 'name'
+  | 'scopes'
+  | 'grant_types'
+  | 'redirect_uris'
+  | 'post_logout_redirect_uris'
+  | 'rate_limit'
+  | 'profile'
+  | 'schools'
 >;
 
 const withoutKeys = <T>(item: Record<string, unknown>): T => {
@@ -373,6 +383,7 @@ export class ClientRepository {
       ...(client.disabled_at ? { disabled_at: client.disabled_at } : {}),
       ...(client.rate_limit === undefined ? {} : { rate_limit: client.rate_limit }),
       ...(client.profile === undefined ? {} : { profile: client.profile }),
+      ...(client.schools === undefined ? {} : { schools: client.schools }),
     };
     return this.items.putInput(itemKinds.clientPolicy, keys.clientPolicy(client.client_id), policy);
   }

@@ -13,6 +13,20 @@ export type ReadScope =
        * same transaction. None when the caller's roles reach nothing of the group.
        */
       changedAt: string | undefined;
+      /**
+       * Per id, when it became readable as far as can be known, where that is later than the record's own
+       * last change and not `changedAt` (a school-scoped client's records: shared/auth/school-scope.ts).
+       */
+      since?: ReadonlyMap<string, string>;
+      /** For a client registered with schools: what its deletions feed is told from. */
+      schools?: SchoolsRead;
     };
+
+/** The schools a client reads, their classes now, and the persons enrolled there or caring for their students. */
+export interface SchoolsRead {
+  schools: readonly string[];
+  classIds: readonly string[];
+  persons: ReadonlySet<string>;
+}
 
 export const inScope = (scope: ReadScope, id: string) => scope.all || scope.ids.includes(id);

@@ -12,6 +12,8 @@ import { idFields, type RecordGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
 import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
+import { ListingRepository } from './listing-repository';
+import { classesOfSchool } from './listings';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
@@ -49,11 +51,25 @@ const MAX_KEYS_PER_BATCH_GET = 100;
  */
 export const FILTERED_READ = { records: 1_000, queries: 8 } as const;
 
+/** What a school's class says of the records tied to the school through it (shared/auth/school-scope.ts). */
+export interface ClassFacts {
+  courseId: string;
+  termIds: string[];
+  updatedAt: string;
+  /** Its enrollment list and when that last changed, when asked for. */
+  entries: EnrollmentEntry[];
+  enrolledAt: string | undefined;
+}
+
 export class RecordRepository {
+  private readonly listings: ListingRepository;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.listings = new ListingRepository(db, tableName);
+  }
 
   async get<G extends RecordGroup>(group: G, id: string): Promise<StoredRecord<G> | undefined> {
     const item = await this.getItem(group, id);
@@ -128,6 +144,51 @@ export class RecordRepository {
   async schoolsOfClasses(classIds: readonly string[]): Promise<Map<string, string>> {
     const items = await this.getManyItems('classes', classIds, 'school_id');
     return new Map([...items].map(([id, item]) => [id, String(item.school_id)]));
+  }
+
+  /** Which of these entity ids are organisations: a BatchGet of just their type. */
+  async organisations(ids: readonly string[]): Promise<ReadonlySet<string>> {
+    const items = await this.getManyItems('entities', ids, 'entity_type');
+    return new Set([...items].filter(([, item]) => item.entity_type === 'organisation').map(([id]) => id));
+  }
+
+  /** The ids of the classes of these schools, in id order: each school's range of the classes' listing. */
+  async classIdsOfSchools(schoolIds: readonly string[]): Promise<string[]> {
+    const ranges = await Promise.all(
+      schoolIds.map(async (schoolId) => {
+        const prefix = classesOfSchool(schoolId);
+        return (await this.listings.all('classes', prefix)).map((i) => i.sort.slice(prefix.length));
+      }),
+    );
+    return [...new Set(ranges.flat())].sort();
+  }
+
+  /**
+   * What these classes say of the records they tie to their school: course, terms and last change, and
+   * with `enrollments` their enrollment lists. A BatchGet of just those attributes.
+   */
+  async classFacts(classIds: readonly string[], enrollments: boolean): Promise<Map<string, ClassFacts>> {
+    const listed = enrollments ? [internal.enrollments, internal.enrolledAt] : [];
+    const items = await this.getManyItems(
+      'classes',
+      classIds,
+      'course_id',
+      'term_ids',
+      'updated_at',
+      ...listed,
+    );
+    return new Map(
+      [...items].map(([id, item]) => [
+        id,
+        {
+          courseId: String(item.course_id),
+          termIds: (item.term_ids ?? []) as string[],
+          updatedAt: String(item.updated_at),
+          entries: entriesOf(item[internal.enrollments]),
+          enrolledAt: item[internal.enrolledAt] as string | undefined,
+        },
+      ]),
+    );
   }
 
   /** Each student's tutors (the ids in its `_tutors` set), by student id: a BatchGet of just that attribute. */
@@ -367,9 +428,9 @@ export class RecordRepository {
     scope: ReadScope,
     query: TimeWindowQuery,
   ): Promise<TimedPage<GroupRecords[G]>> {
-    return scope.all
-      ? this.changesPage(group, query)
-      : this.changesAmong(group, scope.ids, query, scope.changedAt);
+    if (scope.all) return this.changesPage(group, query);
+    const { since, changedAt } = scope;
+    return this.changesAmong(group, scope.ids, query, since ? (id) => since.get(id) : () => changedAt);
   }
 
   /** A page of the list of a reader who may read only these ids (in id order): read by id, never by Query. */
@@ -392,11 +453,12 @@ export class RecordRepository {
     group: G,
     ids: readonly string[],
     query: TimeWindowQuery,
-    readableSince: string | undefined,
+    readableSince: (id: string) => string | undefined,
   ): Promise<TimedPage<GroupRecords[G]>> {
     const found = await this.getMany(group, ids);
     const entries = [...found].map(([id, record]) => {
-      const changed = readableSince && readableSince > record.updated_at ? readableSince : record.updated_at;
+      const since = readableSince(id);
+      const changed = since && since > record.updated_at ? since : record.updated_at;
       return { value: record, position: keys.changeSort(changed, id) };
     });
     return pageOfWindow(entries, query);

@@ -70,6 +70,11 @@ export class StaleVersionError extends DomainError {
   }
 }
 
+/** The caller's client is limited to some schools, and the write would reach past them. */
+export class OutsideSchoolsError extends DomainError {
+  readonly kind = 'outside-schools';
+}
+
 /** An Idempotency-Key already used with another request body. */
 export class IdempotencyKeyReusedError extends DomainError {
   readonly kind = 'idempotency-key-reused';
@@ -88,4 +93,5 @@ export type DomainFailure =
   | NoLongerKeptError
   | StateConflictError
   | StaleVersionError
-  | IdempotencyKeyReusedError;
+  | IdempotencyKeyReusedError
+  | OutsideSchoolsError;

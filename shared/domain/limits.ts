@@ -46,6 +46,8 @@ export const LIMITS = {
   liveClientSecrets: 2,
   /** Redirect URIs of each kind one client registers. */
   clientRedirectUris: 10,
+  /** Schools one client may be limited to (`schools`): a district's, with room to spare. */
+  clientSchools: 200,
   /** Days of a client's usage the administration API answers, and keeps. */
   clientUsageDays: 30,
 } as const;

@@ -48,14 +48,22 @@ const idOf = (group: RecordGroup, record: object) =>
 
 export class RosterReader {
   constructor(
-    private readonly records: RecordRepository,
-    private readonly listings: ListingRepository,
+    protected readonly records: RecordRepository,
+    protected readonly listings: ListingRepository,
     /**
      * How far behind the clock a changes read stops (the service's SYNC_LAG_MS): a write stamped just
      * before it commits is then never missed by a client that resumes from the newest dateLastModified.
      */
-    private readonly syncLagMs: number,
+    protected readonly syncLagMs: number,
   ) {}
+
+  /** Whether what it reads is the whole tenant's (not a school-scoped client's: SchoolRosterReader). */
+  readonly readsWholeTenant: boolean = true;
+
+  /** Of these organisations, those the request may read: all of them here (see SchoolRosterReader). */
+  async readableOrganisations(orgs: readonly Entity[]): Promise<Entity[]> {
+    return [...orgs];
+  }
 
   /** Every record of the group, in id order; refused when the group is larger than the bound. */
   async all<G extends RecordGroup>(group: G): Promise<GroupRecords[G][]> {

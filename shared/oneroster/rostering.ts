@@ -48,7 +48,8 @@ let rootOrg: { id: string; readAt: number } | undefined;
 export async function homeOrgId(request: ApiRequest, reader: RosterReader, entities?: readonly Entity[]) {
   const now = Date.now();
   const { tenantId } = request.config;
-  if (entities) {
+  // A school-scoped read's entities are its schools' alone: the root is found among all organisations.
+  if (entities && reader.readsWholeTenant) {
     rootOrg = { id: homeOrganisation(entities, tenantId).entity_id, readAt: now };
   } else if (!rootOrg || now - rootOrg.readAt > ROOT_ORG_TTL_MS) {
     rootOrg = { id: homeOrganisation(await reader.organisations(), tenantId).entity_id, readAt: now };
@@ -536,6 +537,7 @@ export async function listOrgs(
   // An org lists its children, which may have changed without it: the organisations are read whole.
   const stored = await reader.organisations();
   const orgs = organisationsOf(stored, request.config.tenantId);
+  const readable = await reader.readableOrganisations(orgs);
   const maker = makerFor(request, await homeOrgId(request, reader, stored));
   const deleted = (await deletionsFor(reader, 'entities', query))
     .filter(
@@ -546,7 +548,7 @@ export async function listOrgs(
     request,
     'orgs',
     withDeleted(
-      orgs.filter(isOrg(type)).map((e) => maker.org(e, orgs)),
+      readable.filter(isOrg(type)).map((e) => maker.org(e, orgs)),
       deleted,
     ),
     query,

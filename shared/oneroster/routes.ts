@@ -1,8 +1,9 @@
 // The OneRoster 1.2 Rostering REST binding's read operations, as rows of the route table
 // (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
 // binding's scopes and imsx_StatusInfo errors.
+import { schoolSources } from '../auth/school-scope';
 import { keys } from '../data/keys';
-import { oneRosterScopes, personGroups, type RecordGroup, roleGroups } from '../domain/groups';
+import { oneRosterScopes, personGroups, type RecordGroup, recordGroups, roleGroups } from '../domain/groups';
 import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
 import { ROSTERING_PATH } from './objects';
@@ -101,6 +102,18 @@ const classPeopleReads = [
 
 const imsx = { kind: 'imsx' } as const;
 
+/**
+ * What a client registered with schools reads beyond a route's own partitions, to find what they hold of
+ * each group the route reads (school-scope.ts): their classes' listing and items, and the people,
+ * guardians and sessions they lead to.
+ */
+const withSchools = (reads: readonly string[]) => [
+  ...new Set([
+    ...reads,
+    ...recordGroups.filter((g) => reads.includes(keys.recordPartition(g))).flatMap(schoolSources),
+  ]),
+];
+
 /** Nested collections take roster.readonly alone (binding section 4). */
 const roster = { kind: 'scope', scope: oneRosterScopes.roster } as const;
 
@@ -133,7 +146,7 @@ function nested<const Id extends string>(
     auth: roster,
     query: collectionParameters,
     access: 'read',
-    reads,
+    reads: withSchools(reads),
     writes: [],
     dialect: imsx,
   });
@@ -161,7 +174,7 @@ function collection<
   // Without a plural of its own, Plural is Name.
   const plural = (options.plural ?? name) as Plural;
   const { ofPeople } = options;
-  const base = { auth, access: 'read', reads, writes: [], dialect: imsx } as const;
+  const base = { auth, access: 'read', reads: withSchools(reads), writes: [], dialect: imsx } as const;
   const audit = (...named: string[]) => (ofPeople ? { audit: people(...named) } : {});
   return [
     row({
@@ -170,7 +183,7 @@ function collection<
       method: 'GET',
       path: `${ROSTERING_PATH}/${name}`,
       handler: `${areaOf(plural)}/list-${plural}`,
-      reads: [...reads, ...(options.deletions ?? []).map(keys.deletionPartition)],
+      reads: withSchools([...reads, ...(options.deletions ?? []).map(keys.deletionPartition)]),
       query: collectionParameters,
       ...audit(),
     }),

@@ -269,11 +269,21 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
     };
   }
   if (route.auth.kind === 'scope') {
-    responses[403] = {
-      description: `The access token lacks the scope ${route.auth.scope}${route.auth.or ? ` and ${route.auth.or}` : ''}.`,
-      content: problem('ProblemDetails'),
-      headers: { 'WWW-Authenticate': bearerChallenge('^Bearer .*error="insufficient_scope"') },
-    };
+    const lacksScope = `The access token lacks the scope ${route.auth.scope}${route.auth.or ? ` and ${route.auth.or}` : ''}.`;
+    const challenge = bearerChallenge('^Bearer .*error="insufficient_scope"');
+    // A client registered with schools writes only there (docs/sso.md): its other writes are refused too.
+    const schoolWrite = isRecordRoute(route) && route.access === 'write';
+    responses[403] = schoolWrite
+      ? {
+          description: `${lacksScope} Or the token's client is limited to some schools and the write would reach past them (type \`outside-schools\`, without WWW-Authenticate).`,
+          content: problem('ProblemDetails'),
+          headers: { 'WWW-Authenticate': { ...challenge, required: false } },
+        }
+      : {
+          description: lacksScope,
+          content: problem('ProblemDetails'),
+          headers: { 'WWW-Authenticate': challenge },
+        };
   }
   // Userinfo takes any token but releases claims only to a person's token granted openid.
   if (route.path === '/api/sso/userinfo') {

@@ -23,6 +23,7 @@ import { type ListFilters, parseFields, parseFilters, passes, select } from './l
 import { missingRecord, notFound } from './missing-record';
 import { recordId } from './record-id';
 import { readerView } from './record-view';
+import { schoolDeletions } from './school-deletions';
 
 export async function listRecords(
   group: RecordGroup,
@@ -265,7 +266,9 @@ export async function listDeleted(
   const scope = await readScope(request.auth, group, records);
   const page = scope.all
     ? await records.deletionsPage(group, w)
-    : deletionsWithin(scope, group, request, w.since);
+    : scope.schools
+      ? await schoolDeletions(group, scope.schools, records, w)
+      : deletionsWithin(scope, group, request, w.since);
   const idField = idFields[group];
   const deletions = {
     ...page,

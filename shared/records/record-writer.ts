@@ -63,7 +63,8 @@ export class RecordWriter {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     tableName: string,
-    private readonly records: RecordRepository,
+    /** The records it reads before writing, which the write routes also check the caller's reach with. */
+    readonly records: RecordRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {
     this.steps = new WriteSteps(tableName);

@@ -16,6 +16,7 @@ import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
 import { hidesFields, readerView, refuseHidden, withHidden } from './record-view';
 import type { RecordWriter } from './record-writer';
+import { refuseChangeOutsideSchools, refuseCreateOutsideSchools } from './school-writes';
 
 let known: string[] | undefined;
 
@@ -90,6 +91,7 @@ export async function createRecord(
   refuseMasked(request.body);
   const input = validateBody(insertRequests[group], request.body, knownFields());
   refuseHidden(request.auth, group, Object.keys(request.body as object));
+  await refuseCreateOutsideSchools(request, group, writer.records);
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
@@ -117,6 +119,7 @@ export async function replaceRecord(
   // A client whose profile keeps fields from it replaces the others: those stay as they are.
   const masked = carriesMasked(body) || hidesFields(request.auth, group);
   const input = masked ? undefined : validateBody(insertRequests[group], body, knownFields());
+  await refuseChangeOutsideSchools(request, group, id, writer.records, body);
   const { record, version } = await locatingClashes(request, group, () =>
     writer.replace(
       group,
@@ -148,6 +151,7 @@ export async function deleteRecord(
   writer: RecordWriter,
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
+  await refuseChangeOutsideSchools(request, group, id, writer.records);
   const removed = await writer.remove(group, id, ifMatch(request));
   return { status: 204, audit: subjectOf(idFields[group], [removed]) };
 }
@@ -163,6 +167,7 @@ export async function addDocument(
   refuseMaskedDocument(request.body);
   const document = validateBody(documentInsertRequest(), request.body, knownFields());
   refuseHidden(request.auth, group, ['documents']);
+  await refuseChangeOutsideSchools(request, group, id, writer.records);
   const response = await once(idempotency, idempotentPost(group, request), async (keep) =>
     created(
       request,

@@ -41,6 +41,14 @@ const registrationFields = {
   redirect_uris: uris,
   post_logout_redirect_uris: uris,
   profile: z.optional(ClientProfile),
+  schools: z.optional(
+    z
+      .array(z.uuid('must be the id (a UUID) of an organisation'))
+      .check(
+        z.minLength(1, 'must name at least one school; leave it out to read every school'),
+        z.maxLength(LIMITS.clientSchools, `at most ${LIMITS.clientSchools} schools`),
+      ),
+  ),
   rate_limit: z.optional(
     z
       .int()
@@ -78,6 +86,7 @@ export const Client = z.strictObject({
   post_logout_redirect_uris: z.array(z.string()),
   rate_limit: z.int(),
   profile: z.optional(ClientProfile),
+  schools: z.optional(z.array(z.string())),
   created_at: z.iso.datetime(),
   updated_at: z.optional(z.iso.datetime()),
   disabled_at: z.optional(z.iso.datetime()),

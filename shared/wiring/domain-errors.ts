@@ -27,6 +27,8 @@ const answers: Answers = {
     failed.audit = error.record;
     return failed;
   },
+  'outside-schools': (error) =>
+    new HttpError(403, 'outside-schools', 'Forbidden', error.message, {}, error.problems),
   'idempotency-key-reused': (error) =>
     new HttpError(422, 'idempotency-key-reused', 'Unprocessable Content', error.message, {}, error.problems),
 };

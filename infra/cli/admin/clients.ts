@@ -5,6 +5,7 @@ import {
   clientView,
   disableClient,
   listClients as listAll,
+  type OrganisationDirectory,
   registerClient,
 } from '../../../shared/clients/client-admin';
 import type { ReadyProfileName } from '../../../shared/clients/profiles';
@@ -27,13 +28,15 @@ async function asUsage<T>(operation: Promise<T>): Promise<T> {
 
 export async function createClient(
   clients: ClientRepository,
+  directory: OrganisationDirectory,
   registration: ClientRegistration,
-  governance: { rateLimit?: number; profile?: ReadyProfileName } = {},
+  governance: { rateLimit?: number; profile?: ReadyProfileName; schools?: string[] } = {},
   now = new Date(),
 ): Promise<{ client: Client; secret: string | undefined }> {
   const created = await asUsage(
     registerClient(
       clients,
+      directory,
       {
         name: registration.name,
         type: registration.isPublic ? 'public' : 'confidential',
@@ -43,6 +46,7 @@ export async function createClient(
         post_logout_redirect_uris: registration.postLogoutRedirectUris,
         ...(governance.rateLimit === undefined ? {} : { rate_limit: governance.rateLimit }),
         ...(governance.profile === undefined ? {} : { profile: governance.profile }),
+        ...(governance.schools === undefined ? {} : { schools: governance.schools }),
       },
       now,
     ),

@@ -114,6 +114,20 @@ describe('clients create', () => {
         'transport',
       ),
     ).toMatchObject({ governance: { rateLimit: 300, profile: 'transport' } });
+    const school = '9f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
+    const other = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    expect(
+      command(
+        'clients',
+        'create',
+        '--name',
+        'x',
+        '--scopes',
+        'students:read',
+        '--schools',
+        `${school} ${other}`,
+      ),
+    ).toMatchObject({ governance: { schools: [school, other] } });
     expect(command('clients', 'create', '--name', 'x', '--scopes', 'students:read')).toMatchObject({
       governance: {},
     });
@@ -153,6 +167,8 @@ describe('clients create', () => {
     [['--name', 'x', '--scopes', 'students:read', '--rate-limit', '1.5'], /not a whole number/],
     [['--name', 'x', '--scopes', 'students:read', '--rate-limit', '600001'], /from 1 to 600000/],
     [['--name', 'x', '--scopes', 'students:read', '--profile', 'everything'], /not a ready profile/],
+    [['--name', 'x', '--scopes', 'students:read', '--schools', ' '], /names no school/],
+    [['--name', 'x', '--scopes', 'students:read', '--schools', 'escola-norte'], /not an organisation id/],
     [['extra', '--name', 'x', '--scopes', 'students:read'], /unexpected argument extra/],
   ])('refuses %j', (args, message) => {
     expect(refusal('clients', 'create', ...args)).toMatch(message);

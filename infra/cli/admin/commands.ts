@@ -13,6 +13,7 @@ import {
   parseProfileName,
   parseRateLimit,
   parseRedirectUri,
+  parseSchools,
   parseScopes,
   parseSince,
   parseUsername,
@@ -24,7 +25,7 @@ export type Command =
       noun: 'clients';
       verb: 'create';
       registration: ClientRegistration;
-      governance: { rateLimit?: number; profile?: ReadyProfileName };
+      governance: { rateLimit?: number; profile?: ReadyProfileName; schools?: string[] };
     }
   | { noun: 'clients'; verb: 'list'; json: boolean }
   | { noun: 'clients'; verb: 'revoke'; clientId: string }
@@ -133,6 +134,11 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
             value: '<profile>',
             help: `the fields it may read: ${readyProfileNames.join(' or ')} (default: every field)`,
           },
+          schools: {
+            type: 'string',
+            value: '"<org id> ..."',
+            help: 'the schools (organisation ids) whose records alone it reads and writes (default: every school)',
+          },
         },
         details:
           'Only a hash of the secret is kept: copy it from the output, which is the one time it is shown.',
@@ -157,6 +163,9 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
               ...(str(values, 'profile') === undefined
                 ? {}
                 : { profile: parseProfileName(str(values, 'profile') as string) }),
+              ...(str(values, 'schools') === undefined
+                ? {}
+                : { schools: parseSchools(str(values, 'schools') as string) }),
             },
           };
         },

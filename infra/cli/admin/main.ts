@@ -73,9 +73,16 @@ const list = (values: string[]) => values.join(' ') || '-';
 
 type Of<N extends Command['noun']> = Extract<Command, { noun: N }>;
 
-async function runClients(command: Of<'clients'>, { clients, print }: Context): Promise<void> {
+async function runClients(command: Of<'clients'>, context: Context): Promise<void> {
+  const { clients, print } = context;
   if (command.verb === 'create') {
-    const { client, secret } = await createClient(clients, command.registration, command.governance);
+    const directory = new RecordRepository(context.table.db, context.table.tableName);
+    const { client, secret } = await createClient(
+      clients,
+      directory,
+      command.registration,
+      command.governance,
+    );
     print(`Created ${client.type} client ${JSON.stringify(client.name)}.`);
     print(`client_id      ${client.client_id}`);
     if (secret) {
@@ -98,6 +105,7 @@ async function runClients(command: Of<'clients'>, { clients, print }: Context): 
           'name',
           'rate_limit',
           'profile',
+          'schools',
           'grant_types',
           'scopes',
           'redirect_uris',
@@ -109,6 +117,7 @@ async function runClients(command: Of<'clients'>, { clients, print }: Context): 
           c.name,
           String(c.rate_limit),
           typeof c.profile === 'string' ? c.profile : c.profile ? 'its own' : '-',
+          list(c.schools ?? []),
           list(c.grant_types),
           list(c.scopes),
           list(c.redirect_uris),

@@ -136,3 +136,14 @@ export function parseProfileName(value: string): ReadyProfileName {
   }
   return value as ReadyProfileName;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `--schools "<id> <id>"`: organisation ids, each a UUID (that each is an organisation is checked on create). */
+export function parseSchools(value: string): string[] {
+  const ids = value.split(/[\s,]+/).filter((id) => id !== '');
+  if (ids.length === 0) throw new UsageError('--schools names no school; leave it out to read every school.');
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw new UsageError(`--schools ${bad} is not an organisation id (a UUID).`);
+  return ids;
+}

@@ -1,0 +1,61 @@
+// What a client registered with `schools` may write (docs/sso.md, "School scoping"): records its schools
+// hold, as its reads find them, and new classes and enrollments in them. Anything else it would create
+// is outside its schools until enrolled there, so it is refused (403); a record it cannot read is not
+// there for it (404), as on a read.
+import { schoolScope } from '../auth/school-scope';
+import type { RecordRepository } from '../data/record-repository';
+import { OutsideSchoolsError } from '../domain/errors';
+import { groups, type RecordGroup } from '../domain/groups';
+import type { ApiRequest } from '../exchange';
+import { notFound } from './missing-record';
+
+const field = (body: unknown, name: string) =>
+  body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+
+/** A class's school, as a write's body names it, must be one of the client's schools. */
+function refuseOtherSchool(schools: readonly string[], body: unknown) {
+  const school = field(body, 'school_id');
+  if (typeof school === 'string' && !schools.includes(school)) {
+    throw new OutsideSchoolsError(
+      "This client writes only in its schools: the class's school is not one of them.",
+      [{ name: 'school_id', in: 'body', reason: "is not one of this client's schools" }],
+    );
+  }
+}
+
+/** Refuses a create by a school-scoped client of what its schools would not hold. */
+export async function refuseCreateOutsideSchools(
+  request: ApiRequest,
+  group: RecordGroup,
+  records: RecordRepository,
+) {
+  const schools = request.auth?.schools;
+  if (!schools) return;
+  if (group === 'classes') return refuseOtherSchool(schools, request.body);
+  if (group === 'enrollments') {
+    const classId = field(request.body, 'class_id');
+    if (typeof classId !== 'string' || (await records.classIdsOfSchools(schools)).includes(classId)) return;
+    throw new OutsideSchoolsError(
+      "This client writes only in its schools: the enrollment's class is not in one of them.",
+      [{ name: 'class_id', in: 'body', reason: "is not a class of this client's schools" }],
+    );
+  }
+  throw new OutsideSchoolsError(
+    `This client is limited to some schools: it creates only classes and enrollments there, not ${groups[group].plural}.`,
+  );
+}
+
+/** Refuses a change by a school-scoped client of a record its schools do not hold (404), or moving a class out of them. */
+export async function refuseChangeOutsideSchools(
+  request: ApiRequest,
+  group: RecordGroup,
+  id: string,
+  records: RecordRepository,
+  /** A replacement's body, whose class must stay in the client's schools. */
+  replacement?: unknown,
+) {
+  const schools = request.auth?.schools;
+  if (!schools) return;
+  if (!(await schoolScope(schools, group, records)).ids.includes(id)) throw notFound(group, id);
+  if (group === 'classes') refuseOtherSchool(schools, replacement);
+}
