@@ -82,7 +82,8 @@ function partitionsOf(group: RecordGroup) {
     },
     replace: {
       reads: [...new Set([record, keys.gonePartition(group), ...schools])],
-      writes: [record, ...claims, ...relinks],
+      // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
+      writes: [...new Set([record, ...claims, ...relinks, ...owner])],
     },
     remove: {
       reads: [...new Set([record, keys.gonePartition(group), ...owner, ...schools])],

@@ -177,6 +177,29 @@ describe('a dateLastModified> read', () => {
     const after = new Date().toISOString();
     expect(find(await delta('/orgs', after), org.entity_id)).toBeUndefined();
   });
+
+  it("tells of a user whose enabledUser changed when a role record's ative did, and moves the entity's change time", async () => {
+    const student = await create('students', personBody('S'));
+    const entityBefore = (await (await api.get(`/api/entities/${student.entity_id}`)).json()) as Row;
+    await waitForSyncLag();
+    const since = new Date().toISOString();
+    const { student_id: id, entity_id: _e, created_at: _c, updated_at: _u, ...body } = student;
+    const replaced = await api.send('PUT', `/api/students/${id}`, { ...body, ative: false });
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+    await waitForSyncLag();
+    for (const path of ['/users', '/students']) {
+      const user = find(await delta(path, since), student.entity_id);
+      expect(user, path).toMatchObject({ status: 'active', enabledUser: 'false' });
+      expect((user as Obj).dateLastModified > since, path).toBe(true);
+    }
+    const entityAfter = (await (await api.get(`/api/entities/${student.entity_id}`)).json()) as Row;
+    expect((entityAfter.updated_at as string) > (entityBefore.updated_at as string)).toBe(true);
+    // A replace that leaves ative as it was does not move the entity.
+    const again = await api.send('PUT', `/api/students/${id}`, { ...body, ative: false });
+    expect(again.status).toBe(200);
+    const unchanged = (await (await api.get(`/api/entities/${student.entity_id}`)).json()) as Row;
+    expect(unchanged.updated_at).toBe(entityAfter.updated_at);
+  });
 });
 
 /** The Link header's addresses, by relation. */

@@ -28,6 +28,7 @@ import { missingRecord } from './missing-record';
 import { mergeSteps, packWrites } from './transaction-packs';
 import {
   claimSteps,
+  enabledSteps,
   linkGuards,
   linkSteps,
   personRules,
@@ -318,6 +319,7 @@ export class RecordWriter {
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
         ...referenceSteps(this.steps, group, id, current, next, now),
+        ...enabledSteps(this.steps, group, current, next, now),
       ]);
       return written;
     });

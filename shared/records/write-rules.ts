@@ -10,6 +10,7 @@ import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
   groups,
   idFields,
+  isRoleGroup,
   type RecordGroup,
   type Reference,
   type RoleGroup,
@@ -228,6 +229,23 @@ export function linkSteps(
     ...is.filter((s) => !was.includes(s)).map((studentId) => steps.linkStudent(studentId, id)),
     ...was.filter((s) => !is.includes(s)).map((studentId) => steps.unlinkStudent(studentId, id)),
   ];
+}
+
+/**
+ * A person's user is enabled while any of their role records is active (OneRoster's `enabledUser`), so a
+ * role record whose `ative` changes marks its entity changed too, in the same transaction.
+ */
+export function enabledSteps(
+  steps: WriteSteps,
+  group: RecordGroup,
+  before: object,
+  after: object,
+  now: string,
+): Step[] {
+  if (!isRoleGroup(group)) return [];
+  const was = before as GroupRecords[RoleGroup];
+  const is = after as GroupRecords[RoleGroup];
+  return was.ative === is.ative ? [] : [steps.touchEntity(is.entity_id, now)];
 }
 
 /** A record other records link to is not deleted while any does: a student still in a tutor's care. */

@@ -276,6 +276,26 @@ export class WriteSteps {
     };
   }
 
+  /**
+   * Marks a person entity changed now, its content as it is: what a user is made of beyond the entity
+   * changed (a role record's `ative`, OneRoster's `enabledUser`), so change readers find the person again.
+   */
+  touchEntity(entityId: string, now: string): Step {
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.record('entities', entityId),
+          UpdateExpression: 'SET updated_at = :now, #cs = :cs ADD #v :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#cs': tableDesign.changesIndex.sortKey, '#v': internal.version },
+          ExpressionAttributeValues: { ':now': now, ':cs': keys.changeSort(now, entityId), ':one': 1 },
+        },
+      },
+      onConditionFailed: () => RETRY,
+    };
+  }
+
   /** Puts a tutor in a student's set of tutors; the student must exist. */
   linkStudent(studentId: string, tutorId: string): Step {
     return this.linkStudents(studentId, [tutorId], 1);
