@@ -243,8 +243,9 @@ describe('what each route touches', () => {
       switch (group) {
         case 'entities':
           return organisationBody();
+        // The replace turns a role record inactive, which moves its entity's change time too.
         case 'tutors':
-          return { ...personBody('E'), student_ids: [studentId] };
+          return { ...personBody('E'), ative: alternate === 0, student_ids: [studentId] };
         case 'academic_sessions':
           return {
             title: 'Período de teste',
@@ -266,7 +267,7 @@ describe('what each route touches', () => {
         case 'enrollments':
           return { class_id: roster.classes[0], entity_id: roster.person, role: 'student' };
         default:
-          return personBody();
+          return { ...personBody(), ative: alternate === 0 };
       }
     };
 
