@@ -5,7 +5,7 @@
 // own area's rows.
 import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { reachSources } from './auth/reach';
-import { schoolSources } from './auth/school-scope';
+import { schoolHeldSources, schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
 import {
   groups,
@@ -69,24 +69,26 @@ function partitionsOf(group: RecordGroup) {
   // A client registered with schools reads what they hold, found from their classes (school-scope.ts).
   const schools = schoolSources(group);
   const readers = (...partitions: string[]) => [...new Set([...partitions, ...reach, ...schools])];
+  // Whether it holds one record is asked of the record itself (SchoolHoldings.held).
+  const held = schoolHeldSources(group);
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {
     list: readers(record, keys.counterPartition, keys.changePartition(group)),
-    get: readers(record, keys.gonePartition(group)),
+    get: [...new Set([record, keys.gonePartition(group), ...reach, ...held])],
     deleted: readers(keys.deletionPartition(group), ...schoolDeletionSources(group)),
     create: {
       // A school-scoped client's enrollment is checked to be in its schools' classes (school-writes.ts).
-      reads: [idempotency, ...(group === 'enrollments' ? [keys.listingPartition('classes')] : [])],
+      reads: [idempotency, ...(group === 'enrollments' ? [keys.recordPartition('classes')] : [])],
       writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
     },
     replace: {
-      reads: [...new Set([record, keys.gonePartition(group), ...schools])],
+      reads: [...new Set([record, keys.gonePartition(group), ...held])],
       // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
       writes: [...new Set([record, ...claims, ...relinks, ...owner])],
     },
     remove: {
-      reads: [...new Set([record, keys.gonePartition(group), ...owner, ...schools])],
+      reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held])],
       writes: [
         record,
         keys.counterPartition,
@@ -99,7 +101,7 @@ function partitionsOf(group: RecordGroup) {
       ],
     },
     addDocument: {
-      reads: [...new Set([record, keys.gonePartition(group), idempotency, ...schools])],
+      reads: [...new Set([record, keys.gonePartition(group), idempotency, ...held])],
       writes: [record, idempotency],
     },
   };

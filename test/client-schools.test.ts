@@ -4,7 +4,9 @@
 // totals, the changes feed, lookups and gets agree with it; a record that leaves the schools, or is
 // deleted there, comes in its deletions feed; writes outside the schools are refused and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordGroup } from '../shared/domain/groups';
+import { SchoolHoldings } from '../shared/auth/school-scope';
+import { RecordRepository } from '../shared/data/record-repository';
+import { type RecordGroup, recordGroups } from '../shared/domain/groups';
 import type { ClientCreated } from '../shared/schemas/clients';
 import { personBody } from './support/fixtures';
 import { basic, expectTokens, postForm } from './support/oauth';
@@ -123,6 +125,22 @@ async function schoolsOfDemo(): Promise<string[]> {
   const { rows } = await walk('classes');
   return [...new Set(rows.map((c) => c.school_id as string))].sort();
 }
+
+describe('what one school holds', () => {
+  it('is the same whether found whole or asked of each record, in every group', async () => {
+    const records = new RecordRepository(api.db, api.tableName);
+    for (const school of await schoolsOfDemo()) {
+      const holdings = new SchoolHoldings([school], records);
+      for (const group of recordGroups) {
+        const everyId = ids(group, (await walk(group)).rows);
+        // Asked of the records themselves first: the whole set, once found, would answer instead.
+        const asked = await new SchoolHoldings([school], records).held(group, everyId);
+        const whole = (await holdings.of(group)).ids;
+        expect([...asked].sort(), `${group} of ${school}`).toEqual(whole);
+      }
+    }
+  });
+});
 
 describe('a client registered with one school', () => {
   it('reads on every native list exactly what the school holds, with the totals and changes to match', async () => {

@@ -14,6 +14,7 @@ import {
   demoPostLogoutUris,
 } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '../infra/local/local-run';
+import { SchoolHoldings } from '../shared/auth/school-scope';
 import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
@@ -87,6 +88,7 @@ async function expectWithinGrant(route: Route, request: () => Promise<unknown>) 
 }
 
 let schoolToken: Promise<string> | undefined;
+let clientSchool: string | undefined;
 /**
  * The token of a client registered with one school (docs/sso.md, "School scoping"), which reads and
  * writes with every record scope and OneRoster's: it first finds what the school holds.
@@ -99,6 +101,7 @@ function schoolClientToken(): Promise<string> {
         string
       >[]
     )[0]?.school_id;
+    clientSchool = school;
     const scopes = [
       ...recordGroups.flatMap((g) => [`${g}:read`, `${g}:write`]),
       'system:read',
@@ -120,6 +123,32 @@ function schoolClientToken(): Promise<string> {
     return issued.access_token;
   })();
   return schoolToken;
+}
+
+/**
+ * The id of a record the school client's school does not hold, whose check reads what the route may: for
+ * an entity, a guardian of another school's students (SchoolHoldings.held goes through their students).
+ */
+async function outsideSchool(group: RecordGroup): Promise<string> {
+  const source = group === 'entities' ? 'tutors' : group;
+  const holdings = new SchoolHoldings([clientSchool as string], new RecordRepository(direct, run.tableName));
+  const held = new Set((await holdings.of(source)).ids);
+  const rows = (await json(await send('GET', `/api/${source}?items_per_page=100`), 200))[source] as Record<
+    string,
+    string
+  >[];
+  const other = rows.find((r) => !held.has(r[idFields[source]] as string));
+  if (other) return other[group === 'entities' ? 'entity_id' : idFields[group]] as string;
+  // Every one of them is there (the demo's teachers teach in every school): one is made for another school.
+  const classes = (await json(await send('GET', '/api/classes?items_per_page=100'), 200)).classes as Record<
+    string,
+    string
+  >[];
+  const theirs = classes.find((c) => c.school_id !== clientSchool) as Record<string, string>;
+  const made = await json(await send('POST', `/api/${group}`, personBody()), 201);
+  const person = { entity_id: made.entity_id, role: group === 'students' ? 'student' : 'teacher' };
+  await json(await send('POST', '/api/enrollments', { ...person, class_id: theirs.class_id }), 201);
+  return made[idFields[group]] as string;
 }
 
 /** And the route needs what it declares; public keys are read once a process, by an earlier route. */
@@ -357,7 +386,9 @@ describe('what each route touches', () => {
         200,
       ),
     );
-    const elsewhere = `/api/${group}/${randomUUID()}`;
+    const heldThroughClasses = ['entities', 'students', 'teachers', 'tutors', 'classes', 'enrollments'];
+    const elsewhere = `/api/${group}/${heldThroughClasses.includes(group) ? await outsideSchool(group) : randomUUID()}`;
+    await track(`get-${group}`, async () => json(await asSchool('GET', elsewhere), 404));
     await track(`replace-${group}`, async () => json(await asSchool('PUT', elsewhere, body(second)), 404));
     await track(`delete-${group}`, async () => json(await asSchool('DELETE', elsewhere), 404));
     if (groups[group].documents) {

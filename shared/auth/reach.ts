@@ -7,14 +7,14 @@
 // students in their care and the classes' enrollments change while a token lives.
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { entriesOf } from '../data/enrollment-entries';
-import type { ReadScope } from '../data/read-scope';
+import { inScope, type ReadScope } from '../data/read-scope';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import type { AccessToken } from './access-token';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
-import { schoolScope } from './school-scope';
+import { SchoolHoldings, schoolScope } from './school-scope';
 
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
@@ -125,6 +125,23 @@ export async function readScope(
     changedAt: latest(reach.changedAt, schools.changedAt),
     since: new Map(since),
   };
+}
+
+/**
+ * Whether the request's token may read one record of a group: within a person's reach, and for a client
+ * registered with schools, held by them, as `readScope` says, found from the record alone.
+ */
+export async function canRead(
+  auth: AccessToken | undefined,
+  group: RecordGroup,
+  id: string,
+  records: RecordRepository,
+): Promise<boolean> {
+  const [reach, held] = await Promise.all([
+    personScope(auth, group, records),
+    auth?.schools ? new SchoolHoldings(auth.schools, records).held(group, [id]) : undefined,
+  ]);
+  return inScope(reach, id) && (held === undefined || held.has(id));
 }
 
 /** What a person's roles let them read of a group; all of it for a client's own token. */

@@ -5,8 +5,9 @@
 // Read on every request, as a person's reach is, since enrollments and care change while a token lives: a
 // request costs what the schools have, as `/schools/{id}/students` does, whatever the district's size.
 import { keys } from '../data/keys';
-import type { RecordRepository } from '../data/record-repository';
+import type { ClassFacts, RecordRepository } from '../data/record-repository';
 import { type RecordGroup, recordGroups, roleName } from '../domain/groups';
+import type { EntityRole } from '../schemas/records';
 
 export interface SchoolScope {
   /** The ids of the group the schools' records hold, in id order. */
@@ -37,17 +38,147 @@ const heldByNoSchool: readonly RecordGroup[] = ['staffs'];
 /** The role group an enrollment's role makes a person part of: students, or teachers for every other role. */
 export const enrolledGroup = (role: string): RecordGroup => (role === 'student' ? 'students' : 'teachers');
 
+/**
+ * What a request finds of the schools, read once however many groups it asks about (a OneRoster page of
+ * users asks about five): their classes with their enrollment lists, the enrolled people's roles, and
+ * their students' guardians. Made per request, never kept across requests: enrollments and care change
+ * while a token lives, and a changes feed must see every change that brought a record in.
+ */
+export class SchoolHoldings {
+  private classes: Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> | undefined;
+  private listed: Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> | undefined;
+  private roles: Promise<Map<string, { roles: EntityRole[] }>> | undefined;
+  private caring: Promise<Map<string, string[]>> | undefined;
+  private readonly scopes = new Map<RecordGroup, Promise<SchoolScope>>();
+
+  constructor(
+    readonly schools: readonly string[],
+    readonly records: RecordRepository,
+  ) {}
+
+  /** The records of `group` the schools hold (the rule of docs/sso.md), with what ties each to them. */
+  of(group: RecordGroup): Promise<SchoolScope> {
+    let found = this.scopes.get(group);
+    if (!found) {
+      found = scopeOf(this, group);
+      this.scopes.set(group, found);
+    }
+    return found;
+  }
+
+  /** The schools' classes and what each says; with `enrollments`, their enrollment lists too. */
+  classFacts(enrollments: boolean): Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> {
+    if (this.listed) return this.listed;
+    if (!enrollments && this.classes) return this.classes;
+    const read = (async () => {
+      const classIds = await this.records.classIdsOfSchools(this.schools);
+      return { classIds, facts: await this.records.classFacts(classIds, enrollments) };
+    })();
+    if (enrollments) this.listed = read;
+    else this.classes = read;
+    return read;
+  }
+
+  /** The roles of the persons enrolled in the schools' classes. */
+  rolesOfEnrolled(): Promise<Map<string, { roles: EntityRole[] }>> {
+    this.roles ??= this.classFacts(true).then(({ facts }) =>
+      this.records.rolesOfEntities([
+        ...new Set([...facts.values()].flatMap((f) => f.entries.map((e) => e.otherId))),
+      ]),
+    );
+    return this.roles;
+  }
+
+  /**
+   * Which of these ids of the group the schools hold, by the same rule as `of`, read from the records
+   * themselves (their classes' schools, a person's enrollment list, a guardian's students) rather than
+   * from all the schools hold: a get or a page costs what its ids need. Where this request has found the
+   * group's whole set already, that is used.
+   */
+  async held(group: RecordGroup, ids: readonly string[]): Promise<Set<string>> {
+    const known = this.scopes.get(group);
+    if (known || group === 'courses' || group === 'academic_sessions') {
+      const readable = new Set((await this.of(group)).ids);
+      return new Set(ids.filter((id) => readable.has(id)));
+    }
+    if (ids.length === 0 || heldByNoSchool.includes(group)) return new Set();
+    const { records } = this;
+    const inSchools = async (classIds: Iterable<string>) => {
+      const schoolOf = await records.schoolsOfClasses([...new Set(classIds)]);
+      return new Set([...schoolOf].filter(([, school]) => this.schools.includes(school)).map(([id]) => id));
+    };
+    if (group === 'classes') return inSchools(ids);
+    if (group === 'enrollments') {
+      const enrollments = await records.getMany('enrollments', ids);
+      const classes = await inSchools([...enrollments.values()].map((e) => e.class_id));
+      return new Set(ids.filter((id) => classes.has(enrollments.get(id)?.class_id ?? '')));
+    }
+    /** The persons among these enrolled in the schools' classes, with a role of `as` when it is given. */
+    const enrolled = async (persons: readonly string[], as?: RecordGroup) => {
+      const lists = await records.enrollmentLists('entities', persons);
+      const entries = [...lists].flatMap(([person, list]) =>
+        list.entries
+          .filter((e) => as === undefined || enrolledGroup(e.role) === as)
+          .map((e) => ({ person, e })),
+      );
+      const classes = await inSchools(entries.map(({ e }) => e.otherId));
+      return new Set(entries.filter(({ e }) => classes.has(e.otherId)).map(({ person }) => person));
+    };
+    /** The tutors among these caring for a student the schools hold. */
+    const caring = async (tutorIds: readonly string[]) => {
+      const tutors = await records.getMany('tutors', tutorIds);
+      const students = [...new Set([...tutors.values()].flatMap((t) => t.student_ids))];
+      const heldStudents = await this.held('students', students);
+      return new Set(
+        [...tutors].filter(([, t]) => t.student_ids.some((s) => heldStudents.has(s))).map(([id]) => id),
+      );
+    };
+    if (group === 'students' || group === 'teachers') {
+      const roleRecords = await records.getMany(group, ids);
+      const persons = await enrolled([...new Set([...roleRecords.values()].map((r) => r.entity_id))], group);
+      return new Set(ids.filter((id) => persons.has(roleRecords.get(id)?.entity_id ?? '')));
+    }
+    if (group === 'tutors') return caring(ids);
+    // Entities: the schools themselves, the persons enrolled there, and their students' guardians.
+    const persons = ids.filter((id) => !this.schools.includes(id));
+    const enrolledThere = await enrolled(persons);
+    const others = persons.filter((id) => !enrolledThere.has(id));
+    const roles = await records.rolesOfEntities(others);
+    const tutorOf = new Map(
+      [...roles].flatMap(([person, e]) =>
+        e.roles.filter((r) => r.role === 'tutor').map((r) => [r.id, person] as const),
+      ),
+    );
+    const guardians = new Set(
+      [...(await caring([...tutorOf.keys()]))].map((tutor) => tutorOf.get(tutor) as string),
+    );
+    return new Set(
+      ids.filter((id) => this.schools.includes(id) || enrolledThere.has(id) || guardians.has(id)),
+    );
+  }
+
+  /** The tutors of these students, read once for the schools' students. */
+  tutorsOfStudents(students: readonly string[]): Promise<Map<string, string[]>> {
+    this.caring ??= this.records.tutorsOf(students);
+    return this.caring;
+  }
+}
+
 /** The records of `group` the schools hold (the rule of docs/sso.md), with what ties each to them. */
-export async function schoolScope(
+export function schoolScope(
   schools: readonly string[],
   group: RecordGroup,
   records: RecordRepository,
 ): Promise<SchoolScope> {
+  return new SchoolHoldings(schools, records).of(group);
+}
+
+async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<SchoolScope> {
+  const { schools, records } = holdings;
   if (heldByNoSchool.includes(group)) {
     return { ids: [], since: new Map(), changedAt: undefined, classIds: [], persons: new Set() };
   }
-  const classIds = await records.classIdsOfSchools(schools);
-  const classes = await records.classFacts(classIds, heldThroughEnrollments.includes(group));
+  const { classIds, facts: classes } = await holdings.classFacts(heldThroughEnrollments.includes(group));
   const since = new Map<string, string>();
   const mark = (id: string, at: string | undefined) => {
     if (at !== undefined && !((since.get(id) ?? '') >= at)) since.set(id, at);
@@ -66,7 +197,7 @@ export async function schoolScope(
   const personsAs = (role: RecordGroup) =>
     [...enrolled].filter(([, roles]) => [...roles].some((r) => enrolledGroup(r) === role)).map(([id]) => id);
   const rolesOf = async (role: 'students' | 'teachers', people: readonly string[]) => {
-    const entities = await records.rolesOfEntities(people);
+    const entities = await holdings.rolesOfEnrolled();
     return people.flatMap((person) => {
       const ofRole = (entities.get(person)?.roles ?? [])
         .filter((r) => r.role === roleName(role))
@@ -78,7 +209,7 @@ export async function schoolScope(
   /** The tutors caring for the schools' students, each marked with its students' latest change. */
   const tutors = async () => {
     const students = await rolesOf('students', personsAs('students'));
-    const caring = await records.tutorsOf(students);
+    const caring = await holdings.tutorsOfStudents(students);
     for (const [student, tutorIds] of caring) for (const tutor of tutorIds) mark(tutor, since.get(student));
     return [...new Set([...caring.values()].flat())];
   };
@@ -162,16 +293,32 @@ export function schoolSources(group: RecordGroup): string[] {
   ];
 }
 
+/** The partitions `SchoolHoldings.held` reads to tell whether the schools hold some records of `group` (for IAM grants). */
+export function schoolHeldSources(group: RecordGroup): string[] {
+  if (group === 'courses' || group === 'academic_sessions') return schoolSources(group);
+  const through: Record<RecordGroup, RecordGroup[]> = {
+    staffs: [],
+    courses: [],
+    academic_sessions: [],
+    classes: ['classes'],
+    enrollments: ['enrollments', 'classes'],
+    students: ['students', 'entities', 'classes'],
+    teachers: ['teachers', 'entities', 'classes'],
+    tutors: ['tutors', 'students', 'entities', 'classes'],
+    entities: ['entities', 'tutors', 'students', 'classes'],
+  };
+  return through[group].map(keys.recordPartition);
+}
+
 /** How many records of each group a token reads: the tenant's counts, or what its client's schools hold. */
 export async function readableCounts(
   schools: readonly string[] | undefined,
   records: RecordRepository,
 ): Promise<Record<RecordGroup, number>> {
   if (!schools) return records.counts();
+  const holdings = new SchoolHoldings(schools, records);
   const sizes = await Promise.all(
-    recordGroups.map(
-      async (group) => [group, (await schoolScope(schools, group, records)).ids.length] as const,
-    ),
+    recordGroups.map(async (group) => [group, (await holdings.of(group)).ids.length] as const),
   );
   return Object.fromEntries(sizes) as Record<RecordGroup, number>;
 }

@@ -3,7 +3,7 @@
 // (shared/auth/school-scope.ts), found once per request and group. A page in sourcedId order is a page of
 // those ids, its total their number; a walk and a whole read go through them alone; a record of
 // another school is not there (404); a deletion is told when the schools held what was deleted.
-import { heldThroughPeople, type SchoolScope, schoolScope } from '../auth/school-scope';
+import { heldThroughPeople, SchoolHoldings, type SchoolScope } from '../auth/school-scope';
 import type { ListingRepository } from '../data/listing-repository';
 import type { ListingName } from '../data/listings';
 import type { Deletion } from '../data/pages';
@@ -20,7 +20,7 @@ type PeopleListing = Extract<ListingName, 'users' | 'students' | 'teachers'>;
 
 export class SchoolRosterReader extends RosterReader {
   override readonly readsWholeTenant = false;
-  private readonly scopes = new Map<RecordGroup, Promise<SchoolScope>>();
+  private readonly holdings: SchoolHoldings;
   private people: Promise<Map<PeopleListing, string[]>> | undefined;
 
   constructor(
@@ -30,15 +30,11 @@ export class SchoolRosterReader extends RosterReader {
     private readonly schools: readonly string[],
   ) {
     super(records, listings, syncLagMs);
+    this.holdings = new SchoolHoldings(schools, records);
   }
 
   private scope(group: RecordGroup): Promise<SchoolScope> {
-    let found = this.scopes.get(group);
-    if (!found) {
-      found = schoolScope(this.schools, group, this.records);
-      this.scopes.set(group, found);
-    }
-    return found;
+    return this.holdings.of(group);
   }
 
   private async ids(group: RecordGroup): Promise<string[]> {
@@ -46,7 +42,7 @@ export class SchoolRosterReader extends RosterReader {
   }
 
   private async within(group: RecordGroup, ids: readonly string[]): Promise<string[]> {
-    const readable = new Set(await this.ids(group));
+    const readable = await this.holdings.held(group, ids);
     return ids.filter((id) => readable.has(id));
   }
 
@@ -54,7 +50,10 @@ export class SchoolRosterReader extends RosterReader {
   private listed(listing: PeopleListing): Promise<string[]> {
     this.people ??= (async () => {
       const { persons } = await this.scope('entities');
-      const roles = await this.records.rolesOfEntities([...persons]);
+      // The enrolled people's roles were read to find the schools' records; the guardians' are read here.
+      const enrolled = await this.holdings.rolesOfEnrolled();
+      const guardians = await this.records.rolesOfEntities([...persons].filter((id) => !enrolled.has(id)));
+      const roles = new Map([...enrolled, ...guardians].filter(([id]) => persons.has(id)));
       const holding = (role?: string) =>
         [...roles]
           .filter(([, e]) => e.roles.some((r) => role === undefined || r.role === role))
@@ -225,25 +224,22 @@ export class SchoolRosterReader extends RosterReader {
 
   /** A person's enrollment lists, with only their enrollments in the schools' classes. */
   override async enrollmentListsOf(entityIds: readonly string[]) {
-    const [lists, enrollments] = await Promise.all([
-      super.enrollmentListsOf(await this.within('entities', entityIds)),
-      this.ids('enrollments'),
+    const lists = await super.enrollmentListsOf(await this.within('entities', entityIds));
+    // An enrollment is the schools' when its class is (a person's entry names the class).
+    const classes = await this.holdings.held('classes', [
+      ...new Set([...lists.values()].flatMap((list) => list.entries.map((e) => e.otherId))),
     ]);
-    const readable = new Set(enrollments);
     return new Map(
       [...lists].map(([id, list]) => [
         id,
-        { ...list, entries: list.entries.filter((e) => readable.has(e.enrollmentId)) },
+        { ...list, entries: list.entries.filter((e) => classes.has(e.otherId)) },
       ]),
     );
   }
 
   override async tutorsOf(studentIds: readonly string[]) {
-    const [caring, tutors] = await Promise.all([
-      super.tutorsOf(await this.within('students', studentIds)),
-      this.ids('tutors'),
-    ]);
-    const readable = new Set(tutors);
+    const caring = await super.tutorsOf(await this.within('students', studentIds));
+    const readable = await this.holdings.held('tutors', [...new Set([...caring.values()].flat())]);
     return new Map([...caring].map(([id, ids]) => [id, ids.filter((t) => readable.has(t))]));
   }
 
@@ -252,8 +248,9 @@ export class SchoolRosterReader extends RosterReader {
   }
 
   override async enrollmentsOfPerson(entityId: string) {
-    const readable = new Set(await this.ids('enrollments'));
-    return (await super.enrollmentsOfPerson(entityId)).filter((e) => readable.has(e.enrollment_id));
+    const enrollments = await super.enrollmentsOfPerson(entityId);
+    const classes = await this.holdings.held('classes', [...new Set(enrollments.map((e) => e.class_id))]);
+    return enrollments.filter((e) => classes.has(e.class_id));
   }
 }
 

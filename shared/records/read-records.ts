@@ -2,7 +2,7 @@
 // one record by id, and the deletions since a time. Each serves what the caller's token may read
 // (shared/auth/reach.ts): a whole group from its partition, or a person's few records by id.
 import { subjectOf } from '../audit/audit-event';
-import { readScope } from '../auth/reach';
+import { canRead, readScope } from '../auth/reach';
 import { hiddenRecordFields } from '../clients/profiles';
 import { type CursorIssuer, decodeCursor, encodeCursor, type WindowCursor } from '../data/cursor';
 import type { Deletion, PageQuery, RecordPage, TimedPage } from '../data/pages';
@@ -147,7 +147,7 @@ export async function getRecord(
   const id = recordId(group, request);
   const fields = parseFields(group, request.query);
   // Outside the caller's reach a record is not there for them: the same 404 as an id nobody has.
-  if (!inScope(await readScope(request.auth, group, records), id)) throw notFound(group, id);
+  if (!(await canRead(request.auth, group, id, records))) throw notFound(group, id);
   const stored = await records.get(group, id);
   if (!stored) return missingRecord(records, group, id);
   const tag = etag(stored.version);

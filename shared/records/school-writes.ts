@@ -2,7 +2,7 @@
 // hold, as its reads find them, and new classes and enrollments in them. Anything else it would create
 // is outside its schools until enrolled there, so it is refused (403); a record it cannot read is not
 // there for it (404), as on a read.
-import { schoolScope } from '../auth/school-scope';
+import { SchoolHoldings } from '../auth/school-scope';
 import type { RecordRepository } from '../data/record-repository';
 import { OutsideSchoolsError } from '../domain/errors';
 import { groups, type RecordGroup } from '../domain/groups';
@@ -34,7 +34,11 @@ export async function refuseCreateOutsideSchools(
   if (group === 'classes') return refuseOtherSchool(schools, request.body);
   if (group === 'enrollments') {
     const classId = field(request.body, 'class_id');
-    if (typeof classId !== 'string' || (await records.classIdsOfSchools(schools)).includes(classId)) return;
+    if (
+      typeof classId !== 'string' ||
+      schools.includes((await records.schoolsOfClasses([classId])).get(classId) ?? '')
+    )
+      return;
     throw new OutsideSchoolsError(
       "This client writes only in its schools: the enrollment's class is not in one of them.",
       [{ name: 'class_id', in: 'body', reason: "is not a class of this client's schools" }],
@@ -56,6 +60,6 @@ export async function refuseChangeOutsideSchools(
 ) {
   const schools = request.auth?.schools;
   if (!schools) return;
-  if (!(await schoolScope(schools, group, records)).ids.includes(id)) throw notFound(group, id);
+  if (!(await new SchoolHoldings(schools, records).held(group, [id])).has(id)) throw notFound(group, id);
   if (group === 'classes') refuseOtherSchool(schools, replacement);
 }
