@@ -58,6 +58,8 @@ export interface DistrictResults {
 interface Tenant {
   url: string;
   token: string;
+  /** The token of a client registered with the tenant's first school alone (docs/sso.md, "School scoping"). */
+  schoolToken: string;
 }
 
 async function tokenFor(url: string): Promise<string> {
@@ -76,9 +78,49 @@ async function tokenFor(url: string): Promise<string> {
   return body.access_token;
 }
 
-async function read(tenant: Tenant, path: string) {
+/** A client registered through the administration API with one school, and its token. */
+async function schoolTokenFor(url: string, token: string): Promise<string> {
+  const schools = await fetch(`${url}${ROSTER}/schools?limit=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const school = ((await schools.json()) as { orgs: { sourcedId: string }[] }).orgs[0]?.sourcedId;
+  const registered = await fetch(`${url}/api/admin/clients`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'One school',
+      scopes: [
+        'students:read',
+        'enrollments:read',
+        'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
+      ],
+      schools: [school],
+      rate_limit: 600_000,
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`${url} registered no client: ${await registered.text()}`);
+  const { client, secret } = (await registered.json()) as {
+    client: { client_id: string };
+    secret: { secret: string };
+  };
+  const issued = await fetch(`${url}/api/sso/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: secret.secret,
+    }),
+  });
+  return ((await issued.json()) as { access_token: string }).access_token;
+}
+
+/** A route of the section: its label, its path, and whether the one-school client reads it. */
+type TimedRoute = [label: string, path: string, asSchool?: true];
+
+async function read(tenant: Tenant, path: string, asSchool = false) {
   const response = await fetch(`${tenant.url}${path}`, {
-    headers: { authorization: `Bearer ${tenant.token}` },
+    headers: { authorization: `Bearer ${asSchool ? tenant.schoolToken : tenant.token}` },
   });
   const body = (await response.json()) as Record<string, unknown>;
   const next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
@@ -113,8 +155,14 @@ async function deepRosterPage(tenant: Tenant, collection: string): Promise<strin
   return next.pathname + next.search;
 }
 
+/** The first student the one-school client reads. */
+async function firstStudent(tenant: Tenant): Promise<string> {
+  const { body } = await read(tenant, '/api/students?items_per_page=1', true);
+  return (body.students as { student_id: string }[])[0]?.student_id ?? 'none';
+}
+
 /** What each route reads in a tenant: its own ids for the paths that name one. */
-async function routesOf(tenant: Tenant, since: string): Promise<[string, string][]> {
+async function routesOf(tenant: Tenant, since: string): Promise<TimedRoute[]> {
   const firstOf = async (path: string, key: string) => {
     const { status, body } = await read(tenant, path);
     if (status !== 200)
@@ -154,6 +202,22 @@ async function routesOf(tenant: Tenant, since: string): Promise<[string, string]
     ['OneRoster `/classes/{id}/students`', `${ROSTER}/classes/${classId}/students`],
     ['OneRoster `/schools/{id}/students`', `${ROSTER}/schools/${schoolId}/students?limit=${PAGE}`],
     ['OneRoster `/users/{id}`', `${ROSTER}/users/${userId}`],
+    [
+      'native `/api/students`, first page, as a one-school client',
+      `/api/students?items_per_page=${PAGE}`,
+      true,
+    ],
+    [
+      'native `/api/students/{id}`, as a one-school client',
+      `/api/students/${await firstStudent(tenant)}`,
+      true,
+    ],
+    ['OneRoster `/students`, first page, as a one-school client', `${ROSTER}/students?limit=${PAGE}`, true],
+    [
+      'OneRoster `/enrollments`, first page, as a one-school client',
+      `${ROSTER}/enrollments?limit=${PAGE}`,
+      true,
+    ],
   ];
 }
 
@@ -168,24 +232,29 @@ export async function measureDistrictRoutes(
 ): Promise<DistrictRoute[]> {
   const since = new Date().toISOString();
   const tenants = await Promise.all(
-    [demo, district].map(async (url) => ({ url, token: await tokenFor(url) })),
+    [demo, district].map(async (url) => {
+      const token = await tokenFor(url);
+      return { url, token, schoolToken: await schoolTokenFor(url, token) };
+    }),
   );
   const [demoRoutes, districtRoutes] = await Promise.all(tenants.map((t) => routesOf(t, since)));
   const results: DistrictRoute[] = [];
-  for (const [index, [label, demoPath]] of (demoRoutes ?? []).entries()) {
+  for (const [index, [label, demoPath, asSchool = false]] of (demoRoutes ?? []).entries()) {
     const districtPath = districtRoutes?.[index]?.[1] as string;
     const sides = [
       { tenant: tenants[0] as Tenant, path: demoPath },
       { tenant: tenants[1] as Tenant, path: districtPath },
     ];
-    const statuses = await Promise.all(sides.map(async (s) => (await read(s.tenant, s.path)).status));
+    const statuses = await Promise.all(
+      sides.map(async (s) => (await read(s.tenant, s.path, asSchool)).status),
+    );
     const clients = sides.map((s) => httpClient(s.tenant.url));
     const times: number[][] = [[], []];
     try {
       for (let i = 0; i < samples; i++) {
         for (const [side, { tenant, path }] of sides.entries()) {
           if (statuses[side] !== 200) continue;
-          const headers = { authorization: `Bearer ${tenant.token}` };
+          const headers = { authorization: `Bearer ${asSchool ? tenant.schoolToken : tenant.token}` };
           (times[side] as number[]).push(
             await timed(() => (clients[side] as ReturnType<typeof httpClient>).send(path, { headers })),
           );
