@@ -47,7 +47,7 @@ export const enrolledGroup = (role: string): RecordGroup => (role === 'student' 
 export class SchoolHoldings {
   private classes: Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> | undefined;
   private listed: Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> | undefined;
-  private roles: Promise<Map<string, { roles: EntityRole[] }>> | undefined;
+  private readonly roles = new Map<string, Promise<{ roles: EntityRole[] } | undefined>>();
   private caring: Promise<Map<string, string[]>> | undefined;
   private readonly scopes = new Map<RecordGroup, Promise<SchoolScope>>();
 
@@ -79,14 +79,19 @@ export class SchoolHoldings {
     return read;
   }
 
-  /** The roles of the persons enrolled in the schools' classes. */
-  rolesOfEnrolled(): Promise<Map<string, { roles: EntityRole[] }>> {
-    this.roles ??= this.classFacts(true).then(({ facts }) =>
-      this.records.rolesOfEntities([
-        ...new Set([...facts.values()].flatMap((f) => f.entries.map((e) => e.otherId))),
-      ]),
-    );
-    return this.roles;
+  /** The roles of these persons, each read once a request however many groups ask for it. */
+  async rolesOf(persons: readonly string[]): Promise<Map<string, { roles: EntityRole[] }>> {
+    const unread = persons.filter((id) => !this.roles.has(id));
+    if (unread.length > 0) {
+      const reading = this.records.rolesOfEntities(unread);
+      for (const id of unread)
+        this.roles.set(
+          id,
+          reading.then((found) => found.get(id)),
+        );
+    }
+    const found = await Promise.all(persons.map(async (id) => [id, await this.roles.get(id)] as const));
+    return new Map(found.flatMap(([id, roles]) => (roles ? [[id, roles] as const] : [])));
   }
 
   /**
@@ -197,7 +202,7 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
   const personsAs = (role: RecordGroup) =>
     [...enrolled].filter(([, roles]) => [...roles].some((r) => enrolledGroup(r) === role)).map(([id]) => id);
   const rolesOf = async (role: 'students' | 'teachers', people: readonly string[]) => {
-    const entities = await holdings.rolesOfEnrolled();
+    const entities = await holdings.rolesOf(people);
     return people.flatMap((person) => {
       const ofRole = (entities.get(person)?.roles ?? [])
         .filter((r) => r.role === roleName(role))
@@ -232,10 +237,10 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
   if (group === 'entities') {
     for (const school of schools) ids.add(school);
     for (const person of persons) ids.add(person);
-    for (const tutor of (await records.getMany('tutors', await tutors())).values()) {
-      ids.add(tutor.entity_id);
-      persons.add(tutor.entity_id);
-      mark(tutor.entity_id, since.get(tutor.tutor_id));
+    for (const [tutor, entityId] of await records.entityIdsOf('tutors', await tutors())) {
+      ids.add(entityId);
+      persons.add(entityId);
+      mark(entityId, since.get(tutor));
     }
   }
 

@@ -50,10 +50,8 @@ export class SchoolRosterReader extends RosterReader {
   private listed(listing: PeopleListing): Promise<string[]> {
     this.people ??= (async () => {
       const { persons } = await this.scope('entities');
-      // The enrolled people's roles were read to find the schools' records; the guardians' are read here.
-      const enrolled = await this.holdings.rolesOfEnrolled();
-      const guardians = await this.records.rolesOfEntities([...persons].filter((id) => !enrolled.has(id)));
-      const roles = new Map([...enrolled, ...guardians].filter(([id]) => persons.has(id)));
+      // Read once with what found the schools' records (SchoolHoldings.rolesOf).
+      const roles = await this.holdings.rolesOf([...persons]);
       const holding = (role?: string) =>
         [...roles]
           .filter(([, e]) => e.roles.some((r) => role === undefined || r.role === role))
