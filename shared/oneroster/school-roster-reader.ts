@@ -120,15 +120,7 @@ export class SchoolRosterReader extends RosterReader {
     after: string | undefined,
     batch: number,
   ): AsyncGenerator<WalkEntry> {
-    const ids = (await this.listed(listing)).filter((id) => after === undefined || id > after);
-    for (let start = 0; start < ids.length; start += batch) {
-      const slice = ids.slice(start, start + batch);
-      const found = await this.records.getMany('entities', slice);
-      for (const id of slice) {
-        const record = found.get(id);
-        if (record) yield { kind: 'changed', group: 'entities', position: id, record };
-      }
-    }
+    yield* this.inBatches('entities', await this.listed(listing), after, batch);
   }
 
   override async *recordsInKeyOrder(
@@ -136,9 +128,19 @@ export class SchoolRosterReader extends RosterReader {
     after: string | undefined,
     batch: number,
   ): AsyncGenerator<WalkEntry> {
-    const ids = (await this.ids(group)).filter((id) => after === undefined || id > after);
-    for (let start = 0; start < ids.length; start += batch) {
-      const slice = ids.slice(start, start + batch);
+    yield* this.inBatches(group, await this.ids(group), after, batch);
+  }
+
+  /** The records of these ids (in id order) after `after`, read `batch` at a time as the walk reaches them. */
+  private async *inBatches(
+    group: RecordGroup,
+    ids: readonly string[],
+    after: string | undefined,
+    batch: number,
+  ): AsyncGenerator<WalkEntry> {
+    const rest = ids.filter((id) => after === undefined || id > after);
+    for (let start = 0; start < rest.length; start += batch) {
+      const slice = rest.slice(start, start + batch);
       const found = await this.records.getMany(group, slice);
       for (const id of slice) {
         const record = found.get(id);
