@@ -4,9 +4,8 @@
 // are; the two ready profiles; a profile that names what is not there is refused at registration; and a
 // changed profile applies at once here (the service re-reads its clients on every request).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientCreated } from '../shared/schemas/clients';
 import { personBody } from './support/fixtures';
-import { basic, expectTokens, postForm } from './support/oauth';
+import { registeredClient } from './support/oauth';
 import { createRecord, startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
@@ -23,17 +22,7 @@ async function clientWith(
   profile: unknown,
   scopes: string[] = ['students:read', oneRosterCore, oneRosterDemographics],
 ) {
-  const response = await api.send('POST', '/api/admin/clients', { name: 'Profiled', scopes, profile });
-  expect(response.status, await response.clone().text()).toBe(201);
-  const { client, secret } = (await response.json()) as ClientCreated;
-  const { access_token: token } = await expectTokens(
-    await postForm(
-      api,
-      'token',
-      { grant_type: 'client_credentials' },
-      { authorization: basic(client.client_id, secret?.secret as string) },
-    ),
-  );
+  const { client, token } = await registeredClient(api, { name: 'Profiled', scopes, profile });
   return { clientId: client.client_id, token };
 }
 

@@ -3,6 +3,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { keys } from '../../shared/data/keys';
+import type { ClientCreated } from '../../shared/schemas/clients';
 import { OAuthErrorResponse, OAuthTokenResponse } from '../../shared/schemas/service';
 import { json } from './contract';
 import type { TestApi } from './test-api';
@@ -69,4 +70,20 @@ export async function tokenState(api: TestApi): Promise<Record<string, unknown>[
     items.push(...(Items ?? []));
   }
   return items;
+}
+
+/** Registers a client through the administration API, as the admin, and gets a token with its first secret. */
+export async function registeredClient(api: TestApi, registration: Record<string, unknown>) {
+  const response = await api.send('POST', '/api/admin/clients', registration);
+  expect(response.status, await response.clone().text()).toBe(201);
+  const { client, secret } = (await response.json()) as ClientCreated;
+  const { access_token: token } = await expectTokens(
+    await postForm(
+      api,
+      'token',
+      { grant_type: 'client_credentials' },
+      { authorization: basic(client.client_id, secret?.secret as string) },
+    ),
+  );
+  return { client, token };
 }
