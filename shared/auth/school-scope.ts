@@ -48,7 +48,7 @@ export class SchoolHoldings {
   private classes: Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> | undefined;
   private listed: Promise<{ classIds: string[]; facts: Map<string, ClassFacts> }> | undefined;
   private readonly roles = new Map<string, Promise<{ roles: EntityRole[] } | undefined>>();
-  private caring: Promise<Map<string, string[]>> | undefined;
+  private readonly caring = new Map<string, Promise<string[] | undefined>>();
   private readonly scopes = new Map<RecordGroup, Promise<SchoolScope>>();
 
   constructor(
@@ -80,18 +80,8 @@ export class SchoolHoldings {
   }
 
   /** The roles of these persons, each read once a request however many groups ask for it. */
-  async rolesOf(persons: readonly string[]): Promise<Map<string, { roles: EntityRole[] }>> {
-    const unread = persons.filter((id) => !this.roles.has(id));
-    if (unread.length > 0) {
-      const reading = this.records.rolesOfEntities(unread);
-      for (const id of unread)
-        this.roles.set(
-          id,
-          reading.then((found) => found.get(id)),
-        );
-    }
-    const found = await Promise.all(persons.map(async (id) => [id, await this.roles.get(id)] as const));
-    return new Map(found.flatMap(([id, roles]) => (roles ? [[id, roles] as const] : [])));
+  rolesOf(persons: readonly string[]): Promise<Map<string, { roles: EntityRole[] }>> {
+    return readOnce(this.roles, persons, (unread) => this.records.rolesOfEntities(unread));
   }
 
   /**
@@ -162,11 +152,32 @@ export class SchoolHoldings {
     );
   }
 
-  /** The tutors of these students, read once for the schools' students. */
-  tutorsOfStudents(students: readonly string[]): Promise<Map<string, string[]>> {
-    this.caring ??= this.records.tutorsOf(students);
-    return this.caring;
+  /** The tutors of these students, each student's read once a request. */
+  tutorsOf(students: readonly string[]): Promise<Map<string, string[]>> {
+    return readOnce(this.caring, students, (unread) => this.records.tutorsOf(unread));
   }
+}
+
+/**
+ * The values of these ids, reading in one call only those no earlier call of the request has asked for;
+ * an id the read does not find is left out.
+ */
+async function readOnce<V>(
+  cache: Map<string, Promise<V | undefined>>,
+  ids: readonly string[],
+  read: (unread: string[]) => Promise<Map<string, V>>,
+): Promise<Map<string, V>> {
+  const unread = [...new Set(ids.filter((id) => !cache.has(id)))];
+  if (unread.length > 0) {
+    const reading = read(unread);
+    for (const id of unread)
+      cache.set(
+        id,
+        reading.then((found) => found.get(id)),
+      );
+  }
+  const found = await Promise.all(ids.map(async (id) => [id, await cache.get(id)] as const));
+  return new Map(found.flatMap(([id, value]) => (value === undefined ? [] : [[id, value] as const])));
 }
 
 /** The records of `group` the schools hold (the rule of docs/sso.md), with what ties each to them. */
@@ -214,7 +225,7 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
   /** The tutors caring for the schools' students, each marked with its students' latest change. */
   const tutors = async () => {
     const students = await rolesOf('students', personsAs('students'));
-    const caring = await holdings.tutorsOfStudents(students);
+    const caring = await holdings.tutorsOf(students);
     for (const [student, tutorIds] of caring) for (const tutor of tutorIds) mark(tutor, since.get(student));
     return [...new Set([...caring.values()].flat())];
   };
