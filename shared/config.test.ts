@@ -34,6 +34,7 @@ describe('parseConfig', () => {
       metricsEnabled: true,
       cursorKey: 'test-cursor-key-of-at-least-32-characters',
       usageFlushSeconds: 10,
+      webhookLoopback: false,
     });
   });
 

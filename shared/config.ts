@@ -28,6 +28,9 @@ const accessTokenTtl = (e: EnvReader) =>
 export const LONGEST_REVOCATION_REFRESH_SECONDS = 30;
 const region = (e: EnvReader) => e.optionalText('AWS_REGION') ?? 'eu-west-1';
 const logLevel = (e: EnvReader) => e.choice('LOG_LEVEL', LOG_LEVELS, 'info');
+/** Set by the local run alone: deployed, a webhook reaches public addresses only. */
+const webhookLoopback = (e: EnvReader) =>
+  e.choice('WEBHOOK_LOOPBACK', ['allowed', 'refused'], 'refused') === 'allowed';
 const syncLag = (e: EnvReader) => e.integer('SYNC_LAG_MS', { min: 0, max: 60_000, fallback: 2000 });
 
 export interface Config {
@@ -80,6 +83,8 @@ export interface Config {
    * claim of its rate limit carries them sooner; 0 writes them with every request.
    */
   usageFlushSeconds: number;
+  /** Whether webhooks may point at loopback addresses: the local run's receivers (docs/events.md). */
+  webhookLoopback: boolean;
 }
 
 /** The languages the sign-in pages speak. */
@@ -129,6 +134,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     metricsEnabled: e.choice('METRICS', ['on', 'off'], 'on') === 'on',
     cursorKey: e.text('CURSOR_KEY', CURSOR_KEY),
     usageFlushSeconds: e.integer('USAGE_FLUSH_SECONDS', { min: 0, max: 60, fallback: 10 }),
+    webhookLoopback: webhookLoopback(e),
   });
 }
 
@@ -167,5 +173,33 @@ export function parseExportConfig(env: Record<string, string | undefined>): Expo
     }),
     /** A local S3 (s3rver) instead of AWS's. */
     s3Endpoint: e.optionalUrl('S3_ENDPOINT'),
+  });
+}
+
+/** The change events' functions' settings (docs/events.md): the stream function's and the delivery function's. */
+export interface EventsConfig {
+  tableName: string;
+  tenantId: string;
+  region: string;
+  dynamodbEndpoint: string | undefined;
+  logLevel: Config['logLevel'];
+  /** The tenant's delivery queue (SQS FIFO), which the stream function fills; the local run has its own. */
+  deliveryQueueUrl: string | undefined;
+  /** The mean wait before a failed delivery's first retry; each next one doubles it (events/backoff.ts). */
+  webhookRetryBaseMs: number;
+  webhookLoopback: boolean;
+}
+
+export function parseEventsConfig(env: Record<string, string | undefined>): EventsConfig {
+  const e = new EnvReader(env);
+  return e.done({
+    tableName: e.text('TABLE_NAME', TABLE_NAME),
+    tenantId: e.text('TENANT_ID', TENANT_ID),
+    region: region(e),
+    dynamodbEndpoint: e.optionalUrl('DYNAMODB_ENDPOINT'),
+    logLevel: logLevel(e),
+    deliveryQueueUrl: e.optionalUrl('DELIVERY_QUEUE_URL'),
+    webhookRetryBaseMs: e.integer('WEBHOOK_RETRY_BASE_MS', { min: 10, max: 3_600_000, fallback: 30_000 }),
+    webhookLoopback: webhookLoopback(e),
   });
 }

@@ -391,9 +391,100 @@ const adminRoutes = () => {
   ];
 };
 
+/**
+ * The webhooks API's routes (docs/events.md): a client's own subscriptions, with the scope
+ * `webhooks:manage`, answered in problem details. A replay is an item the stream function picks up.
+ */
+const webhookRoutes = () => {
+  const webhooks = '/api/webhooks';
+  const webhook = `${webhooks}/{webhook_id}`;
+  const subscriptions = keys.webhookPartition;
+  const reading = <const Id extends string>(r: {
+    id: Id;
+    path: string;
+    operation: string;
+    reads: readonly string[];
+  }) =>
+    readRow({
+      id: r.id,
+      path: r.path,
+      handler: `webhooks/${r.operation}`,
+      scope: 'webhooks:manage',
+      query: [],
+      reads: r.reads,
+    });
+  const changing = <const Id extends string>(w: {
+    id: Id;
+    method: 'POST' | 'DELETE';
+    path: string;
+    operation: string;
+    writes: readonly string[];
+    body?: RouteBody;
+  }) =>
+    writeRow({
+      id: w.id,
+      method: w.method,
+      path: w.path,
+      handler: `webhooks/${w.operation}`,
+      scope: 'webhooks:manage',
+      ...(w.body ? { body: w.body } : {}),
+      reads: [subscriptions],
+      writes: w.writes,
+    });
+  const small = { type: 'json', maxBytes: 8 * 1024 } as const;
+  return [
+    reading({ id: 'list-webhooks', path: webhooks, operation: 'list', reads: [subscriptions] }),
+    changing({
+      id: 'create-webhook',
+      method: 'POST',
+      path: webhooks,
+      operation: 'create',
+      writes: [subscriptions],
+      body: small,
+    }),
+    reading({ id: 'get-webhook', path: webhook, operation: 'get', reads: [subscriptions] }),
+    changing({
+      id: 'delete-webhook',
+      method: 'DELETE',
+      path: webhook,
+      operation: 'delete',
+      writes: [subscriptions],
+    }),
+    changing({
+      id: 'enable-webhook',
+      method: 'POST',
+      path: `${webhook}/enable`,
+      operation: 'enable',
+      writes: [subscriptions],
+    }),
+    changing({
+      id: 'rotate-webhook-secret',
+      method: 'POST',
+      path: `${webhook}/rotate-secret`,
+      operation: 'rotate-secret',
+      writes: [subscriptions],
+    }),
+    reading({
+      id: 'list-webhook-deliveries',
+      path: `${webhook}/deliveries`,
+      operation: 'list-deliveries',
+      reads: [subscriptions, keys.webhookDeliveryPartition],
+    }),
+    changing({
+      id: 'replay-webhook',
+      method: 'POST',
+      path: `${webhook}/replay`,
+      operation: 'replay',
+      writes: [keys.webhookReplayPartition],
+      body: small,
+    }),
+  ];
+};
+
 const table = [
   ...recordGroups.flatMap(groupRoutes),
   ...adminRoutes(),
+  ...webhookRoutes(),
   row({
     id: 'get-system',
     method: 'GET',

@@ -513,6 +513,34 @@ describe('what each route touches', () => {
     }
   });
 
+  it("the webhooks API's changes and reads of a subscription", async () => {
+    const calls = new Map<string, RecordedCall[]>();
+    const track = async <T>(id: string, request: () => Promise<T>): Promise<T> => {
+      let result: T | undefined;
+      const made = await expectWithinGrant(routeOf(id), async () => {
+        result = await request();
+      });
+      calls.set(id, [...(calls.get(id) ?? []), ...made]);
+      return result as T;
+    };
+    const created = (await track('create-webhook', async () =>
+      json(
+        await send('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hooks', event_types: ['students.*'] }),
+        201,
+      ),
+    )) as { webhook: { webhook_id: string } };
+    const path = `/api/webhooks/${created.webhook.webhook_id}`;
+    await track('get-webhook', async () => json(await send('GET', path), 200));
+    await track('list-webhook-deliveries', async () => json(await send('GET', `${path}/deliveries`), 200));
+    await track('rotate-webhook-secret', async () => json(await send('POST', `${path}/rotate-secret`), 200));
+    await track('enable-webhook', async () => json(await send('POST', `${path}/enable`), 200));
+    await track('replay-webhook', async () =>
+      json(await send('POST', `${path}/replay`, { since: new Date(Date.now() - 60_000).toISOString() }), 202),
+    );
+    await track('delete-webhook', async () => json(await send('DELETE', path), 204));
+    for (const [routeId, made] of calls) expectAllUsed(routeOf(routeId), made);
+  });
+
   it("the routes that check a person's sign-in read its family, within their grant", async () => {
     const arranging = {
       db: direct,

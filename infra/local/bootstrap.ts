@@ -22,7 +22,13 @@ import { ClientRepository } from '../../shared/data/client-repository';
 import { keys } from '../../shared/data/keys';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
-import { createTableInput, indexNames, missingIndexUpdates, tableDesign } from '../../shared/data/table';
+import {
+  createTableInput,
+  indexNames,
+  missingIndexUpdates,
+  tableDefinition,
+  tableDesign,
+} from '../../shared/data/table';
 import { loginName, UserRepository } from '../../shared/data/user-repository';
 import { scopes } from '../../shared/domain/groups';
 import { LIMITS } from '../../shared/domain/limits';
@@ -44,6 +50,15 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
   try {
     const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(db, tableName, indexNames(Table?.GlobalSecondaryIndexes));
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      // A table from before change events: its stream starts now.
+      await db.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: tableDefinition.StreamSpecification,
+        }),
+      );
+    }
     return false;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;

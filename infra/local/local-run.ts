@@ -3,10 +3,12 @@
 // `npm start` and the integration tests both start the service through here.
 import { createHmac } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { parseEventsConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import { type ResponseInspector, startLocalApi } from './api-gateway';
 import { bootstrapDemoTenant, DEMO_REDIRECT_URIS } from './bootstrap';
+import { startLocalEvents } from './event-delivery';
 import type { DemoUser } from './seed/demo-users';
 
 export const DEMO_TENANT = { id: 'demo', name: 'Demo School (Agrupamento de Escolas Demo)' };
@@ -39,6 +41,13 @@ export interface LocalRunOptions {
   adminTotpRequired?: boolean | undefined;
   /** Where the handlers append their audit events (AUDIT_LOG_FILE); standard output when not given. */
   auditLogFile?: string | undefined;
+  /**
+   * Reads the table's stream and delivers change events to the tenant's webhooks (docs/events.md):
+   * `npm start` does; a test does when it tests them.
+   */
+  events?: boolean | undefined;
+  /** The mean wait before a failed delivery's first retry (WEBHOOK_RETRY_BASE_MS); 30 s by default, as deployed. */
+  webhookRetryBaseMs?: number | undefined;
   /** Sees every response the API sends (the tests check each against the API description). */
   inspect?: ResponseInspector | undefined;
   /** Hears what happens to the table before the API is up (seeding, a seeding started over). */
@@ -103,6 +112,11 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     // Metrics are CloudWatch's to read (embedded metric format); locally their lines would only be noise.
     METRICS: 'off',
+    // The local run's webhook receivers are on this machine; deployed, only public addresses are reached.
+    WEBHOOK_LOOPBACK: 'allowed',
+    ...(options.webhookRetryBaseMs === undefined
+      ? {}
+      : { WEBHOOK_RETRY_BASE_MS: String(options.webhookRetryBaseMs) }),
     ...(options.syncLagMs === undefined ? {} : { SYNC_LAG_MS: String(options.syncLagMs) }),
     ...(options.auditLogFile === undefined ? {} : { AUDIT_LOG_FILE: options.auditLogFile }),
     ...(options.adminTotpRequired === undefined
@@ -118,6 +132,9 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       ? {}
       : { USAGE_FLUSH_SECONDS: String(options.usageFlushSeconds) }),
   });
+  const events = options.events
+    ? await startLocalEvents(parseEventsConfig(process.env), options.report)
+    : undefined;
   return {
     url: api.url,
     dynamodbEndpoint: endpoint,
@@ -125,6 +142,9 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
     cursorKey,
     seeded,
     demoUsers: users,
-    stop: () => api.close(),
+    async stop() {
+      await events?.stop();
+      await api.close();
+    },
   };
 }

@@ -53,6 +53,8 @@ const Settings = z.object({
       error: 'must be school, district or a number of students (1 to 999999)',
     })
     .transform((value) => (value === 'school' ? undefined : Number(value))),
+  /** The mean wait before a failed webhook delivery's first retry, in ms (docs/events.md); deployed it is 30 s. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
   /** The demo tenant's export schedule (crontab, UTC), as a deployed tenant's `exports.schedule`; `off` for none. */
   EXPORT_SCHEDULE: z
     .string()
@@ -135,6 +137,8 @@ async function main() {
     districtStudents: settings.DEMO_SIZE,
     publicBaseUrl: settings.PUBLIC_BASE_URL,
     auditLogFile: join(settings.DATA_DIR, AUDIT_LOG_FILE),
+    events: true,
+    webhookRetryBaseMs: settings.WEBHOOK_RETRY_BASE_MS,
     report: (line) => console.error(line),
   });
   started.run = run;

@@ -7,6 +7,9 @@ import { LONGEST_ACCESS_TOKEN_SECONDS } from '../config';
 import type { RecordGroup } from '../domain/groups';
 import type { ListingName } from './listings';
 
+/** How long change events are kept for a replay (docs/events.md). */
+export const WEBHOOK_EVENT_RETENTION_DAYS = 30;
+
 /**
  * How `people erase` ends a person's items of a kind (infra/cli/admin/people.ts has one step per rule):
  * - `account`: the account item itself, deleted last;
@@ -148,6 +151,39 @@ export const itemKinds = {
     sortKey: (clientId: string, day: string) => `${clientId}#${day}`,
     owner: 'client',
     expires: 'set by the writer',
+  }),
+  /**
+   * A client's webhook subscription (docs/events.md): where its events go, which types, and the secrets
+   * that sign them (a rotated one keeps signing until its `expires_at`).
+   */
+  webhook: kind({ partition: 'WEBHOOK', sortKey: (webhookId: string) => webhookId, owner: 'client' }),
+  /**
+   * A change event as the table's stream told it (a record created, replaced or deleted), in time order,
+   * kept for replay for WEBHOOK_EVENT_RETENTION_DAYS.
+   */
+  webhookEvent: kind({
+    partition: 'WEBHOOK_EVENT',
+    sortKey: timeOrdered,
+    owner: 'tenant',
+    expires: { after: 'at', plusSeconds: WEBHOOK_EVENT_RETENTION_DAYS * 86_400 },
+  }),
+  /** One attempt to deliver an event to a subscription, newest last; kept as long as the events. */
+  webhookDelivery: kind({
+    partition: 'WEBHOOK_DELIVERY',
+    sortKey: (webhookId: string, attemptedAt: string, eventId: string) =>
+      `${webhookId}#${timeOrdered(attemptedAt, eventId)}`,
+    owner: 'client',
+    expires: { after: 'attempted_at', plusSeconds: WEBHOOK_EVENT_RETENTION_DAYS * 86_400 },
+  }),
+  /**
+   * A replay a client asked for: the stream function sends its events a page at a time, moving `after` on
+   * with each page (each move is the stream record of the next), and deletes it when done.
+   */
+  webhookReplay: kind({
+    partition: 'WEBHOOK_REPLAY',
+    sortKey: (replayId: string) => replayId,
+    owner: 'client',
+    expires: { after: 'requested_at', plusSeconds: 86_400 },
   }),
   /** Signing keys sort by creation time, so the newest is the first of a descending Query. */
   privateKey: kind({ partition: 'SIGNING_KEY', sortKey: timeOrdered, owner: 'tenant' }),

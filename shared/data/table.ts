@@ -45,7 +45,7 @@ const keySchema = (partitionKey: string, sortKey: string): KeySchemaElement[] =>
   { AttributeName: sortKey, KeyType: 'RANGE' },
 ];
 
-/** What CreateTable takes but the table's name; a stream, if the table ever needs one, goes here too. */
+/** What CreateTable takes but the table's name. */
 export type TableDefinition = Required<
   Pick<
     CreateTableCommandInput,
@@ -70,6 +70,9 @@ export const tableDefinition: TableDefinition = {
     KeySchema: keySchema(index.partitionKey, index.sortKey),
     Projection: { ProjectionType: 'KEYS_ONLY' },
   })),
+  // Change events (docs/events.md) come from the stream: a record's old and new images tell a replace
+  // from a change of its links alone.
+  StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
 };
 
 export function createTableInput(tableName: string): CreateTableCommandInput {

@@ -243,6 +243,7 @@ export const scopes = [
   ...recordGroups.map(writeScope),
   'system:read',
   'clients:admin',
+  'webhooks:manage',
   ...documentGroups.map(sensitiveScope),
   oneRosterScopes.roster,
   oneRosterScopes.core,

@@ -50,4 +50,8 @@ export const LIMITS = {
   clientSchools: 200,
   /** Days of a client's usage the administration API answers, and keeps. */
   clientUsageDays: 30,
+  /** Webhook subscriptions one client may hold. */
+  webhooksPerClient: 10,
+  /** Delivery attempts the API lists for a subscription, newest first. */
+  webhookDeliveriesListed: 100,
 } as const;

@@ -28,6 +28,10 @@ const scopeDescriptions = Object.fromEntries([
     'clients:admin',
     "Register, change and disable the tenant's OAuth clients and their secrets, and read their usage",
   ],
+  [
+    'webhooks:manage',
+    "Subscribe the caller's client to change events, rotate their signing secret, read their deliveries and replay them",
+  ],
   ...documentGroups.map((group) => [
     sensitiveScope(group),
     `Read the identification-document and bank-account numbers of ${groups[group].plural} unmasked; ` +
@@ -48,6 +52,9 @@ const tagDescriptions: Record<string, string> = {
   admin:
     "The tenant's OAuth clients as its administrators govern them: registration, secrets (two live at " +
     'once, to rotate without downtime), disabling, and usage (docs/sso.md).',
+  webhooks:
+    "Change events pushed to the caller's client: subscriptions, signed deliveries (Standard Webhooks), " +
+    'their attempts, and replay of the kept events (docs/events.md).',
   oneroster:
     'The OneRoster 1.2 Rostering REST binding (read-only) over the same records, under ' +
     '/ims/oneroster/rostering/v1p2, with imsx_StatusInfo errors (docs/oneroster.md).',

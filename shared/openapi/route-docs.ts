@@ -319,6 +319,38 @@ const docs: { [Id in RouteId]: RouteDocs } = {
       "A client's requests per day and per route group over the last 30 days, and its refusals by rate limit",
     responses: { 200: 'ClientUsage' },
   },
+  'list-webhooks': {
+    summary: "The caller's client's webhook subscriptions",
+    responses: { 200: 'WebhooksList' },
+  },
+  'create-webhook': {
+    summary:
+      'Subscribe to change events: signed deliveries (Standard Webhooks) to an https URL; the secret is shown once',
+    responses: { 201: 'WebhookCreated' },
+    requestBody: 'WebhookRequest',
+  },
+  'get-webhook': { summary: 'A webhook subscription', responses: { 200: 'Webhook' } },
+  'delete-webhook': {
+    summary: 'Delete a webhook subscription: no further deliveries',
+    responses: { 204: 'NoContent' },
+  },
+  'enable-webhook': {
+    summary: 'Enable a subscription its failed deliveries disabled; replay what it missed',
+    responses: { 200: 'Webhook' },
+  },
+  'rotate-webhook-secret': {
+    summary: "Rotate a subscription's signing secret: old and new both sign for 24 hours",
+    responses: { 200: 'WebhookSecretRotated' },
+  },
+  'list-webhook-deliveries': {
+    summary: "A subscription's latest delivery attempts: event, outcome, status code, latency, next retry",
+    responses: { 200: 'WebhookDeliveries' },
+  },
+  'replay-webhook': {
+    summary: 'Send again every kept event since a time (events are kept 30 days), in order per record',
+    responses: { 202: 'WebhookReplay' },
+    requestBody: 'WebhookReplayRequest',
+  },
   'create-token': {
     summary: 'Issue OAuth 2.0 tokens (client_credentials, authorization_code and refresh_token grants)',
     responses: { 200: 'OAuthTokenResponse' },

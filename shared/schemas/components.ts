@@ -116,6 +116,16 @@ import {
   SystemStatus,
   UserInfoResponse,
 } from './service';
+import {
+  WebhookCreated,
+  WebhookDeliveries,
+  WebhookReplay,
+  WebhookReplayRequest,
+  WebhookRequest,
+  WebhookSecretRotated,
+  WebhookSubscription,
+  WebhooksList,
+} from './webhooks';
 
 interface Component {
   schema: z.core.$ZodType;
@@ -480,6 +490,42 @@ const componentTable = {
   ClientCreated: {
     schema: ClientCreated,
     description: 'A registered client and, for a confidential one, its first secret, shown this once.',
+  },
+  WebhookRequest: {
+    schema: WebhookRequest,
+    description:
+      'Where to send change events (an https URL of a public address) and which: `<group>.created`, ' +
+      '`<group>.updated`, `<group>.deleted`, or `<group>.*` for all three.',
+  },
+  Webhook: {
+    schema: WebhookSubscription,
+    description:
+      "A webhook subscription of the caller's client. `disabled` after an event failed every attempt " +
+      '(about a day); enabling it again resumes deliveries, and a replay sends what was missed.',
+  },
+  WebhookCreated: {
+    schema: WebhookCreated,
+    description: 'A new subscription and its signing secret (`whsec_...`), shown in this answer only.',
+  },
+  WebhooksList: { schema: WebhooksList, description: "The caller's client's webhook subscriptions." },
+  WebhookSecretRotated: {
+    schema: WebhookSecretRotated,
+    description:
+      'The new signing secret, shown this once; the previous one keeps signing beside it until ' +
+      '`previous_secret_expires_at` (24 hours).',
+  },
+  WebhookDeliveries: {
+    schema: WebhookDeliveries,
+    description: "A subscription's latest delivery attempts, newest first (at most 100).",
+  },
+  WebhookReplayRequest: {
+    schema: WebhookReplayRequest,
+    description: 'Send again every kept event since this time (events are kept 30 days).',
+  },
+  WebhookReplay: {
+    schema: WebhookReplay,
+    description:
+      'A replay under way: the events from `since` to `until` are queued again, in order per record.',
   },
   ProblemDetails: { schema: ProblemDetails, description: 'An error, as an RFC 9457 problem.' },
   BadRequestHttpException: {

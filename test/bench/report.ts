@@ -11,6 +11,7 @@ import {
   REFERENCES,
 } from './cold-start';
 import type { DistrictResults } from './district';
+import type { EventResults } from './events';
 import type { FieldDataset, FieldSelection } from './field-selection';
 import type { Machine } from './machine';
 import { type Operation, OVERHEAD_TARGET, type Overhead } from './overhead';
@@ -44,6 +45,8 @@ export interface Results {
   rateLimit?: { result: RateLimitCost };
   /** Absent from runs made before the bench seeded a district. */
   district?: DistrictResults;
+  /** Absent from runs made before change events were pushed to webhooks. */
+  events?: EventResults;
 }
 
 /** A Markdown table; numbers align right, and the columns listed in `text` (the first, unless told) left. */
@@ -785,6 +788,34 @@ function districtSummary(d: DistrictResults): string[][] {
   ];
 }
 
+export function eventsSection(e: Results['events']): string {
+  if (!e) return '';
+  return [
+    '## 9. Change events',
+    '',
+    'A receiver on 127.0.0.1 subscribed through the API (`students.updated`). Latency: from the answer to a',
+    "replace (the write committed) to its event reaching the receiver, one write at a time, through the local run's",
+    "stream reader (DynamoDB Local polled every 100 ms a shard) and delivery queue, the deployed functions' code.",
+    'Throughput: a replay of kept events to a new subscription, from the request to the last delivery, the',
+    'records in parallel as the queue allows (32 in flight); every delivery signed and its attempt kept.',
+    '',
+    table(
+      ['Measure', 'Result'],
+      [
+        [
+          `Write to delivery, p50 / p95 / p99 (${e.latency.samples} writes)`,
+          `${e.latency.p50} / ${e.latency.p95} / ${e.latency.p99} ms`,
+        ],
+        [
+          `Replay of ${e.throughput.events} events`,
+          `${e.throughput.seconds} s: ${e.throughput.perSecond} deliveries/s`,
+        ],
+      ],
+    ),
+    '',
+  ].join('\n');
+}
+
 export function districtSection(d: Results['district']): string {
   if (!d) return '';
   const cell = (side: DistrictResults['routes'][number]['demo']) =>
@@ -884,6 +915,7 @@ export function renderReport(r: Results): string {
     fieldSelectionSection(r.fieldSelection),
     auditSection(r.audit, r.overhead.results),
     districtSection(r.district),
+    eventsSection(r.events),
   ]
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');

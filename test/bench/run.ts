@@ -4,7 +4,7 @@
 // alone, `--only fields` section 6, `--only audit` section 7, `--only overhead` section 2 (without the
 // revocation check), `--only revocation` the revocation check of section 2, `--only ratelimit` its
 // rate-limit admission, `--only throughput`
-// section 4 and `--only district` section 8, and prints it (the last three as JSON), writing nothing; with `--merge` as well, its figures replace that section's
+// section 4, `--only district` section 8 and `--only events` section 9, and prints it (the last three as JSON), writing nothing; with `--merge` as well, its figures replace that section's
 // in the last run's benchmarks.json, and benchmarks.md is written again from it. The whole run stops
 // itself after a fixed time, whatever happens. Section 8 seeds a district of 10,000 students (2,000 with
 // `--quick`); `--district <students>` sets another size, such as the 100,000 of a large district.
@@ -21,6 +21,7 @@ import type { Student } from '../../shared/schemas/records';
 import { measureAuditCost } from './audit-cost';
 import { type ColdStarts, measureColdStarts } from './cold-start';
 import { type DistrictResults, measureDistrictRoutes, measurePageCapacity } from './district';
+import { measureEvents } from './events';
 import { measureFieldSelection } from './field-selection';
 import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
@@ -31,6 +32,7 @@ import {
   auditSection,
   coldStartSection,
   districtSection,
+  eventsSection,
   fieldSelectionSection,
   type Results,
   rateLimitSection,
@@ -56,6 +58,7 @@ const ONLY = [
   'ratelimit',
   'throughput',
   'district',
+  'events',
 ] as const;
 const merge = process.argv.includes('--merge');
 // Section 1 alone imports some 120 bundles ten times each, paired: on a loaded machine, a quarter of an
@@ -74,6 +77,7 @@ const settings = quick
       fieldSamples: 30,
       auditSamples: 300,
       district: { students: districtArgument ?? 2_000, samples: 20 },
+      events: { latencySamples: 50, replayEvents: 300 },
     }
   : {
       coldRuns: 10,
@@ -84,6 +88,7 @@ const settings = quick
       fieldSamples: 200,
       auditSamples: 2_000,
       district: { students: districtArgument ?? 10_000, samples: 50 },
+      events: { latencySamples: 300, replayEvents: 2_000 },
     };
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -284,6 +289,15 @@ async function main() {
       mergeReport({ district });
       return;
     }
+    if (only === 'events') {
+      log('section 9, change events');
+      const work = await workload(db, tableName, stackClient);
+      const events = await measureEvents(api.url, work.token, settings.events);
+      console.log(eventsSection(events));
+      console.log(JSON.stringify({ events }, null, 2));
+      mergeReport({ events });
+      return;
+    }
     if (only === 'throughput') {
       log(`section 4, throughput (${settings.load.seconds} s a run)`);
       const work = await workload(db, tableName, stackClient);
@@ -312,6 +326,8 @@ async function main() {
 
     log(`section 4, throughput (${settings.load.seconds} s a run)`);
     const throughput = await measureThroughput(work, { stack: api.url, bare: bare.url }, settings.load);
+    log('section 9, change events');
+    const events = await measureEvents(api.url, work.token, settings.events);
     stackClient.close();
     bareClient.close();
     await api.stop();
@@ -346,6 +362,7 @@ async function main() {
       revocation,
       rateLimit,
       district,
+      events,
     };
     writeReport(results);
     log(`wrote ${outDir}/benchmarks.md and benchmarks.json in ${results.minutes} min`);

@@ -29,6 +29,8 @@ export interface TestApiOptions {
   revocationRefreshSeconds?: number;
   /** The service's USAGE_FLUSH_SECONDS, for tests of a client's usage; the default otherwise. */
   usageFlushSeconds?: number;
+  /** Delivers change events to webhooks, first retrying after this many ms (WEBHOOK_RETRY_BASE_MS). */
+  webhookRetryBaseMs?: number;
   /** The service's ADMIN_TOTP_REQUIRED, for tests of the second factor accounts with admin rights need. */
   adminTotpRequired?: boolean;
 }
@@ -55,6 +57,8 @@ export async function startTestApi(options: TestApiOptions = {}) {
     revocationRefreshSeconds: options.revocationRefreshSeconds,
     usageFlushSeconds: options.usageFlushSeconds,
     adminTotpRequired: options.adminTotpRequired,
+    events: options.webhookRetryBaseMs !== undefined,
+    webhookRetryBaseMs: options.webhookRetryBaseMs,
     auditLogFile,
     inspect: (exchange) => {
       responsesChecked++;

@@ -1,0 +1,8 @@
+// POST /api/webhooks
+import { createWebhookRequest } from '../../shared/events/webhook-admin';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+import { webhookRepository } from '../../shared/wiring/webhook-repository';
+
+export const handler = revocableApi('create-webhook', (request) =>
+  createWebhookRequest(request, webhookRepository()),
+);

@@ -1,0 +1,8 @@
+// DELETE /api/webhooks/{webhook_id}
+import { deleteWebhookRequest } from '../../shared/events/webhook-admin';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+import { webhookRepository } from '../../shared/wiring/webhook-repository';
+
+export const handler = revocableApi('delete-webhook', (request) =>
+  deleteWebhookRequest(request, webhookRepository()),
+);

@@ -1,0 +1,8 @@
+// POST /api/webhooks/{webhook_id}/enable
+import { enableWebhookRequest } from '../../shared/events/webhook-admin';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+import { webhookRepository } from '../../shared/wiring/webhook-repository';
+
+export const handler = revocableApi('enable-webhook', (request) =>
+  enableWebhookRequest(request, webhookRepository()),
+);

@@ -1,0 +1,8 @@
+// GET /api/webhooks/{webhook_id}/deliveries
+import { listDeliveriesRequest } from '../../shared/events/webhook-admin';
+import { api } from '../../shared/wiring/api';
+import { webhookRepository } from '../../shared/wiring/webhook-repository';
+
+export const handler = api('list-webhook-deliveries', (request) =>
+  listDeliveriesRequest(request, webhookRepository()),
+);

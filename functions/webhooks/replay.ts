@@ -1,0 +1,8 @@
+// POST /api/webhooks/{webhook_id}/replay
+import { replayRequest } from '../../shared/events/webhook-admin';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+import { webhookRepository } from '../../shared/wiring/webhook-repository';
+
+export const handler = revocableApi('replay-webhook', (request) =>
+  replayRequest(request, webhookRepository()),
+);

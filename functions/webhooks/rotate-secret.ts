@@ -1,0 +1,8 @@
+// POST /api/webhooks/{webhook_id}/rotate-secret
+import { rotateWebhookSecretRequest } from '../../shared/events/webhook-admin';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+import { webhookRepository } from '../../shared/wiring/webhook-repository';
+
+export const handler = revocableApi('rotate-webhook-secret', (request) =>
+  rotateWebhookSecretRequest(request, webhookRepository()),
+);

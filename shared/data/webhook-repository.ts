@@ -1,0 +1,271 @@
+// Webhook subscriptions, the change events kept for replay, delivery attempts and replays in progress
+// (docs/events.md; item-kinds.ts declares each). Subscriptions are few, so all of a tenant's are one
+// small partition, read whole by the stream function and filtered by client for the API.
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  paginateQuery,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { StateConflictError } from '../domain/errors';
+import type { ChangeEvent } from '../events/change-events';
+import type { EventTypePattern } from '../events/event-types';
+import { itemKinds } from './item-kinds';
+import { conditionHeld, ItemStore } from './items';
+import { afterTime, keys } from './keys';
+
+export interface WebhookSecret {
+  secret: string;
+  created_at: string;
+  /** Set on a secret rotated out: it keeps signing until then. */
+  expires_at?: string;
+}
+
+export interface Webhook {
+  webhook_id: string;
+  client_id: string;
+  url: string;
+  event_types: EventTypePattern[];
+  status: 'active' | 'disabled';
+  secrets: WebhookSecret[];
+  created_at: string;
+  updated_at: string;
+  disabled_at?: string;
+  disabled_reason?: string;
+}
+
+export type DeliveryOutcome = 'delivered' | 'failed' | 'dead-lettered';
+
+export interface DeliveryAttempt {
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  record_id: string;
+  /** 1 for the first attempt at the event. */
+  attempt: number;
+  outcome: DeliveryOutcome;
+  /** The receiver's status code, when it answered. */
+  response_status?: number;
+  latency_ms: number;
+  attempted_at: string;
+  /** When the event is tried again, after a failed attempt that is not its last. */
+  next_attempt_at?: string;
+  /** Why the attempt failed without an answer (a timeout, a refused address). */
+  error?: string;
+}
+
+export interface Replay {
+  replay_id: string;
+  webhook_id: string;
+  since: string;
+  until: string;
+  /** The sort key of the last event sent, once a page has been. */
+  after?: string;
+  requested_at: string;
+}
+
+const BATCH_WRITE = 25;
+
+export class WebhookChangedError extends StateConflictError {
+  constructor() {
+    super('The subscription changed while this request was being made: read it again and retry.');
+  }
+}
+
+/** The secrets that sign at `now`: the current one and any rotated out less than a day ago. */
+export const signingSecrets = (webhook: Pick<Webhook, 'secrets'>, now: Date) =>
+  webhook.secrets
+    .filter((s) => s.expires_at === undefined || Date.parse(s.expires_at) > now.getTime())
+    .map((s) => s.secret);
+
+export class WebhookRepository {
+  private readonly items: ItemStore;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {
+    this.items = new ItemStore(db, tableName);
+  }
+
+  get(webhookId: string): Promise<Webhook | undefined> {
+    return this.items.get<Webhook>(keys.webhook(webhookId));
+  }
+
+  /** Every subscription of the tenant. */
+  async all(): Promise<Webhook[]> {
+    const found: Webhook[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.webhookPartition },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) {
+      for (const { pk: _pk, sk: _sk, ...webhook } of page.Items ?? []) found.push(webhook as Webhook);
+    }
+    return found;
+  }
+
+  async create(webhook: Webhook): Promise<void> {
+    await this.items.put(itemKinds.webhook, keys.webhook(webhook.webhook_id), webhook, { ifAbsent: true });
+  }
+
+  /** Writes `next` over `read`, unless it changed meanwhile. */
+  async replace(read: Webhook, next: Webhook): Promise<void> {
+    const written = await conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.webhook(read.webhook_id),
+          UpdateExpression:
+            'SET #status = :status, secrets = :secrets, updated_at = :updated, disabled_at = :disabledAt, disabled_reason = :reason',
+          ConditionExpression: 'updated_at = :read',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':status': next.status,
+            ':secrets': next.secrets,
+            ':updated': next.updated_at,
+            ':disabledAt': next.disabled_at ?? null,
+            ':reason': next.disabled_reason ?? null,
+            ':read': read.updated_at,
+          },
+        }),
+      ),
+    );
+    if (!written) throw new WebhookChangedError();
+  }
+
+  /** Disables an active subscription after its deliveries kept failing; false if it was not active. */
+  disable(webhookId: string, reason: string, at: string): Promise<boolean> {
+    return conditionHeld(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.webhook(webhookId),
+          UpdateExpression:
+            'SET #status = :disabled, disabled_at = :at, disabled_reason = :reason, updated_at = :at',
+          ConditionExpression: '#status = :active',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':disabled': 'disabled',
+            ':active': 'active',
+            ':at': at,
+            ':reason': reason,
+          },
+        }),
+      ),
+    );
+  }
+
+  /** Deletes a client's subscription; false when it has none of that id. */
+  delete(webhookId: string, clientId: string): Promise<boolean> {
+    return conditionHeld(
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.webhook(webhookId),
+          ConditionExpression: 'client_id = :client',
+          ExpressionAttributeValues: { ':client': clientId },
+        }),
+      ),
+    );
+  }
+
+  /** Keeps change events for replay; a batch written again writes the same items. */
+  async recordEvents(events: readonly ChangeEvent[]): Promise<void> {
+    for (let i = 0; i < events.length; i += BATCH_WRITE) {
+      let requests = events.slice(i, i + BATCH_WRITE).map((event) => ({
+        PutRequest: {
+          Item: this.items.putInput(
+            itemKinds.webhookEvent,
+            keys.webhookEvent(event.at, event.event_id),
+            event,
+          ).Item,
+        },
+      }));
+      while (requests.length > 0) {
+        const { UnprocessedItems } = await this.db.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
+        );
+        requests = (UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
+      }
+    }
+  }
+
+  /** The kept events from `since` up to `until` (both inclusive), from after the position `after`, a page of `limit`. */
+  async eventsWithin(window: {
+    since: string;
+    until: string;
+    after?: string | undefined;
+    limit: number;
+  }): Promise<{ events: ChangeEvent[]; last: string | undefined }> {
+    const { Items = [], LastEvaluatedKey } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :until',
+        ExpressionAttributeValues: {
+          ':pk': keys.webhookEventPartition,
+          ':from': window.since,
+          ':until': afterTime(window.until),
+        },
+        ...(window.after ? { ExclusiveStartKey: { pk: keys.webhookEventPartition, sk: window.after } } : {}),
+        Limit: window.limit,
+      }),
+    );
+    const events = Items.map(
+      ({ event_id, type, record_id, at }) => ({ event_id, type, record_id, at }) as ChangeEvent,
+    );
+    return { events, last: LastEvaluatedKey ? String(LastEvaluatedKey.sk) : undefined };
+  }
+
+  async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
+    await this.items.put(
+      itemKinds.webhookDelivery,
+      keys.webhookDelivery(attempt.webhook_id, attempt.attempted_at, attempt.event_id),
+      attempt,
+    );
+  }
+
+  /** A subscription's latest attempts, newest first. */
+  async attempts(webhookId: string, limit: number): Promise<DeliveryAttempt[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :webhook)',
+        ExpressionAttributeValues: { ':pk': keys.webhookDeliveryPartition, ':webhook': `${webhookId}#` },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return Items.map(({ pk: _pk, sk: _sk, ttl: _ttl, ...attempt }) => attempt as DeliveryAttempt);
+  }
+
+  async startReplay(replay: Replay): Promise<void> {
+    await this.items.put(itemKinds.webhookReplay, keys.webhookReplay(replay.replay_id), replay, {
+      ifAbsent: true,
+    });
+  }
+
+  /** Moves a replay on past the page just sent: the change is the stream record of its next page. */
+  async advanceReplay(replayId: string, after: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.webhookReplay(replayId),
+        UpdateExpression: 'SET #after = :after',
+        ExpressionAttributeNames: { '#after': 'after' },
+        ExpressionAttributeValues: { ':after': after },
+      }),
+    );
+  }
+
+  async endReplay(replayId: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.webhookReplay(replayId) }));
+  }
+}
