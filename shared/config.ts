@@ -147,12 +147,24 @@ export function parseTokenTimings(env: Record<string, string | undefined>): Toke
 }
 
 /** The scheduled export's settings: the table it reads and the bucket it writes, nothing of the API's. */
-export interface ExportConfig {
+/** What every function apart from the API's reads first: the tenant's table, where it is, and how much to log. */
+interface TableSettings {
   tableName: string;
   tenantId: string;
   region: string;
   dynamodbEndpoint: string | undefined;
   logLevel: Config['logLevel'];
+}
+
+const tableSettings = (e: EnvReader): TableSettings => ({
+  tableName: e.text('TABLE_NAME', TABLE_NAME),
+  tenantId: e.text('TENANT_ID', TENANT_ID),
+  region: region(e),
+  dynamodbEndpoint: e.optionalUrl('DYNAMODB_ENDPOINT'),
+  logLevel: logLevel(e),
+});
+
+export interface ExportConfig extends TableSettings {
   syncLagMs: number;
   exportBucket: string;
   s3Endpoint: string | undefined;
@@ -161,11 +173,7 @@ export interface ExportConfig {
 export function parseExportConfig(env: Record<string, string | undefined>): ExportConfig {
   const e = new EnvReader(env);
   return e.done({
-    tableName: e.text('TABLE_NAME', TABLE_NAME),
-    tenantId: e.text('TENANT_ID', TENANT_ID),
-    region: region(e),
-    dynamodbEndpoint: e.optionalUrl('DYNAMODB_ENDPOINT'),
-    logLevel: logLevel(e),
+    ...tableSettings(e),
     syncLagMs: syncLag(e),
     exportBucket: e.text('EXPORT_BUCKET', {
       pattern: /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
@@ -177,12 +185,7 @@ export function parseExportConfig(env: Record<string, string | undefined>): Expo
 }
 
 /** The change events' functions' settings (docs/events.md): the stream function's and the delivery function's. */
-export interface EventsConfig {
-  tableName: string;
-  tenantId: string;
-  region: string;
-  dynamodbEndpoint: string | undefined;
-  logLevel: Config['logLevel'];
+export interface EventsConfig extends TableSettings {
   /** The tenant's delivery queue (SQS FIFO), which the stream function fills; the local run has its own. */
   deliveryQueueUrl: string | undefined;
   /** The mean wait before a failed delivery's first retry; each next one doubles it (events/backoff.ts). */
@@ -193,11 +196,7 @@ export interface EventsConfig {
 export function parseEventsConfig(env: Record<string, string | undefined>): EventsConfig {
   const e = new EnvReader(env);
   return e.done({
-    tableName: e.text('TABLE_NAME', TABLE_NAME),
-    tenantId: e.text('TENANT_ID', TENANT_ID),
-    region: region(e),
-    dynamodbEndpoint: e.optionalUrl('DYNAMODB_ENDPOINT'),
-    logLevel: logLevel(e),
+    ...tableSettings(e),
     deliveryQueueUrl: e.optionalUrl('DELIVERY_QUEUE_URL'),
     webhookRetryBaseMs: e.integer('WEBHOOK_RETRY_BASE_MS', { min: 10, max: 3_600_000, fallback: 30_000 }),
     webhookLoopback: webhookLoopback(e),

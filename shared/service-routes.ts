@@ -284,31 +284,18 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
 };
 
 /**
- * The administration API's routes over the tenant's OAuth clients: with the scope `clients:admin`,
- * answered in problem details; every change is audited, naming the client, and checks the sign-in.
+ * The reads and writes of an area of routes that one scope guards (the administration API, webhooks):
+ * handlers under `functions/<area>/`, answered in problem details, writes audited as `audit` says.
  */
-const adminRoutes = () => {
-  const clients = '/api/admin/clients';
-  const client = `${clients}/{client_id}`;
-  const secrets = `${client}/secrets`;
-  const registry = keys.clientPartition;
-  const policies = keys.clientPolicyPartition;
-  const credentials = keys.clientSecretPartition;
-  const reading = <const Id extends string>(r: {
+const areaRows = (area: string, scope: Scope, audit?: RouteAudit) => ({
+  reading: <const Id extends string>(r: {
     id: Id;
     path: string;
     operation: string;
     reads: readonly string[];
   }) =>
-    readRow({
-      id: r.id,
-      path: r.path,
-      handler: `admin/${r.operation}`,
-      scope: 'clients:admin',
-      query: [],
-      reads: r.reads,
-    });
-  const changing = <const Id extends string>(w: {
+    readRow({ id: r.id, path: r.path, handler: `${area}/${r.operation}`, scope, query: [], reads: r.reads }),
+  changing: <const Id extends string>(w: {
     id: Id;
     method: 'POST' | 'PUT' | 'DELETE';
     path: string;
@@ -321,13 +308,30 @@ const adminRoutes = () => {
       id: w.id,
       method: w.method,
       path: w.path,
-      handler: `admin/${w.operation}`,
-      scope: 'clients:admin',
-      audit: { group: 'clients', named: ['client_id'] },
+      handler: `${area}/${w.operation}`,
+      scope,
+      ...(audit ? { audit } : {}),
       ...(w.body ? { body: w.body } : {}),
       reads: w.reads,
       writes: w.writes,
-    });
+    }),
+});
+
+/**
+ * The administration API's routes over the tenant's OAuth clients: with the scope `clients:admin`,
+ * answered in problem details; every change is audited, naming the client, and checks the sign-in.
+ */
+const adminRoutes = () => {
+  const clients = '/api/admin/clients';
+  const client = `${clients}/{client_id}`;
+  const secrets = `${client}/secrets`;
+  const registry = keys.clientPartition;
+  const policies = keys.clientPolicyPartition;
+  const credentials = keys.clientSecretPartition;
+  const { reading, changing } = areaRows('admin', 'clients:admin', {
+    group: 'clients',
+    named: ['client_id'],
+  });
   const registration = { type: 'json', maxBytes: 32 * 1024 } as const;
   return [
     reading({ id: 'list-clients', path: clients, operation: 'list-clients', reads: [registry] }),
@@ -399,38 +403,7 @@ const webhookRoutes = () => {
   const webhooks = '/api/webhooks';
   const webhook = `${webhooks}/{webhook_id}`;
   const subscriptions = keys.webhookPartition;
-  const reading = <const Id extends string>(r: {
-    id: Id;
-    path: string;
-    operation: string;
-    reads: readonly string[];
-  }) =>
-    readRow({
-      id: r.id,
-      path: r.path,
-      handler: `webhooks/${r.operation}`,
-      scope: 'webhooks:manage',
-      query: [],
-      reads: r.reads,
-    });
-  const changing = <const Id extends string>(w: {
-    id: Id;
-    method: 'POST' | 'DELETE';
-    path: string;
-    operation: string;
-    writes: readonly string[];
-    body?: RouteBody;
-  }) =>
-    writeRow({
-      id: w.id,
-      method: w.method,
-      path: w.path,
-      handler: `webhooks/${w.operation}`,
-      scope: 'webhooks:manage',
-      ...(w.body ? { body: w.body } : {}),
-      reads: [subscriptions],
-      writes: w.writes,
-    });
+  const { reading, changing } = areaRows('webhooks', 'webhooks:manage');
   const small = { type: 'json', maxBytes: 8 * 1024 } as const;
   return [
     reading({ id: 'list-webhooks', path: webhooks, operation: 'list', reads: [subscriptions] }),
@@ -439,6 +412,7 @@ const webhookRoutes = () => {
       method: 'POST',
       path: webhooks,
       operation: 'create',
+      reads: [subscriptions],
       writes: [subscriptions],
       body: small,
     }),
@@ -448,6 +422,7 @@ const webhookRoutes = () => {
       method: 'DELETE',
       path: webhook,
       operation: 'delete',
+      reads: [subscriptions],
       writes: [subscriptions],
     }),
     changing({
@@ -455,6 +430,7 @@ const webhookRoutes = () => {
       method: 'POST',
       path: `${webhook}/enable`,
       operation: 'enable',
+      reads: [subscriptions],
       writes: [subscriptions],
     }),
     changing({
@@ -462,6 +438,7 @@ const webhookRoutes = () => {
       method: 'POST',
       path: `${webhook}/rotate-secret`,
       operation: 'rotate-secret',
+      reads: [subscriptions],
       writes: [subscriptions],
     }),
     reading({
@@ -475,6 +452,7 @@ const webhookRoutes = () => {
       method: 'POST',
       path: `${webhook}/replay`,
       operation: 'replay',
+      reads: [subscriptions],
       writes: [keys.webhookReplayPartition],
       body: small,
     }),

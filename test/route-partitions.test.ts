@@ -87,6 +87,20 @@ async function expectWithinGrant(route: Route, request: () => Promise<unknown>) 
   return calls;
 }
 
+/** Requests made through `track`, each checked within its route's grant, and the calls each route made. */
+function tracker() {
+  const calls = new Map<string, RecordedCall[]>();
+  const track = async <T>(id: string, request: () => Promise<T>): Promise<T> => {
+    let result: T | undefined;
+    const made = await expectWithinGrant(routeOf(id), async () => {
+      result = await request();
+    });
+    calls.set(id, [...(calls.get(id) ?? []), ...made]);
+    return result as T;
+  };
+  return { calls, track };
+}
+
 let schoolToken: Promise<string> | undefined;
 let clientSchool: string | undefined;
 /**
@@ -255,15 +269,7 @@ describe('what each route touches', () => {
 
   it.each(recordGroups.map((g) => [g] as const))('every operation of %s', async (group: RecordGroup) => {
     const idField = idFields[group];
-    const calls = new Map<string, RecordedCall[]>();
-    const track = async <T>(id: string, request: () => Promise<T>): Promise<T> => {
-      let result: T | undefined;
-      const made = await expectWithinGrant(routeOf(id), async () => {
-        result = await request();
-      });
-      calls.set(id, [...(calls.get(id) ?? []), ...made]);
-      return result as T;
-    };
+    const { calls, track } = tracker();
     const students = await json(await send('GET', '/api/students?items_per_page=2'), 200);
     const [first, second] = (students.students as Record<string, string>[]).map((s) => s.student_id);
     const roster = await rosterIds();
@@ -514,15 +520,7 @@ describe('what each route touches', () => {
   });
 
   it("the webhooks API's changes and reads of a subscription", async () => {
-    const calls = new Map<string, RecordedCall[]>();
-    const track = async <T>(id: string, request: () => Promise<T>): Promise<T> => {
-      let result: T | undefined;
-      const made = await expectWithinGrant(routeOf(id), async () => {
-        result = await request();
-      });
-      calls.set(id, [...(calls.get(id) ?? []), ...made]);
-      return result as T;
-    };
+    const { calls, track } = tracker();
     const created = (await track('create-webhook', async () =>
       json(
         await send('POST', '/api/webhooks', { url: 'http://127.0.0.1:9/hooks', event_types: ['students.*'] }),
