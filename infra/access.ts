@@ -48,13 +48,30 @@ export function tableStatement(
 export function keyStatement(
   key: kms.IKey,
   actions: string[],
-  service: 'dynamodb' | 'secretsmanager' | 's3',
+  service: 'dynamodb' | 'secretsmanager' | 's3' | 'sqs',
 ) {
   return new iam.PolicyStatement({
     actions,
     resources: [key.keyArn],
     conditions: { StringEquals: { 'kms:ViaService': `${service}.${Stack.of(key).region}.amazonaws.com` } },
   });
+}
+
+/** Reads of `partitions` on the table and, where the code queries them, on every index of the design. */
+function readStatements(table: dynamodb.ITable, partitions: readonly string[], viaIndexes: boolean) {
+  return [
+    tableStatement(table, readActions, partitions),
+    ...(viaIndexes
+      ? [
+          tableStatement(
+            table,
+            ['dynamodb:Query'],
+            partitions,
+            tableDesign.indexes.map((index) => index.name),
+          ),
+        ]
+      : []),
+  ];
 }
 
 /**
@@ -66,17 +83,7 @@ export function keyStatement(
 export function routeStatements(route: Route, { table, key, signingKeySecret }: TenantData) {
   const partitions = partitionsRead(route);
   const statements: iam.PolicyStatement[] = [];
-  if (partitions.length > 0) {
-    statements.push(
-      tableStatement(table, readActions, partitions),
-      tableStatement(
-        table,
-        ['dynamodb:Query'],
-        partitions,
-        tableDesign.indexes.map((index) => index.name),
-      ),
-    );
-  }
+  if (partitions.length > 0) statements.push(...readStatements(table, partitions, true));
   if (route.writes.length > 0) statements.push(tableStatement(table, writeActions, route.writes));
   const counted = partitionsCounted(route);
   if (counted.length > 0) statements.push(tableStatement(table, ['dynamodb:UpdateItem'], counted));
@@ -92,5 +99,32 @@ export function routeStatements(route: Route, { table, key, signingKeySecret }: 
       keyStatement(key, ['kms:Decrypt'], 'secretsmanager'),
     );
   }
+  return statements;
+}
+
+/** The partitions a function outside the route table reads and writes (shared/events/partitions.ts). */
+export interface PartitionAccess {
+  reads: readonly string[];
+  writes: readonly string[];
+}
+
+/**
+ * The table grant of a function outside the route table, read like a route's: its reads, on every index
+ * too when `viaIndexes` (its code queries one), its writes, BatchWriteItem with them when it writes in
+ * batches (each item is held to the partitions like a single write), and the key through DynamoDB.
+ */
+export function partitionStatements(
+  table: dynamodb.ITable,
+  key: kms.IKey,
+  { reads, writes }: PartitionAccess,
+  options: { viaIndexes: boolean; batchWrites: boolean },
+) {
+  const statements: iam.PolicyStatement[] = [];
+  if (reads.length > 0) statements.push(...readStatements(table, reads, options.viaIndexes));
+  if (writes.length > 0) {
+    const actions = options.batchWrites ? [...writeActions, 'dynamodb:BatchWriteItem'] : writeActions;
+    statements.push(tableStatement(table, actions, writes));
+  }
+  if (statements.length > 0) statements.push(keyStatement(key, ['kms:Decrypt'], 'dynamodb'));
   return statements;
 }

@@ -4,11 +4,19 @@
 import { build } from 'esbuild';
 import type { Route } from '../shared/route';
 import { fallbackRoute, routes } from '../shared/routes';
-import { auditForwarderEntry, esbuildOptions, exportEntry, handlerEntry, signingKeyEntry } from './bundling';
+import {
+  auditForwarderEntry,
+  esbuildOptions,
+  eventDeliveryEntry,
+  eventStreamEntry,
+  exportEntry,
+  handlerEntry,
+  signingKeyEntry,
+} from './bundling';
 
 export interface FunctionBundle {
   name: string;
-  /** The route a bundle serves; none for the scheduled export and the signing-key resource. */
+  /** The route a bundle serves; none for the functions no client calls (export, signing key, audit, events). */
   route: Route | undefined;
   /** Minified JavaScript. */
   code: Uint8Array;
@@ -39,6 +47,8 @@ export async function buildFunctionBundles(): Promise<FunctionBundle[]> {
     { name: 'signing-key-resource', route: undefined, entry: signingKeyEntry },
     { name: 'scheduled-export', route: undefined, entry: exportEntry },
     { name: 'audit-forwarder', route: undefined, entry: auditForwarderEntry },
+    { name: 'event-stream', route: undefined, entry: eventStreamEntry },
+    { name: 'event-delivery', route: undefined, entry: eventDeliveryEntry },
   ];
   // One build for all entries: esbuild parses the shared modules once, and each bundle is still whole.
   const { outputFiles = [], metafile } = await build({

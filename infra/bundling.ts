@@ -46,6 +46,12 @@ export const exportEntry = `${functionsDir}exports/run.ts`;
 /** The audit forwarder, fed by the subscription on the function log group. */
 export const auditForwarderEntry = `${functionsDir}audit/forward.ts`;
 
+/** The change events' stream function, fed by the tenant table's stream (docs/events.md). */
+export const eventStreamEntry = `${functionsDir}webhooks/stream.ts`;
+
+/** The change events' delivery function, fed by the tenant's delivery queue. */
+export const eventDeliveryEntry = `${functionsDir}webhooks/deliver.ts`;
+
 /** The source file of a route's handler. */
 export function handlerEntry(route: Pick<Route, 'handler'>): string {
   return `${functionsDir}${route.handler}.ts`;

@@ -48,6 +48,13 @@ export const acceptedFindings = {
       'its S3 object grant is the exports/ prefix with a wildcard: the narrowest resource that works. It has no ' +
       'wildcard action, no other prefix and no other bucket; its table grant names its partitions exactly.',
   },
+  failedStreamBatchesWithoutDlq: {
+    id: 'AwsSolutions-SQS3',
+    reason:
+      'The queue is itself where failures end: Lambda puts there what it knows of a stream batch that failed ' +
+      'every retry (its shard and sequence numbers). Nothing consumes it to fail again; an operator reads it ' +
+      'and the tenant alarm counts its messages, so a dead-letter queue behind it would only hold nothing.',
+  },
   xrayTraces: {
     id: 'AwsSolutions-IAM5',
     reason:

@@ -1,7 +1,8 @@
 // Checks the synthesized tenant stacks against what the deployment promises: the route table served
 // exactly, each area in its nested stack, least privilege per function, the table the local run makes,
-// table settings per production flag, the tenant's alarms, tenants sharing nothing, room for three times
-// today's routes, and no unacknowledged cdk-nag finding. Bundling is skipped; the bundle report covers
+// table settings per production flag, the change events' stream, queues and functions, the tenant's
+// alarms, tenants sharing nothing, room for three times today's routes, and no unacknowledged cdk-nag
+// finding. Bundling is skipped; the bundle report covers
 // the bundles.
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { AUDIT_FILTER_PATTERN } from '../shared/audit/forwarder';
 import { keys } from '../shared/data/keys';
 import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
+import { WEBHOOK_ATTEMPTS } from '../shared/events/backoff';
+import { deliveryFunctionAccess, streamFunctionAccess, streamPartitions } from '../shared/events/partitions';
 import { eventBridgeCron } from '../shared/exports/schedule';
 import type { Route } from '../shared/route';
 import { fallbackRoute, partitionsCounted, partitionsRead, routes } from '../shared/routes';
@@ -22,6 +25,7 @@ import { acceptedFindings } from './nag-acknowledgements';
 import { areaOf, type RouteTable } from './route-area-stack';
 import { addTenantStacks, type SchoolStack, stackName } from './school-stack';
 import { failedInvocationPattern, failureMetricNamespace } from './tenant-alarms';
+import { DELIVERY_TIMEOUT, STREAM_BATCH_SIZE, STREAM_RETRY_ATTEMPTS } from './tenant-events';
 import { type Tenant, tenants } from './tenants';
 
 type Resource = { Type: string; Properties: Record<string, unknown> } & Record<string, unknown>;
@@ -163,6 +167,52 @@ function signingKeySecret(s: Synthesized): Located {
 const variablesOf = ({ resource: fn }: Located) =>
   (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
+/** A function outside the route table, found by the name its description starts with. */
+function serviceFunction(s: Synthesized, name: string): Located {
+  const found = ofType(s, 'AWS::Lambda::Function').filter(({ resource: r }) =>
+    String(r.Properties.Description).startsWith(`${name}: `),
+  );
+  expect(found, name).toHaveLength(1);
+  return found[0] as Located;
+}
+
+/** The logical id of a construct of the root stack, such as one of the change events' queues. */
+const rootId = (s: Synthesized, construct: { node: { defaultChild?: unknown } }) =>
+  s.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+/** The change events' queues, by role. */
+const eventQueues = (s: Synthesized) => ({
+  delivery: rootId(s, s.stack.events.deliveryQueue),
+  deadLetters: rootId(s, s.stack.events.deadLetterQueue),
+  failedBatches: rootId(s, s.stack.events.failedStreamBatches),
+});
+
+/** The event source mapping that invokes a function. */
+function mappingOf(s: Synthesized, fn: Located): Resource {
+  const found = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(
+    ({ resource: m }) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn.id }),
+  );
+  expect(found, fn.id).toHaveLength(1);
+  return (found[0] as Located).resource;
+}
+
+/** The partitions each DynamoDB table or index statement holds a function to, by what it grants. */
+function partitionGrants(statements: Statement[]) {
+  const tableStatements = statements.filter((st) =>
+    asArray(st.Action).some((a) => a.startsWith('dynamodb:') && a !== 'dynamodb:GetRecords'),
+  );
+  const keysOf = (st: Statement) =>
+    [...asArray(st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'] as string[])].sort();
+  const onIndexes = (st: Statement) => JSON.stringify(st.Resource).includes('/index/');
+  return {
+    reads: tableStatements
+      .filter((st) => !onIndexes(st) && asArray(st.Action).includes('dynamodb:GetItem'))
+      .map(keysOf),
+    indexReads: tableStatements.filter(onIndexes).map(keysOf),
+    writes: tableStatements.filter((st) => asArray(st.Action).some((a) => writeActions.test(a))).map(keysOf),
+  };
+}
+
 /** How many metrics CloudWatch bills an alarm for: its metric, or each metric its math reads. */
 const alarmMetrics = (alarm: Resource) =>
   alarm.Properties.Metrics
@@ -299,8 +349,13 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('lets only write and token routes and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
-    const writeRouteFunctions = allRoutes.filter((r) => r.access !== 'read').map((r) => functionOf(s(), r));
+  it('lets only write and token routes, the change events’ functions and the deploy-time signing-key resource write; that one only the public keys and its secret', () => {
+    // The change events' functions write their own partitions, checked with their grants below.
+    const writeRouteFunctions = [
+      ...allRoutes.filter((r) => r.access !== 'read').map((r) => functionOf(s(), r)),
+      serviceFunction(s(), 'event-stream'),
+      serviceFunction(s(), 'event-delivery'),
+    ];
     // Counting a caller's requests for its rate limit (UpdateItem on the counters alone) is not writing.
     const counters = [keys.rateWindowPartition, keys.clientUsagePartition];
     const writing = (fn: Located) =>
@@ -383,7 +438,11 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       byName(local.GlobalSecondaryIndexes),
     );
     expect(table.Properties.BillingMode).toBe(local.BillingMode);
-    expect(table.Properties.StreamSpecification).toEqual(local.StreamSpecification);
+    // CloudFormation's form of the same stream: its view type, enabled by being there.
+    expect(local.StreamSpecification?.StreamEnabled).toBe(true);
+    expect(table.Properties.StreamSpecification).toEqual({
+      StreamViewType: local.StreamSpecification?.StreamViewType,
+    });
     // The local bootstrap enables the same attribute right after creating the table.
     expect(table.Properties.TimeToLiveSpecification).toEqual({
       AttributeName: tableDesign.timeToLiveAttribute,
@@ -470,6 +529,9 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     root.template.hasOutput('TableName', { Value: { Ref: theOne(s(), 'AWS::DynamoDB::Table').id } });
     root.template.hasOutput('ExportBucketName', { Value: { Ref: theOne(s(), 'AWS::S3::Bucket').id } });
     const outputs = Object.keys(root.template.toJSON().Outputs);
+    const queues = eventQueues(s());
+    root.template.hasOutput('WebhookDeadLetterQueueUrl', { Value: { Ref: queues.deadLetters } });
+    root.template.hasOutput('FailedStreamBatchesQueueUrl', { Value: { Ref: queues.failedBatches } });
     expect(outputs).toEqual(
       expect.arrayContaining(['ApiUrl', 'TableName', 'SigningKeySecretArn', 'ExportBucketName']),
     );
@@ -483,8 +545,9 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
       DeletionPolicy: s().tenant.production ? 'Retain' : 'Delete',
     });
     const functions = ofType(s(), 'AWS::Lambda::Function');
-    // The routes, the signing-key resource, the scheduled export and the audit forwarder.
-    expect(functions).toHaveLength(allRoutes.length + 3);
+    // The routes, the signing-key resource, the scheduled export, the audit forwarder and the change
+    // events' stream and delivery functions.
+    expect(functions).toHaveLength(allRoutes.length + 5);
     for (const fn of functions) {
       const { part, id, resource: r } = fn;
       expect(r.Properties, id).toMatchObject({
@@ -501,7 +564,7 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     }
   });
 
-  it('alarms on any failed function, the 5xx rate, throttles of the shared concurrency pool and an export that could not start, with five alarm metrics in all', () => {
+  it('alarms on any failed function, the 5xx rate, throttles of the shared concurrency pool, an export that could not start and dead-lettered change events, with seven alarm metrics in all', () => {
     const { tenant } = s();
     const alarms = ofType(s(), 'AWS::CloudWatch::Alarm').map(({ resource: a }) => a);
     const { id: topicId } = theOne(s(), 'AWS::SNS::Topic');
@@ -535,9 +598,32 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     expect(throttles).toHaveLength(1);
     expect(throttles[0]?.Properties.Dimensions).toBeUndefined();
     expect(by('FailedInvocations')).toHaveLength(1);
+    // Any message waiting in either queue where change events end, a missing point counting as none.
+    const queues = eventQueues(s());
+    const deadLetters = alarms.filter((a) =>
+      JSON.stringify(a.Properties.Metrics ?? []).includes('ApproximateNumberOfMessagesVisible'),
+    );
+    expect(deadLetters).toHaveLength(1);
+    const metrics = deadLetters[0]?.Properties.Metrics as {
+      Expression?: string;
+      MetricStat?: { Metric: { Dimensions: unknown[] }; Stat: string };
+    }[];
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe('FILL(q0, 0) + FILL(q1, 0)');
+    expect(
+      metrics.filter((m) => m.MetricStat).map((m) => [m.MetricStat?.Metric.Dimensions, m.MetricStat?.Stat]),
+    ).toEqual(
+      [queues.deadLetters, queues.failedBatches].map((id) => [
+        [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } }],
+        'Maximum',
+      ]),
+    );
+    expect(deadLetters[0]?.Properties).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     // No alarm per function: what a tenant pays for alarms does not grow with its routes.
-    expect(alarms).toHaveLength(4);
-    expect(alarms.reduce((sum, alarm) => sum + alarmMetrics(alarm), 0)).toBe(5);
+    expect(alarms).toHaveLength(5);
+    expect(alarms.reduce((sum, alarm) => sum + alarmMetrics(alarm), 0)).toBe(7);
   });
 
   it('keeps exports in a private, versioned, TLS-only bucket under the tenant key, kept for its retention', () => {
@@ -696,6 +782,190 @@ describe.each(tenants.map((t) => t.id))('the stack of tenant %s', (tenantId) => 
     expect(ofType(s(), 'AWS::IAM::Policy')).toEqual([]);
   });
 
+  it('feeds the change events from the table’s stream, filtered to the partitions of events and replays', () => {
+    const { id: tableId, resource: table } = theOne(s(), 'AWS::DynamoDB::Table');
+    // The old image tells a record's creation from its change (shared/events/change-events.ts).
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    const fn = serviceFunction(s(), 'event-stream');
+    expect(fn.part).toBe(s().root);
+    const mapping = mappingOf(s(), fn);
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: STREAM_BATCH_SIZE,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [eventQueues(s()).failedBatches, 'Arn'] } },
+      },
+    });
+    const filters = (mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual([
+      { dynamodb: { Keys: { pk: { S: [...streamPartitions] } } } },
+    ]);
+    expect(variablesOf(fn)).toEqual({
+      TABLE_NAME: { Ref: tableId },
+      TENANT_ID: s().tenant.id,
+      LOG_LEVEL: 'info',
+      DELIVERY_QUEUE_URL: { Ref: eventQueues(s()).delivery },
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+  });
+
+  it('queues deliveries on a FIFO queue under the tenant key, TLS only, dead-lettered after WEBHOOK_ATTEMPTS receives', () => {
+    const { tenant, root } = s();
+    const { id: keyId } = theOne(s(), 'AWS::KMS::Key');
+    const queues = eventQueues(s());
+    const keep = tenant.production ? 'Retain' : 'Delete';
+    const fortnight = 14 * 24 * 3600;
+    const encrypted = { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] }, MessageRetentionPeriod: fortnight };
+    const delivery = serviceFunction(s(), 'event-delivery');
+    expect(delivery.resource.Properties.Timeout).toBe(DELIVERY_TIMEOUT.toSeconds());
+    const queue = resource(root, queues.delivery);
+    expect(queue).toMatchObject({ DeletionPolicy: keep });
+    expect(queue.Properties).toMatchObject({
+      ...encrypted,
+      FifoQueue: true,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [queues.deadLetters, 'Arn'] },
+        maxReceiveCount: WEBHOOK_ATTEMPTS,
+      },
+    });
+    // Lambda's advice for a polled queue: at least six times the function's timeout.
+    expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+      6 * Number(delivery.resource.Properties.Timeout),
+    );
+    expect(resource(root, queues.deadLetters)).toMatchObject({
+      DeletionPolicy: keep,
+      Properties: { ...encrypted, FifoQueue: true },
+    });
+    expect(resource(root, queues.deadLetters).Properties.RedrivePolicy).toBeUndefined();
+    // Lambda writes what it knows of a failed stream batch there: a standard queue, as destinations are.
+    expect(resource(root, queues.failedBatches)).toMatchObject({
+      DeletionPolicy: keep,
+      Properties: encrypted,
+    });
+    expect(resource(root, queues.failedBatches).Properties.FifoQueue).toBeUndefined();
+    expect(
+      ofType(s(), 'AWS::SQS::Queue')
+        .map(({ id }) => id)
+        .sort(),
+    ).toEqual(Object.values(queues).sort());
+    const policies = ofType(s(), 'AWS::SQS::QueuePolicy').map(({ resource: p }) => p.Properties);
+    for (const id of Object.values(queues)) {
+      expect(policies, id).toContainEqual({
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Action: 'sqs:*',
+              Effect: 'Deny',
+              Principal: { AWS: '*' },
+              Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            },
+          ],
+        },
+      });
+    }
+  });
+
+  it('hands the delivery function one queued delivery at a time, reporting a failed one alone', () => {
+    const fn = serviceFunction(s(), 'event-delivery');
+    expect(fn.part).toBe(s().root);
+    expect(mappingOf(s(), fn).Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [eventQueues(s()).delivery, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(ofType(s(), 'AWS::Lambda::EventSourceMapping')).toHaveLength(2);
+    expect(variablesOf(fn)).toEqual({
+      TABLE_NAME: { Ref: theOne(s(), 'AWS::DynamoDB::Table').id },
+      TENANT_ID: s().tenant.id,
+      LOG_LEVEL: 'info',
+      NODE_OPTIONS: '--enable-source-maps',
+      // It hides a failed delivery in its queue for the backoff.
+      DELIVERY_QUEUE_URL: { Ref: eventQueues(s()).delivery },
+    });
+  });
+
+  it('grants the change events’ functions their partitions only, their stream or queue, and the key through DynamoDB and SQS', () => {
+    const { id: tableId } = theOne(s(), 'AWS::DynamoDB::Table');
+    const { id: keyId } = theOne(s(), 'AWS::KMS::Key');
+    const queues = eventQueues(s());
+    const arn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+    const sorted = (partitions: readonly string[]) => [...partitions].sort();
+    const keyVia = (service: string) => ({
+      StringEquals: { 'kms:ViaService': `${service}.${s().tenant.region}.amazonaws.com` },
+    });
+    const nonTable = (statements: Statement[]) =>
+      statements
+        .filter((st) => !st.Condition?.['ForAllValues:StringEquals'])
+        .map((st) => ({ Action: st.Action, Resource: st.Resource, Condition: st.Condition }));
+    const logs = {
+      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      Resource: arn(functionLogGroup(s()).id),
+      Condition: undefined,
+    };
+
+    const stream = statementsOf(serviceFunction(s(), 'event-stream'));
+    expect(partitionGrants(stream)).toEqual({
+      reads: [sorted(streamFunctionAccess.reads)],
+      // Its reads name their partitions; it queries no index.
+      indexReads: [],
+      writes: [sorted(streamFunctionAccess.writes)],
+    });
+    expect(actionsOf(stream)).toContain('dynamodb:BatchWriteItem');
+    expect(nonTable(stream)).toEqual([
+      logs,
+      { Action: 'kms:Decrypt', Resource: arn(keyId), Condition: keyVia('dynamodb') },
+      {
+        Action: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
+        Resource: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+        Condition: undefined,
+      },
+      {
+        Action: 'sqs:SendMessage',
+        Resource: [arn(queues.delivery), arn(queues.failedBatches)],
+        Condition: undefined,
+      },
+      { Action: ['kms:GenerateDataKey', 'kms:Decrypt'], Resource: arn(keyId), Condition: keyVia('sqs') },
+    ]);
+
+    const delivery = statementsOf(serviceFunction(s(), 'event-delivery'));
+    expect(partitionGrants(delivery)).toEqual({
+      reads: [sorted(deliveryFunctionAccess.reads)],
+      indexReads: [sorted(deliveryFunctionAccess.reads)],
+      writes: [sorted(deliveryFunctionAccess.writes)],
+    });
+    expect(actionsOf(delivery)).not.toContain('dynamodb:BatchWriteItem');
+    expect(nonTable(delivery)).toEqual([
+      logs,
+      { Action: 'kms:Decrypt', Resource: arn(keyId), Condition: keyVia('dynamodb') },
+      {
+        Action: [
+          'sqs:ReceiveMessage',
+          'sqs:DeleteMessage',
+          'sqs:GetQueueAttributes',
+          'sqs:ChangeMessageVisibility',
+        ],
+        Resource: arn(queues.delivery),
+        Condition: undefined,
+      },
+      { Action: 'kms:Decrypt', Resource: arn(keyId), Condition: keyVia('sqs') },
+    ]);
+    for (const statements of [stream, delivery]) {
+      expect(JSON.stringify(statements)).not.toContain('"*"');
+      expect(JSON.stringify(statements)).not.toContain(keys.privateKeyPartition);
+    }
+  });
+
   it(`keeps every template, root and nested, under ${RESOURCE_BUDGET} resources`, () => {
     for (const { stack, resources } of s().parts) {
       expect(Object.keys(resources).length, stack.node.path).toBeLessThanOrEqual(RESOURCE_BUDGET);
@@ -834,7 +1104,7 @@ describe('room to grow', () => {
   it(`holds three times today's routes with every template under ${RESOURCE_BUDGET} resources`, () => {
     expect(tripled.routes).toHaveLength(3 * routes.length);
     expect(ofType(grown, 'AWS::ApiGatewayV2::Route')).toHaveLength(tripled.routes.length + 1);
-    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 4);
+    expect(ofType(grown, 'AWS::Lambda::Function')).toHaveLength(tripled.routes.length + 6);
     const counts = grown.parts.map(({ stack, resources }) => ({
       template: stack.node.path,
       resources: Object.keys(resources).length,

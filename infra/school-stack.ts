@@ -1,9 +1,9 @@
 // One tenant's whole deployment (`School-<id>`). The root stack holds what the tenant has once: its key,
 // table, signing-key secret, HTTP API and stage, the log group all its functions share, the scheduled
-// export and its bucket, alarms and outputs. Its routes live in nested stacks, one per area of the route
-// table (infra/route-area-stack.ts), so the root grows by one resource per area and each area by five
-// per route. Nothing here is shared with another tenant's stack: every name is generated per stack and
-// nothing is imported from elsewhere.
+// export and its bucket, the change events' functions and queues, alarms and outputs. Its routes live in
+// nested stacks, one per area of the route table (infra/route-area-stack.ts), so the root grows by one
+// resource per area and each area by five per route. Nothing here is shared with another tenant's stack:
+// every name is generated per stack and nothing is imported from elsewhere.
 import {
   type App,
   CfnOutput,
@@ -39,6 +39,7 @@ import { ServiceFunction } from './constructs/service-function';
 import { acknowledge } from './nag-acknowledgements';
 import { areasOf, constructId, RouteAreaStack, type RouteTable } from './route-area-stack';
 import { addTenantAlarms } from './tenant-alarms';
+import { TenantEvents } from './tenant-events';
 import { tenantTable } from './tenant-table';
 import type { Tenant } from './tenants';
 
@@ -112,6 +113,8 @@ export class SchoolStack extends Stack {
   readonly exportSchedule: events.Rule;
   /** Who read or changed whose records (docs/privacy.md), kept for the tenant's log retention. */
   readonly auditLogs: logs.LogGroup;
+  /** The change events: the stream and delivery functions and their queues (docs/events.md). */
+  readonly events: TenantEvents;
 
   constructor(scope: Construct, id: string, props: SchoolStackProps) {
     super(scope, id, props);
@@ -276,12 +279,21 @@ export class SchoolStack extends Stack {
     this.exportFunction = exports.fn;
     this.exportSchedule = exports.rule;
 
+    this.events = new TenantEvents(this, 'Events', {
+      tenant,
+      table: this.table,
+      key,
+      logGroup: this.functionLogs,
+      removalPolicy,
+    });
+
     addTenantAlarms(this, {
       tenant,
       key,
       api: this.api,
       functionLogs: this.functionLogs,
       exportSchedule: this.exportSchedule,
+      deadLetterQueues: [this.events.deadLetterQueue, this.events.failedStreamBatches],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'Base address of the API' });
@@ -293,6 +305,14 @@ export class SchoolStack extends Stack {
     new CfnOutput(this, 'ExportBucketName', {
       value: this.exportBucket.bucketName,
       description: `Scheduled exports, one run per ${EXPORTS_PREFIX}<run id>/ (docs/exports.md)`,
+    });
+    new CfnOutput(this, 'WebhookDeadLetterQueueUrl', {
+      value: this.events.deadLetterQueue.queueUrl,
+      description: 'Webhook deliveries that failed every attempt, to redrive (docs/deploy.md)',
+    });
+    new CfnOutput(this, 'FailedStreamBatchesQueueUrl', {
+      value: this.events.failedStreamBatches.queueUrl,
+      description: 'Table stream batches that made no change events after every retry (docs/deploy.md)',
     });
     if (domain) {
       new CfnOutput(this, 'DomainTarget', {

@@ -1,6 +1,7 @@
-// A tenant's alarms: four of them, five alarm metrics, whatever the number of routes. One counts every
+// A tenant's alarms: five of them, seven alarm metrics, whatever the number of routes. One counts every
 // failed invocation of any of the tenant's functions from their shared log group, so no alarm is added
-// per function; the others watch the 5xx rate, Lambda throttling and the export schedule.
+// per function; the others watch the 5xx rate, Lambda throttling, the export schedule and the change
+// events that ended in a dead-letter queue.
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -12,6 +13,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { Tenant } from './tenants';
 
@@ -37,10 +39,12 @@ export interface TenantAlarmsProps {
   /** The log group every function of the tenant writes to (infra/constructs/service-function.ts). */
   functionLogs: logs.ILogGroup;
   exportSchedule: events.Rule;
+  /** Where change events end that could not be delivered or made (infra/tenant-events.ts). */
+  deadLetterQueues: sqs.IQueue[];
 }
 
 export function addTenantAlarms(scope: Construct, props: TenantAlarmsProps): void {
-  const { tenant, key, api, functionLogs, exportSchedule } = props;
+  const { tenant, key, api, functionLogs, exportSchedule, deadLetterQueues } = props;
   const topic = new sns.Topic(scope, 'AlarmTopic', {
     displayName: `School API alarms of tenant ${tenant.id}`,
     masterKey: key,
@@ -71,7 +75,8 @@ export function addTenantAlarms(scope: Construct, props: TenantAlarmsProps): voi
     .createAlarm(scope, 'FunctionFailuresAlarm', {
       alarmDescription:
         `A function of tenant ${tenant.id} failed outside its error handling (an unhandled error, a timeout, ` +
-        'out of memory): a route, the scheduled export (that run has no manifest) or the signing-key resource. ' +
+        'out of memory): a route, the scheduled export (that run has no manifest), the signing-key resource or ' +
+        'a change events function (a stream batch is retried, a delivery tried again). ' +
         'Which one: Logs Insights on the function log group, `filter type = "platform.report" and ' +
         'record.status != "success" | stats count() by @logStream` (streams are named after the function).',
       ...anyInWindow,
@@ -111,6 +116,28 @@ export function addTenantAlarms(scope: Construct, props: TenantAlarmsProps): voi
   })
     .createAlarm(scope, 'ExportScheduleFailedAlarm', {
       alarmDescription: `EventBridge could not start the scheduled export of tenant ${tenant.id}`,
+      ...anyInWindow,
+    })
+    .addAlarmAction(notify);
+
+  // In alarm for as long as a message waits there: each is an event a subscriber never got, or a batch
+  // of table changes that made no events, until an operator redrives or removes it (docs/deploy.md).
+  // SQS publishes nothing for an idle, empty queue: a missing point of one queue counts as none.
+  new cloudwatch.MathExpression({
+    expression: deadLetterQueues.map((_queue, i) => `FILL(q${i}, 0)`).join(' + '),
+    usingMetrics: Object.fromEntries(
+      deadLetterQueues.map((queue, i) => [
+        `q${i}`,
+        queue.metricApproximateNumberOfMessagesVisible({ ...window, statistic: cloudwatch.Stats.MAXIMUM }),
+      ]),
+    ),
+    period: window.period,
+    label: 'Dead-lettered change events and failed stream batches',
+  })
+    .createAlarm(scope, 'EventDeadLettersAlarm', {
+      alarmDescription:
+        `Change events of tenant ${tenant.id} wait in a dead-letter queue: deliveries that failed every ` +
+        'attempt (their subscription is disabled), or stream batches that made no events (docs/deploy.md).',
       ...anyInWindow,
     })
     .addAlarmAction(notify);

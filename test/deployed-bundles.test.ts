@@ -2,14 +2,27 @@
 // function's asset is loaded from the assembly in a fresh Node process of its Lambda runtime, with the
 // environment the template gives it, and invoked the way its trigger invokes it in AWS: HTTP API payload
 // 2.0 events for the routes, EventBridge's scheduled event for the export, CloudFormation's Create event
-// for the signing key. The template's references point at local stand-ins (DynamoDB Local, s3rver,
-// moto's Secrets Manager); every function must load and answer, and print no warning.
+// for the signing key, a DynamoDB stream batch and an SQS message for the change events' functions. The
+// template's references point at local stand-ins (DynamoDB Local, s3rver, moto's Secrets Manager and
+// SQS); every function must load and answer, and print no warning.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import S3rver from 's3rver';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LAMBDA_NODE_TARGET } from '../infra/bundling';
 import { auditOfPerson, logGroupAuditSource } from '../infra/cli/admin/audit';
@@ -24,18 +37,25 @@ import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
 import type { DemoUser } from '../infra/local/seed/demo-users';
 import { tenants } from '../infra/tenants';
 import { createDocumentClient } from '../shared/data/document-client';
+import { keys } from '../shared/data/keys';
 import { SigningKeyRepository } from '../shared/data/signing-key-repository';
 import { groups, idFields, personGroups, type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { ACTIVE_REFRESH_MS } from '../shared/events/delivery';
 import { createS3Client, S3Store } from '../shared/exports/store';
 import { verifyExport } from '../shared/exports/verify';
 import { openApiDocument } from '../shared/openapi/document';
 import { routes } from '../shared/routes';
-import { type CloudAssembly, readCloudAssembly } from './support/cloud-assembly';
+import {
+  type CloudAssembly,
+  type DeployedFunction,
+  type ResourceRef,
+  readCloudAssembly,
+} from './support/cloud-assembly';
 import { expectProblem, json } from './support/contract';
 import { copyTemplateRecords } from './support/demo-table';
 import { documentBody, organisationBody, personBody } from './support/fixtures';
 import { nodeForRuntime } from './support/lambda-environment';
-import { LocalDeployment, type StandInEndpoints } from './support/local-deployment';
+import { LocalDeployment } from './support/local-deployment';
 import { hasMotoServer, type MotoServer, startMotoServer } from './support/moto-server';
 import { basic, form } from './support/oauth';
 import { rosterSamples } from './support/oneroster-samples';
@@ -43,6 +63,7 @@ import { ResponseValidator } from './support/openapi-validator';
 import { authorizeUrl, pkce, REDIRECT_URI } from './support/sign-in';
 import { completeSignIn } from './support/sign-in-form';
 import { synthesizedAssembly } from './support/synthesize';
+import { startReceiver } from './support/webhook-receiver';
 
 const DEMO_SECRET = 'deployed-demo-secret';
 /** The deployed delta feeds stop this far behind the clock (the service's default SYNC_LAG_MS). */
@@ -53,6 +74,9 @@ type Row = Record<string, unknown>;
 let assembly: CloudAssembly;
 let deployment: LocalDeployment;
 let moto: MotoServer;
+let sqs: SQSClient;
+/** The stand-in URL of each of the stack's SQS queues, by logical id. */
+let queueUrls: Map<string, string>;
 let s3: { endpoint: string; close(): Promise<void> };
 let workDir: string;
 let base: string;
@@ -60,13 +84,134 @@ let tableName: string;
 let demoUsers: DemoUser[];
 const violations: string[] = [];
 
-/** What the functions get beyond the template's variables and Lambda's own: where the stand-ins listen. */
-const standInEndpoints = (): StandInEndpoints => ({
+/**
+ * What the functions get beyond the template's variables and Lambda's own: where the stand-ins listen,
+ * and the local run's leave to send webhooks to loopback, where the test's receiver stands in for a
+ * subscriber's server.
+ */
+const standInEndpoints = () => ({
   AWS_ENDPOINT_URL_DYNAMODB: inject('dynamodbEndpoint'),
   AWS_ENDPOINT_URL_S3: s3.endpoint,
   AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
   AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: moto.endpoint,
+  AWS_ENDPOINT_URL_SQS: moto.endpoint,
+  WEBHOOK_LOOPBACK: 'allowed',
 });
+
+/**
+ * The stack's SQS queues, which the local deployment makes no stand-in for, made in moto's SQS, FIFO
+ * where the template says so (its name then ends in `.fifo`); every function variable that refers to one
+ * (`Ref`, its URL) is given that URL, as CloudFormation resolves it.
+ */
+async function createQueues(stackName: string): Promise<Map<string, string>> {
+  const urls = new Map<string, string>();
+  for (const scope of assembly.stacks.filter((s) => s.stackName === stackName)) {
+    const inScope = new Map<string, string>();
+    for (const [logicalId, resource] of Object.entries(scope.template.Resources ?? {})) {
+      if (resource.Type !== 'AWS::SQS::Queue') continue;
+      const fifo = resource.Properties?.FifoQueue === true;
+      const { QueueUrl } = await sqs.send(
+        new CreateQueueCommand({
+          QueueName: `${logicalId}-${randomBytes(4).toString('hex')}${fifo ? '.fifo' : ''}`,
+          Attributes: fifo ? { FifoQueue: 'true' } : {},
+        }),
+      );
+      inScope.set(logicalId, QueueUrl as string);
+      urls.set(logicalId, QueueUrl as string);
+    }
+    for (const fn of assembly.functions.filter((f) => f.scope === scope)) {
+      for (const [name, value] of Object.entries(fn.environment)) {
+        const url = inScope.get(String((value as { Ref?: unknown }).Ref));
+        if (url) fn.environment[name] = url;
+      }
+    }
+  }
+  return urls;
+}
+
+/** A Lambda event source mapping of the stack: the function it invokes and the stream or queue it reads. */
+interface EventSource {
+  fn: DeployedFunction;
+  source: ResourceRef;
+  filters: unknown[];
+}
+
+function eventSources(): EventSource[] {
+  return assembly.stacks
+    .filter((scope) => scope.stackName === stackUnderTest())
+    .flatMap((scope) =>
+      Object.values(scope.template.Resources ?? {})
+        .filter((resource) => resource.Type === 'AWS::Lambda::EventSourceMapping')
+        .map(({ Properties: properties = {} }) => {
+          const fnId = (properties.FunctionName as { Ref: string }).Ref;
+          const [sourceId = ''] = (properties.EventSourceArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'];
+          const fn = deployment.functions.find((f) => f.scope === scope && f.logicalId === fnId);
+          const resource = scope.template.Resources?.[sourceId];
+          if (!fn || !resource) throw new Error(`${scope.path}: a mapping of ${fnId} from ${sourceId}`);
+          const criteria = properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined;
+          return {
+            fn,
+            source: { scope, logicalId: sourceId, resource },
+            filters: (criteria?.Filters ?? []).map((filter) => JSON.parse(filter.Pattern) as unknown),
+          };
+        }),
+    );
+}
+
+/** Lambda's event filtering, for patterns of exact values: each list names the values allowed there. */
+const matches = (pattern: unknown, event: unknown): boolean =>
+  Array.isArray(pattern)
+    ? pattern.includes(event)
+    : Object.entries(pattern as object).every(([name, inner]) =>
+        matches(inner, (event as Record<string, unknown> | undefined)?.[name]),
+      );
+
+/** A stream record of a new item, as DynamoDB Streams hands it to Lambda (NEW_AND_OLD_IMAGES). */
+function insertRecord(item: Record<string, unknown>, tableArn: string) {
+  const image = marshall(item, { removeUndefinedValues: true });
+  return {
+    eventID: randomBytes(16).toString('hex'),
+    eventName: 'INSERT',
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'eu-west-1',
+    dynamodb: {
+      ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+      Keys: marshall({ pk: item.pk, sk: item.sk }),
+      NewImage: image,
+      SequenceNumber: String(BigInt(Date.now()) * 1_000_000n),
+      SizeBytes: JSON.stringify(image).length,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+    eventSourceARN: `${tableArn}/stream/${new Date().toISOString().slice(0, 23)}`,
+  };
+}
+
+/** An SQS message as Lambda hands it to a function, one to an invocation. */
+const sqsRecord = (message: Message, queueArn: string) => ({
+  messageId: message.MessageId,
+  receiptHandle: message.ReceiptHandle,
+  body: message.Body,
+  attributes: message.Attributes,
+  messageAttributes: {},
+  md5OfBody: message.MD5OfBody,
+  eventSource: 'aws:sqs',
+  eventSourceARN: queueArn,
+  awsRegion: 'eu-west-1',
+});
+
+async function receiveOne(queueUrl: string): Promise<Message> {
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      MessageSystemAttributeNames: ['All'],
+      WaitTimeSeconds: 1,
+    }),
+  );
+  expect(Messages).toHaveLength(1);
+  return Messages[0] as Message;
+}
 
 async function startS3rver(directory: string) {
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
@@ -145,6 +290,12 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     assembly = readCloudAssembly(await synthesizedAssembly());
     workDir = mkdtempSync(join(tmpdir(), 'deployed-bundles-'));
     moto = await startMotoServer();
+    sqs = new SQSClient({
+      region: 'eu-west-1',
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    queueUrls = await createQueues(stackUnderTest());
     s3 = await startS3rver(join(workDir, 's3'));
     const validator = new ResponseValidator(openApiDocument('http://127.0.0.1'));
     deployment = await LocalDeployment.deploy({
@@ -177,6 +328,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
 
   afterAll(async () => {
     await deployment?.stop();
+    sqs?.destroy();
     await Promise.all([moto?.stop(), s3?.close()]);
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
@@ -376,6 +528,119 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect(await json<Row>(await request('GET', `${clients}/${id}/usage`))).toMatchObject({ client_id: id });
     expect((await request('DELETE', `${clients}/${id}`)).status).toBe(204);
   }, 120_000);
+
+  it('serve the webhooks API, and turn a record’s creation into a change event delivered to the subscriber, signed', async () => {
+    const receiver = await startReceiver();
+    const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+    try {
+      const sources = eventSources();
+      const stream = sources.find((m) => m.source.resource.Type === 'AWS::DynamoDB::Table');
+      const queue = sources.find((m) => m.source.resource.Type === 'AWS::SQS::Queue');
+      if (!stream || !queue) throw new Error('the stack should read its table’s stream and a queue');
+      const queueUrl = queueUrls.get(queue.source.logicalId) as string;
+      // The stream function queues onto the queue the delivery function is fed from.
+      expect(deployment.environmentOf(stream.fn).DELIVERY_QUEUE_URL).toBe(queueUrl);
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      const queueArn = Attributes?.QueueArn as string;
+      const tableArn = `arn:aws:dynamodb:eu-west-1:123456789012:table/${tableName}`;
+      /** The stream function given a batch of one new item, as the mapping's filter lets it through. */
+      const streamInsert = async (key: { pk: string; sk: string }) => {
+        const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key }));
+        const record = insertRecord(Item as Record<string, unknown>, tableArn);
+        expect(
+          stream.filters.some((filter) => matches(filter, record)),
+          key.pk,
+        ).toBe(true);
+        expect(await deployment.invoke(stream.fn, 'event-source', { Records: [record] })).toMatchObject({
+          ok: true,
+        });
+        return record;
+      };
+      /** One queued delivery handed to the delivery function, and deleted after, as Lambda does on success. */
+      const deliverNext = async () => {
+        const message = await receiveOne(queueUrl);
+        expect(message.Attributes?.ApproximateReceiveCount).toBe('1');
+        const result = await deployment.invoke(queue.fn, 'event-source', {
+          Records: [sqsRecord(message, queueArn)],
+        });
+        expect(result).toEqual({ ok: true, payload: { batchItemFailures: [] } });
+        await sqs.send(
+          new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
+        );
+        return JSON.parse(message.Body ?? '{}') as Row;
+      };
+      const signedBy = (secret: string, index: number) => {
+        const delivery = receiver.received[index];
+        if (!delivery) throw new Error(`the receiver got no delivery ${index}`);
+        const headers = {
+          'webhook-id': String(delivery.headers['webhook-id']),
+          'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+          'webhook-signature': String(delivery.headers['webhook-signature']),
+        };
+        return new Webhook(secret).verify(delivery.body, headers);
+      };
+
+      const before = new Date().toISOString();
+      const created = await json<{ webhook: Row; secret: string }>(
+        await request('POST', '/api/webhooks', { url: receiver.url, event_types: ['students.*'] }),
+        201,
+      );
+      const webhookId = created.webhook.webhook_id as string;
+      const path = `/api/webhooks/${webhookId}`;
+      expect(await json<Row>(await request('GET', path))).toEqual(created.webhook);
+      const listed = await json<{ webhooks: Row[] }>(await request('GET', '/api/webhooks'));
+      expect(listed.webhooks).toContainEqual(created.webhook);
+
+      const student = await json<Row>(await request('POST', '/api/students', personBody('E')), 201);
+      const studentId = student.student_id as string;
+      const record = await streamInsert(keys.record('students', studentId));
+      const event = {
+        event_id: `evt_${record.eventID}`,
+        type: 'students.created',
+        record_id: studentId,
+        at: student.updated_at,
+      };
+      expect(await deliverNext()).toEqual({ webhook_id: webhookId, event });
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0]?.headers['webhook-id']).toBe(event.event_id);
+      expect(signedBy(created.secret, 0)).toEqual({
+        type: 'students.created',
+        timestamp: student.updated_at,
+        data: await json<Row>(await request('GET', `/api/students/${studentId}`)),
+      });
+      const { deliveries } = await json<{ deliveries: Row[] }>(await request('GET', `${path}/deliveries`));
+      expect(deliveries).toEqual([
+        expect.objectContaining({
+          event_id: event.event_id,
+          attempt: 1,
+          outcome: 'delivered',
+          response_status: 200,
+        }),
+      ]);
+
+      // A rotated secret keeps signing beside the new one, which signs once the warm delivery function
+      // reads the subscription again; a replay sends the kept event again.
+      const rotated = await json<Row>(await request('POST', `${path}/rotate-secret`));
+      await new Promise((resolve) => setTimeout(resolve, ACTIVE_REFRESH_MS));
+      const replay = await json<Row>(await request('POST', `${path}/replay`, { since: before }), 202);
+      await streamInsert(keys.webhookReplay(replay.replay_id as string));
+      expect(await deliverNext()).toEqual({ webhook_id: webhookId, event, replay_id: replay.replay_id });
+      expect(receiver.received).toHaveLength(2);
+      expect(signedBy(rotated.secret as string, 1)).toEqual(signedBy(created.secret, 0));
+      expect(signedBy(created.secret, 1)).toEqual(signedBy(created.secret, 0));
+
+      expect(await json<Row>(await request('POST', `${path}/enable`))).toMatchObject({
+        status: 'active',
+      });
+      expect((await request('DELETE', path)).status).toBe(204);
+      await expectProblem(await request('GET', path), 404);
+    } finally {
+      db.destroy();
+      await receiver.close();
+    }
+  }, 60_000);
 
   it('serve the tenant status, the API description, the docs page and its assets, and the fallback', async () => {
     const system = await json<Row>(await request('GET', '/api/system'));

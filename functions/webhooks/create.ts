@@ -1,5 +1,5 @@
 // POST /api/webhooks
-import { createWebhookRequest } from '../../shared/events/webhook-admin';
+import { createWebhookRequest } from '../../shared/events/webhook-writes';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

@@ -1,5 +1,5 @@
 // DELETE /api/webhooks/{webhook_id}
-import { deleteWebhookRequest } from '../../shared/events/webhook-admin';
+import { deleteWebhookRequest } from '../../shared/events/webhook-writes';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

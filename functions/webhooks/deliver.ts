@@ -5,11 +5,13 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseEventsConfig } from '../../shared/config';
+import { deliveryOf } from '../../shared/events/delivery-parts';
 import type { QueuedDelivery } from '../../shared/events/queue';
-import { eventParts } from '../../shared/events/services';
 
 const config = parseEventsConfig(process.env);
-const delivery = eventParts(config).delivery();
+if (!config.deliveryQueueUrl) throw new Error('DELIVERY_QUEUE_URL must be set for the delivery function');
+const queueUrl = config.deliveryQueueUrl;
+const { delivery } = deliveryOf(config);
 const sqs = new SQSClient({ region: config.region });
 /** The longest SQS hides a message for. */
 const LONGEST_VISIBILITY_SECONDS = 43_200;
@@ -23,7 +25,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const wait = outcome.kind === 'retry' ? Math.ceil(outcome.delayMs / 1000) : 0;
     await sqs.send(
       new ChangeMessageVisibilityCommand({
-        QueueUrl: queueUrlOf(message.eventSourceARN),
+        QueueUrl: queueUrl,
         ReceiptHandle: message.receiptHandle,
         VisibilityTimeout: Math.min(wait, LONGEST_VISIBILITY_SECONDS),
       }),
@@ -32,10 +34,3 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   }
   return { batchItemFailures };
 };
-
-/** A queue's URL from its ARN (arn:aws:sqs:<region>:<account>:<name>). */
-function queueUrlOf(arn: string): string {
-  const [, partition, , region, account, name] = arn.split(':');
-  const domain = partition === 'aws-cn' ? 'amazonaws.com.cn' : 'amazonaws.com';
-  return `https://sqs.${region}.${domain}/${account}/${name}`;
-}

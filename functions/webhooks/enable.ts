@@ -1,5 +1,5 @@
 // POST /api/webhooks/{webhook_id}/enable
-import { enableWebhookRequest } from '../../shared/events/webhook-admin';
+import { enableWebhookRequest } from '../../shared/events/webhook-writes';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

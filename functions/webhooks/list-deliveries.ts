@@ -1,5 +1,5 @@
 // GET /api/webhooks/{webhook_id}/deliveries
-import { listDeliveriesRequest } from '../../shared/events/webhook-admin';
+import { listDeliveriesRequest } from '../../shared/events/webhook-reads';
 import { api } from '../../shared/wiring/api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

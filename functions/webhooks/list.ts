@@ -1,5 +1,5 @@
 // GET /api/webhooks
-import { listWebhooksRequest } from '../../shared/events/webhook-admin';
+import { listWebhooksRequest } from '../../shared/events/webhook-reads';
 import { api } from '../../shared/wiring/api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

@@ -1,5 +1,5 @@
 // POST /api/webhooks/{webhook_id}/replay
-import { replayRequest } from '../../shared/events/webhook-admin';
+import { replayRequest } from '../../shared/events/webhook-writes';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

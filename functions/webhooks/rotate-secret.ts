@@ -1,5 +1,5 @@
 // POST /api/webhooks/{webhook_id}/rotate-secret
-import { rotateWebhookSecretRequest } from '../../shared/events/webhook-admin';
+import { rotateWebhookSecretRequest } from '../../shared/events/webhook-writes';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 import { webhookRepository } from '../../shared/wiring/webhook-repository';
 

@@ -5,12 +5,13 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { parseEventsConfig } from '../../shared/config';
 import type { StreamRecord } from '../../shared/events/change-events';
-import { eventParts } from '../../shared/events/services';
+import { fanOutOf } from '../../shared/events/fan-out-parts';
 import { SqsDeliveryQueue } from '../../shared/events/sqs-queue';
 
 const config = parseEventsConfig(process.env);
 if (!config.deliveryQueueUrl) throw new Error('DELIVERY_QUEUE_URL must be set for the stream function');
-const fanOut = eventParts(config).fanOut(
+const { fanOut } = fanOutOf(
+  config,
   new SqsDeliveryQueue(new SQSClient({ region: config.region }), config.deliveryQueueUrl),
 );
 

@@ -15,8 +15,9 @@ import {
 import type { EventsConfig } from '../../shared/config';
 import type { StreamRecord } from '../../shared/events/change-events';
 import type { Outcome, WebhookDelivery } from '../../shared/events/delivery';
+import { deliveryOf } from '../../shared/events/delivery-parts';
+import { fanOutOf } from '../../shared/events/fan-out-parts';
 import { type DeliveryQueue, orderingKey, type QueuedDelivery } from '../../shared/events/queue';
-import { eventParts } from '../../shared/events/services';
 
 /** How long a shard with nothing new waits before it is read again. */
 const POLL_MS = 100;
@@ -102,16 +103,16 @@ export async function startLocalEvents(
   config: EventsConfig,
   report: (line: string) => void = (line) => console.error(line),
 ): Promise<LocalEvents> {
-  const parts = eventParts(config);
-  const queue = new LocalDeliveryQueue(parts.delivery(), report);
-  const fanOut = parts.fanOut(queue);
+  const delivering = deliveryOf(config);
+  const queue = new LocalDeliveryQueue(delivering.delivery, report);
+  const { db, fanOut } = fanOutOf(config, queue);
   const streams = new DynamoDBStreamsClient({
     region: config.region,
     ...(config.dynamodbEndpoint
       ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
   });
-  const { Table } = await parts.db.send(new DescribeTableCommand({ TableName: config.tableName }));
+  const { Table } = await db.send(new DescribeTableCommand({ TableName: config.tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`The table ${config.tableName} has no stream`);
   let stopped = false;
@@ -174,7 +175,8 @@ export async function startLocalEvents(
       queue.stop();
       await Promise.all([lister, ...reading.values()]);
       streams.destroy();
-      parts.db.destroy();
+      db.destroy();
+      delivering.db.destroy();
     },
   };
 }

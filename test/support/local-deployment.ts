@@ -93,7 +93,8 @@ interface StandInValue {
 
 export interface InvocationRecord {
   fn: DeployedFunction;
-  trigger: 'http' | 'schedule' | 'custom-resource' | 'subscription';
+  /** What invoked it: the HTTP API, a schedule, a deploy-time custom resource, a log subscription, or an event source mapping (a stream or a queue). */
+  trigger: 'http' | 'schedule' | 'custom-resource' | 'subscription' | 'event-source';
   result: InvocationResult;
 }
 

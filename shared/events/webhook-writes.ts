@@ -1,75 +1,22 @@
-// The webhooks API as its handlers serve it (docs/events.md): a client's own subscriptions, made,
-// listed, read, deleted, enabled again, their secret rotated, their delivery attempts read, and kept
-// events replayed. Another client's subscription is not there for the caller: the same 404 as none.
+// The webhooks API's changes as its handlers serve them (docs/events.md): a client's subscriptions made,
+// deleted, enabled again, their secret rotated, and kept events replayed; each body checked against its
+// schema first.
 import { randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENT_RETENTION_DAYS } from '../data/item-kinds';
-import {
-  type DeliveryAttempt,
-  signingSecrets,
-  type Webhook,
-  type WebhookRepository,
-} from '../data/webhook-repository';
-import { InvalidInputError, RecordNotFoundError, StateConflictError } from '../domain/errors';
+import { signingSecrets, type Webhook, type WebhookRepository } from '../data/webhook-repository';
+import { InvalidInputError, StateConflictError } from '../domain/errors';
 import { parseInstant } from '../domain/instants';
 import { LIMITS } from '../domain/limits';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { validateBody } from '../http/validate';
-import { WebhookReplayRequest, WebhookRequest, type WebhookSubscription } from '../schemas/webhooks';
+import { WebhookReplayRequest, WebhookRequest } from '../schemas/webhooks';
 import { refusedDestination } from './destination';
 import { newSigningSecret } from './signature';
+import { callerOf, noWebhook, ownSubscription, subscriptionView, webhookAddress } from './webhook-reads';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
-export const ROTATED_SECRET_SECONDS = 86_400;
-const MAX_ID_LENGTH = 64;
-
+const ROTATED_SECRET_SECONDS = 86_400;
 const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('base64url')}`;
-
-const callerOf = (request: ApiRequest) => {
-  const clientId = request.auth?.clientId;
-  if (clientId === undefined) throw new Error('A webhooks route without a token');
-  return clientId;
-};
-
-/** What a client reads of its subscription: never a secret. */
-export function subscriptionView(webhook: Webhook, now = new Date()): WebhookSubscription {
-  const rotated = webhook.secrets
-    .map((s) => s.expires_at)
-    .filter((at): at is string => at !== undefined && Date.parse(at) > now.getTime())
-    .sort()
-    .at(-1);
-  return {
-    webhook_id: webhook.webhook_id,
-    url: webhook.url,
-    event_types: webhook.event_types,
-    status: webhook.status,
-    created_at: webhook.created_at,
-    updated_at: webhook.updated_at,
-    ...(webhook.disabled_at ? { disabled_at: webhook.disabled_at } : {}),
-    ...(webhook.disabled_reason ? { disabled_reason: webhook.disabled_reason } : {}),
-    ...(rotated ? { previous_secret_expires_at: rotated } : {}),
-  };
-}
-
-const address = (request: ApiRequest, webhookId: string) =>
-  `${request.config.publicBaseUrl}/api/webhooks/${encodeURIComponent(webhookId)}`;
-
-const noWebhook = (id: string) =>
-  new RecordNotFoundError(`There is no webhook ${id.slice(0, MAX_ID_LENGTH)}.`);
-
-/** The path's subscription id, or 404 for one no subscription could have. */
-function webhookIdOf(request: ApiRequest): string {
-  const id = request.path.webhook_id ?? '';
-  if (id === '' || id.length > MAX_ID_LENGTH) throw noWebhook(id);
-  return id;
-}
-
-/** The caller's subscription named by the path, or 404. */
-async function ownSubscription(request: ApiRequest, webhooks: WebhookRepository): Promise<Webhook> {
-  const id = webhookIdOf(request);
-  const webhook = await webhooks.get(id);
-  if (webhook?.client_id !== callerOf(request)) throw noWebhook(id);
-  return webhook;
-}
 
 export async function createWebhookRequest(
   request: ApiRequest,
@@ -104,25 +51,9 @@ export async function createWebhookRequest(
   await webhooks.create(webhook);
   return {
     status: 201,
-    headers: { location: address(request, webhook.webhook_id) },
+    headers: { location: webhookAddress(request, webhook.webhook_id) },
     body: { webhook: subscriptionView(webhook), secret },
   };
-}
-
-export async function listWebhooksRequest(
-  request: ApiRequest,
-  webhooks: WebhookRepository,
-): Promise<ApiResponse> {
-  const clientId = callerOf(request);
-  const own = (await webhooks.all()).filter((w) => w.client_id === clientId);
-  return { body: { webhooks: own.map((w) => subscriptionView(w)) } };
-}
-
-export async function getWebhookRequest(
-  request: ApiRequest,
-  webhooks: WebhookRepository,
-): Promise<ApiResponse> {
-  return { body: subscriptionView(await ownSubscription(request, webhooks)) };
 }
 
 export async function deleteWebhookRequest(
@@ -172,23 +103,6 @@ export async function rotateWebhookSecretRequest(
   };
   await webhooks.replace(webhook, next);
   return { body: { secret, previous_secret_expires_at: expiresAt } };
-}
-
-const attemptView = (attempt: DeliveryAttempt) => {
-  const { webhook_id: _id, ...shown } = attempt;
-  return shown;
-};
-
-export async function listDeliveriesRequest(
-  request: ApiRequest,
-  webhooks: WebhookRepository,
-): Promise<ApiResponse> {
-  // Read beside the subscription, and answered only once it is the caller's.
-  const [attempts] = await Promise.all([
-    webhooks.attempts(webhookIdOf(request), LIMITS.webhookDeliveriesListed),
-    ownSubscription(request, webhooks),
-  ]);
-  return { body: { deliveries: attempts.map(attemptView) } };
 }
 
 /** Queues again every kept event since `since` that the subscription wants, in order per record. */
