@@ -16,7 +16,7 @@ const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamod
 const records = new RecordRepository(db, tableName);
 const writer = new RecordWriter(db, tableName, records);
 
-beforeAll(() => ensureTable(db, tableName));
+beforeAll(() => ensureTable(db, tableName, { stream: false }));
 afterAll(() => db.destroy());
 
 const student = () => personBody('C') as unknown as InsertRequest<'students'>;

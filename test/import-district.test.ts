@@ -25,9 +25,9 @@ const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamod
 const records = new RecordRepository(db, tableName);
 
 beforeAll(async () => {
-  await ensureTable(db, tableName);
-  await ensureTable(db, oneByOne);
-  await ensureTable(db, interrupted);
+  await ensureTable(db, tableName, { stream: false });
+  await ensureTable(db, oneByOne, { stream: false });
+  await ensureTable(db, interrupted, { stream: false });
 });
 afterAll(() => {
   db.destroy();

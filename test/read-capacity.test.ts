@@ -18,7 +18,7 @@ const records = new RecordRepository(db, tableName);
 const template = demoTenant().find((r) => r.group === 'students')?.record as Student;
 
 beforeAll(async () => {
-  await ensureTable(db, tableName);
+  await ensureTable(db, tableName, { stream: false });
   const students = Array.from({ length: 120 }, (_, i) => {
     const id = randomUUID();
     return { group: 'students' as const, record: { ...template, student_id: id, processnumber: `C${i}` } };

@@ -22,7 +22,7 @@ const account = (username: string, email?: string): User => ({
   updated_at: '2026-11-21T09:00:00.000Z',
 });
 
-beforeAll(() => ensureTable(db, tableName));
+beforeAll(() => ensureTable(db, tableName, { stream: false }));
 afterAll(() => db.destroy());
 
 describe('UserRepository', () => {

@@ -46,11 +46,19 @@ export const DEMO_REDIRECT_URIS = ['http://127.0.0.1:8976/callback', 'http://loc
 export const demoPostLogoutUris = (redirectUris: string[]) =>
   redirectUris.map((uri) => new URL('/signed-out', uri).href);
 
-export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<boolean> {
+/**
+ * Makes the table, or brings one made by an earlier version up to date; with `stream: false` (a test's
+ * table that no change events are read from) without the stream.
+ */
+export async function ensureTable(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  { stream = true } = {},
+): Promise<boolean> {
   try {
     const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(db, tableName, indexNames(Table?.GlobalSecondaryIndexes));
-    if (!Table?.StreamSpecification?.StreamEnabled) {
+    if (stream && !Table?.StreamSpecification?.StreamEnabled) {
       // A table from before change events: its stream starts now.
       await db.send(
         new UpdateTableCommand({
@@ -63,7 +71,7 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  await db.send(new CreateTableCommand(createTableInput(tableName)));
+  await db.send(new CreateTableCommand(createTableInput(tableName, { stream })));
   await waitUntilTableExists({ client: db, maxWaitTime: 60 }, { TableName: tableName });
   await db.send(
     new UpdateTimeToLiveCommand({
@@ -236,6 +244,8 @@ export interface DemoSettings {
   redirectUris: string[];
   /** Seeds a generated district instead of the demo school (`DEMO_SIZE`). */
   district?: DistrictSeed | undefined;
+  /** Whether the table has its stream: change events are read from it (false: see `ensureTable`). */
+  stream: boolean;
 }
 
 /** Makes the tenant ready; `report` hears what a person waiting for the start would want to know. */
@@ -253,7 +263,7 @@ export async function bootstrapDemoTenant(
       await dropTable(db, tableName);
     }
   }
-  await ensureTable(db, tableName);
+  await ensureTable(db, tableName, { stream: demo.stream });
   await ensureSigningKey(db, tableName);
   await registerDemoClients(db, tableName, demo.clientSecret, demo.redirectUris);
   const seeded = await seedDemoRecords(db, tableName, report, demo.district);

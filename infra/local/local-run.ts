@@ -91,6 +91,7 @@ export async function startLocalRun(options: LocalRunOptions): Promise<LocalRun>
       clientSecret: options.demoClientSecret,
       userPassword: options.demoUserPassword ?? DEMO_USER_PASSWORD,
       redirectUris: options.demoRedirectUris ?? DEMO_REDIRECT_URIS,
+      stream: options.events === true,
       district:
         options.districtStudents === undefined
           ? undefined

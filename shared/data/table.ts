@@ -75,8 +75,14 @@ export const tableDefinition: TableDefinition = {
   StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
 };
 
-export function createTableInput(tableName: string): CreateTableCommandInput {
-  return { TableName: tableName, ...tableDefinition };
+/**
+ * CreateTable's input. `stream: false` leaves the stream out, for a table no change events are read
+ * from: the tests' tables, which DynamoDB Local would otherwise keep every change of, slowing down with
+ * each such table.
+ */
+export function createTableInput(tableName: string, { stream = true } = {}): CreateTableCommandInput {
+  const { StreamSpecification, ...rest } = tableDefinition;
+  return { TableName: tableName, ...rest, ...(stream ? { StreamSpecification } : {}) };
 }
 
 /**

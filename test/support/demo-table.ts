@@ -24,6 +24,7 @@ export async function seedTemplateTable(db: DynamoDBDocumentClient): Promise<voi
     clientSecret: DEMO_SECRET,
     userPassword: DEMO_USER_PASSWORD,
     redirectUris: DEMO_REDIRECT_URIS,
+    stream: false,
   });
 }
 
@@ -34,9 +35,13 @@ const BATCH_SIZE = 25;
 
 type Item = Record<string, AttributeValue>;
 
-/** Makes `tableName` from the table design and fills it with the template's items. */
-export async function copyTemplateTable(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
-  await ensureTable(db, tableName);
+/** Makes `tableName` from the table design (its stream only if `stream`) and fills it with the template's items. */
+export async function copyTemplateTable(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  { stream }: { stream: boolean },
+): Promise<void> {
+  await ensureTable(db, tableName, { stream });
   await copyItems(db, tableName, () => true);
 }
 

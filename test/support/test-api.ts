@@ -45,7 +45,8 @@ export async function startTestApi(options: TestApiOptions = {}) {
   const violations: string[] = [];
   let responsesChecked = 0;
   const db = createDocumentClient({ region: 'eu-west-1', endpoint });
-  await copyTemplateTable(db, tableName);
+  const events = options.webhookRetryBaseMs !== undefined;
+  await copyTemplateTable(db, tableName, { stream: events });
   const run = await startLocalRun({
     host: '127.0.0.1',
     port: 0,
@@ -57,7 +58,7 @@ export async function startTestApi(options: TestApiOptions = {}) {
     revocationRefreshSeconds: options.revocationRefreshSeconds,
     usageFlushSeconds: options.usageFlushSeconds,
     adminTotpRequired: options.adminTotpRequired,
-    events: options.webhookRetryBaseMs !== undefined,
+    events,
     webhookRetryBaseMs: options.webhookRetryBaseMs,
     auditLogFile,
     inspect: (exchange) => {
