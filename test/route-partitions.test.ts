@@ -20,6 +20,7 @@ import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
 import { RecordRepository } from '../shared/data/record-repository';
 import { UserRepository } from '../shared/data/user-repository';
+import { WebhookRepository } from '../shared/data/webhook-repository';
 import { groups, idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import type { Route } from '../shared/route';
 import { fallbackRoute, partitionsCounted, partitionsRead, routes } from '../shared/routes';
@@ -531,6 +532,12 @@ describe('what each route touches', () => {
     await track('get-webhook', async () => json(await send('GET', path), 200));
     await track('list-webhook-deliveries', async () => json(await send('GET', `${path}/deliveries`), 200));
     await track('rotate-webhook-secret', async () => json(await send('POST', `${path}/rotate-secret`), 200));
+    // Enabling writes only a subscription its failures disabled.
+    await new WebhookRepository(direct, tableName).disable(
+      created.webhook.webhook_id,
+      'Failed on purpose',
+      new Date().toISOString(),
+    );
     await track('enable-webhook', async () => json(await send('POST', `${path}/enable`), 200));
     await track('replay-webhook', async () =>
       json(await send('POST', `${path}/replay`, { since: new Date(Date.now() - 60_000).toISOString() }), 202),

@@ -1,5 +1,5 @@
 // Real sourcedIds for the OneRoster routes' path parameters, found through the binding itself: a class
-// (with a student and a teacher), its school, course and first term, so every nested collection of a
+// with a student and a teacher, with its school, course and first term, so every nested collection of a
 // path answers with objects.
 import { ROSTERING_PATH } from '../../shared/oneroster/objects';
 
@@ -19,11 +19,22 @@ export interface RosterSamples {
   pathOf(template: string): string;
 }
 
+/** The first class with both a student and a teacher: a test may have made classes with neither. */
+async function rosteredClass(get: Get) {
+  const response = await get(`${ROSTERING_PATH}/classes?limit=100`);
+  for (const cls of ((await response.json()) as { classes: Obj[] }).classes) {
+    const [student, teacher] = await Promise.all([
+      first(get, `/classes/${cls.sourcedId}/students`, 'users').catch(() => undefined),
+      first(get, `/classes/${cls.sourcedId}/teachers`, 'users').catch(() => undefined),
+    ]);
+    if (student && teacher) return { cls, student, teacher };
+  }
+  throw new Error('no class with a student and a teacher');
+}
+
 export async function rosterSamples(get: Get): Promise<RosterSamples> {
-  const cls = await first(get, '/classes', 'classes');
+  const { cls, student, teacher } = await rosteredClass(get);
   const ref = (field: string) => (cls[field] as { sourcedId: string }).sourcedId;
-  const student = await first(get, `/classes/${cls.sourcedId}/students`, 'users');
-  const teacher = await first(get, `/classes/${cls.sourcedId}/teachers`, 'users');
   const terms = cls.terms as { sourcedId: string }[];
   const term = terms[0]?.sourcedId ?? '';
   const byCollection: Record<string, string> = {
