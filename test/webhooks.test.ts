@@ -59,7 +59,7 @@ function expectSigned(secret: string, delivery: Received) {
   expect(verifiesIndependently(`whsec_${Buffer.alloc(24).toString('base64')}`, delivery)).toBe(false);
 }
 
-describe('webhooks', () => {
+describe('webhooks', { timeout: 180_000 }, () => {
   it('delivers created, updated and deleted events of several groups, signed, in order per record', async () => {
     const { webhook, secret } = await subscribe(['students.*', 'entities.created', 'staffs.deleted']);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);

@@ -34,8 +34,11 @@ export async function startReceiver() {
     answerWith(choose: (delivery: Received) => number) {
       answer = choose;
     },
-    /** Waits until `done` holds of what it received, or fails after `timeoutMs`. */
-    async until(done: (received: Received[]) => boolean, timeoutMs = 20_000) {
+    /**
+     * Waits until `done` holds of what it received, or fails after `timeoutMs`: long, since a suite that
+     * keeps DynamoDB Local busy was seen to take 20 s over a handful of deliveries.
+     */
+    async until(done: (received: Received[]) => boolean, timeoutMs = 90_000) {
       const deadline = Date.now() + timeoutMs;
       while (!done(received)) {
         if (Date.now() > deadline)
