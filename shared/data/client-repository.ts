@@ -2,12 +2,7 @@
 // the redirect URIs registered for the code flow and logout, and its rate limit; and its secrets, one
 // item each, holding only a scrypt hash, so that a client holds two while a vendor rotates.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  paginateQuery,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { GrantType } from '../auth/oauth-terms';
 import type { Profile, ReadyProfileName } from '../clients/profiles';
 import { StateConflictError } from '../domain/errors';
@@ -135,7 +130,7 @@ export class ClientRepository {
   }
 
   async list(): Promise<OAuthClient[]> {
-    return this.query<OAuthClient>(keys.clientPartition);
+    return this.items.query<OAuthClient>(keys.clientPartition);
   }
 
   /**
@@ -143,7 +138,7 @@ export class ClientRepository {
    * apart has none until it next changes, and is read as active with the default limit.
    */
   policies(): Promise<ClientPolicy[]> {
-    return this.query<ClientPolicy>(keys.clientPolicyPartition);
+    return this.items.query<ClientPolicy>(keys.clientPolicyPartition);
   }
 
   /** Writes a client whole, and its policy with it. */
@@ -274,7 +269,7 @@ export class ClientRepository {
 
   /** A client's secrets, oldest first (their ids are random: sorted here by creation). */
   async secrets(clientId: string): Promise<ClientSecret[]> {
-    const secrets = await this.query<ClientSecret>(keys.clientSecretPartition, {
+    const secrets = await this.items.query<ClientSecret>(keys.clientSecretPartition, {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :client)',
       ExpressionAttributeValues: { ':client': `${clientId}#` },
     });
@@ -397,29 +392,5 @@ export class ClientRepository {
         ifAbsent: true,
       },
     );
-  }
-
-  private async query<T>(
-    partition: string,
-    extra: {
-      KeyConditionExpression?: string;
-      ProjectionExpression?: string;
-      ExpressionAttributeNames?: Record<string, string>;
-      ExpressionAttributeValues?: Record<string, unknown>;
-    } = {},
-  ): Promise<T[]> {
-    const found: T[] = [];
-    const pages = paginateQuery(
-      { client: this.db },
-      {
-        TableName: this.tableName,
-        ConsistentRead: true,
-        ...extra,
-        KeyConditionExpression: extra.KeyConditionExpression ?? 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition, ...extra.ExpressionAttributeValues },
-      },
-    );
-    for await (const page of pages) found.push(...(page.Items ?? []).map((item) => withoutKeys<T>(item)));
-    return found;
   }
 }

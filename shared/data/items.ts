@@ -1,8 +1,8 @@
-// The one Put, Get and conditional-write path of the repositories: a Put writes the time to live its
-// kind declares (item-kinds.ts), a Get answers the item without its keys and time to live, and a write
+// The one Put, Get, partition Query and conditional-write path of the repositories: a Put writes the time
+// to live its kind declares (item-kinds.ts), a Get or Query answers items without their keys and time to live, and a write
 // whose condition fails answers undefined instead of throwing.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { ItemKind } from './item-kinds';
 import type { Key } from './keys';
 import { tableDesign, timeToLive } from './table';
@@ -27,6 +27,12 @@ export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefi
 
 /** Whether a conditional write's condition held (and the write was made). */
 export const conditionHeld = async (write: Promise<unknown>) => (await ifConditionHolds(write)) !== undefined;
+
+/** An item's attributes without its keys and time to live. */
+function attributesOf<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, [tableDesign.timeToLiveAttribute]: _ttl, ...attributes } = item;
+  return attributes as T;
+}
 
 export class ItemStore {
   constructor(
@@ -56,8 +62,34 @@ export class ItemStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, [tableDesign.timeToLiveAttribute]: _ttl, ...attributes } = Item;
-    return attributes as T;
+    return Item ? attributesOf<T>(Item) : undefined;
+  }
+
+  /**
+   * Every item of a small partition (a tenant's clients, its webhooks), or those `extra`'s key condition
+   * names, read strongly consistent, each without its keys and time to live.
+   */
+  async query<T>(
+    partition: string,
+    extra: {
+      KeyConditionExpression?: string;
+      ProjectionExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+    } = {},
+  ): Promise<T[]> {
+    const found: T[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        ConsistentRead: true,
+        ...extra,
+        KeyConditionExpression: extra.KeyConditionExpression ?? 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition, ...extra.ExpressionAttributeValues },
+      },
+    );
+    for await (const page of pages) found.push(...(page.Items ?? []).map((item) => attributesOf<T>(item)));
+    return found;
   }
 }

@@ -5,7 +5,6 @@ import {
   BatchWriteCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
-  paginateQuery,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -95,21 +94,8 @@ export class WebhookRepository {
   }
 
   /** Every subscription of the tenant. */
-  async all(): Promise<Webhook[]> {
-    const found: Webhook[] = [];
-    const pages = paginateQuery(
-      { client: this.db },
-      {
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.webhookPartition },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) {
-      for (const { pk: _pk, sk: _sk, ...webhook } of page.Items ?? []) found.push(webhook as Webhook);
-    }
-    return found;
+  all(): Promise<Webhook[]> {
+    return this.items.query<Webhook>(keys.webhookPartition);
   }
 
   async create(webhook: Webhook): Promise<void> {
