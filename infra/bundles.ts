@@ -41,27 +41,37 @@ export function partsOf(bundle: FunctionBundle): { part: string; bytes: number }
   return [...parts].map(([part, bytes]) => ({ part, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
+/** A function the stack deploys: its name (a route's id, or what it does) and the module Lambda loads. */
+export interface FunctionEntry {
+  name: string;
+  /** The route a function serves; none for the functions no client calls (export, signing key, audit, events). */
+  route: Route | undefined;
+  entry: string;
+}
+
+/** Every function of a tenant's stack, each once. */
+export const functionEntries: readonly FunctionEntry[] = [
+  ...[...routes, fallbackRoute].map((route) => ({ name: route.id, route, entry: handlerEntry(route) })),
+  { name: 'signing-key-resource', route: undefined, entry: signingKeyEntry },
+  { name: 'scheduled-export', route: undefined, entry: exportEntry },
+  { name: 'audit-forwarder', route: undefined, entry: auditForwarderEntry },
+  { name: 'event-stream', route: undefined, entry: eventStreamEntry },
+  { name: 'event-delivery', route: undefined, entry: eventDeliveryEntry },
+];
+
 export async function buildFunctionBundles(): Promise<FunctionBundle[]> {
-  const named = [
-    ...[...routes, fallbackRoute].map((route) => ({ name: route.id, route, entry: handlerEntry(route) })),
-    { name: 'signing-key-resource', route: undefined, entry: signingKeyEntry },
-    { name: 'scheduled-export', route: undefined, entry: exportEntry },
-    { name: 'audit-forwarder', route: undefined, entry: auditForwarderEntry },
-    { name: 'event-stream', route: undefined, entry: eventStreamEntry },
-    { name: 'event-delivery', route: undefined, entry: eventDeliveryEntry },
-  ];
   // One build for all entries: esbuild parses the shared modules once, and each bundle is still whole.
   const { outputFiles = [], metafile } = await build({
     ...esbuildOptions,
     mainFields: [...esbuildOptions.mainFields],
-    entryPoints: Object.fromEntries(named.map(({ name, entry }) => [name, entry])),
+    entryPoints: Object.fromEntries(functionEntries.map(({ name, entry }) => [name, entry])),
     outdir: 'bundles',
     write: false,
     metafile: true,
     logLevel: 'error',
   });
   const file = (path: string) => outputFiles.find((f) => f.path.endsWith(`/${path}`))?.contents;
-  return named.map(({ name, route }) => {
+  return functionEntries.map(({ name, route }) => {
     const code = file(`bundles/${name}.js`);
     const meta = metafile.outputs[`bundles/${name}.js`];
     if (!code || !meta) throw new Error(`esbuild gave no bundle for ${name}`);

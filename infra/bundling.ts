@@ -7,7 +7,7 @@ import type { Route } from '../shared/route';
 export const LAMBDA_NODE_TARGET = 'node22';
 
 /** ESM bundles need `require` for the SDK's remaining CommonJS dependencies. */
-export const ESM_REQUIRE_BANNER =
+const ESM_REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -19,9 +19,6 @@ const credentialChain = '@aws-sdk/credential-provider-node';
  * (infra/lambda-credentials.ts) instead of carrying the SDK's whole default chain, a third of its bytes.
  */
 export const credentialsAlias = { [credentialChain]: `${repositoryRoot}${credentialsModule}` };
-
-/** The same for the stack's esbuild, which runs in the project root, on this machine or in a container. */
-export const cdkCredentialsAlias = `${credentialChain}=./${credentialsModule}`;
 
 export const esbuildOptions = {
   bundle: true,

@@ -4,11 +4,10 @@
 import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { cdkCredentialsAlias, ESM_REQUIRE_BANNER, esbuildOptions } from '../bundling';
 import { acknowledge } from '../nag-acknowledgements';
+import { FUNCTION_HANDLER, functionCode } from './function-code';
 
 export interface ServiceFunctionProps {
   /** The TypeScript module whose `handler` export Lambda calls. */
@@ -41,7 +40,7 @@ const xrayStatement = () =>
     resources: ['*'],
   });
 
-export class ServiceFunction extends NodejsFunction {
+export class ServiceFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     // An explicit role instead of the managed AWSLambdaBasicExecutionRole, whose log grant covers every
     // log group of the account. Its policy is inline: a separate AWS::IAM::Policy per function would only
@@ -63,8 +62,8 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
     super(scope, id, {
-      entry: props.entry,
-      handler: 'handler',
+      code: functionCode(props.entry),
+      handler: FUNCTION_HANDLER,
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
@@ -80,20 +79,6 @@ export class ServiceFunction extends NodejsFunction {
       systemLogLevelV2: lambda.SystemLogLevel.INFO,
       applicationLogLevelV2: lambda.ApplicationLogLevel.TRACE,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: esbuildOptions.target,
-        mainFields: [...esbuildOptions.mainFields],
-        minify: esbuildOptions.minify,
-        sourceMap: esbuildOptions.sourcemap,
-        banner: ESM_REQUIRE_BANNER,
-        // The benchmarks measure bundles with the SDK inside; ship the same artefact.
-        bundleAwsSDK: true,
-        externalModules: [],
-        esbuildArgs: { '--alias': cdkCredentialsAlias },
-        // Sizes are reported once by `npm run bundle-report`, not per function and stack at synth.
-        logLevel: LogLevel.WARNING,
-      },
     });
     acknowledge(this, 'runtime');
     // Set on the template's function rather than through `tracing`, which would add the same grant as

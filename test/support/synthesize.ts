@@ -1,6 +1,6 @@
 // Runs `cdk synth` offline, as a deploy does, into a directory outside the repository, and keeps the
-// result for as long as the sources it was made from stay the same: bundling every function takes a
-// minute or more, and a second run over the same sources would only make the same assembly again.
+// result for as long as the sources it was made from stay the same: bundling every function takes
+// half a minute, and a second run over the same sources would only make the same assembly again.
 //
 // Outside the repository on purpose: Node resolves a bundle's imports upwards from its directory, and
 // a bundle under the repository would find the project's node_modules, which Lambda does not have.
