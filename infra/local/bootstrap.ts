@@ -20,7 +20,7 @@ import { hashSecret } from '../../shared/auth/secret-hash';
 import { generateSigningKey } from '../../shared/auth/signing-keys';
 import { ClientRepository } from '../../shared/data/client-repository';
 import { keys } from '../../shared/data/keys';
-import { RecordRepository } from '../../shared/data/record-repository';
+import { seedRecords } from '../../shared/data/seed-records';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import {
   createTableInput,
@@ -225,7 +225,7 @@ export async function seedDemoRecords(
   }
   if (district === undefined) {
     report('Seeding the demo tenant (first start; if stopped now, the next start seeds it again)');
-    await new RecordRepository(db, tableName).insert(demoTenant());
+    await seedRecords(db, tableName, demoTenant());
   } else {
     await seedDistrict(db, tableName, district.tenantId, district.students, report);
   }

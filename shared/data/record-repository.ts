@@ -1,6 +1,6 @@
-// Reads records, and inserts new ones in bulk (the demo seed, tests). Lists are Queries on the group's
-// partition in id order; a page's read cost depends only on its size. Counts come from counter items
-// that every write changes in the same transaction as the records it touches.
+// Reads records, and inserts new ones in bulk (tests). Lists are Queries on the group's partition in id
+// order; a page's read cost depends only on its size. Counts come from counter items that every write
+// changes in the same transaction as the records it touches.
 import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
@@ -649,32 +649,11 @@ export class RecordRepository {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            ...chunk.flatMap(({ group, record }) => {
-              const id = recordId(group, record);
-              const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
-              const claim =
-                'processnumber' in record
-                  ? [
-                      {
-                        Put: {
-                          TableName: this.tableName,
-                          Item: { ...keys.processnumber(group, record.processnumber), id },
-                          ConditionExpression: 'attribute_not_exists(pk)',
-                        },
-                      },
-                    ]
-                  : [];
-              return [
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: item,
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                ...claim,
-              ];
-            }),
+            ...chunk.flatMap((one) =>
+              newItems(one, linksOf).map((Item) => ({
+                Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+              })),
+            ),
             ...[...added].map(([group, n]) => countChange(this.tableName, group, n)),
           ],
         }),
@@ -683,13 +662,22 @@ export class RecordRepository {
   }
 }
 
+/** The items a new record of an inserted set writes: its own, with the links the set gives it, and its processnumber claim. */
+export function newItems({ group, record }: NewRecord, linksOf: Map<string, Item>): Item[] {
+  const id = recordId(group, record);
+  const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
+  return 'processnumber' in record
+    ? [item, { ...keys.processnumber(group, record.processnumber), id }]
+    : [item];
+}
+
 /**
  * The internal attributes each record of an inserted set gets from the others (record-links.ts), by
  * `<group>#<id>`: a student's tutors, the count of records naming a session, course or organisation, and
  * the enrollments a class and a person list, with when they last changed. Throws if a record names one
  * outside the set.
  */
-function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
+export function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
   const present = new Set(records.map(({ group, record }) => `${group}#${recordId(group, record)}`));
   const links = new Map<string, Item>();
   const on = (group: RecordGroup, id: string) => {

@@ -15,13 +15,20 @@ interface DynamoRequest {
   ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: Record<string, AttributeValue>;
   KeyConditionExpression?: string;
-  RequestItems?: Record<string, { Keys: { pk?: AttributeValue }[] }>;
+  /** BatchGetItem's keys of each table, or BatchWriteItem's requests. */
+  RequestItems?: Record<string, { Keys: Keyed[] } | BatchWrite[]>;
 }
+type Keyed = { pk?: AttributeValue };
+type BatchWrite = { PutRequest?: { Item: Keyed }; DeleteRequest?: { Key: Keyed } };
 
 /** The partition key values a request names; '?' where it names none, so the caller notices. */
 function partitionsOf(body: DynamoRequest): string[] {
   if (body.RequestItems) {
-    return Object.values(body.RequestItems).flatMap(({ Keys }) => Keys.map((key) => key.pk?.S ?? '?'));
+    return Object.values(body.RequestItems).flatMap((requests) =>
+      Array.isArray(requests)
+        ? requests.map((write) => (write.PutRequest?.Item ?? write.DeleteRequest?.Key)?.pk?.S ?? '?')
+        : requests.Keys.map((key) => key.pk?.S ?? '?'),
+    );
   }
   const direct = body.Key?.pk?.S ?? body.Item?.pk?.S;
   if (direct) return [direct];
