@@ -475,7 +475,8 @@ describe('npm start', { timeout: 180_000 }, () => {
     const dir = freshDataDir();
     const first = spawnStart({ env: { DATA_DIR: dir } });
     expect(await until(() => first.output.join('').includes('Seeding the demo tenant'), 120_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Well inside the seeding, which takes a few seconds (the table it writes is made before the line).
+    await new Promise((resolve) => setTimeout(resolve, 300));
     // Ctrl-C: the terminal signals the whole job, DynamoDB Local included.
     process.kill(-(first.child.pid as number), 'SIGINT');
     await exited(first.child);
