@@ -37,6 +37,7 @@ import { DEMO_USER_PASSWORD } from '../infra/local/local-run';
 import type { DemoUser } from '../infra/local/seed/demo-users';
 import { tenants } from '../infra/tenants';
 import { createDocumentClient } from '../shared/data/document-client';
+import { itemKinds } from '../shared/data/item-kinds';
 import { keys } from '../shared/data/keys';
 import { SigningKeyRepository } from '../shared/data/signing-key-repository';
 import { groups, idFields, personGroups, type RecordGroup, recordGroups } from '../shared/domain/groups';
@@ -167,11 +168,12 @@ const matches = (pattern: unknown, event: unknown): boolean =>
       );
 
 /** A stream record of a new item, as DynamoDB Streams hands it to Lambda (NEW_AND_OLD_IMAGES). */
-function insertRecord(item: Record<string, unknown>, tableArn: string) {
+/** A stream record of an item written: put for the first time (INSERT) or changed (MODIFY, its new image). */
+function streamRecord(item: Record<string, unknown>, tableArn: string, eventName: 'INSERT' | 'MODIFY') {
   const image = marshall(item, { removeUndefinedValues: true });
   return {
     eventID: randomBytes(16).toString('hex'),
-    eventName: 'INSERT',
+    eventName,
     eventVersion: '1.1',
     eventSource: 'aws:dynamodb',
     awsRegion: 'eu-west-1',
@@ -545,10 +547,10 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
       );
       const queueArn = Attributes?.QueueArn as string;
       const tableArn = `arn:aws:dynamodb:eu-west-1:123456789012:table/${tableName}`;
-      /** The stream function given a batch of one new item, as the mapping's filter lets it through. */
-      const streamInsert = async (key: { pk: string; sk: string }) => {
+      /** The stream function given a batch of one item written, as the mapping's filter lets it through. */
+      const streamChange = async (key: { pk: string; sk: string }, eventName: 'INSERT' | 'MODIFY') => {
         const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key }));
-        const record = insertRecord(Item as Record<string, unknown>, tableArn);
+        const record = streamRecord(Item as Record<string, unknown>, tableArn, eventName);
         expect(
           stream.filters.some((filter) => matches(filter, record)),
           key.pk,
@@ -557,6 +559,16 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
           ok: true,
         });
         return record;
+      };
+      /** A replay's start, then each move it makes to its next page, handed over until it ends. */
+      const streamReplay = async (replayId: string) => {
+        const key = keys.webhookReplay(replayId);
+        await streamChange(key, 'INSERT');
+        for (let page = 1; (await db.send(new GetCommand({ TableName: tableName, Key: key }))).Item; page++) {
+          // A page a shard of kept events at least, and one more for a shard that fills a page.
+          expect(page).toBeLessThanOrEqual(2 * itemKinds.webhookEvent.partition.shards);
+          await streamChange(key, 'MODIFY');
+        }
       };
       /** One queued delivery handed to the delivery function, and deleted after, as Lambda does on success. */
       const deliverNext = async () => {
@@ -595,7 +607,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
 
       const student = await json<Row>(await request('POST', '/api/students', personBody('E')), 201);
       const studentId = student.student_id as string;
-      const record = await streamInsert(keys.record('students', studentId));
+      const record = await streamChange(keys.record('students', studentId), 'INSERT');
       const event = {
         event_id: `evt_${record.eventID}`,
         type: 'students.created',
@@ -625,7 +637,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
       const rotated = await json<Row>(await request('POST', `${path}/rotate-secret`));
       await new Promise((resolve) => setTimeout(resolve, ACTIVE_REFRESH_MS));
       const replay = await json<Row>(await request('POST', `${path}/replay`, { since: before }), 202);
-      await streamInsert(keys.webhookReplay(replay.replay_id as string));
+      await streamReplay(replay.replay_id as string);
       expect(await deliverNext()).toEqual({ webhook_id: webhookId, event, replay_id: replay.replay_id });
       expect(receiver.received).toHaveLength(2);
       expect(signedBy(rotated.secret as string, 1)).toEqual(signedBy(created.secret, 0));

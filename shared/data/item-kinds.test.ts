@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { recordGroups } from '../domain/groups';
 import { fallbackRoute, partitionsRead, routes } from '../routes';
-import { allItemKinds, type Partition, partitionPattern } from './item-kinds';
+import { allItemKinds, type Partition, partitionPattern, shardPartitions } from './item-kinds';
 import { type ListingName, listingNames } from './listings';
 
 /** The `pk` cell of each row of the data-model doc's table of items. */
@@ -16,7 +16,13 @@ function documentedPartitions(): string[] {
 }
 
 const partitionsOf = (partition: Partition | undefined) =>
-  partition === undefined ? [] : typeof partition === 'string' ? [partition] : recordGroups.map(partition);
+  partition === undefined
+    ? []
+    : typeof partition === 'string'
+      ? [partition]
+      : typeof partition === 'function'
+        ? recordGroups.map(partition)
+        : shardPartitions(partition);
 const listingPartitionsOf = (partition: ((listing: ListingName) => string) | undefined) =>
   partition === undefined ? [] : listingNames.map(partition);
 

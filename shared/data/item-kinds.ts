@@ -34,8 +34,24 @@ export type PersonErasure =
  */
 export type Expiry = { after: string; plusSeconds?: number } | 'set by the writer';
 
-/** A partition: one for the kind, or one per record group. */
-export type Partition = string | ((group: RecordGroup) => string);
+/**
+ * A kind written faster than one partition takes (DynamoDB serves 1,000 writes a second to a partition
+ * key): its items are spread over `shards` partitions, `<name>#<shard>`, by what its writer picks.
+ */
+export interface ShardedPartition {
+  name: string;
+  shards: number;
+}
+
+/** A partition: one for the kind, one per record group, or one per shard. */
+export type Partition = string | ((group: RecordGroup) => string) | ShardedPartition;
+
+/** The partition of one shard of a sharded kind. */
+export const shardPartition = ({ name }: ShardedPartition, shard: number) => `${name}#${shard}`;
+
+/** Every partition of a sharded kind, shard 0 first. */
+export const shardPartitions = (partition: ShardedPartition) =>
+  Array.from({ length: partition.shards }, (_, shard) => shardPartition(partition, shard));
 
 interface KindBase {
   partition: Partition;
@@ -158,11 +174,12 @@ export const itemKinds = {
    */
   webhook: kind({ partition: 'WEBHOOK', sortKey: (webhookId: string) => webhookId, owner: 'client' }),
   /**
-   * A change event as the table's stream told it (a record created, replaced or deleted), in time order,
-   * kept for replay for WEBHOOK_EVENT_RETENTION_DAYS.
+   * A change event as the table's stream told it (a record created, replaced or deleted), kept for replay
+   * for WEBHOOK_EVENT_RETENTION_DAYS: in time order within a shard, and every event of a record in the
+   * shard its id picks (shared/events/change-events.ts), so a bulk import's events share no partition.
    */
   webhookEvent: kind({
-    partition: 'WEBHOOK_EVENT',
+    partition: { name: 'WEBHOOK_EVENT', shards: 16 },
     sortKey: timeOrdered,
     owner: 'tenant',
     expires: { after: 'at', plusSeconds: WEBHOOK_EVENT_RETENTION_DAYS * 86_400 },
@@ -271,6 +288,10 @@ export type ItemKindName = keyof typeof itemKinds;
 /** Every kind, with its name. */
 export const allItemKinds = Object.entries(itemKinds) as [ItemKindName, ItemKind][];
 
-/** A kind's partition as the docs write it: `<group>` stands for a group's name. */
+/** A kind's partition as the docs write it: `<group>` stands for a group's name, `<shard>` for a shard's number. */
 export const partitionPattern = (partition: Partition) =>
-  typeof partition === 'string' ? partition : partition('<group>' as RecordGroup);
+  typeof partition === 'string'
+    ? partition
+    : typeof partition === 'function'
+      ? partition('<group>' as RecordGroup)
+      : `${partition.name}#<shard>`;

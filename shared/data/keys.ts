@@ -1,8 +1,16 @@
 // Every key of the table is built here, from the partition and sort key item-kinds.ts declares for its
-// kind (docs/data-model.md lists them): `keys.<kind>(…)` is an item's key and `keys.<kind>Partition` its
-// partition, for every kind without a line of its own.
+// kind (docs/data-model.md lists them): `keys.<kind>(…)` is an item's key (after its group or shard, for
+// a kind with a partition per group or per shard) and `keys.<kind>Partition` its partition, for every
+// kind without a line of its own.
 import type { RecordGroup } from '../domain/groups';
-import { allItemKinds, type ItemKindName, itemKinds, timeOrdered } from './item-kinds';
+import {
+  allItemKinds,
+  type ItemKindName,
+  itemKinds,
+  type ShardedPartition,
+  shardPartition,
+  timeOrdered,
+} from './item-kinds';
 
 export interface Key {
   pk: string;
@@ -17,9 +25,11 @@ type KeyBuilder<K> = K extends {
   sortKey: (...identity: infer A) => string;
 }
   ? (group: RecordGroup, ...identity: A) => Key
-  : K extends { sortKey: (...identity: infer A) => string }
-    ? (...identity: A) => Key
-    : never;
+  : K extends { partition: ShardedPartition; sortKey: (...identity: infer A) => string }
+    ? (shard: number, ...identity: A) => Key
+    : K extends { sortKey: (...identity: infer A) => string }
+      ? (...identity: A) => Key
+      : never;
 
 type KeyBuilders = { [N in ItemKindName]: KeyBuilder<Kinds[N]> } & {
   [N in ItemKindName as `${N}Partition`]: Kinds[N]['partition'];
@@ -31,7 +41,12 @@ function keyBuilders(): KeyBuilders {
     built[name] =
       typeof partition === 'string'
         ? (...identity: never[]) => ({ pk: partition, sk: sortKey(...identity) })
-        : (group: RecordGroup, ...identity: never[]) => ({ pk: partition(group), sk: sortKey(...identity) });
+        : typeof partition === 'function'
+          ? (group: RecordGroup, ...identity: never[]) => ({ pk: partition(group), sk: sortKey(...identity) })
+          : (shard: number, ...identity: never[]) => ({
+              pk: shardPartition(partition, shard),
+              sk: sortKey(...identity),
+            });
     built[`${name}Partition`] = partition;
   }
   return built as KeyBuilders;

@@ -11,7 +11,7 @@ import {
 import { StateConflictError } from '../domain/errors';
 import type { ChangeEvent } from '../events/change-events';
 import type { EventTypePattern } from '../events/event-types';
-import { itemKinds } from './item-kinds';
+import { itemKinds, shardPartition } from './item-kinds';
 import { conditionHeld, ItemStore } from './items';
 import { afterTime, keys } from './keys';
 
@@ -60,12 +60,29 @@ export interface Replay {
   webhook_id: string;
   since: string;
   until: string;
-  /** The sort key of the last event sent, once a page has been. */
+  /** Where the next page starts: the shard of kept events it reads (0 until a page moves it on)... */
+  shard?: number;
+  /** ...and the sort key of the last event sent from that shard, once a page has been. */
   after?: string;
   requested_at: string;
 }
 
 const BATCH_WRITE = 25;
+
+/** Where a walk of the kept events is: a shard, and the last event read from it. */
+export interface EventPosition {
+  shard: number;
+  after: string | undefined;
+}
+
+const EVENT_SHARDS = itemKinds.webhookEvent.partition.shards;
+
+/** The shard of kept events a record's events go to: FNV-1a of its id, so every one of them goes to the same. */
+export function eventShard(recordId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < recordId.length; i++) hash = Math.imul(hash ^ recordId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % EVENT_SHARDS;
+}
 
 export class WebhookChangedError extends StateConflictError {
   constructor() {
@@ -163,14 +180,17 @@ export class WebhookRepository {
     );
   }
 
-  /** Keeps change events for replay; a batch written again writes the same items. */
+  /**
+   * Keeps change events for replay, each in the shard its record's id picks; a batch written again
+   * writes the same items.
+   */
   async recordEvents(events: readonly ChangeEvent[]): Promise<void> {
     for (let i = 0; i < events.length; i += BATCH_WRITE) {
       let requests = events.slice(i, i + BATCH_WRITE).map((event) => ({
         PutRequest: {
           Item: this.items.putInput(
             itemKinds.webhookEvent,
-            keys.webhookEvent(event.at, event.event_id),
+            keys.webhookEvent(eventShard(event.record_id), event.at, event.event_id),
             event,
           ).Item,
         },
@@ -184,30 +204,39 @@ export class WebhookRepository {
     }
   }
 
-  /** The kept events from `since` up to `until` (both inclusive), from after the position `after`, a page of `limit`. */
+  /**
+   * A page of at most `limit` kept events from `since` up to `until` (both inclusive), read from one
+   * shard, from after the position `after` in it; and where the next page starts: further in that
+   * shard, at the start of the next, or nowhere after the last. One Query a page: the shards are walked
+   * in turn, each in time order, and a record's events all lie in one shard, so they come in order.
+   */
   async eventsWithin(window: {
     since: string;
     until: string;
+    shard?: number | undefined;
     after?: string | undefined;
     limit: number;
-  }): Promise<{ events: ChangeEvent[]; last: string | undefined }> {
+  }): Promise<{ events: ChangeEvent[]; next: EventPosition | undefined }> {
+    const shard = window.shard ?? 0;
+    const pk = shardPartition(keys.webhookEventPartition, shard);
     const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :until',
-        ExpressionAttributeValues: {
-          ':pk': keys.webhookEventPartition,
-          ':from': window.since,
-          ':until': afterTime(window.until),
-        },
-        ...(window.after ? { ExclusiveStartKey: { pk: keys.webhookEventPartition, sk: window.after } } : {}),
+        ExpressionAttributeValues: { ':pk': pk, ':from': window.since, ':until': afterTime(window.until) },
+        ...(window.after ? { ExclusiveStartKey: { pk, sk: window.after } } : {}),
         Limit: window.limit,
       }),
     );
     const events = Items.map(
       ({ event_id, type, record_id, at }) => ({ event_id, type, record_id, at }) as ChangeEvent,
     );
-    return { events, last: LastEvaluatedKey ? String(LastEvaluatedKey.sk) : undefined };
+    const next: EventPosition | undefined = LastEvaluatedKey
+      ? { shard, after: String(LastEvaluatedKey.sk) }
+      : shard + 1 < EVENT_SHARDS
+        ? { shard: shard + 1, after: undefined }
+        : undefined;
+    return { events, next };
   }
 
   async recordAttempt(attempt: DeliveryAttempt): Promise<void> {
@@ -239,14 +268,20 @@ export class WebhookRepository {
   }
 
   /** Moves a replay on past the page just sent: the change is the stream record of its next page. */
-  async advanceReplay(replayId: string, after: string): Promise<void> {
+  async advanceReplay(replayId: string, next: EventPosition): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.webhookReplay(replayId),
-        UpdateExpression: 'SET #after = :after',
-        ExpressionAttributeNames: { '#after': 'after' },
-        ExpressionAttributeValues: { ':after': after },
+        UpdateExpression:
+          next.after === undefined
+            ? 'SET #shard = :shard REMOVE #after'
+            : 'SET #shard = :shard, #after = :after',
+        ExpressionAttributeNames: { '#shard': 'shard', '#after': 'after' },
+        ExpressionAttributeValues: {
+          ':shard': next.shard,
+          ...(next.after === undefined ? {} : { ':after': next.after }),
+        },
       }),
     );
   }

@@ -39,14 +39,14 @@ export class EventFanOut {
     const webhook = await this.webhooks.get(replay.webhook_id);
     const page = webhook
       ? await this.webhooks.eventsWithin({ ...replay, limit: REPLAY_PAGE })
-      : { events: [], last: undefined };
+      : { events: [], next: undefined };
     if (webhook) {
       const deliveries: QueuedDelivery[] = page.events
         .filter((event) => wants(webhook.event_types, event.type))
         .map((event) => ({ webhook_id: webhook.webhook_id, event, replay_id: replay.replay_id }));
       await this.queue.send(deliveries);
     }
-    if (page.last !== undefined) await this.webhooks.advanceReplay(replay.replay_id, page.last);
+    if (page.next !== undefined) await this.webhooks.advanceReplay(replay.replay_id, page.next);
     else await this.webhooks.endReplay(replay.replay_id);
   }
 }

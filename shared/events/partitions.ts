@@ -2,6 +2,7 @@
 // derived from what their code reads and writes: the stream function's event source takes only the
 // partitions whose changes are events or replays.
 import { schoolHeldSources, schoolSources } from '../auth/school-scope';
+import { shardPartitions } from '../data/item-kinds';
 import { keys } from '../data/keys';
 import { recordGroups } from '../domain/groups';
 import { eventPartitions } from './change-events';
@@ -10,8 +11,8 @@ import { eventPartitions } from './change-events';
 export const streamPartitions = [...eventPartitions, keys.webhookReplayPartition];
 
 export const streamFunctionAccess = {
-  reads: [keys.webhookPartition, keys.webhookEventPartition],
-  writes: [keys.webhookEventPartition, keys.webhookReplayPartition],
+  reads: [keys.webhookPartition, ...shardPartitions(keys.webhookEventPartition)],
+  writes: [...shardPartitions(keys.webhookEventPartition), keys.webhookReplayPartition],
 };
 
 /**
