@@ -6,6 +6,7 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   QueryCommand,
+  type QueryCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { StateConflictError } from '../domain/errors';
@@ -205,10 +206,10 @@ export class WebhookRepository {
   }
 
   /**
-   * A page of at most `limit` kept events from `since` up to `until` (both inclusive), read from one
-   * shard, from after the position `after` in it; and where the next page starts: further in that
-   * shard, at the start of the next, or nowhere after the last. One Query a page: the shards are walked
-   * in turn, each in time order, and a record's events all lie in one shard, so they come in order.
+   * A page of at most `limit` kept events from `since` up to `until` (both inclusive), from the position
+   * `shard` and `after`; and where the next page starts, or nothing after the last shard. The shards are
+   * walked in turn, each in time order, a Query each until the page is full, and a record's events all lie
+   * in one shard, so they come in order.
    */
   async eventsWithin(window: {
     since: string;
@@ -217,25 +218,29 @@ export class WebhookRepository {
     after?: string | undefined;
     limit: number;
   }): Promise<{ events: ChangeEvent[]; next: EventPosition | undefined }> {
-    const shard = window.shard ?? 0;
-    const pk = shardPartition(keys.webhookEventPartition, shard);
-    const { Items = [], LastEvaluatedKey } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :until',
-        ExpressionAttributeValues: { ':pk': pk, ':from': window.since, ':until': afterTime(window.until) },
-        ...(window.after ? { ExclusiveStartKey: { pk, sk: window.after } } : {}),
-        Limit: window.limit,
-      }),
-    );
-    const events = Items.map(
-      ({ event_id, type, record_id, at }) => ({ event_id, type, record_id, at }) as ChangeEvent,
-    );
-    const next: EventPosition | undefined = LastEvaluatedKey
-      ? { shard, after: String(LastEvaluatedKey.sk) }
-      : shard + 1 < EVENT_SHARDS
-        ? { shard: shard + 1, after: undefined }
-        : undefined;
+    const events: ChangeEvent[] = [];
+    let next: EventPosition | undefined = { shard: window.shard ?? 0, after: window.after };
+    while (next && events.length < window.limit) {
+      const shard: number = next.shard;
+      const after: string | undefined = next.after;
+      const pk = shardPartition(keys.webhookEventPartition, shard);
+      const { Items = [], LastEvaluatedKey }: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :until',
+          ExpressionAttributeValues: { ':pk': pk, ':from': window.since, ':until': afterTime(window.until) },
+          ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
+          Limit: window.limit - events.length,
+        }),
+      );
+      for (const { event_id, type, record_id, at } of Items)
+        events.push({ event_id, type, record_id, at } as ChangeEvent);
+      next = LastEvaluatedKey
+        ? { shard, after: String(LastEvaluatedKey.sk) }
+        : shard + 1 < EVENT_SHARDS
+          ? { shard: shard + 1, after: undefined }
+          : undefined;
+    }
     return { events, next };
   }
 
