@@ -167,8 +167,10 @@ const matches = (pattern: unknown, event: unknown): boolean =>
         matches(inner, (event as Record<string, unknown> | undefined)?.[name]),
       );
 
-/** A stream record of a new item, as DynamoDB Streams hands it to Lambda (NEW_AND_OLD_IMAGES). */
-/** A stream record of an item written: put for the first time (INSERT) or changed (MODIFY, its new image). */
+/**
+ * A stream record of an item written, as DynamoDB Streams hands it to Lambda (NEW_AND_OLD_IMAGES): put
+ * for the first time (INSERT) or changed (MODIFY, its new image).
+ */
 function streamRecord(item: Record<string, unknown>, tableArn: string, eventName: 'INSERT' | 'MODIFY') {
   const image = marshall(item, { removeUndefinedValues: true });
   return {
@@ -565,7 +567,8 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
         const key = keys.webhookReplay(replayId);
         await streamChange(key, 'INSERT');
         for (let page = 1; (await db.send(new GetCommand({ TableName: tableName, Key: key }))).Item; page++) {
-          // A page a shard of kept events at least, and one more for a shard that fills a page.
+          // A page reads on through the shards until it is full: a replay of one event ends within a
+          // page or two, and this bound stops one that never would.
           expect(page).toBeLessThanOrEqual(2 * itemKinds.webhookEvent.partition.shards);
           await streamChange(key, 'MODIFY');
         }

@@ -1,8 +1,14 @@
-// The one Put, Get, partition Query and conditional-write path of the repositories: a Put writes the time
-// to live its kind declares (item-kinds.ts), a Get or Query answers items without their keys and time to live, and a write
-// whose condition fails answers undefined instead of throwing.
+// The one Put, batched Put, Get, partition Query and conditional-write path of the repositories: a Put
+// writes the time to live its kind declares (item-kinds.ts), a Get or Query answers items without their
+// keys and time to live, and a write whose condition fails answers undefined instead of throwing.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  paginateQuery,
+} from '@aws-sdk/lib-dynamodb';
 import type { ItemKind } from './item-kinds';
 import type { Key } from './keys';
 import { tableDesign, timeToLive } from './table';
@@ -32,6 +38,38 @@ export const conditionHeld = async (write: Promise<unknown>) => (await ifConditi
 function attributesOf<T>(item: Record<string, unknown>): T {
   const { pk: _pk, sk: _sk, [tableDesign.timeToLiveAttribute]: _ttl, ...attributes } = item;
   return attributes as T;
+}
+
+/** DynamoDB writes at most 25 items in one BatchWriteItem. */
+const MAX_ITEMS_PER_BATCH_WRITE = 25;
+
+/**
+ * Puts whole items, unconditionally, in BatchWriteItem requests of 25, `atOnce` requests at a time;
+ * what DynamoDB leaves unprocessed is sent again.
+ */
+export async function putInBatches(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  items: readonly Record<string, unknown>[],
+  atOnce = 1,
+): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let at = 0; at < items.length; at += MAX_ITEMS_PER_BATCH_WRITE)
+    batches.push(items.slice(at, at + MAX_ITEMS_PER_BATCH_WRITE));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++] as Record<string, unknown>[];
+      let requests = batch.map((Item) => ({ PutRequest: { Item } }));
+      while (requests.length > 0) {
+        const { UnprocessedItems } = await db.send(
+          new BatchWriteCommand({ RequestItems: { [tableName]: requests } }),
+        );
+        requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
 }
 
 export class ItemStore {

@@ -644,8 +644,6 @@ export class RecordRepository {
       bytes += size;
     }
     for (const chunk of chunks) {
-      const added = new Map<RecordGroup, number>();
-      for (const { group } of chunk) added.set(group, (added.get(group) ?? 0) + 1);
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
@@ -654,12 +652,19 @@ export class RecordRepository {
                 Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
               })),
             ),
-            ...[...added].map(([group, n]) => countChange(this.tableName, group, n)),
+            ...countChanges(this.tableName, chunk),
           ],
         }),
       );
     }
   }
+}
+
+/** The changes of the groups' counts that inserting `records` makes: one action a group. */
+export function countChanges(tableName: string, records: readonly NewRecord[]) {
+  const added = new Map<RecordGroup, number>();
+  for (const { group } of records) added.set(group, (added.get(group) ?? 0) + 1);
+  return [...added].map(([group, n]) => countChange(tableName, group, n));
 }
 
 /** The items a new record of an inserted set writes: its own, with the links the set gives it, and its processnumber claim. */

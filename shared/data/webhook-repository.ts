@@ -2,7 +2,6 @@
 // (docs/events.md; item-kinds.ts declares each). Subscriptions are few, so all of a tenant's are one
 // small partition, read whole by the stream function and filtered by client for the API.
 import {
-  BatchWriteCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   QueryCommand,
@@ -13,7 +12,7 @@ import { StateConflictError } from '../domain/errors';
 import type { ChangeEvent } from '../events/change-events';
 import type { EventTypePattern } from '../events/event-types';
 import { itemKinds, shardPartition } from './item-kinds';
-import { conditionHeld, ItemStore } from './items';
+import { conditionHeld, ItemStore, putInBatches } from './items';
 import { afterTime, keys } from './keys';
 
 export interface WebhookSecret {
@@ -67,8 +66,6 @@ export interface Replay {
   after?: string;
   requested_at: string;
 }
-
-const BATCH_WRITE = 25;
 
 /** Where a walk of the kept events is: a shard, and the last event read from it. */
 export interface EventPosition {
@@ -186,23 +183,18 @@ export class WebhookRepository {
    * writes the same items.
    */
   async recordEvents(events: readonly ChangeEvent[]): Promise<void> {
-    for (let i = 0; i < events.length; i += BATCH_WRITE) {
-      let requests = events.slice(i, i + BATCH_WRITE).map((event) => ({
-        PutRequest: {
-          Item: this.items.putInput(
+    await putInBatches(
+      this.db,
+      this.tableName,
+      events.map(
+        (event) =>
+          this.items.putInput(
             itemKinds.webhookEvent,
             keys.webhookEvent(eventShard(event.record_id), event.at, event.event_id),
             event,
           ).Item,
-        },
-      }));
-      while (requests.length > 0) {
-        const { UnprocessedItems } = await this.db.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
-        );
-        requests = (UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
-      }
-    }
+      ),
+    );
   }
 
   /**
