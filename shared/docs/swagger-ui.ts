@@ -27,6 +27,7 @@ const startScript = `window.ui = SwaggerUIBundle({
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout',
   deepLinking: true,
+  docExpansion: 'none',
   displayOperationId: true,
   validatorUrl: null,
 });
