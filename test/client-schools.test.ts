@@ -4,9 +4,9 @@
 // totals, the changes feed, lookups and gets agree with it; a record that leaves the schools, or is
 // deleted there, comes in its deletions feed; writes outside the schools are refused and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SchoolHoldings } from '../shared/auth/school-scope';
+import { SchoolHoldings, sharedBySchools } from '../shared/auth/school-scope';
 import { RecordRepository } from '../shared/data/record-repository';
-import { type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import { personBody } from './support/fixtures';
 import { registeredClient } from './support/oauth';
 import { createRecord, removeRecord, startTestApi, type TestApi } from './support/test-api';
@@ -28,18 +28,9 @@ const readScopes = [
   'courses:read',
   'classes:read',
   'enrollments:read',
+  'gradebook:read',
 ];
-const idField: Record<RecordGroup, string> = {
-  entities: 'entity_id',
-  students: 'student_id',
-  teachers: 'teacher_id',
-  tutors: 'tutor_id',
-  staffs: 'staff_id',
-  academic_sessions: 'academic_session_id',
-  courses: 'course_id',
-  classes: 'class_id',
-  enrollments: 'enrollment_id',
-};
+const idField: Record<RecordGroup, string> = idFields;
 
 const scopedClient = (schools: unknown, scopes: string[] = readScopes) =>
   registeredClient(api, { name: 'One school', scopes, schools });
@@ -67,13 +58,15 @@ const ids = (group: RecordGroup, rows: readonly Row[]) => rows.map((r) => r[idFi
 /** What the rule of docs/sso.md says a school holds, from the administrator's reads. */
 async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
   const all = async (group: RecordGroup) => (await walk(group)).rows;
-  const [classes, enrollments, students, teachers, tutors, sessions] = await Promise.all([
+  const [classes, enrollments, students, teachers, tutors, sessions, categories, scales] = await Promise.all([
     all('classes'),
     all('enrollments'),
     all('students'),
     all('teachers'),
     all('tutors'),
     all('academic_sessions'),
+    all('categories'),
+    all('score_scales'),
   ]);
   const itsClasses = classes.filter((c) => c.school_id === school);
   const classIds = new Set(itsClasses.map((c) => c.class_id));
@@ -105,6 +98,9 @@ async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
     courses: sorted(itsClasses.map((c) => c.course_id)),
     academic_sessions: sorted(terms),
     staffs: [],
+    // What all the tenant's schools share, each reads whole.
+    categories: ids('categories', categories),
+    score_scales: ids('score_scales', scales),
   };
 }
 
@@ -123,7 +119,7 @@ describe('what one school holds', () => {
     );
     for (const school of await schoolsOfDemo()) {
       const holdings = new SchoolHoldings([school], records);
-      for (const group of recordGroups) {
+      for (const group of recordGroups.filter((g) => !sharedBySchools(g))) {
         // Asked of the records themselves first: the whole set, once found, would answer instead.
         const asked = await new SchoolHoldings([school], records).held(group, everyId.get(group) ?? []);
         const whole = (await holdings.of(group)).ids;
@@ -384,6 +380,21 @@ describe('writes of a client registered with one school', () => {
     const removed = await api.send('DELETE', `/api/classes/${theirClass}`, undefined, { token });
     expect(removed.status).toBe(404);
     expect((await api.get(`/api/classes/${theirClass}`)).status).toBe(200);
+  });
+
+  it('reads the gradebook setup all schools share, and changes none of it', async () => {
+    const [mine] = await schoolsOfDemo();
+    const { token } = await scopedClient([mine], [...readScopes, 'gradebook:write']);
+    const [category] = (await walk('categories')).rows;
+    const { category_id: id, created_at: _c, updated_at: _u, ...fields } = category as Row;
+    expect((await api.get(`/api/categories/${id}`, { token })).status).toBe(200);
+    const replaced = await api.send('PUT', `/api/categories/${id}`, { ...fields, weight: 9 }, { token });
+    expect(replaced.status).toBe(403);
+    expect(await replaced.json()).toMatchObject({ status: 403 });
+    const created = await api.send('POST', '/api/categories', fields, { token });
+    expect(created.status).toBe(403);
+    expect((await api.send('DELETE', `/api/categories/${id}`, undefined, { token })).status).toBe(403);
+    expect(await (await api.get(`/api/categories/${id}`)).json()).toEqual(category);
   });
 });
 

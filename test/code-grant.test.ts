@@ -48,6 +48,7 @@ describe('exchanging a code (RFC 6749 section 4.1.3)', () => {
       'courses:read',
       'classes:read',
       'enrollments:read',
+      'gradebook:read',
     ]);
     expect(tokens.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 

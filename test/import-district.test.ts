@@ -126,6 +126,8 @@ describe('importing a generated district', () => {
       courses: size.schools * 10,
       classes: size.classes,
       enrollments,
+      categories: 0,
+      score_scales: 0,
     });
     const all = async (group: 'tutors' | 'enrollments') => {
       const found: Record<string, unknown>[] = [];

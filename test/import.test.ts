@@ -258,6 +258,51 @@ describe('npm run import', () => {
     await expectProblem(await api.send('DELETE', `/api/courses/${course.course_id}`), 409);
   });
 
+  it('loads the gradebook setup from CSV, its numbers as numbers, and refuses a scale that is neither kind', async () => {
+    const sessions = (
+      await json<Record<string, unknown>>(await api.get('/api/academic_sessions?items_per_page=100'))
+    ).academic_sessions as Record<string, string>[];
+    const year = sessions.find((s) => s.type === 'school_year')?.academic_session_id;
+    const [category, numeric, letter, mixed] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const categories = join(dir, 'categories.csv');
+    writeFileSync(
+      categories,
+      ['category_id,title,weight,school_year_id', `${category},Projetos,12.5,${year}`].join('\n'),
+    );
+    const scales = join(dir, 'score_scales.csv');
+    writeFileSync(
+      scales,
+      [
+        'score_scale_id,title,type,minimum,maximum,values.0,values.1',
+        `${numeric},Percentagem,numeric,0,100,,`,
+        `${letter},Aprovação,letter,,,Aprovado,Não aprovado`,
+        `${mixed},Mista,numeric,0,10,A,`,
+      ].join('\n'),
+    );
+    const loaded = runImport(categories, '--group', 'categories');
+    expect(loaded.status, loaded.stderr).toBe(0);
+    expect(await json(await api.get(`/api/categories/${category}`))).toMatchObject({
+      title: 'Projetos',
+      weight: 12.5,
+    });
+    const scaled = runImport(scales, '--group', 'score_scales');
+    expect(scaled.status).toBe(1);
+    expect(scaled.stdout).toContain('line 4: values: a numeric scale has no letter values');
+    expect(await json(await api.get(`/api/score_scales/${numeric}`))).toMatchObject({
+      type: 'numeric',
+      minimum: 0,
+      maximum: 100,
+      values: [],
+    });
+    expect(await json(await api.get(`/api/score_scales/${letter}`))).toMatchObject({
+      type: 'letter',
+      minimum: null,
+      maximum: null,
+      values: ['Aprovado', 'Não aprovado'],
+    });
+    await expectProblem(await api.get(`/api/score_scales/${mixed}`), 404);
+  });
+
   it('refuses bad arguments with a usage line and exit code 2', () => {
     for (const args of [
       [],

@@ -56,6 +56,8 @@ const systemStatus = {
     courses: 0,
     classes: 0,
     enrollments: 0,
+    categories: 0,
+    score_scales: 0,
   },
 };
 const tokenResponse = { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 900, scope: 'system:read' };

@@ -88,7 +88,13 @@ function tutorBody(tutor: Tutor, studentIds: string[]) {
 }
 
 describe('the scopes of a person come from the role table (docs/sso.md)', () => {
-  const rostering = ['academic_sessions:read', 'courses:read', 'classes:read', 'enrollments:read'];
+  const rostering = [
+    'academic_sessions:read',
+    'courses:read',
+    'classes:read',
+    'enrollments:read',
+    'gradebook:read',
+  ];
   const expected: Record<string, string[]> = {
     admin: [...scopes],
     teacher: ['students:read', 'teachers:read', 'tutors:read', ...rostering],

@@ -14,14 +14,21 @@ import {
   demoPostLogoutUris,
 } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '../infra/local/local-run';
-import { SchoolHoldings } from '../shared/auth/school-scope';
+import { SchoolHoldings, sharedBySchools } from '../shared/auth/school-scope';
 import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
 import { RecordRepository } from '../shared/data/record-repository';
 import { UserRepository } from '../shared/data/user-repository';
 import { WebhookRepository } from '../shared/data/webhook-repository';
-import { groups, idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
+import {
+  groups,
+  idFields,
+  type RecordGroup,
+  readScope,
+  recordGroups,
+  writeScope,
+} from '../shared/domain/groups';
 import type { Route } from '../shared/route';
 import { fallbackRoute, partitionsCounted, partitionsRead, routes } from '../shared/routes';
 import { arrangeCode, exchangeCode, refresh } from './support/authorization-codes';
@@ -118,7 +125,7 @@ function schoolClientToken(): Promise<string> {
     )[0]?.school_id;
     clientSchool = school;
     const scopes = [
-      ...recordGroups.flatMap((g) => [`${g}:read`, `${g}:write`]),
+      ...new Set(recordGroups.flatMap((g) => [readScope(g), writeScope(g)])),
       'system:read',
       'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
       'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
@@ -302,6 +309,14 @@ describe('what each route touches', () => {
           };
         case 'enrollments':
           return { class_id: roster.classes[0], entity_id: roster.person, role: 'student' };
+        case 'categories':
+          return {
+            title: 'Categoria de teste',
+            weight: 10 + alternate,
+            school_year_id: roster.sessions[alternate],
+          };
+        case 'score_scales':
+          return { title: 'Escala de teste', type: 'numeric', minimum: 0, maximum: 10 + alternate };
         default:
           return { ...personBody(), ative: alternate === 0 };
       }
@@ -396,8 +411,12 @@ describe('what each route touches', () => {
     const heldThroughClasses = ['entities', 'students', 'teachers', 'tutors', 'classes', 'enrollments'];
     const elsewhere = `/api/${group}/${heldThroughClasses.includes(group) ? await outsideSchool(group) : randomUUID()}`;
     await track(`get-${group}`, async () => json(await asSchool('GET', elsewhere), 404));
-    await track(`replace-${group}`, async () => json(await asSchool('PUT', elsewhere, body(second)), 404));
-    await track(`delete-${group}`, async () => json(await asSchool('DELETE', elsewhere), 404));
+    // What all schools share, a school's client reads and never changes.
+    const refused = sharedBySchools(group) ? 403 : 404;
+    await track(`replace-${group}`, async () =>
+      json(await asSchool('PUT', elsewhere, body(second)), refused),
+    );
+    await track(`delete-${group}`, async () => json(await asSchool('DELETE', elsewhere), refused));
     if (groups[group].documents) {
       await track(`add-document-${group}`, async () =>
         json(await asSchool('POST', `${elsewhere}/documents`, documentBody), 404),

@@ -423,6 +423,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
         'courses:read',
         'classes:read',
         'enrollments:read',
+        'gradebook:read',
         'students:read:sensitive',
         'tutors:read:sensitive',
       ],

@@ -4,7 +4,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
+import * as z from 'zod';
 import { restoredCells } from '../../shared/exports/csv';
+import { recordSchemas } from '../../shared/schemas/records';
 
 export type Format = 'csv' | 'json' | 'ndjson';
 
@@ -25,6 +27,26 @@ export function formatOf(file: string): Format | undefined {
 
 const BOOLEAN_COLUMNS = new Set(['ative', 'deceased', 'primary']);
 
+/** Whether a record field holds a number (or null), as a category's weight and a scale's range do. */
+const holdsNumber = (field: z.ZodType) =>
+  field instanceof z.ZodNumber || (field instanceof z.ZodNullable && field.unwrap() instanceof z.ZodNumber);
+
+/** The columns whose cells are numbers, found in the record schemas; a cell that is no number stays text. */
+const NUMBER_COLUMNS = new Set(
+  Object.values(recordSchemas).flatMap((schema) =>
+    Object.entries(schema.shape as Record<string, z.ZodType>)
+      .filter(([, field]) => holdsNumber(field))
+      .map(([name]) => name),
+  ),
+);
+
+/** A cell as the record holds it: a boolean or a number where the column holds one, else the text. */
+function cellValue(column: string, cell: string): unknown {
+  if (BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false')) return cell === 'true';
+  if (NUMBER_COLUMNS.has(column) && cell.trim() !== '' && Number.isFinite(Number(cell))) return Number(cell);
+  return cell;
+}
+
 /** Turns dotted CSV columns into nested objects and lists; empty cells are left out. */
 export function unflatten(record: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -37,8 +59,7 @@ export function unflatten(record: Record<string, string>): Record<string, unknow
       const key = /^\d+$/.test(segment) ? Number(segment) : segment;
       const container = node as Record<string | number, unknown>;
       if (last) {
-        container[key] =
-          BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false') ? cell === 'true' : cell;
+        container[key] = cellValue(column, cell);
         return;
       }
       container[key] ??= /^\d+$/.test(path[i + 1] ?? '') ? [] : {};

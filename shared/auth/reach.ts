@@ -14,7 +14,7 @@ import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import type { AccessToken } from './access-token';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
-import { SchoolHoldings, schoolScope } from './school-scope';
+import { SchoolHoldings, schoolScope, sharedBySchools } from './school-scope';
 
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
@@ -94,7 +94,7 @@ export async function readScope(
 ): Promise<ReadScope> {
   const [reach, schools] = await Promise.all([
     personScope(auth, group, records),
-    auth?.schools ? schoolScope(auth.schools, group, records) : undefined,
+    auth?.schools && !sharedBySchools(group) ? schoolScope(auth.schools, group, records) : undefined,
   ]);
   if (!schools) return reach;
   if (reach.all) {
@@ -139,7 +139,9 @@ export async function canRead(
 ): Promise<boolean> {
   const [reach, held] = await Promise.all([
     personScope(auth, group, records),
-    auth?.schools ? new SchoolHoldings(auth.schools, records).held(group, [id]) : undefined,
+    auth?.schools && !sharedBySchools(group)
+      ? new SchoolHoldings(auth.schools, records).held(group, [id])
+      : undefined,
   ]);
   return inScope(reach, id) && (held === undefined || held.has(id));
 }

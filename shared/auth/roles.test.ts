@@ -21,11 +21,18 @@ describe('the role table', () => {
       'courses:read',
       'classes:read',
       'enrollments:read',
+      'gradebook:read',
     ]);
   });
 
   it('lets guardians and students read their own groups, the calendar, their classes and their own sensitive values', () => {
-    const calendarAndClasses = ['academic_sessions:read', 'courses:read', 'classes:read', 'enrollments:read'];
+    const calendarAndClasses = [
+      'academic_sessions:read',
+      'courses:read',
+      'classes:read',
+      'enrollments:read',
+      'gradebook:read',
+    ];
     expect(scopesOfRoles(['tutor'])).toEqual([
       'students:read',
       'tutors:read',

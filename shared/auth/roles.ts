@@ -50,8 +50,13 @@ const everyGroup = Object.fromEntries(recordGroups.map((group) => [group, 'all']
   'all'
 >;
 
-/** The school's calendar and curriculum, which every member of it reads whole. */
-const calendar = { academic_sessions: 'all', courses: 'all' } as const;
+/** The school's calendar, curriculum and gradebook setup, which every member of it reads whole. */
+const calendar = {
+  academic_sessions: 'all',
+  courses: 'all',
+  categories: 'all',
+  score_scales: 'all',
+} as const;
 
 export const rolePolicy = {
   admin: everyGroup,

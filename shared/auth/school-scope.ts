@@ -6,7 +6,7 @@
 // request costs what the schools have, as `/schools/{id}/students` does, whatever the district's size.
 import { keys } from '../data/keys';
 import type { ClassFacts, RecordRepository } from '../data/record-repository';
-import { type RecordGroup, recordGroups, roleName } from '../domain/groups';
+import { type GroupDescription, groups, type RecordGroup, recordGroups, roleName } from '../domain/groups';
 import type { EntityRole } from '../schemas/records';
 
 export interface SchoolScope {
@@ -31,6 +31,13 @@ export const heldThroughPeople: readonly RecordGroup[] = ['students', 'teachers'
 
 /** The groups a school holds by its classes' enrollment lists: those people, and the enrollments themselves. */
 const heldThroughEnrollments: readonly RecordGroup[] = [...heldThroughPeople, 'enrollments'];
+
+/**
+ * Whether a school-scoped client reads the group whole, as any reader does: records the tenant's schools
+ * share and that hold nobody's data (`schoolWide` in groups.ts). It changes none of them.
+ */
+export const sharedBySchools = (group: RecordGroup): boolean =>
+  (groups[group] as GroupDescription).schoolWide === true;
 
 /** A staff record names no school: no school holds one. */
 const heldByNoSchool: readonly RecordGroup[] = ['staffs'];
@@ -295,7 +302,7 @@ async function sessionsOf(
 
 /** The partitions a school-scoped read of `group` consults to find what the schools hold (for its IAM grants). */
 export function schoolSources(group: RecordGroup): string[] {
-  if (heldByNoSchool.includes(group)) return [];
+  if (heldByNoSchool.includes(group) || sharedBySchools(group)) return [];
   const extra: Partial<Record<RecordGroup, RecordGroup[]>> = {
     students: ['entities'],
     teachers: ['entities'],
@@ -316,6 +323,8 @@ export function schoolHeldSources(group: RecordGroup): string[] {
     staffs: [],
     courses: [],
     academic_sessions: [],
+    categories: [],
+    score_scales: [],
     classes: ['classes'],
     enrollments: ['enrollments', 'classes'],
     students: ['students', 'entities', 'classes'],
@@ -333,8 +342,15 @@ export async function readableCounts(
 ): Promise<Record<RecordGroup, number>> {
   if (!schools) return records.counts();
   const holdings = new SchoolHoldings(schools, records);
+  const shared = recordGroups.some(sharedBySchools) ? await records.counts() : undefined;
   const sizes = await Promise.all(
-    recordGroups.map(async (group) => [group, (await holdings.of(group)).ids.length] as const),
+    recordGroups.map(
+      async (group) =>
+        [
+          group,
+          shared && sharedBySchools(group) ? shared[group] : (await holdings.of(group)).ids.length,
+        ] as const,
+    ),
   );
   return Object.fromEntries(sizes) as Record<RecordGroup, number>;
 }

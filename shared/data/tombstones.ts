@@ -15,6 +15,8 @@ export const tombstoneFields = {
   courses: ['org_id'],
   classes: ['course_id', 'school_id', 'term_ids'],
   enrollments: ['class_id', 'entity_id', 'role'],
+  categories: ['school_year_id'],
+  score_scales: ['type'],
 } as const satisfies { [G in RecordGroup]: readonly (keyof GroupRecords[G])[] };
 
 /** What a deletion of the group keeps: those fields of the record, each where the record has it. */

@@ -23,7 +23,6 @@ const classes = {
   references: [],
   noun: 'class',
   plural: 'classes',
-  about: 'Classes.',
 } as const satisfies GroupDescription;
 
 const withClasses = { ...groups, classes } as const satisfies Record<string, GroupDescription>;

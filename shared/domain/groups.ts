@@ -14,8 +14,13 @@ export const recordGroups = [
   'courses',
   'classes',
   'enrollments',
+  'categories',
+  'score_scales',
 ] as const;
 export type RecordGroup = (typeof recordGroups)[number];
+
+export const isRecordGroup = (value: string): value is RecordGroup =>
+  (recordGroups as readonly string[]).includes(value);
 
 export interface GroupDescription {
   /** The field holding a record's id (a UUID), which also names it in paths. */
@@ -39,11 +44,19 @@ export interface GroupDescription {
    * when the record is written, and is not deleted while named (see `Reference`).
    */
   references: readonly Reference[];
+  /**
+   * The name of the scopes guarding the group (`<name>:read`, `<name>:write`) where several groups share
+   * them, as the gradebook's do; the group's own name otherwise.
+   */
+  scopes?: string;
+  /**
+   * Records the tenant's schools share, holding no person's data (the gradebook's categories and score
+   * scales): a client registered with schools reads them whole, as a person of any role does.
+   */
+  schoolWide?: true;
   /** A record, and several, in the API description's words. */
   noun: string;
   plural: string;
-  /** What the group holds, in the API description. */
-  about: string;
 }
 
 /**
@@ -73,7 +86,6 @@ export const groups = {
     references: [{ field: 'parent_id', group: 'entities', nullable: true, entityType: 'organisation' }],
     noun: 'entity',
     plural: 'entities',
-    about: 'People and organisations: the base record of every student, teacher, tutor and staff member.',
   },
   students: {
     idField: 'student_id',
@@ -84,7 +96,6 @@ export const groups = {
     references: [],
     noun: 'student',
     plural: 'students',
-    about: 'Students.',
   },
   teachers: {
     idField: 'teacher_id',
@@ -95,7 +106,6 @@ export const groups = {
     references: [],
     noun: 'teacher',
     plural: 'teachers',
-    about: 'Teachers.',
   },
   tutors: {
     idField: 'tutor_id',
@@ -106,7 +116,6 @@ export const groups = {
     references: [],
     noun: 'tutor',
     plural: 'tutors',
-    about: "Students' legal guardians.",
   },
   staffs: {
     idField: 'staff_id',
@@ -117,7 +126,6 @@ export const groups = {
     references: [],
     noun: 'staff member',
     plural: 'staff members',
-    about: 'Non-teaching staff.',
   },
   academic_sessions: {
     idField: 'academic_session_id',
@@ -128,7 +136,6 @@ export const groups = {
     references: [{ field: 'parent_id', group: 'academic_sessions', nullable: true }],
     noun: 'academic session',
     plural: 'academic sessions',
-    about: 'School years, and the terms, semesters and grading periods within them.',
   },
   courses: {
     idField: 'course_id',
@@ -139,7 +146,6 @@ export const groups = {
     references: [{ field: 'org_id', group: 'entities', entityType: 'organisation' }],
     noun: 'course',
     plural: 'courses',
-    about: 'Courses of the curriculum: a subject taught to some grades, offered by an organisation.',
   },
   classes: {
     idField: 'class_id',
@@ -154,7 +160,6 @@ export const groups = {
     ],
     noun: 'class',
     plural: 'classes',
-    about: 'Classes: a course taught at a school in some terms, with its enrollments.',
   },
   enrollments: {
     idField: 'enrollment_id',
@@ -168,7 +173,30 @@ export const groups = {
     ],
     noun: 'enrollment',
     plural: 'enrollments',
-    about: 'Who is in a class, and as what: student, teacher, aide, administrator, proctor or guardian.',
+  },
+  categories: {
+    idField: 'category_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [{ field: 'school_year_id', group: 'academic_sessions' }],
+    scopes: 'gradebook',
+    schoolWide: true,
+    noun: 'category',
+    plural: 'categories',
+  },
+  score_scales: {
+    idField: 'score_scale_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [],
+    scopes: 'gradebook',
+    schoolWide: true,
+    noun: 'score scale',
+    plural: 'score scales',
   },
 } as const satisfies Record<RecordGroup, GroupDescription>;
 
@@ -217,9 +245,25 @@ export const isDocumentGroup = (group: RecordGroup): group is DocumentGroup => g
 /** The groups of records holding identification documents and bank accounts: the sensitive values. */
 export const documentGroups: readonly DocumentGroup[] = recordGroups.filter(isDocumentGroup);
 
-export const readScope = <G extends RecordGroup>(group: G) => `${group}:read` as const;
+/** The name of a group's scopes: its family's (`scopes`), or its own. */
+export type ScopeName<G extends RecordGroup> = G extends unknown
+  ? Groups[G] extends { scopes: infer S extends string }
+    ? S
+    : G
+  : never;
+export const scopeName = <G extends RecordGroup>(group: G): ScopeName<G> =>
+  ((groups[group] as GroupDescription).scopes ?? group) as ScopeName<G>;
 
-export const writeScope = <G extends RecordGroup>(group: G) => `${group}:write` as const;
+export const readScope = <G extends RecordGroup>(group: G) => `${scopeName(group)}:read` as const;
+
+export const writeScope = <G extends RecordGroup>(group: G) => `${scopeName(group)}:write` as const;
+
+/** The gradebook's groups: guarded by the gradebook scopes, and not part of the roster. */
+export type GradebookGroup = {
+  [G in RecordGroup]: ScopeName<G> extends 'gradebook' ? G : never;
+}[RecordGroup];
+export const isGradebookGroup = (group: RecordGroup): group is GradebookGroup =>
+  scopeName(group) === 'gradebook';
 
 /**
  * Reading the values of a group's identification documents and bank accounts unmasked
@@ -239,8 +283,8 @@ export const oneRosterScopes = {
 } as const;
 
 export const scopes = [
-  ...recordGroups.map(readScope),
-  ...recordGroups.map(writeScope),
+  ...new Set(recordGroups.map(readScope)),
+  ...new Set(recordGroups.map(writeScope)),
   'system:read',
   'clients:admin',
   'webhooks:manage',

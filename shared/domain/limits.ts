@@ -28,6 +28,10 @@ export const LIMITS = {
   cursorChars: 512,
   listItems: 20,
   tutorStudents: 20,
+  /** A gradebook category's weight in a grade's weighted average: weights are relative to each other. */
+  categoryWeight: 1_000,
+  /** The letter values of a score scale (A+ to F and more). */
+  scoreScaleValues: 30,
   /** The terms a class runs in: each is counted on its session in the transaction that writes the class. */
   classTerms: 12,
   /**

@@ -79,4 +79,15 @@ export const recordFields: Record<RecordGroup, readonly string[]> = {
     'created_at',
     'updated_at',
   ],
+  categories: ['category_id', 'title', 'weight', 'school_year_id', 'created_at', 'updated_at'],
+  score_scales: [
+    'score_scale_id',
+    'title',
+    'type',
+    'minimum',
+    'maximum',
+    'values',
+    'created_at',
+    'updated_at',
+  ],
 };

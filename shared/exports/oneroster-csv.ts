@@ -6,7 +6,14 @@
 // addresses), so memory holds the rostering records and the tables, not the tenant's people whole.
 import type { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
-import { idFields, isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
+import {
+  type GradebookGroup,
+  idFields,
+  isGradebookGroup,
+  isRoleGroup,
+  type RecordGroup,
+  recordGroups,
+} from '../domain/groups';
 import { type Affiliations, affiliationsOf, type EnrolledIn } from '../oneroster/affiliations';
 import { ObjectMaker, type OneRosterOrg, oneRosterRoles, rootOrganisation } from '../oneroster/objects';
 import type {
@@ -402,6 +409,11 @@ async function* groupLines(store: ExportStore, group: RecordGroup): AsyncGenerat
 /** The lists no table reads, emptied. */
 const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
+/** The groups the roster's tables are made from: all but the gradebook's. */
+const rosterGroups = recordGroups.filter(
+  (group): group is Exclude<RecordGroup, GradebookGroup> => !isGradebookGroup(group),
+);
+
 /**
  * Reads the run's NDJSON files a record at a time, keeping of each only what a table reads: entities
  * without their lists, and of role records only each person's first, without photo and lists.
@@ -426,7 +438,7 @@ export async function readRosterRecords(
   const since = changedSince === undefined ? undefined : Date.parse(changedSince);
   const firstRoleIds = new Set<string>();
   // recordGroups lists entities before the role groups, so every first role is known when they are read.
-  for (const group of recordGroups) {
+  for (const group of rosterGroups) {
     for await (const record of groupLines(store, group)) {
       if (group === 'entities') {
         const entity = record as Entity;

@@ -4,10 +4,12 @@ import packageJson from '../../package.json' with { type: 'json' };
 import {
   documentGroups,
   groups,
+  isRecordGroup,
   oneRosterScopes,
   readScope,
   recordGroups,
   type Scope,
+  scopeName,
   sensitiveScope,
   writeScope,
 } from '../domain/groups';
@@ -17,12 +19,24 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../oneroster/collection-query';
 import { QUERY_MAX_LENGTH } from '../query-limits';
 import { takesToken } from '../route';
 import { componentJsonSchemas } from '../schemas/components';
+import { groupAbout } from './group-about';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';
 
+/** What the groups a read or write scope guards are called: "categories and score scales" for a family. */
+const guarded = (scope: string) => {
+  const plurals = recordGroups
+    .filter((group) => readScope(group) === scope || writeScope(group) === scope)
+    .map((group) => groups[group].plural);
+  return plurals.length > 1 ? `${plurals.slice(0, -1).join(', ')} and ${plurals.at(-1)}` : plurals.join('');
+};
+
 const scopeDescriptions = Object.fromEntries([
-  ...recordGroups.map((group) => [readScope(group), `Read ${groups[group].plural}`]),
-  ...recordGroups.map((group) => [writeScope(group), `Create, replace and delete ${groups[group].plural}`]),
+  ...recordGroups.map((group) => [readScope(group), `Read ${guarded(readScope(group))}`]),
+  ...recordGroups.map((group) => [
+    writeScope(group),
+    `Create, replace and delete ${guarded(writeScope(group))}`,
+  ]),
   ['system:read', 'Read the tenant information and record counts'],
   [
     'clients:admin',
@@ -43,7 +57,13 @@ const scopeDescriptions = Object.fromEntries([
 ]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {
-  ...Object.fromEntries(recordGroups.map((group) => [group, groups[group].about])),
+  // A group's routes are tagged by its scopes' name: one tag for the groups of a family (the gradebook's).
+  ...Object.fromEntries(
+    [...new Set(recordGroups.map(scopeName))].map((name) => {
+      const family = recordGroups.filter((group) => scopeName(group) === name);
+      return [name, family.map((group) => groupAbout[group]).join(' ')];
+    }),
+  ),
   system: 'The tenant and the health of the service.',
   sso:
     'OAuth 2.0 tokens (client_credentials; authorization_code with PKCE and rotating refresh tokens for ' +
@@ -62,12 +82,12 @@ const tagDescriptions: Record<string, string> = {
 
 /**
  * The tag of an operation: the first path segment after /api (RFC 8414's metadata path ends in the
- * issuer's, /api/sso), the description itself under docs, and the OneRoster binding's under oneroster.
+ * issuer's, /api/sso), for a record group its scopes' name, the description itself under docs, and the OneRoster binding's under oneroster.
  */
 function tagOf(route: DocumentedRoute): string {
   if (route.dialect.kind === 'imsx') return 'oneroster';
   const segment = route.path.split('/api/')[1]?.split('/')[0] ?? '';
-  const tag = segment === 'openapi.json' ? 'docs' : segment;
+  const tag = segment === 'openapi.json' ? 'docs' : isRecordGroup(segment) ? scopeName(segment) : segment;
   if (!(tag in tagDescriptions)) throw new Error(`Route ${route.id}: no tag description for ${tag}`);
   return tag;
 }
@@ -440,7 +460,7 @@ function describe(baseUrl: string) {
         'RFC 6749 says.',
     },
     servers: [{ url: baseUrl, description: 'This deployment' }],
-    tags: [...recordGroups, 'system', 'admin', 'sso', 'docs']
+    tags: [...new Set(recordGroups.map(scopeName)), 'system', 'admin', 'sso', 'docs']
       .filter((tag) => usedTags.has(tag))
       .map((name) => ({ name, description: tagDescriptions[name] })),
     paths,

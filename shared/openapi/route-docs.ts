@@ -101,6 +101,18 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     deletions: 'EnrollmentsDeletions',
     insert: 'EnrollmentInsertRequest',
   },
+  categories: {
+    page: 'CategoriesPage',
+    read: 'CategorySelection',
+    deletions: 'CategoriesDeletions',
+    insert: 'CategoryInsertRequest',
+  },
+  score_scales: {
+    page: 'ScoreScalesPage',
+    read: 'ScoreScaleSelection',
+    deletions: 'ScoreScalesDeletions',
+    insert: 'ScoreScaleInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {

@@ -2,7 +2,7 @@
 // hold, as its reads find them, and new classes and enrollments in them. Anything else it would create
 // is outside its schools until enrolled there, so it is refused (403); a record it cannot read is not
 // there for it (404), as on a read.
-import { SchoolHoldings } from '../auth/school-scope';
+import { SchoolHoldings, sharedBySchools } from '../auth/school-scope';
 import type { RecordRepository } from '../data/record-repository';
 import { OutsideSchoolsError } from '../domain/errors';
 import { groups, type RecordGroup } from '../domain/groups';
@@ -60,6 +60,11 @@ export async function refuseChangeOutsideSchools(
 ) {
   const schools = request.auth?.schools;
   if (!schools) return;
+  if (sharedBySchools(group)) {
+    throw new OutsideSchoolsError(
+      `This client is limited to some schools: it reads the ${groups[group].plural} all schools share, and changes none.`,
+    );
+  }
   if (!(await new SchoolHoldings(schools, records).held(group, [id])).has(id)) throw notFound(group, id);
   if (group === 'classes') refuseOtherSchool(schools, replacement);
 }

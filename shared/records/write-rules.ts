@@ -8,6 +8,7 @@ import { enrollmentEntry, linkedIds, namedIds } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
+  type GradebookGroup,
   groups,
   idFields,
   isRoleGroup,
@@ -90,10 +91,10 @@ const fixedFields: Partial<Record<RecordGroup, readonly string[]>> = {
 };
 
 /**
- * A rostering record (session, course, class, enrollment): made as sent, with its id and times; what
- * it names is kept by the reference steps, not by these rules.
+ * A rostering record (session, course, class, enrollment) or a gradebook one: made as sent, with its id
+ * and times; what it names is kept by the reference steps, not by these rules.
  */
-function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'enrollments'>(
+function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'enrollments' | GradebookGroup>(
   group: G,
 ): PersonRules<G> {
   const stamp = (id: string, input: InsertRequest<G>) =>
@@ -193,6 +194,8 @@ export const personRules: { [G in RecordGroup]: PersonRules<G> } = {
   courses: rosterRules('courses'),
   classes: rosterRules('classes'),
   enrollments: rosterRules('enrollments'),
+  categories: rosterRules('categories'),
+  score_scales: rosterRules('score_scales'),
 };
 
 const processnumberOf = (group: RecordGroup, record: object | undefined): string | undefined =>

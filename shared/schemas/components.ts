@@ -55,6 +55,11 @@ import {
   AcademicSessionsSelection,
   Address,
   BankAccount,
+  CategoriesChanges,
+  CategoriesDeletions,
+  CategoriesList,
+  CategoriesSelection,
+  Category,
   Class,
   ClassesChanges,
   ClassesDeletions,
@@ -78,6 +83,11 @@ import {
   Entity,
   EntityRole,
   IdentificationDocument,
+  ScoreScale,
+  ScoreScalesChanges,
+  ScoreScalesDeletions,
+  ScoreScalesList,
+  ScoreScalesSelection,
   Staff,
   StaffsChanges,
   StaffsDeletions,
@@ -135,6 +145,92 @@ interface Component {
 /** A rostering record's component, under its own name. */
 const rosteringComponent = <N extends string>(name: N, schema: z.core.$ZodType, description: string) =>
   ({ [name]: { schema, description } }) as { [K in N]: Component };
+
+/** The components of a group's routes: the record, its pages, a selection of it, its deletions and its insert request. */
+const groupComponents = <One extends string, Many extends string>(
+  names: { one: One; many: Many },
+  words: { noun: string; plural: string; about: string; insert: string },
+  schemas: {
+    record: z.ZodObject;
+    list: z.core.$ZodType;
+    changes: z.core.$ZodType;
+    selection: z.core.$ZodType;
+    deletions: z.core.$ZodType;
+    insert: z.core.$ZodType;
+  },
+) =>
+  ({
+    [names.one]: { schema: schemas.record, description: words.about },
+    [`${names.many}List`]: { schema: schemas.list, description: `A page of ${words.plural}.` },
+    [`${names.many}Selection`]: {
+      schema: schemas.selection,
+      description: `A page of ${words.plural} with only the fields \`fields\` selects.`,
+    },
+    [`${names.many}Page`]: {
+      schema: z.union([schemas.list, schemas.changes, schemas.selection]),
+      description: `The ${words.plural} list, or its changes since \`updated_since\`; with \`fields\`, only those fields of each record.`,
+    },
+    [`${names.one}Selection`]: {
+      schema: selection(schemas.record),
+      description: `A ${words.noun}, or the fields of it that \`fields\` selects and its client's profile reads.`,
+    },
+    [`${names.many}Deletions`]: {
+      schema: schemas.deletions,
+      description: `A page of the ${words.plural} deleted since a time.`,
+    },
+    [`${names.one}InsertRequest`]: { schema: schemas.insert, description: words.insert },
+  }) as {
+    [K in
+      | One
+      | `${Many}List`
+      | `${Many}Selection`
+      | `${Many}Page`
+      | `${One}Selection`
+      | `${Many}Deletions`
+      | `${One}InsertRequest`]: Component;
+  };
+
+/** The gradebook's groups' components (made outside the table, so their names are inferred). */
+const gradebookComponents = {
+  ...groupComponents(
+    { one: 'Category', many: 'Categories' },
+    {
+      noun: 'category',
+      plural: 'categories',
+      about: "A gradebook category of a school year, and its weight in a grade's weighted average.",
+      insert: 'A category to create or replace; `school_year_id` names an existing academic session.',
+    },
+    {
+      record: Category,
+      list: CategoriesList,
+      changes: CategoriesChanges,
+      selection: CategoriesSelection,
+      deletions: CategoriesDeletions,
+      insert: insertRequests.categories,
+    },
+  ),
+  ...groupComponents(
+    { one: 'ScoreScale', many: 'ScoreScales' },
+    {
+      noun: 'score scale',
+      plural: 'score scales',
+      about:
+        'A score scale: a numeric range (`minimum` to `maximum`, no `values`), or letter `values`, best ' +
+        'first (no range).',
+      insert:
+        'A score scale to create or replace: `numeric` with its `minimum` below its `maximum`, or `letter` ' +
+        'with its `values`, best first, none repeated.',
+    },
+    {
+      record: ScoreScale,
+      list: ScoreScalesList,
+      changes: ScoreScalesChanges,
+      selection: ScoreScalesSelection,
+      deletions: ScoreScalesDeletions,
+      insert: insertRequests.score_scales,
+    },
+  ),
+};
 
 const componentTable = {
   EntitiesAddresses: { schema: Address, description: 'A postal address.' },
@@ -393,6 +489,7 @@ const componentTable = {
       'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
       '`class_id`, `entity_id` and `role`.',
   },
+  ...gradebookComponents,
   SystemStatus: {
     schema: SystemStatus,
     description: 'The tenant, the service version and health, and the count of each record group.',

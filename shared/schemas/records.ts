@@ -1,6 +1,7 @@
 // Response shapes of the records, written once: the integration tests validate every response
 // against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
 import * as z from 'zod';
+import { scoreScaleTypes } from '../domain/gradebook';
 import { roleNames } from '../domain/groups';
 import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
 
@@ -131,6 +132,27 @@ export const Enrollment = z.strictObject({
   updated_at: timestamp,
 });
 
+export const Category = z.strictObject({
+  category_id: z.uuid(),
+  title: z.string(),
+  weight: z.number().min(0),
+  school_year_id: z.uuid(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+/** A numeric scale has its range and no letter values; a letter scale its values, best first, and no range. */
+export const ScoreScale = z.strictObject({
+  score_scale_id: z.uuid(),
+  title: z.string(),
+  type: z.enum(scoreScaleTypes),
+  minimum: z.number().nullable(),
+  maximum: z.number().nullable(),
+  values: z.array(z.string()),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;
@@ -145,6 +167,8 @@ export type AcademicSession = z.infer<typeof AcademicSession>;
 export type Course = z.infer<typeof Course>;
 export type Class = z.infer<typeof Class>;
 export type Enrollment = z.infer<typeof Enrollment>;
+export type Category = z.infer<typeof Category>;
+export type ScoreScale = z.infer<typeof ScoreScale>;
 
 export const recordSchemas = {
   entities: Entity,
@@ -156,6 +180,8 @@ export const recordSchemas = {
   courses: Course,
   classes: Class,
   enrollments: Enrollment,
+  categories: Category,
+  score_scales: ScoreScale,
 } as const;
 
 export interface GroupRecords {
@@ -168,6 +194,8 @@ export interface GroupRecords {
   courses: Course;
   classes: Class;
   enrollments: Enrollment;
+  categories: Category;
+  score_scales: ScoreScale;
 }
 
 const pagingFields = {
@@ -192,6 +220,8 @@ export const AcademicSessionsList = listEnvelope('academic_sessions', AcademicSe
 export const CoursesList = listEnvelope('courses', Course);
 export const ClassesList = listEnvelope('classes', Class);
 export const EnrollmentsList = listEnvelope('enrollments', Enrollment);
+export const CategoriesList = listEnvelope('categories', Category);
+export const ScoreScalesList = listEnvelope('score_scales', ScoreScale);
 
 /**
  * A page whose records hold only the fields `fields=` selects (with their ids), or a list narrowed by
@@ -218,6 +248,8 @@ export const AcademicSessionsSelection = selectionEnvelope('academic_sessions', 
 export const CoursesSelection = selectionEnvelope('courses', Course);
 export const ClassesSelection = selectionEnvelope('classes', Class);
 export const EnrollmentsSelection = selectionEnvelope('enrollments', Enrollment);
+export const CategoriesSelection = selectionEnvelope('categories', Category);
+export const ScoreScalesSelection = selectionEnvelope('score_scales', ScoreScale);
 
 /** A record, or the fields of it that `fields=` selects. */
 export const selection = <T extends z.ZodObject>(record: T) => z.union([record, record.partial()]);
@@ -258,6 +290,8 @@ export const AcademicSessionsChanges = changesEnvelope('academic_sessions', Acad
 export const CoursesChanges = changesEnvelope('courses', Course);
 export const ClassesChanges = changesEnvelope('classes', Class);
 export const EnrollmentsChanges = changesEnvelope('enrollments', Enrollment);
+export const CategoriesChanges = changesEnvelope('categories', Category);
+export const ScoreScalesChanges = changesEnvelope('score_scales', ScoreScale);
 
 export const EntitiesDeletions = deletionsEnvelope('entity_id');
 export const StudentsDeletions = deletionsEnvelope('student_id');
@@ -268,3 +302,5 @@ export const AcademicSessionsDeletions = deletionsEnvelope('academic_session_id'
 export const CoursesDeletions = deletionsEnvelope('course_id');
 export const ClassesDeletions = deletionsEnvelope('class_id');
 export const EnrollmentsDeletions = deletionsEnvelope('enrollment_id');
+export const CategoriesDeletions = deletionsEnvelope('category_id');
+export const ScoreScalesDeletions = deletionsEnvelope('score_scale_id');

@@ -108,10 +108,12 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
   it('has one schema per group', () => {
     expect(Object.keys(insertRequests).sort()).toEqual([
       'academic_sessions',
+      'categories',
       'classes',
       'courses',
       'enrollments',
       'entities',
+      'score_scales',
       'staffs',
       'students',
       'teachers',

@@ -3,6 +3,7 @@
 // Each schema is built on its first use and kept: a write handler validates one group's bodies, and
 // building every group's schemas at import was most of a write handler's cold start.
 import * as z from 'zod/mini';
+import { scoreScaleTypes } from '../domain/gradebook';
 import { isValidIban } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
 import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
@@ -258,6 +259,65 @@ const enrollmentInsertRequest = lazily(() =>
     ),
 );
 
+/** A weight or score: a finite number, which JSON always gives. */
+const finite = () => z.number('must be a number');
+
+const categoryInsertRequest = lazily(() =>
+  z.strictObject({
+    title: requiredText(200),
+    weight: z._default(
+      finite().check(
+        z.minimum(0, 'must not be negative'),
+        z.maximum(LIMITS.categoryWeight, `must be at most ${LIMITS.categoryWeight}`),
+      ),
+      1,
+    ),
+    school_year_id: id(),
+  }),
+);
+
+/** A numeric scale gives its range, a letter scale its values, best first; neither gives the other's fields. */
+const scoreScaleInsertRequest = lazily(() =>
+  z
+    .strictObject({
+      title: requiredText(200),
+      type: z.enum(scoreScaleTypes, `must be one of ${scoreScaleTypes.join(', ')}`),
+      minimum: z._default(z.nullable(finite()), null),
+      maximum: z._default(z.nullable(finite()), null),
+      values: z._default(
+        z.array(requiredText(20)).check(
+          z.maxLength(LIMITS.scoreScaleValues, atMost(LIMITS.scoreScaleValues, 'values')),
+          z.refine((values) => new Set(values).size === values.length, 'must not repeat a value'),
+        ),
+        [],
+      ),
+    })
+    .check(
+      z.superRefine((s, context) => {
+        const problem = scaleProblem(s);
+        if (problem) context.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
+      }),
+    ),
+);
+
+/** What makes a scale neither kind: the field to name and why. */
+function scaleProblem(s: {
+  type: string;
+  minimum: number | null;
+  maximum: number | null;
+  values: string[];
+}): [string, string] | undefined {
+  const ranged = s.minimum !== null && s.maximum !== null;
+  if (s.type === 'numeric' && !ranged) return ['minimum', 'a numeric scale gives its minimum and maximum'];
+  if (ranged && (s.minimum as number) >= (s.maximum as number)) return ['minimum', 'must be below maximum'];
+  if (s.type === 'numeric' && s.values.length > 0) return ['values', 'a numeric scale has no letter values'];
+  if (s.type === 'letter' && s.values.length === 0)
+    return ['values', 'a letter scale lists its values, best first'];
+  if (s.type === 'letter' && (s.minimum !== null || s.maximum !== null))
+    return ['minimum', 'a letter scale has no numeric range'];
+  return undefined;
+}
+
 /** Each group's insert request, built when first read. */
 export const insertRequests = {
   get entities() {
@@ -286,6 +346,12 @@ export const insertRequests = {
   },
   get enrollments() {
     return enrollmentInsertRequest();
+  },
+  get categories() {
+    return categoryInsertRequest();
+  },
+  get score_scales() {
+    return scoreScaleInsertRequest();
   },
 };
 

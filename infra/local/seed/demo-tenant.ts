@@ -4,6 +4,7 @@
 import type { NewRecord } from '../../../shared/data/record-repository';
 import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from '../../../shared/domain/identifiers';
 import type {
+  AcademicSession,
   Address,
   BankAccount,
   Contact,
@@ -16,6 +17,7 @@ import type {
   Tutor,
 } from '../../../shared/schemas/records';
 import { avatarPng } from './avatar';
+import { demoGradebook } from './gradebook';
 import { Random } from './random';
 import { demoRoster } from './rostering';
 import {
@@ -390,6 +392,9 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   Object.assign(municipality as Entity, { org_type: 'local', parent_id: null });
   const roster = demoRoster(r, district as Entity, students, teachers, organisation, stamp);
   for (const school of roster.schools) entities.set(school.entity_id, school);
+  // Drawn after the roster, so every id drawn before it is the same as in a tenant seeded without it.
+  const year = roster.sessions.find((session) => session.type === 'school_year') as AcademicSession;
+  const gradebook = demoGradebook(r, year, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -401,5 +406,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...roster.courses.map((record) => ({ group: 'courses' as const, record })),
     ...roster.classes.map((record) => ({ group: 'classes' as const, record })),
     ...roster.enrollments.map((record) => ({ group: 'enrollments' as const, record })),
+    ...gradebook.categories.map((record) => ({ group: 'categories' as const, record })),
+    ...gradebook.scoreScales.map((record) => ({ group: 'score_scales' as const, record })),
   ];
 }

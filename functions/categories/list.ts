@@ -1,0 +1,8 @@
+// GET /api/categories
+import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('list-categories', (request) =>
+  listRecords('categories', request, recordRepository()),
+);

@@ -1,0 +1,8 @@
+// DELETE /api/score_scales/{course_id}
+import { deleteRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('delete-score_scales', (request) =>
+  deleteRecord('score_scales', request, recordWriter()),
+);

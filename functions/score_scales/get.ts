@@ -1,0 +1,8 @@
+// GET /api/score_scales/{course_id}
+import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('get-score_scales', (request) =>
+  getRecord('score_scales', request, recordRepository()),
+);

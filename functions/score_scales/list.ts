@@ -1,0 +1,8 @@
+// GET /api/score_scales
+import { listRecords } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('list-score_scales', (request) =>
+  listRecords('score_scales', request, recordRepository()),
+);

@@ -1,0 +1,8 @@
+// PUT /api/score_scales/{course_id}
+import { replaceRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('replace-score_scales', (request) =>
+  replaceRecord('score_scales', request, recordWriter()),
+);
