@@ -11,11 +11,9 @@ import { buildFunctionBundles, type FunctionBundle, isSdkPart, partsOf } from '.
 const ROUTE_BUDGET_BYTES = 350 * 1024;
 /**
  * A record write also carries the check of a client registered with schools (shared/records/school-writes.ts)
- * besides the writer, the request schemas and the token check: a little more than a read. It carries every
- * group's request schema (schemas/requests.ts picks one by the group at run time), about 1 KiB a group:
- * 360 KiB held the nine groups before the gradebook's.
+ * besides the writer, its group's request schema and the token check: a little more than a read.
  */
-const WRITE_BUDGET_BYTES = 365 * 1024;
+const WRITE_BUDGET_BYTES = 360 * 1024;
 /** The functions no client waits on: the scheduled export, the signing-key resource, the audit forwarder. */
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
 /**

@@ -1,8 +1,9 @@
 // PUT /api/academic_sessions/{academic_session_id}
 import { replaceRecord } from '../../shared/records/write-records';
+import { academicSessionInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('replace-academic_sessions', (request) =>
-  replaceRecord('academic_sessions', request, recordWriter()),
+  replaceRecord('academic_sessions', academicSessionInsertRequest(), request, recordWriter()),
 );

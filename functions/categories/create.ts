@@ -1,9 +1,10 @@
 // POST /api/categories
 import { createRecord } from '../../shared/records/write-records';
+import { categoryInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-categories', (request) =>
-  createRecord('categories', request, recordWriter(), idempotencyStore()),
+  createRecord('categories', categoryInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

@@ -1,9 +1,10 @@
 // POST /api/classes
 import { createRecord } from '../../shared/records/write-records';
+import { classInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-classes', (request) =>
-  createRecord('classes', request, recordWriter(), idempotencyStore()),
+  createRecord('classes', classInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

@@ -1,9 +1,10 @@
 // POST /api/courses
 import { createRecord } from '../../shared/records/write-records';
+import { courseInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-courses', (request) =>
-  createRecord('courses', request, recordWriter(), idempotencyStore()),
+  createRecord('courses', courseInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

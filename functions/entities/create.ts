@@ -1,9 +1,10 @@
 // POST /api/entities
 import { createRecord } from '../../shared/records/write-records';
+import { entityInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-entities', (request) =>
-  createRecord('entities', request, recordWriter(), idempotencyStore()),
+  createRecord('entities', entityInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

@@ -1,8 +1,9 @@
 // PUT /api/entities/{entity_id}
 import { replaceRecord } from '../../shared/records/write-records';
+import { entityInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('replace-entities', (request) =>
-  replaceRecord('entities', request, recordWriter()),
+  replaceRecord('entities', entityInsertRequest(), request, recordWriter()),
 );

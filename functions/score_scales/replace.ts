@@ -1,8 +1,9 @@
 // PUT /api/score_scales/{course_id}
 import { replaceRecord } from '../../shared/records/write-records';
+import { scoreScaleInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('replace-score_scales', (request) =>
-  replaceRecord('score_scales', request, recordWriter()),
+  replaceRecord('score_scales', scoreScaleInsertRequest(), request, recordWriter()),
 );

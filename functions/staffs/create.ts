@@ -1,9 +1,10 @@
 // POST /api/staffs
 import { createRecord } from '../../shared/records/write-records';
+import { staffInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-staffs', (request) =>
-  createRecord('staffs', request, recordWriter(), idempotencyStore()),
+  createRecord('staffs', staffInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

@@ -1,9 +1,10 @@
 // POST /api/students
 import { createRecord } from '../../shared/records/write-records';
+import { studentInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-students', (request) =>
-  createRecord('students', request, recordWriter(), idempotencyStore()),
+  createRecord('students', studentInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

@@ -1,8 +1,9 @@
 // PUT /api/teachers/{teacher_id}
 import { replaceRecord } from '../../shared/records/write-records';
+import { teacherInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('replace-teachers', (request) =>
-  replaceRecord('teachers', request, recordWriter()),
+  replaceRecord('teachers', teacherInsertRequest(), request, recordWriter()),
 );

@@ -1,9 +1,10 @@
 // POST /api/tutors
 import { createRecord } from '../../shared/records/write-records';
+import { tutorInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('create-tutors', (request) =>
-  createRecord('tutors', request, recordWriter(), idempotencyStore()),
+  createRecord('tutors', tutorInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

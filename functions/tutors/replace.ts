@@ -1,8 +1,9 @@
 // PUT /api/tutors/{tutor_id}
 import { replaceRecord } from '../../shared/records/write-records';
+import { tutorInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi('replace-tutors', (request) =>
-  replaceRecord('tutors', request, recordWriter()),
+  replaceRecord('tutors', tutorInsertRequest(), request, recordWriter()),
 );

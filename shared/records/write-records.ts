@@ -9,7 +9,7 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
-import { documentInsertRequest, insertRequests } from '../schemas/requests';
+import { documentInsertRequest, type InsertRequest, type InsertSchema } from '../schemas/requests';
 import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { carriesMasked, refuseMasked, refuseMaskedDocument, restoreMasked } from './masked-values';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
@@ -82,14 +82,16 @@ async function locatingClashes<T>(request: ApiRequest, group: RecordGroup, write
   }
 }
 
-export async function createRecord(
-  group: RecordGroup,
+/** Creates a record of the group from a body that its insert request (`schema`) validates. */
+export async function createRecord<G extends RecordGroup>(
+  group: G,
+  schema: InsertSchema<G>,
   request: ApiRequest,
   writer: RecordWriter,
   idempotency: IdempotencyStore,
 ): Promise<ApiResponse> {
   refuseMasked(request.body);
-  const input = validateBody(insertRequests[group], request.body, knownFields());
+  const input = validateBody(schema, request.body, knownFields()) as InsertRequest<G>;
   refuseHidden(request.auth, group, Object.keys(request.body as object));
   await refuseCreateOutsideSchools(request, group, writer.records);
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
@@ -104,8 +106,10 @@ export async function createRecord(
   return inView(request, group, response);
 }
 
-export async function replaceRecord(
-  group: RecordGroup,
+/** Replaces a record of the group with a body that its insert request (`schema`) validates. */
+export async function replaceRecord<G extends RecordGroup>(
+  group: G,
+  schema: InsertSchema<G>,
   request: ApiRequest,
   writer: RecordWriter,
 ): Promise<ApiResponse> {
@@ -118,7 +122,7 @@ export async function replaceRecord(
   refuseHidden(request.auth, group, body !== null && typeof body === 'object' ? Object.keys(body) : []);
   // A client whose profile keeps fields from it replaces the others: those stay as they are.
   const masked = carriesMasked(body) || hidesFields(request.auth, group);
-  const input = masked ? undefined : validateBody(insertRequests[group], body, knownFields());
+  const input = masked ? undefined : (validateBody(schema, body, knownFields()) as InsertRequest<G>);
   await refuseChangeOutsideSchools(request, group, id, writer.records, body);
   const { record, version } = await locatingClashes(request, group, () =>
     writer.replace(
@@ -128,11 +132,11 @@ export async function replaceRecord(
         checkReadOnly(readOnly, current);
         return (
           input ??
-          validateBody(
-            insertRequests[group],
+          (validateBody(
+            schema,
             withHidden(request.auth, group, restoreMasked(body, current), current),
             knownFields(),
-          )
+          ) as InsertRequest<G>)
         );
       },
       condition,

@@ -24,7 +24,7 @@ const optionalText = (max?: number) => z._default(text(max), '');
 const list = <T extends z.ZodMiniType>(item: T) =>
   z.array(item).check(z.maxLength(LIMITS.listItems, atMost(LIMITS.listItems, 'entries')));
 
-const date = lazily(() => z.iso.date('must be a date that exists, written YYYY-MM-DD'));
+const date = /* @__PURE__ */ lazily(() => z.iso.date('must be a date that exists, written YYYY-MM-DD'));
 /** Ids are stored in lower case, as the service writes them; a client may send either. */
 const id = () =>
   z.pipe(
@@ -32,7 +32,7 @@ const id = () =>
     z.transform((value: string) => value.toLowerCase()),
   );
 
-const addressInput = lazily(() =>
+const addressInput = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     address: text(),
     address2: optionalText(),
@@ -43,7 +43,7 @@ const addressInput = lazily(() =>
   }),
 );
 
-const contactInput = lazily(() =>
+const contactInput = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     contact: requiredText(200),
     contact_type_name: requiredText(50),
@@ -67,9 +67,9 @@ export const identificationDocumentInsertRequest = () =>
     );
 
 /** The document the document routes take, and each person's insert request lists. */
-export const documentInsertRequest = lazily(identificationDocumentInsertRequest);
+export const documentInsertRequest = /* @__PURE__ */ lazily(identificationDocumentInsertRequest);
 
-const bankAccountInput = lazily(() =>
+const bankAccountInput = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     back_account_number: z.pipe(
       z
@@ -82,7 +82,7 @@ const bankAccountInput = lazily(() =>
   }),
 );
 
-const contactFields = lazily(() => ({
+const contactFields = /* @__PURE__ */ lazily(() => ({
   email: z
     .email('must be an e-mail address')
     .check(z.maxLength(LIMITS.emailChars, atMost(LIMITS.emailChars))),
@@ -92,7 +92,7 @@ const contactFields = lazily(() => ({
   bankAccounts: z._default(list(bankAccountInput()), []),
 }));
 
-const personFields = lazily(() => ({
+const personFields = /* @__PURE__ */ lazily(() => ({
   processnumber: requiredText(LIMITS.processnumberChars),
   ative: z.boolean(),
   name: requiredText(200),
@@ -114,13 +114,15 @@ const personFields = lazily(() => ({
   entity_id: z.optional(id()),
 }));
 
-const bankAccountsAlias = lazily(() => ({ bank_accounts: z.optional(list(bankAccountInput())) }));
+const bankAccountsAlias = /* @__PURE__ */ lazily(() => ({
+  bank_accounts: z.optional(list(bankAccountInput())),
+}));
 
 type BankAccountInput = z.output<ReturnType<typeof bankAccountInput>>;
 type WithBankAccounts = { bank_accounts?: BankAccountInput[] | undefined; bankAccounts: BankAccountInput[] };
 
 /** The specification uses two keys for the bank-account array: a body may use either, not both. */
-const oneBankAccountKey = lazily(() =>
+const oneBankAccountKey = /* @__PURE__ */ lazily(() =>
   z.superRefine((body: WithBankAccounts, context) => {
     if (body.bank_accounts !== undefined && body.bankAccounts.length > 0) {
       context.addIssue({
@@ -144,12 +146,14 @@ const insertRequest = <S extends z.ZodMiniObject>(object: S) =>
     z.transform((body: z.output<S>) => keepBankAccounts(body as z.output<S> & WithBankAccounts)),
   );
 
-const personObject = lazily(() => z.strictObject({ ...personFields(), ...bankAccountsAlias() }));
+const personObject = /* @__PURE__ */ lazily(() =>
+  z.strictObject({ ...personFields(), ...bankAccountsAlias() }),
+);
 
-const studentInsertRequest = lazily(() => insertRequest(personObject()));
-const teacherInsertRequest = lazily(() => insertRequest(personObject()));
-const staffInsertRequest = lazily(() => insertRequest(personObject()));
-const tutorInsertRequest = lazily(() =>
+export const studentInsertRequest = /* @__PURE__ */ lazily(() => insertRequest(personObject()));
+export const teacherInsertRequest = /* @__PURE__ */ lazily(() => insertRequest(personObject()));
+export const staffInsertRequest = /* @__PURE__ */ lazily(() => insertRequest(personObject()));
+export const tutorInsertRequest = /* @__PURE__ */ lazily(() =>
   insertRequest(
     z.extend(personObject(), {
       student_ids: z.array(id()).check(
@@ -160,7 +164,7 @@ const tutorInsertRequest = lazily(() =>
     }),
   ),
 );
-const entityInsertRequest = lazily(() =>
+export const entityInsertRequest = /* @__PURE__ */ lazily(() =>
   insertRequest(
     z
       .strictObject({
@@ -196,7 +200,7 @@ const texts = (max: number) =>
 const ordered = (from: string | null | undefined, to: string | null | undefined) =>
   from === null || from === undefined || to === null || to === undefined || from <= to;
 
-const academicSessionInsertRequest = lazily(() =>
+export const academicSessionInsertRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       title: requiredText(200),
@@ -214,7 +218,7 @@ const academicSessionInsertRequest = lazily(() =>
     ),
 );
 
-const courseInsertRequest = lazily(() =>
+export const courseInsertRequest = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     title: requiredText(200),
     course_code: optionalText(50),
@@ -224,7 +228,7 @@ const courseInsertRequest = lazily(() =>
   }),
 );
 
-const classInsertRequest = lazily(() =>
+export const classInsertRequest = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     title: requiredText(200),
     class_code: optionalText(50),
@@ -241,7 +245,7 @@ const classInsertRequest = lazily(() =>
   }),
 );
 
-const enrollmentInsertRequest = lazily(() =>
+export const enrollmentInsertRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       class_id: id(),
@@ -262,7 +266,7 @@ const enrollmentInsertRequest = lazily(() =>
 /** A weight or score: a finite number, which JSON always gives. */
 const finite = () => z.number('must be a number');
 
-const categoryInsertRequest = lazily(() =>
+export const categoryInsertRequest = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     title: requiredText(200),
     weight: z._default(
@@ -277,7 +281,7 @@ const categoryInsertRequest = lazily(() =>
 );
 
 /** A numeric scale gives its range, a letter scale its values, best first; neither gives the other's fields. */
-const scoreScaleInsertRequest = lazily(() =>
+export const scoreScaleInsertRequest = /* @__PURE__ */ lazily(() =>
   z
     .strictObject({
       title: requiredText(200),
@@ -318,7 +322,10 @@ function scaleProblem(s: {
   return undefined;
 }
 
-/** Each group's insert request, built when first read. */
+/**
+ * Each group's insert request, built when first read: for the API description and the import. A write
+ * handler takes its own group's (`studentInsertRequest`, ...), so its bundle holds no other group's.
+ */
 export const insertRequests = {
   get entities() {
     return entityInsertRequest();
@@ -356,4 +363,6 @@ export const insertRequests = {
 };
 
 export type InsertRequest<G extends keyof typeof insertRequests> = z.output<(typeof insertRequests)[G]>;
+/** A group's insert request schema. */
+export type InsertSchema<G extends keyof typeof insertRequests> = (typeof insertRequests)[G];
 export type IdentificationDocumentInsertRequest = z.output<ReturnType<typeof documentInsertRequest>>;
