@@ -142,14 +142,10 @@ interface Component {
   description: string;
 }
 
-/** A rostering record's component, under its own name. */
-const rosteringComponent = <N extends string>(name: N, schema: z.core.$ZodType, description: string) =>
-  ({ [name]: { schema, description } }) as { [K in N]: Component };
-
 /** The components of a group's routes: the record, its pages, a selection of it, its deletions and its insert request. */
 const groupComponents = <One extends string, Many extends string>(
   names: { one: One; many: Many },
-  words: { noun: string; plural: string; about: string; insert: string },
+  words: { aRecord: string; plural: string; about: string; insert: string },
   schemas: {
     record: z.ZodObject;
     list: z.core.$ZodType;
@@ -172,7 +168,7 @@ const groupComponents = <One extends string, Many extends string>(
     },
     [`${names.one}Selection`]: {
       schema: selection(schemas.record),
-      description: `A ${words.noun}, or the fields of it that \`fields\` selects and its client's profile reads.`,
+      description: `${words.aRecord}, or the fields of it that \`fields\` selects and its client's profile reads.`,
     },
     [`${names.many}Deletions`]: {
       schema: schemas.deletions,
@@ -190,12 +186,87 @@ const groupComponents = <One extends string, Many extends string>(
       | `${One}InsertRequest`]: Component;
   };
 
+/** The rostering groups' components (made outside the table, so their names are inferred). */
+const rosteringComponents = {
+  ...groupComponents(
+    { one: 'AcademicSession', many: 'AcademicSessions' },
+    {
+      aRecord: 'An academic session',
+      plural: 'academic sessions',
+      about: 'A school year, term, semester or grading period.',
+      insert: 'An academic session to create or replace; `parent_id` names an existing session.',
+    },
+    {
+      record: AcademicSession,
+      list: AcademicSessionsList,
+      changes: AcademicSessionsChanges,
+      selection: AcademicSessionsSelection,
+      deletions: AcademicSessionsDeletions,
+      insert: insertRequests.academic_sessions,
+    },
+  ),
+  ...groupComponents(
+    { one: 'Course', many: 'Courses' },
+    {
+      aRecord: 'A course',
+      plural: 'courses',
+      about: 'A course of the curriculum.',
+      insert: 'A course to create or replace; `org_id` names an existing organisation entity.',
+    },
+    {
+      record: Course,
+      list: CoursesList,
+      changes: CoursesChanges,
+      selection: CoursesSelection,
+      deletions: CoursesDeletions,
+      insert: insertRequests.courses,
+    },
+  ),
+  ...groupComponents(
+    { one: 'Class', many: 'Classes' },
+    {
+      aRecord: 'A class',
+      plural: 'classes',
+      about: 'A class: a course taught at a school in some terms.',
+      insert:
+        'A class to create or replace; its course, school (an organisation entity) and terms must exist.',
+    },
+    {
+      record: Class,
+      list: ClassesList,
+      changes: ClassesChanges,
+      selection: ClassesSelection,
+      deletions: ClassesDeletions,
+      insert: insertRequests.classes,
+    },
+  ),
+  ...groupComponents(
+    { one: 'Enrollment', many: 'Enrollments' },
+    {
+      aRecord: 'An enrollment',
+      plural: 'enrollments',
+      about: 'A person in a class, as student, teacher or other role.',
+      insert:
+        'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
+        '`class_id`, `entity_id` and `role`.',
+    },
+    {
+      record: Enrollment,
+      list: EnrollmentsList,
+      changes: EnrollmentsChanges,
+      selection: EnrollmentsSelection,
+      deletions: EnrollmentsDeletions,
+      insert: insertRequests.enrollments,
+    },
+  ),
+};
+
 /** The gradebook's groups' components (made outside the table, so their names are inferred). */
 const gradebookComponents = {
   ...groupComponents(
     { one: 'Category', many: 'Categories' },
     {
-      noun: 'category',
+      aRecord: 'A category',
       plural: 'categories',
       about: "A gradebook category of a school year, and its weight in a grade's weighted average.",
       insert: 'A category to create or replace; `school_year_id` names an existing academic session.',
@@ -212,7 +283,7 @@ const gradebookComponents = {
   ...groupComponents(
     { one: 'ScoreScale', many: 'ScoreScales' },
     {
-      noun: 'score scale',
+      aRecord: 'A score scale',
       plural: 'score scales',
       about:
         'A score scale: a numeric range (`minimum` to `maximum`, no `values`), or letter `values`, best ' +
@@ -395,100 +466,7 @@ const componentTable = {
     schema: identificationDocumentInsertRequest(),
     description: "An identification document to add to a staff member's documents.",
   },
-  ...rosteringComponent(
-    'AcademicSession',
-    AcademicSession,
-    'A school year, term, semester or grading period.',
-  ),
-  ...rosteringComponent('Course', Course, 'A course of the curriculum.'),
-  ...rosteringComponent('Class', Class, 'A class: a course taught at a school in some terms.'),
-  ...rosteringComponent('Enrollment', Enrollment, 'A person in a class, as student, teacher or other role.'),
-  AcademicSessionsList: { schema: AcademicSessionsList, description: 'A page of academic sessions.' },
-  CoursesList: { schema: CoursesList, description: 'A page of courses.' },
-  ClassesList: { schema: ClassesList, description: 'A page of classes.' },
-  EnrollmentsList: { schema: EnrollmentsList, description: 'A page of enrollments.' },
-  AcademicSessionsSelection: {
-    schema: AcademicSessionsSelection,
-    description: 'A page of academic sessions with only the fields `fields` selects.',
-  },
-  AcademicSessionsPage: {
-    schema: z.union([AcademicSessionsList, AcademicSessionsChanges, AcademicSessionsSelection]),
-    description:
-      'The academic sessions list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
-  },
-  AcademicSessionSelection: {
-    schema: selection(AcademicSession),
-    description:
-      "An academic session, or the fields of it that `fields` selects and its client's profile reads.",
-  },
-  CoursesSelection: {
-    schema: CoursesSelection,
-    description: 'A page of courses with only the fields `fields` selects.',
-  },
-  CoursesPage: {
-    schema: z.union([CoursesList, CoursesChanges, CoursesSelection]),
-    description:
-      'The courses list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
-  },
-  CourseSelection: {
-    schema: selection(Course),
-    description: "A course, or the fields of it that `fields` selects and its client's profile reads.",
-  },
-  ClassesSelection: {
-    schema: ClassesSelection,
-    description: 'A page of classes with only the fields `fields` selects.',
-  },
-  ClassesPage: {
-    schema: z.union([ClassesList, ClassesChanges, ClassesSelection]),
-    description:
-      'The classes list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
-  },
-  ClassSelection: {
-    schema: selection(Class),
-    description: "A class, or the fields of it that `fields` selects and its client's profile reads.",
-  },
-  EnrollmentsSelection: {
-    schema: EnrollmentsSelection,
-    description: 'A page of enrollments with only the fields `fields` selects.',
-  },
-  EnrollmentsPage: {
-    schema: z.union([EnrollmentsList, EnrollmentsChanges, EnrollmentsSelection]),
-    description:
-      'The enrollments list, or its changes since `updated_since`; with `fields`, only those fields of each record.',
-  },
-  EnrollmentSelection: {
-    schema: selection(Enrollment),
-    description: "An enrollment, or the fields of it that `fields` selects and its client's profile reads.",
-  },
-  AcademicSessionsDeletions: {
-    schema: AcademicSessionsDeletions,
-    description: 'A page of the academic sessions deleted since a time.',
-  },
-  CoursesDeletions: { schema: CoursesDeletions, description: 'A page of the courses deleted since a time.' },
-  ClassesDeletions: { schema: ClassesDeletions, description: 'A page of the classes deleted since a time.' },
-  EnrollmentsDeletions: {
-    schema: EnrollmentsDeletions,
-    description: 'A page of the enrollments deleted since a time.',
-  },
-  AcademicSessionInsertRequest: {
-    schema: insertRequests.academic_sessions,
-    description: 'An academic session to create or replace; `parent_id` names an existing session.',
-  },
-  CourseInsertRequest: {
-    schema: insertRequests.courses,
-    description: 'A course to create or replace; `org_id` names an existing organisation entity.',
-  },
-  ClassInsertRequest: {
-    schema: insertRequests.classes,
-    description:
-      'A class to create or replace; its course, school (an organisation entity) and terms must exist.',
-  },
-  EnrollmentInsertRequest: {
-    schema: insertRequests.enrollments,
-    description:
-      'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
-      '`class_id`, `entity_id` and `role`.',
-  },
+  ...rosteringComponents,
   ...gradebookComponents,
   SystemStatus: {
     schema: SystemStatus,
