@@ -460,7 +460,8 @@ function describe(baseUrl: string) {
         'RFC 6749 says.',
     },
     servers: [{ url: baseUrl, description: 'This deployment' }],
-    tags: [...new Set(recordGroups.map(scopeName)), 'system', 'admin', 'sso', 'docs']
+    // Every tag an operation uses, in the order of their descriptions.
+    tags: Object.keys(tagDescriptions)
       .filter((tag) => usedTags.has(tag))
       .map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
