@@ -6,6 +6,7 @@ import {
   groups,
   isRecordGroup,
   oneRosterScopes,
+  type RecordGroup,
   readScope,
   recordGroups,
   type Scope,
@@ -23,20 +24,20 @@ import { groupAbout } from './group-about';
 import { JSON_TYPE, operationResponses, type ResponseSpec } from './responses';
 import { type DocumentedRoute, documentedRoutes } from './route-docs';
 
-/** What the groups a read or write scope guards are called: "categories and score scales" for a family. */
-const guarded = (scope: string) => {
-  const plurals = recordGroups
-    .filter((group) => readScope(group) === scope || writeScope(group) === scope)
-    .map((group) => groups[group].plural);
+/** The record groups under each scope name, in the order of the groups: one group, or a family (the gradebook's). */
+const scopeFamilies = [...new Set(recordGroups.map(scopeName))].map(
+  (name) => recordGroups.filter((group) => scopeName(group) === name) as [RecordGroup, ...RecordGroup[]],
+);
+
+/** What a family's groups are called: "students", or "categories and score scales". */
+const inWords = (family: readonly RecordGroup[]) => {
+  const plurals = family.map((group) => groups[group].plural);
   return plurals.length > 1 ? `${plurals.slice(0, -1).join(', ')} and ${plurals.at(-1)}` : plurals.join('');
 };
 
 const scopeDescriptions = Object.fromEntries([
-  ...recordGroups.map((group) => [readScope(group), `Read ${guarded(readScope(group))}`]),
-  ...recordGroups.map((group) => [
-    writeScope(group),
-    `Create, replace and delete ${guarded(writeScope(group))}`,
-  ]),
+  ...scopeFamilies.map((family) => [readScope(family[0]), `Read ${inWords(family)}`]),
+  ...scopeFamilies.map((family) => [writeScope(family[0]), `Create, replace and delete ${inWords(family)}`]),
   ['system:read', 'Read the tenant information and record counts'],
   [
     'clients:admin',
@@ -59,10 +60,7 @@ const scopeDescriptions = Object.fromEntries([
 const tagDescriptions: Record<string, string> = {
   // A group's routes are tagged by its scopes' name: one tag for the groups of a family (the gradebook's).
   ...Object.fromEntries(
-    [...new Set(recordGroups.map(scopeName))].map((name) => {
-      const family = recordGroups.filter((group) => scopeName(group) === name);
-      return [name, family.map((group) => groupAbout[group]).join(' ')];
-    }),
+    scopeFamilies.map((family) => [scopeName(family[0]), family.map((group) => groupAbout[group]).join(' ')]),
   ),
   system: 'The tenant and the health of the service.',
   sso:

@@ -1,6 +1,6 @@
 // The responses each operation can give, derived in this one place: success bodies from the route row,
 // errors from its authentication, parameters and body. The API description is written from these.
-import { recordGroups } from '../domain/groups';
+import { isRecordGroup } from '../domain/groups';
 import { takesToken } from '../route';
 import type { ComponentName } from '../schemas/components';
 import type { DocumentedRoute } from './route-docs';
@@ -35,8 +35,7 @@ const bearerChallenge = (pattern: string): HeaderSpec => ({
 });
 
 /** Whether a route serves records of a group (and so versions and deletions), not the docs or sso. */
-const isRecordRoute = (route: DocumentedRoute) =>
-  (recordGroups as readonly string[]).includes(route.handler.split('/')[0] ?? '');
+const isRecordRoute = (route: DocumentedRoute) => isRecordGroup(route.handler.split('/')[0] ?? '');
 
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every answer to a caller

@@ -2,6 +2,7 @@
 // component name (the specification's name where it gives one, interface-spec section 2.8). Route rows
 // refer to these names; a new request or response shape is one schema plus one line here.
 import * as z from 'zod';
+import { groups, type RecordGroup } from '../domain/groups';
 import {
   Client,
   ClientCreated,
@@ -144,27 +145,28 @@ interface Component {
 
 /** The components of a group's routes: the record, its pages, a selection of it, its deletions and its insert request. */
 const groupComponents = <One extends string, Many extends string>(
+  group: RecordGroup,
   names: { one: One; many: Many },
-  words: { aRecord: string; plural: string; about: string; insert: string },
+  words: { aRecord: string; about: string; insert: string },
   schemas: {
     record: z.ZodObject;
     list: z.core.$ZodType;
     changes: z.core.$ZodType;
     selection: z.core.$ZodType;
     deletions: z.core.$ZodType;
-    insert: z.core.$ZodType;
   },
-) =>
-  ({
+) => {
+  const { plural } = groups[group];
+  return {
     [names.one]: { schema: schemas.record, description: words.about },
-    [`${names.many}List`]: { schema: schemas.list, description: `A page of ${words.plural}.` },
+    [`${names.many}List`]: { schema: schemas.list, description: `A page of ${plural}.` },
     [`${names.many}Selection`]: {
       schema: schemas.selection,
-      description: `A page of ${words.plural} with only the fields \`fields\` selects.`,
+      description: `A page of ${plural} with only the fields \`fields\` selects.`,
     },
     [`${names.many}Page`]: {
       schema: z.union([schemas.list, schemas.changes, schemas.selection]),
-      description: `The ${words.plural} list, or its changes since \`updated_since\`; with \`fields\`, only those fields of each record.`,
+      description: `The ${plural} list, or its changes since \`updated_since\`; with \`fields\`, only those fields of each record.`,
     },
     [`${names.one}Selection`]: {
       schema: selection(schemas.record),
@@ -172,10 +174,10 @@ const groupComponents = <One extends string, Many extends string>(
     },
     [`${names.many}Deletions`]: {
       schema: schemas.deletions,
-      description: `A page of the ${words.plural} deleted since a time.`,
+      description: `A page of the ${plural} deleted since a time.`,
     },
-    [`${names.one}InsertRequest`]: { schema: schemas.insert, description: words.insert },
-  }) as {
+    [`${names.one}InsertRequest`]: { schema: insertRequests[group], description: words.insert },
+  } as {
     [K in
       | One
       | `${Many}List`
@@ -185,14 +187,15 @@ const groupComponents = <One extends string, Many extends string>(
       | `${Many}Deletions`
       | `${One}InsertRequest`]: Component;
   };
+};
 
 /** The rostering groups' components (made outside the table, so their names are inferred). */
 const rosteringComponents = {
   ...groupComponents(
+    'academic_sessions',
     { one: 'AcademicSession', many: 'AcademicSessions' },
     {
       aRecord: 'An academic session',
-      plural: 'academic sessions',
       about: 'A school year, term, semester or grading period.',
       insert: 'An academic session to create or replace; `parent_id` names an existing session.',
     },
@@ -202,14 +205,13 @@ const rosteringComponents = {
       changes: AcademicSessionsChanges,
       selection: AcademicSessionsSelection,
       deletions: AcademicSessionsDeletions,
-      insert: insertRequests.academic_sessions,
     },
   ),
   ...groupComponents(
+    'courses',
     { one: 'Course', many: 'Courses' },
     {
       aRecord: 'A course',
-      plural: 'courses',
       about: 'A course of the curriculum.',
       insert: 'A course to create or replace; `org_id` names an existing organisation entity.',
     },
@@ -219,14 +221,13 @@ const rosteringComponents = {
       changes: CoursesChanges,
       selection: CoursesSelection,
       deletions: CoursesDeletions,
-      insert: insertRequests.courses,
     },
   ),
   ...groupComponents(
+    'classes',
     { one: 'Class', many: 'Classes' },
     {
       aRecord: 'A class',
-      plural: 'classes',
       about: 'A class: a course taught at a school in some terms.',
       insert:
         'A class to create or replace; its course, school (an organisation entity) and terms must exist.',
@@ -237,14 +238,13 @@ const rosteringComponents = {
       changes: ClassesChanges,
       selection: ClassesSelection,
       deletions: ClassesDeletions,
-      insert: insertRequests.classes,
     },
   ),
   ...groupComponents(
+    'enrollments',
     { one: 'Enrollment', many: 'Enrollments' },
     {
       aRecord: 'An enrollment',
-      plural: 'enrollments',
       about: 'A person in a class, as student, teacher or other role.',
       insert:
         'An enrollment to create or replace; its class and person entity must exist. A replace keeps ' +
@@ -256,7 +256,6 @@ const rosteringComponents = {
       changes: EnrollmentsChanges,
       selection: EnrollmentsSelection,
       deletions: EnrollmentsDeletions,
-      insert: insertRequests.enrollments,
     },
   ),
 };
@@ -264,10 +263,10 @@ const rosteringComponents = {
 /** The gradebook's groups' components (made outside the table, so their names are inferred). */
 const gradebookComponents = {
   ...groupComponents(
+    'categories',
     { one: 'Category', many: 'Categories' },
     {
       aRecord: 'A category',
-      plural: 'categories',
       about: "A gradebook category of a school year, and its weight in a grade's weighted average.",
       insert: 'A category to create or replace; `school_year_id` names an existing academic session.',
     },
@@ -277,14 +276,13 @@ const gradebookComponents = {
       changes: CategoriesChanges,
       selection: CategoriesSelection,
       deletions: CategoriesDeletions,
-      insert: insertRequests.categories,
     },
   ),
   ...groupComponents(
+    'score_scales',
     { one: 'ScoreScale', many: 'ScoreScales' },
     {
       aRecord: 'A score scale',
-      plural: 'score scales',
       about:
         'A score scale: a numeric range (`minimum` to `maximum`, no `values`), or letter `values`, best ' +
         'first (no range).',
@@ -298,7 +296,6 @@ const gradebookComponents = {
       changes: ScoreScalesChanges,
       selection: ScoreScalesSelection,
       deletions: ScoreScalesDeletions,
-      insert: insertRequests.score_scales,
     },
   ),
 };
