@@ -25,20 +25,24 @@ export function formatOf(file: string): Format | undefined {
   return undefined;
 }
 
-const BOOLEAN_COLUMNS = new Set(['ative', 'deceased', 'primary']);
+/** Whether a record field holds a value of this zod type, or null. */
+const holds = (field: z.ZodType, type: typeof z.ZodNumber | typeof z.ZodBoolean) =>
+  field instanceof type || (field instanceof z.ZodNullable && field.unwrap() instanceof type);
 
-/** Whether a record field holds a number (or null), as a category's weight and a scale's range do. */
-const holdsNumber = (field: z.ZodType) =>
-  field instanceof z.ZodNumber || (field instanceof z.ZodNullable && field.unwrap() instanceof z.ZodNumber);
+/** The columns whose cells hold values of a type in some group's records, found in the record schemas. */
+const columnsHolding = (type: typeof z.ZodNumber | typeof z.ZodBoolean) =>
+  new Set(
+    Object.values(recordSchemas).flatMap((schema) =>
+      Object.entries(schema.shape as Record<string, z.ZodType>)
+        .filter(([, field]) => holds(field, type))
+        .map(([name]) => name),
+    ),
+  );
 
-/** The columns whose cells are numbers, found in the record schemas; a cell that is no number stays text. */
-const NUMBER_COLUMNS = new Set(
-  Object.values(recordSchemas).flatMap((schema) =>
-    Object.entries(schema.shape as Record<string, z.ZodType>)
-      .filter(([, field]) => holdsNumber(field))
-      .map(([name]) => name),
-  ),
-);
+/** `ative`, `deceased`, `primary`. */
+const BOOLEAN_COLUMNS = columnsHolding(z.ZodBoolean);
+/** A category's weight, a scale's range; a cell that is no number stays text. */
+const NUMBER_COLUMNS = columnsHolding(z.ZodNumber);
 
 /** A cell as the record holds it: a boolean or a number where the column holds one, else the text. */
 function cellValue(column: string, cell: string): unknown {
