@@ -25,6 +25,15 @@ const list = async (group: Group, token?: string): Promise<Row[]> => {
 const total = async (group: Group) =>
   (await json<Row>(await api.get(`/api/${group}?items_per_page=1`))).total_items as number;
 
+/** Each body is refused with 400 naming its field, and the group still holds `before` records. */
+async function expectRefused(group: Group, cases: readonly [Row, string][], before: number) {
+  for (const [body, field] of cases) {
+    const problem = await expectProblem(await api.send('POST', `/api/${group}`, body), 400);
+    expect(problem.errors, JSON.stringify(body)).toContainEqual(expect.objectContaining({ name: field }));
+  }
+  expect(await total(group)).toBe(before);
+}
+
 const schoolYear = async () =>
   json<Row>(
     await api.send('POST', '/api/academic_sessions', {
@@ -111,11 +120,7 @@ describe('categories', () => {
       [{ title: '', school_year_id: year.academic_session_id }, 'title'],
       [{ title: 'Fichas', school_year_id: year.academic_session_id, colour: 'red' }, 'colour'],
     ];
-    for (const [body, field] of cases) {
-      const problem = await expectProblem(await api.send('POST', '/api/categories', body), 400);
-      expect(problem.errors, JSON.stringify(body)).toContainEqual(expect.objectContaining({ name: field }));
-    }
-    expect(await total('categories')).toBe(before);
+    await expectRefused('categories', cases, before);
   });
 });
 
@@ -154,11 +159,7 @@ describe('score scales', () => {
       [{ title: 'Outra', type: 'percent', minimum: 0, maximum: 1 }, 'type'],
       [{ title: 'Longa', type: 'letter', values: Array.from({ length: 31 }, (_, i) => `N${i}`) }, 'values'],
     ];
-    for (const [body, field] of cases) {
-      const problem = await expectProblem(await api.send('POST', '/api/score_scales', body), 400);
-      expect(problem.errors, JSON.stringify(body)).toContainEqual(expect.objectContaining({ name: field }));
-    }
-    expect(await total('score_scales')).toBe(before);
+    await expectRefused('score_scales', cases, before);
   });
 });
 
