@@ -539,7 +539,7 @@ describe('npm start', { timeout: 180_000 }, () => {
     rmSync(bin, { recursive: true, force: true });
   });
 
-  it('says in one line what to install when Java cannot run the launcher that keeps DynamoDB Local on loopback', async () => {
+  it('says in one line what to install when Java cannot compile the launcher that keeps DynamoDB Local on loopback', async () => {
     // A Java runtime image without the compiler module, as Temurin's JRE is.
     const { code, stderr } = await refusedStart({
       JDK_JAVA_OPTIONS: '--limit-modules=java.se',

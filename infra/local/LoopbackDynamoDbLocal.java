@@ -2,8 +2,8 @@
 // line has no option for the address (3.3.0: -port, -dbPath, -inMemory, -sharedDb, -cors, ...), and the
 // Jetty server it builds binds every interface, where anyone on the network could read the signing key
 // from the table. So this builds the server through DynamoDB Local's own API and sets the address on
-// its connectors before it starts. Run in source-file mode: java -cp DynamoDBLocal.jar
-// LoopbackDynamoDbLocal.java <address> <DynamoDB Local options>.
+// its connectors before it starts. dynamodb-local.ts compiles it once against the jar, then runs
+// java -cp DynamoDBLocal.jar:<compiled> LoopbackDynamoDbLocal <address> <DynamoDB Local options>.
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import org.eclipse.jetty.server.Connector;

