@@ -342,7 +342,7 @@ describe('npm start', { timeout: 180_000 }, () => {
     }
   });
 
-  it('listens on the loopback address only, and keeps DATA_DIR and its files to their owner', async () => {
+  it('keeps its data in DATA_DIR across a restart without seeding again, listens on the loopback address only, and keeps DATA_DIR and its files to their owner', async () => {
     // The first test's folder as an earlier version left it: open to everyone, with a database and an
     // audit log anyone could read. Taking it over spares seeding a folder of its own.
     const dir = dataDir;
@@ -350,9 +350,14 @@ describe('npm start', { timeout: 180_000 }, () => {
     writeFileSync(join(dir, 'audit.log'), '', { flag: 'a' });
     for (const file of ['audit.log', 'shared-local-instance.db']) chmodSync(join(dir, file), 0o644);
     const run = await start({ env: { DATA_DIR: dir } });
+    expect(run.readyLine).not.toContain('seeded');
     const local = JSON.parse(readFileSync(join(dir, 'local-run.json'), 'utf8')) as Record<string, string>;
     const audited = readFileSync(join(dir, 'audit.log'), 'utf8').length;
     const bearer = await token(run.url);
+    const status = (await (
+      await fetch(`${run.url}/api/system`, { headers: { authorization: `Bearer ${bearer}` } })
+    ).json()) as { counts: { students: number } };
+    expect(status.counts.students).toBeGreaterThanOrEqual(120);
     await fetch(`${run.url}/api/students?items_per_page=1`, {
       headers: { authorization: `Bearer ${bearer}` },
     });
@@ -379,9 +384,9 @@ describe('npm start', { timeout: 180_000 }, () => {
       ]),
     );
     expect(entries.filter((entry) => entry.mode !== (entry.folder ? '700' : '600'))).toEqual([]);
-    // How it stops is the other tests' to check.
-    run.child.kill('SIGTERM');
-    await exited(run.child);
+    // Ctrl-C in the terminal, where the first test sent SIGTERM.
+    run.child.kill('SIGINT');
+    expect(await exited(run.child)).toBe(0);
     expect(await until(() => javaProcesses(dir) === '')).toBe(true);
   });
 
@@ -396,19 +401,6 @@ describe('npm start', { timeout: 180_000 }, () => {
       `DATA_DIR ${dir} is open to other users (mode 755) and holds notes.txt, which the local run did not write: set DATA_DIR to a folder of its own, or chmod 700 it.`,
     );
     expect(modes(dir).map((entry) => entry.mode)).toEqual(['755', '644']);
-  });
-
-  it('keeps its data in DATA_DIR across a restart without seeding again', async () => {
-    const run = await start();
-    expect(run.readyLine).not.toContain('seeded');
-    const bearer = await token(run.url);
-    const status = (await (
-      await fetch(`${run.url}/api/system`, { headers: { authorization: `Bearer ${bearer}` } })
-    ).json()) as { counts: { students: number } };
-    expect(status.counts.students).toBeGreaterThanOrEqual(120);
-    run.child.kill('SIGINT');
-    expect(await exited(run.child)).toBe(0);
-    expect(await until(() => javaProcesses() === '')).toBe(true);
   });
 
   it('stops the API, the local S3 and DynamoDB Local when only npm start is sent SIGTERM', async () => {
@@ -432,7 +424,7 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(run.output.join('\n')).toContain(`The process that started this run has gone (pid ${npm}`);
   });
 
-  it('refuses a second start on the same DATA_DIR at once, leaving the first one as it was', async () => {
+  it('refuses a second start on the same DATA_DIR at once, leaving the first one as it was; killed outright, leaves no Java process, and the next start takes over its lock', async () => {
     const first = await start();
     const runFile = readFileSync(join(dataDir, 'local-run.json'), 'utf8');
     const second = spawnStart();
@@ -450,18 +442,12 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(javas).toBe(1);
     expect(readFileSync(join(dataDir, 'local-run.json'), 'utf8')).toBe(runFile);
     expect((await token(first.url)).length).toBeGreaterThan(0);
-    first.child.kill('SIGTERM');
-    expect(await exited(first.child)).toBe(0);
-    expect(await until(() => javaProcesses() === '')).toBe(true);
-  });
 
-  it('leaves no Java process even when killed outright, and the next start takes over its lock', async () => {
-    const run = await start();
     const owner = serverPid();
     expect(lockHolder()).toBe(owner);
     process.kill(owner, 'SIGKILL');
     expect(await until(() => javaProcesses() === '')).toBe(true);
-    run.child.kill('SIGKILL');
+    first.child.kill('SIGKILL');
     // The killed run could not remove its lock; the pid in it no longer runs, so the lock is stale.
     expect(lockHolder()).toBe(owner);
     const next = await start();
