@@ -93,7 +93,7 @@ describe('categories', () => {
     ]);
   });
 
-  it('take a weight of 1 unless told, and keep their school year from being deleted (409) while named', async () => {
+  it('take a weight of 1 unless told, and keep their school year from being deleted or made a term (409) while named', async () => {
     const year = await schoolYear();
     const category = await json<Row>(
       await api.send('POST', '/api/categories', {
@@ -104,14 +104,44 @@ describe('categories', () => {
     );
     expect(category.weight).toBe(1);
     const yearPath = `/api/academic_sessions/${year.academic_session_id}`;
+    const { academic_session_id, created_at, updated_at, ...yearBody } = year;
+    const asTerm = await expectProblem(await api.send('PUT', yearPath, { ...yearBody, type: 'term' }), 409);
+    expect(asTerm.errors).toEqual([{ name: 'type', in: 'body', reason: 'other records name it' }]);
+    expect(await json<Row>(await api.get(yearPath))).toEqual(year);
     await expectProblem(await api.send('DELETE', yearPath), 409);
     expect((await api.send('DELETE', `/api/categories/${category.category_id}`)).status).toBe(204);
     expect((await api.send('DELETE', yearPath)).status).toBe(204);
   });
 
-  it('refuse a missing school year, a negative or too large weight and an empty title (400), writing nothing', async () => {
+  it('refuse a missing school year or a session of another type, a negative or too large weight and an empty title (400), writing nothing', async () => {
     const year = await schoolYear();
+    const term = await json<Row>(
+      await api.send('POST', '/api/academic_sessions', {
+        title: '1.º período 2027/28',
+        type: 'term',
+        start_date: '2027-09-13',
+        end_date: '2027-12-17',
+        parent_id: year.academic_session_id,
+        school_year: '2028',
+      }),
+      201,
+    );
     const before = await total('categories');
+    const byTerm = await expectProblem(
+      await api.send('POST', '/api/categories', {
+        title: 'Fichas',
+        school_year_id: term.academic_session_id,
+      }),
+      400,
+    );
+    expect(byTerm.detail).toBe('school_year_id does not name a school_year academic session.');
+    expect(byTerm.errors).toEqual([
+      {
+        name: 'school_year_id',
+        in: 'body',
+        reason: `academic session ${term.academic_session_id} is not a school_year`,
+      },
+    ]);
     const cases: [Row, string][] = [
       [{ title: 'Fichas', school_year_id: '00000000-0000-4000-8000-000000000000' }, 'school_year_id'],
       [{ title: 'Fichas', weight: -1, school_year_id: year.academic_session_id }, 'weight'],

@@ -3,6 +3,7 @@
 // route table, the import and the API description do with a group. Those places take each group by
 // its description, or list every group where they must decide, so a group added here without them
 // deciding fails to compile.
+import type { AcademicSessionType } from './rostering';
 
 export const recordGroups = [
   'entities',
@@ -70,8 +71,10 @@ export interface Reference {
   group: RecordGroup;
   many?: true;
   nullable?: true;
-  /** The entity named must be of this type. */
-  entityType?: 'person' | 'organisation';
+  /** The record named must be of this kind: its `field` holds `value` (an entity's type, a session's). */
+  kind?:
+    | { field: 'entity_type'; value: 'person' | 'organisation' }
+    | { field: 'type'; value: AcademicSessionType };
   /** The named record lists the enrollments naming it, instead of counting them. */
   enrollments?: true;
 }
@@ -83,7 +86,14 @@ export const groups = {
     processnumber: false,
     documents: true,
     links: undefined,
-    references: [{ field: 'parent_id', group: 'entities', nullable: true, entityType: 'organisation' }],
+    references: [
+      {
+        field: 'parent_id',
+        group: 'entities',
+        nullable: true,
+        kind: { field: 'entity_type', value: 'organisation' },
+      },
+    ],
     noun: 'entity',
     plural: 'entities',
   },
@@ -143,7 +153,9 @@ export const groups = {
     processnumber: false,
     documents: false,
     links: undefined,
-    references: [{ field: 'org_id', group: 'entities', entityType: 'organisation' }],
+    references: [
+      { field: 'org_id', group: 'entities', kind: { field: 'entity_type', value: 'organisation' } },
+    ],
     noun: 'course',
     plural: 'courses',
   },
@@ -155,7 +167,7 @@ export const groups = {
     links: undefined,
     references: [
       { field: 'course_id', group: 'courses' },
-      { field: 'school_id', group: 'entities', entityType: 'organisation' },
+      { field: 'school_id', group: 'entities', kind: { field: 'entity_type', value: 'organisation' } },
       { field: 'term_ids', group: 'academic_sessions', many: true },
     ],
     noun: 'class',
@@ -169,7 +181,12 @@ export const groups = {
     links: undefined,
     references: [
       { field: 'class_id', group: 'classes', enrollments: true },
-      { field: 'entity_id', group: 'entities', entityType: 'person', enrollments: true },
+      {
+        field: 'entity_id',
+        group: 'entities',
+        kind: { field: 'entity_type', value: 'person' },
+        enrollments: true,
+      },
     ],
     noun: 'enrollment',
     plural: 'enrollments',
@@ -180,7 +197,9 @@ export const groups = {
     processnumber: false,
     documents: false,
     links: undefined,
-    references: [{ field: 'school_year_id', group: 'academic_sessions' }],
+    references: [
+      { field: 'school_year_id', group: 'academic_sessions', kind: { field: 'type', value: 'school_year' } },
+    ],
     scopes: 'gradebook',
     schoolWide: true,
     noun: 'category',

@@ -115,8 +115,10 @@ describe('the rostering references of a write', () => {
       ]),
     ).toEqual([[`student#p1#${id}`], [`student#k1#${id}`]]);
     expect(made[1]?.action.Update?.ConditionExpression).toBe(
-      'attribute_exists(pk) AND entity_type = :type AND (attribute_not_exists(#a) OR size(#a) <= :room)',
+      'attribute_exists(pk) AND #kind = :kind AND (attribute_not_exists(#a) OR size(#a) <= :room)',
     );
+    expect(made[1]?.action.Update?.ExpressionAttributeNames?.['#kind']).toBe('entity_type');
+    expect(made[1]?.action.Update?.ExpressionAttributeValues?.[':kind']).toBe('person');
     expect(made[1]?.action.Update?.ExpressionAttributeValues?.[':room']).toBe(
       LIMITS.enrollmentsPerRecord - 1,
     );

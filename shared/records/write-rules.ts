@@ -104,13 +104,25 @@ function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'en
       record: { ...stamp(id, input), created_at: now, updated_at: now } as GroupRecords[G],
       steps: [],
     }),
-    replace(current, input, id) {
+    replace(current, input, id, stored) {
       for (const field of fixedFields[group] ?? []) {
         const was = (current as Record<string, unknown>)[field];
         if ((input as Record<string, unknown>)[field] !== was) {
           throw new StateConflictError(`A ${groups[group].noun} keeps its ${field}.`, [
             { name: field, in: 'body', reason: `must be ${String(was)}` },
           ]);
+        }
+      }
+      // A record others name as a kind of record (a category's school year) stays of that kind while named:
+      // the count of names does not say which field names it, so any name holds the kind.
+      if (Number(stored[internal.refs] ?? 0) > 0) {
+        for (const field of kindFieldsOf(group)) {
+          const was = (current as Record<string, unknown>)[field];
+          if ((input as Record<string, unknown>)[field] !== was) {
+            throw new StateConflictError(`The ${groups[group].noun} stays of ${field} ${String(was)}.`, [
+              { name: field, in: 'body', reason: 'other records name it' },
+            ]);
+          }
         }
       }
       return stamp(id, input);
@@ -305,6 +317,11 @@ export function referenceSteps(
 /** The references into a group from every group's descriptions. */
 const referencesInto = (group: RecordGroup) =>
   recordGroups.flatMap((g): Reference[] => groups[g].references.filter((r: Reference) => r.group === group));
+
+/** The fields of a group that references into it check the kind of (`kind` in groups.ts). */
+const kindFieldsOf = (group: RecordGroup): string[] => [
+  ...new Set(referencesInto(group).flatMap((r) => (r.kind ? [r.kind.field] : []))),
+];
 
 /**
  * A record others name is not deleted while they do: a session, course or organisation while counted,

@@ -62,6 +62,9 @@ function guardCondition(guard: DeleteGuard, name: string): string {
 const staleVersion = (ifMatch: EntityTagCondition | undefined) => (old: Item | undefined) =>
   old && ifMatch ? new StaleVersionError(etag(Number(old[internal.version])), subjectOf('sk', [old])) : RETRY;
 
+/** A word with its indefinite article: "an organisation", "a school_year". */
+const withArticle = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+
 export class WriteSteps {
   constructor(private readonly tableName: string) {}
 
@@ -423,11 +426,11 @@ export class WriteSteps {
     changes: number,
     room?: number,
   ): Step {
-    const { group, entityType, field } = reference;
-    const typed = naming && entityType !== undefined;
+    const { group, kind, field } = reference;
+    const typed = naming && kind !== undefined;
     const conditions = [
       ...(naming ? ['attribute_exists(pk)'] : []),
-      ...(typed ? ['entity_type = :type'] : []),
+      ...(typed ? ['#kind = :kind'] : []),
       ...(room !== undefined ? ['(attribute_not_exists(#a) OR size(#a) <= :room)'] : []),
     ];
     return {
@@ -441,11 +444,12 @@ export class WriteSteps {
             '#a': attribute,
             '#l': internal.links,
             ...(':at' in values ? { '#at': internal.enrolledAt } : {}),
+            ...(typed ? { '#kind': kind.field } : {}),
           },
           ExpressionAttributeValues: {
             ...values,
             ':changes': changes,
-            ...(typed ? { ':type': entityType } : {}),
+            ...(typed ? { ':kind': kind.value } : {}),
             ...(room !== undefined ? { ':room': room } : {}),
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -458,14 +462,15 @@ export class WriteSteps {
               [{ name: field, in: 'body', reason: `${groups[group].noun} ${id} is full` }],
             )
           : new InvalidInputError(
-              `${field} does not name ${typed ? `an ${entityType} entity` : `a ${groups[group].noun}`}.`,
+              `${field} does not name ${typed ? `${withArticle(kind.value)} ${groups[group].noun}` : withArticle(groups[group].noun)}.`,
               [
                 {
                   name: field,
                   in: 'body',
-                  reason: old
-                    ? `entity ${id} is not an ${entityType}`
-                    : `no ${groups[group].noun} has id ${id}`,
+                  reason:
+                    old && typed
+                      ? `${groups[group].noun} ${id} is not ${withArticle(kind.value)}`
+                      : `no ${groups[group].noun} has id ${id}`,
                 },
               ],
             ),
