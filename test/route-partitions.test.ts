@@ -174,7 +174,7 @@ async function outsideSchool(group: RecordGroup): Promise<string> {
 }
 
 /** And the route needs what it declares; public keys are read once a process, by an earlier route. */
-/** Seeded rostering records to name: two sessions, schools, courses, classes, and a person. */
+/** Seeded rostering records to name: two sessions, a school year, schools, courses, classes, and a person. */
 async function rosterIds() {
   const ids = async (group: RecordGroup, query = 'items_per_page=2') =>
     ((await json(await send('GET', `/api/${group}?${query}`), 200))[group] as Record<string, string>[]).map(
@@ -192,8 +192,11 @@ async function rosterIds() {
       string
     >[]
   ).filter((e) => e.entity_type === 'person');
+  const sessions = (await json(await send('GET', '/api/academic_sessions?items_per_page=500'), 200))
+    .academic_sessions as Record<string, string>[];
   return {
     sessions: await ids('academic_sessions'),
+    schoolYear: sessions.find((s) => s.type === 'school_year')?.academic_session_id as string,
     schools: organisations.map((e) => e.entity_id as string),
     courses: await ids('courses'),
     classes: await ids('classes'),
@@ -313,7 +316,7 @@ describe('what each route touches', () => {
           return {
             title: 'Categoria de teste',
             weight: 10 + alternate,
-            school_year_id: roster.sessions[alternate],
+            school_year_id: roster.schoolYear,
           };
         case 'score_scales':
           return { title: 'Escala de teste', type: 'numeric', minimum: 0, maximum: 10 + alternate };
