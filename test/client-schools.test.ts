@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchoolHoldings, sharedBySchools } from '../shared/auth/school-scope';
 import { RecordRepository } from '../shared/data/record-repository';
-import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { idFields, oneRosterScopes, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import { personBody } from './support/fixtures';
 import { registeredClient } from './support/oauth';
 import { createRecord, removeRecord, startTestApi, type TestApi } from './support/test-api';
@@ -384,10 +384,20 @@ describe('writes of a client registered with one school', () => {
 
   it('reads the gradebook setup all schools share, and changes none of it', async () => {
     const [mine] = await schoolsOfDemo();
-    const { token } = await scopedClient([mine], [...readScopes, 'gradebook:write']);
-    const [category] = (await walk('categories')).rows;
+    const { token } = await scopedClient(
+      [mine],
+      [...readScopes, 'gradebook:write', oneRosterScopes.gradebookCore],
+    );
+    const { rows: categories } = await walk('categories');
+    const [category] = categories;
     const { category_id: id, created_at: _c, updated_at: _u, ...fields } = category as Row;
     expect((await api.get(`/api/categories/${id}`, { token })).status).toBe(200);
+    // Over OneRoster too: every category, and each by its sourcedId.
+    const listed = await api.get('/ims/oneroster/gradebook/v1p2/categories?limit=100', { token });
+    expect(((await listed.json()) as { categories: Row[] }).categories.map((c) => c.sourcedId)).toEqual(
+      categories.map((c) => c.category_id).sort(),
+    );
+    expect((await api.get(`/ims/oneroster/gradebook/v1p2/categories/${id}`, { token })).status).toBe(200);
     const replaced = await api.send('PUT', `/api/categories/${id}`, { ...fields, weight: 9 }, { token });
     expect(replaced.status).toBe(403);
     expect(await replaced.json()).toMatchObject({ status: 403 });

@@ -24,6 +24,7 @@ import { WebhookRepository } from '../shared/data/webhook-repository';
 import {
   groups,
   idFields,
+  oneRosterScopes,
   type RecordGroup,
   readScope,
   recordGroups,
@@ -127,9 +128,7 @@ function schoolClientToken(): Promise<string> {
     const scopes = [
       ...new Set(recordGroups.flatMap((g) => [readScope(g), writeScope(g)])),
       'system:read',
-      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
-      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
-      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-demographics.readonly',
+      ...Object.values(oneRosterScopes),
     ];
     const registered = (await json(
       await send('POST', '/api/admin/clients', { name: 'One school', scopes, schools: [school] }),
@@ -174,7 +173,7 @@ async function outsideSchool(group: RecordGroup): Promise<string> {
 }
 
 /** And the route needs what it declares; public keys are read once a process, by an earlier route. */
-/** Seeded rostering records to name: two sessions, a school year, schools, courses, classes, and a person. */
+/** Rostering records to name: two sessions, two school years, schools, courses, classes, and a person. */
 async function rosterIds() {
   const ids = async (group: RecordGroup, query = 'items_per_page=2') =>
     ((await json(await send('GET', `/api/${group}?${query}`), 200))[group] as Record<string, string>[]).map(
@@ -194,9 +193,23 @@ async function rosterIds() {
   ).filter((e) => e.entity_type === 'person');
   const sessions = (await json(await send('GET', '/api/academic_sessions?items_per_page=500'), 200))
     .academic_sessions as Record<string, string>[];
+  // A second school year, so that a category's replace names another.
+  const nextYear = await json(
+    await send('POST', '/api/academic_sessions', {
+      title: 'Ano letivo de teste',
+      type: 'school_year',
+      start_date: '2027-09-13',
+      end_date: '2028-06-30',
+      school_year: '2028',
+    }),
+    201,
+  );
   return {
     sessions: await ids('academic_sessions'),
-    schoolYear: sessions.find((s) => s.type === 'school_year')?.academic_session_id as string,
+    schoolYears: [
+      sessions.find((s) => s.type === 'school_year')?.academic_session_id as string,
+      nextYear.academic_session_id as string,
+    ],
     schools: organisations.map((e) => e.entity_id as string),
     courses: await ids('courses'),
     classes: await ids('classes'),
@@ -316,7 +329,7 @@ describe('what each route touches', () => {
           return {
             title: 'Categoria de teste',
             weight: 10 + alternate,
-            school_year_id: roster.schoolYear,
+            school_year_id: roster.schoolYears[alternate],
           };
         case 'score_scales':
           return { title: 'Escala de teste', type: 'numeric', minimum: 0, maximum: 10 + alternate };

@@ -16,6 +16,7 @@ export const oneRosterObjects = [
   'courses',
   'classes',
   'enrollments',
+  'categories',
 ] as const;
 export type OneRosterObjectName = (typeof oneRosterObjects)[number];
 
@@ -34,7 +35,7 @@ export const fixedRecordFields = (group: RecordGroup): readonly string[] => [
 
 /**
  * An object's fields no profile removes: the base every object has, and what the binding's schema
- * requires of each (OneRoster 1.2 Rostering, the data model's required properties).
+ * requires of each (OneRoster 1.2 Rostering and Gradebook, the data models' required properties).
  */
 export const fixedObjectFields: Record<OneRosterObjectName, readonly string[]> = {
   users: ['sourcedId', 'status', 'dateLastModified', 'enabledUser', 'givenName', 'familyName', 'roles'],
@@ -53,6 +54,7 @@ export const fixedObjectFields: Record<OneRosterObjectName, readonly string[]> =
   courses: ['sourcedId', 'status', 'dateLastModified', 'title', 'org'],
   classes: ['sourcedId', 'status', 'dateLastModified', 'title', 'classType', 'course', 'school', 'terms'],
   enrollments: ['sourcedId', 'status', 'dateLastModified', 'user', 'class', 'school', 'role'],
+  categories: ['sourcedId', 'status', 'dateLastModified', 'title'],
 };
 
 /** The fields of `all` a rule lets a reader see, in `all`'s order, `fixed` always among them. */

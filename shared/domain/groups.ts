@@ -291,14 +291,18 @@ export const isGradebookGroup = (group: RecordGroup): group is GradebookGroup =>
 export const sensitiveScope = <G extends DocumentGroup>(group: G) => `${group}:read:sensitive` as const;
 
 /**
- * The OneRoster 1.2 Rostering scopes (OneRoster Rostering REST binding, section 4): `roster.readonly`
+ * The OneRoster 1.2 scopes this service grants. Rostering (its REST binding, section 4): `roster.readonly`
  * reads every collection but demographics, `roster-core.readonly` the same core set, and
- * `roster-demographics.readonly` the demographics.
+ * `roster-demographics.readonly` the demographics. Gradebook (its binding's OpenAPI file):
+ * `gradebook.readonly` reads every collection, `gradebook-core.readonly` the collections of the model's
+ * objects, not those nested under a class.
  */
 export const oneRosterScopes = {
   roster: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
   core: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
   demographics: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-demographics.readonly',
+  gradebook: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.readonly',
+  gradebookCore: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook-core.readonly',
 } as const;
 
 export const scopes = [
@@ -311,6 +315,8 @@ export const scopes = [
   oneRosterScopes.roster,
   oneRosterScopes.core,
   oneRosterScopes.demographics,
+  oneRosterScopes.gradebook,
+  oneRosterScopes.gradebookCore,
 ] as const;
 export type Scope = (typeof scopes)[number];
 

@@ -1,10 +1,12 @@
-// The OneRoster 1.2 objects (Rostering service model) made from the native records. A user is a person
+// The OneRoster 1.2 objects (Rostering service model, and the Gradebook's categories) made from the native
+// records. A user is a person
 // entity and an org an organisation entity, so every sourcedId is the native entity_id, and a user's
 // demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
 import { createHash } from 'node:crypto';
 import type { Tombstone } from '../data/tombstones';
 import type {
   AcademicSession,
+  Category,
   Class,
   Course,
   Enrollment,
@@ -16,7 +18,7 @@ import type {
   Tutor,
 } from '../schemas/records';
 import { type Affiliations, unaffiliated } from './affiliations';
-import { ROSTERING_PATH } from './rostering-path';
+import { GRADEBOOK_PATH, ROSTERING_PATH } from './paths';
 
 /** An object that exists is `active`; one a delta read tells was deleted, `tobedeleted`. */
 export type ObjectStatus = 'active' | 'tobedeleted';
@@ -91,6 +93,18 @@ export interface OneRosterCourse {
   grades: string[];
   subjects: string[];
   org: GuidRef<'org'>;
+}
+
+/**
+ * A gradebook category. The binding's category has no school year (1.2 Final), so the native
+ * `school_year_id` stays native.
+ */
+export interface OneRosterCategory {
+  sourcedId: string;
+  status: ObjectStatus;
+  dateLastModified: string;
+  title: string;
+  weight: number;
 }
 
 export interface OneRosterClass {
@@ -180,7 +194,7 @@ export function nameParts(name: string): { givenName: string; familyName: string
   const [first = '-', ...rest] = name.trim().split(/\s+/).filter(Boolean);
   return { givenName: first, familyName: rest.length > 0 ? rest.join(' ') : first };
 }
-export { ROSTERING_PATH };
+export { GRADEBOOK_PATH, ROSTERING_PATH };
 
 export class ObjectMaker {
   constructor(
@@ -229,6 +243,16 @@ export class ObjectMaker {
       grades: course.grades,
       subjects: course.subjects,
       org: this.orgRef(course.org_id),
+    };
+  }
+
+  category(category: Category): OneRosterCategory {
+    return {
+      sourcedId: category.category_id,
+      status: 'active',
+      dateLastModified: category.updated_at,
+      title: category.title,
+      weight: category.weight,
     };
   }
 
@@ -381,6 +405,10 @@ export class ObjectMaker {
     };
   }
 
+  deletedCategory(id: string, deletedAt: string): OneRosterCategory {
+    return { sourcedId: id, status: 'tobedeleted', dateLastModified: deletedAt, title: '', weight: 0 };
+  }
+
   deletedClass(id: string, deletedAt: string, kept: Tombstone<'classes'>): OneRosterClass {
     return {
       sourcedId: id,
@@ -481,6 +509,7 @@ export const objectFields = {
     'terms',
     'periods',
   ],
+  categories: ['sourcedId', 'status', 'dateLastModified', 'title', 'weight'],
   enrollments: [
     'sourcedId',
     'status',

@@ -1,12 +1,13 @@
-// The OneRoster 1.2 Rostering REST binding's read operations, as rows of the route table
-// (shared/routes.ts): each under /ims/oneroster/rostering/v1p2, in one of three `oneroster-` areas, with the
-// binding's scopes and imsx_StatusInfo errors.
+// The OneRoster 1.2 Rostering and Gradebook REST bindings' read operations, as rows of the route table
+// (shared/routes.ts): each under /ims/oneroster/rostering/v1p2 in one of three `oneroster-` areas, or under
+// /ims/oneroster/gradebook/v1p2 in `oneroster-gradebook`, with the binding's scopes and imsx_StatusInfo
+// errors.
 import { schoolSources } from '../auth/school-scope';
 import { keys } from '../data/keys';
 import { oneRosterScopes, personGroups, type RecordGroup, recordGroups, roleGroups } from '../domain/groups';
 import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
-import { ROSTERING_PATH } from './objects';
+import { GRADEBOOK_PATH, ROSTERING_PATH } from './paths';
 
 /**
  * The route area (nested stack, functions/<area>/) of an operation, by the objects it serves: people,
@@ -48,6 +49,12 @@ function areaOf(stem: string): string {
 
 /** Core collections take roster-core.readonly or roster.readonly (binding section 4). */
 const core = { kind: 'scope', scope: oneRosterScopes.core, or: oneRosterScopes.roster } as const;
+/** The gradebook's collections of its objects take gradebook.readonly or gradebook-core.readonly. */
+const gradebookCore = {
+  kind: 'scope',
+  scope: oneRosterScopes.gradebookCore,
+  or: oneRosterScopes.gradebook,
+} as const;
 const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as const;
 
 /**
@@ -169,11 +176,15 @@ function collection<
     ofPeople?: true;
     /** The groups whose deletions its delta reads tell of (the list alone reads their feeds). */
     deletions?: readonly RecordGroup[];
+    /** The Gradebook service's collection, rather than the Rostering service's. */
+    gradebook?: true;
   } = {},
 ) {
   // Without a plural of its own, Plural is Name.
   const plural = (options.plural ?? name) as Plural;
   const { ofPeople } = options;
+  const basePath = options.gradebook ? GRADEBOOK_PATH : ROSTERING_PATH;
+  const area = (stem: string) => (options.gradebook ? 'oneroster-gradebook' : areaOf(stem));
   const base = { auth, access: 'read', reads: withSchools(reads), writes: [], dialect: imsx } as const;
   const audit = (...named: string[]) => (ofPeople ? { audit: people(...named) } : {});
   return [
@@ -181,8 +192,8 @@ function collection<
       ...base,
       id: `list-oneroster-${plural}`,
       method: 'GET',
-      path: `${ROSTERING_PATH}/${name}`,
-      handler: `${areaOf(plural)}/list-${plural}`,
+      path: `${basePath}/${name}`,
+      handler: `${area(plural)}/list-${plural}`,
       reads: withSchools([...reads, ...(options.deletions ?? []).map(keys.deletionPartition)]),
       query: collectionParameters,
       ...audit(),
@@ -191,8 +202,8 @@ function collection<
       ...base,
       id: `get-oneroster-${single}`,
       method: 'GET',
-      path: `${ROSTERING_PATH}/${name}/{sourcedId}`,
-      handler: `${areaOf(single)}/get-${single}`,
+      path: `${basePath}/${name}/{sourcedId}`,
+      handler: `${area(single)}/get-${single}`,
       query: ['fields'],
       ...audit('sourcedId'),
     }),
@@ -369,6 +380,13 @@ export const oneRosterRoutes = [
       ofPeople: true,
       deletions: roleGroups,
     },
+  ),
+  ...collection(
+    'categories',
+    'category',
+    gradebookCore,
+    [...rec('categories'), keys.counterPartition, keys.changePartition('categories')],
+    { deletions: ['categories'], gradebook: true },
   ),
 ];
 

@@ -55,6 +55,8 @@ const scopeDescriptions = Object.fromEntries([
   [oneRosterScopes.roster, 'OneRoster 1.2: read every rostering collection but demographics'],
   [oneRosterScopes.core, 'OneRoster 1.2: read the core rostering collections'],
   [oneRosterScopes.demographics, 'OneRoster 1.2: read demographics'],
+  [oneRosterScopes.gradebook, 'OneRoster 1.2: read every gradebook collection'],
+  [oneRosterScopes.gradebookCore, "OneRoster 1.2: read the gradebook's core collections"],
 ]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {

@@ -155,7 +155,7 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
   };
 }
 
-/** The OneRoster 1.2 Rostering binding's reads (shared/oneroster/routes.ts). */
+/** The OneRoster 1.2 Rostering and Gradebook bindings' reads (shared/oneroster/routes.ts). */
 const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
   'list-oneroster-users': { summary: 'OneRoster: list users', responses: { 200: 'OneRosterUserSet' } },
   'get-oneroster-user': { summary: 'OneRoster: get a user', responses: { 200: 'OneRosterSingleUser' } },
@@ -193,6 +193,14 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
   },
   'list-oneroster-courses': { summary: 'OneRoster: list courses', responses: { 200: 'OneRosterCourseSet' } },
   'get-oneroster-course': { summary: 'OneRoster: get a course', responses: { 200: 'OneRosterSingleCourse' } },
+  'list-oneroster-categories': {
+    summary: 'OneRoster: list gradebook categories',
+    responses: { 200: 'OneRosterCategorySet' },
+  },
+  'get-oneroster-category': {
+    summary: 'OneRoster: get a gradebook category',
+    responses: { 200: 'OneRosterSingleCategory' },
+  },
   'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },
   'get-oneroster-class': { summary: 'OneRoster: get a class', responses: { 200: 'OneRosterSingleClass' } },
   'list-oneroster-enrollments': {

@@ -28,6 +28,8 @@ import {
   ImsxStatusInfo,
   OneRosterAcademicSession,
   OneRosterAcademicSessionSet,
+  OneRosterCategory,
+  OneRosterCategorySet,
   OneRosterClass,
   OneRosterClassSet,
   OneRosterCourse,
@@ -39,6 +41,7 @@ import {
   OneRosterOrg,
   OneRosterOrgSet,
   OneRosterSingleAcademicSession,
+  OneRosterSingleCategory,
   OneRosterSingleClass,
   OneRosterSingleCourse,
   OneRosterSingleDemographics,
@@ -634,6 +637,15 @@ const componentTable = {
   OneRosterCourse: { schema: OneRosterCourse, description: 'A OneRoster 1.2 course.' },
   OneRosterClass: { schema: OneRosterClass, description: 'A OneRoster 1.2 class.' },
   OneRosterEnrollment: { schema: OneRosterEnrollment, description: 'A OneRoster 1.2 enrollment.' },
+  OneRosterCategory: { schema: OneRosterCategory, description: 'A OneRoster 1.2 gradebook category.' },
+  OneRosterCategorySet: {
+    schema: OneRosterCategorySet,
+    description: 'A page of OneRoster categories (CategoriesSetDType).',
+  },
+  OneRosterSingleCategory: {
+    schema: OneRosterSingleCategory,
+    description: 'One OneRoster category (SingleCategoryDType).',
+  },
   OneRosterAcademicSessionSet: {
     schema: OneRosterAcademicSessionSet,
     description: 'A page of OneRoster academic sessions (AcademicSessionSetDType).',

@@ -1,6 +1,6 @@
 // The OneRoster 1.2 payloads this service answers with, for the API description: the fields it fills of
-// the binding's UserDType, OrgDType and DemographicsDType, each optional since `fields` selects among
-// them. The binding's own schemas (test/fixtures/oneroster/) are what the tests hold full responses to.
+// the Rostering binding's UserDType, OrgDType, DemographicsDType and the rest, and the Gradebook binding's
+// CategoryDType, each optional since `fields` selects among them. The binding's own schemas (test/fixtures/oneroster/) are what the tests hold full responses to.
 import * as z from 'zod';
 
 const timestamp = z.iso.datetime();
@@ -109,6 +109,14 @@ export const OneRosterEnrollment = z
   })
   .partial();
 
+export const OneRosterCategory = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    weight: z.number(),
+  })
+  .partial();
+
 export const OneRosterAcademicSessionSet = z.strictObject({
   academicSessions: z.array(OneRosterAcademicSession),
 });
@@ -118,6 +126,8 @@ export const OneRosterSingleCourse = z.strictObject({ course: OneRosterCourse })
 export const OneRosterClassSet = z.strictObject({ classes: z.array(OneRosterClass) });
 export const OneRosterSingleClass = z.strictObject({ class: OneRosterClass });
 export const OneRosterEnrollmentSet = z.strictObject({ enrollments: z.array(OneRosterEnrollment) });
+export const OneRosterCategorySet = z.strictObject({ categories: z.array(OneRosterCategory) });
+export const OneRosterSingleCategory = z.strictObject({ category: OneRosterCategory });
 export const OneRosterSingleEnrollment = z.strictObject({ enrollment: OneRosterEnrollment });
 
 export const OneRosterUserSet = z.strictObject({ users: z.array(OneRosterUser) });

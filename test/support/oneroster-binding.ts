@@ -1,29 +1,41 @@
-// 1EdTech's published OpenAPI file of the OneRoster 1.2 Rostering REST binding (test/fixtures/oneroster/),
-// its schemas compiled with ajv, for the tests to validate every response against.
+// 1EdTech's published OpenAPI files of the OneRoster 1.2 Rostering and Gradebook REST bindings
+// (test/fixtures/oneroster/), their schemas compiled with ajv, for the tests to validate every response
+// against.
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 
-const binding = JSON.parse(
-  readFileSync(
-    new URL('../fixtures/oneroster/onerosterv1p2rostersservice_openapi3_v1p0.json', import.meta.url),
-    'utf8',
-  ),
-) as { components: Record<string, unknown> };
+const read = (file: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/oneroster/${file}`, import.meta.url), 'utf8')) as {
+    components: Record<string, unknown>;
+  };
 
-// The binding's schemas are OpenAPI 3.0 (JSON Schema draft 7 with OpenAPI's extra keywords).
+/** Each binding's file, by the id its schemas are compiled under. */
+const bindings = {
+  rostering: read('onerosterv1p2rostersservice_openapi3_v1p0.json'),
+  gradebook: read('onerosterv1p2gradebookservice_openapi3_v1p0.json'),
+};
+type Binding = keyof typeof bindings;
+
+// The bindings' schemas are OpenAPI 3.0 (JSON Schema draft 7 with OpenAPI's extra keywords).
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
-ajv.addSchema({ $id: 'urn:1edtech:oneroster-rostering', components: binding.components });
+for (const [name, binding] of Object.entries(bindings))
+  ajv.addSchema({ $id: `urn:1edtech:oneroster-${name}`, components: binding.components });
 
-/** The validator of one of the binding's schemas, by its name (`UserSetDType`, ...). */
+/**
+ * The validator of one of the bindings' schemas, by its name (`UserSetDType`, `CategoriesSetDType`, ...):
+ * the rostering binding's where both have it (`imsx_StatusInfoDType`, the same in both).
+ */
 export function bindingSchema(name: string) {
-  const validate = ajv.getSchema(`urn:1edtech:oneroster-rostering#/components/schemas/${name}`);
-  if (!validate) throw new Error(`no schema ${name} in the binding`);
-  return validate;
+  for (const binding of Object.keys(bindings) as Binding[]) {
+    const validate = ajv.getSchema(`urn:1edtech:oneroster-${binding}#/components/schemas/${name}`);
+    if (validate) return validate;
+  }
+  throw new Error(`no schema ${name} in the bindings`);
 }
 
-/** The binding's schema of a response, by the key its body holds the objects under. */
+/** The bindings' schema of a response, by the key its body holds the objects under. */
 export const schemaOfKey: Record<string, string> = {
   users: 'UserSetDType',
   orgs: 'OrgSetDType',
@@ -38,4 +50,6 @@ export const schemaOfKey: Record<string, string> = {
   course: 'SingleCourseDType',
   class: 'SingleClassDType',
   enrollment: 'SingleEnrollmentDType',
+  categories: 'CategoriesSetDType',
+  category: 'SingleCategoryDType',
 };

@@ -1,7 +1,7 @@
-// Real sourcedIds for the OneRoster routes' path parameters, found through the binding itself: a class
+// Real sourcedIds for the OneRoster routes' path parameters, found through the bindings themselves: a class
 // with a student and a teacher, with its school, course and first term, so every nested collection of a
-// path answers with objects.
-import { ROSTERING_PATH } from '../../shared/oneroster/objects';
+// path answers with objects, and a gradebook category.
+import { GRADEBOOK_PATH, ROSTERING_PATH } from '../../shared/oneroster/paths';
 
 type Get = (path: string) => Promise<Response>;
 type Obj = { sourcedId: string } & Record<string, unknown>;
@@ -54,9 +54,13 @@ export async function rosterSamples(get: Get): Promise<RosterSamples> {
   const gradingPeriods = await get(`${ROSTERING_PATH}/gradingPeriods?limit=1`);
   const period = ((await gradingPeriods.json()) as { academicSessions: Obj[] }).academicSessions[0];
   byCollection.gradingPeriods = period?.sourcedId ?? 'none';
+  const categories = await get(`${GRADEBOOK_PATH}/categories?limit=1`);
+  const category = ((await categories.json()) as { categories: Obj[] }).categories[0];
+  byCollection.categories = category?.sourcedId ?? 'none';
   return {
     pathOf(template) {
-      const collection = template.slice(ROSTERING_PATH.length).split('/')[1] ?? '';
+      // The collection the path starts with, after its service's base path.
+      const collection = template.split('/')[5] ?? '';
       return template
         .replace('{sourcedId}', byCollection[collection] ?? 'none')
         .replace('{classSourcedId}', cls.sourcedId);

@@ -1,0 +1,3 @@
+// Where the OneRoster 1.2 bindings' objects are read: the base path of each service.
+export const ROSTERING_PATH = '/ims/oneroster/rostering/v1p2';
+export const GRADEBOOK_PATH = '/ims/oneroster/gradebook/v1p2';
