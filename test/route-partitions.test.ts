@@ -172,7 +172,6 @@ async function outsideSchool(group: RecordGroup): Promise<string> {
   return made[idFields[group]] as string;
 }
 
-/** And the route needs what it declares; public keys are read once a process, by an earlier route. */
 /** Rostering records to name: two sessions, two school years, schools, courses, classes, and a person. */
 async function rosterIds() {
   const ids = async (group: RecordGroup, query = 'items_per_page=2') =>
@@ -233,6 +232,7 @@ const withoutSecretItems = (route: Route): Route => ({
   writes: route.writes.filter((p) => p !== keys.clientSecretPartition),
 });
 
+/** And the route needs what it declares; public keys are read once a process, by an earlier route. */
 function expectAllUsed(route: Route, calls: RecordedCall[]) {
   for (const partition of route.reads.filter((p) => p !== keys.publicKeyPartition)) {
     expect(
