@@ -15,7 +15,7 @@ import { DEMO_SECRET, startTestApi, type TestApi } from './support/test-api';
 
 /** At most this many requests a run, spread evenly over the operations. */
 const MAX_REQUESTS = 3_500;
-/** Whatever the clock says, each operation gets this many. */
+/** Whatever the clock says, each operation gets this many, spread over its parts, and each part one. */
 const MIN_REQUESTS = 4;
 /** And at most this long: each operation gets its share of what is left. */
 const BUDGET_MS = 40_000;
@@ -498,12 +498,14 @@ describe('every operation of the API description, fuzzed', () => {
       );
       const perTarget = Math.max(MIN_REQUESTS, Math.floor(MAX_REQUESTS / targets.length));
       for (const [index, { operation, target }] of targets.entries()) {
-        // Each target gets an even share of the time left, and a few requests whatever the clock says.
+        // Each target gets an even share of the time left, and its share of its operation's few requests
+        // whatever the clock says.
         const deadline = Date.now() + (BUDGET_MS - (Date.now() - started)) / (targets.length - index);
+        const floor = Math.ceil(MIN_REQUESTS / targetsOf(operation).length);
         let runs = 0;
         await fc.assert(
           fc.asyncProperty(requestFor(operation, context, target), async (request) => {
-            if (runs++ >= MIN_REQUESTS && Date.now() > deadline) return;
+            if (runs++ >= floor && Date.now() > deadline) return;
             sent++;
             for (const problem of await exchange(request, token))
               failures.push(
