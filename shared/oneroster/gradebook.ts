@@ -15,7 +15,7 @@ import {
   pathId,
   singleObject,
   unknownObject,
-  walkEntries,
+  walkOf,
   walkResponse,
   withDeleted,
 } from './rostering';
@@ -39,16 +39,7 @@ export async function listCategories(request: ApiRequest, reader: RosterReader):
     );
   }
   if (walks(query)) {
-    const entries = walkEntries(
-      reader,
-      query,
-      [
-        { kind: 'changed', group: 'categories' },
-        { kind: 'deleted', group: 'categories' },
-      ],
-      (after, batch) => reader.recordsInKeyOrder('categories', after, batch),
-    );
-    const walked = await walkPage(entries, query, async (batch) =>
+    const walked = await walkPage(walkOf(reader, query, 'categories'), query, async (batch) =>
       batch.map((entry) => ({
         position: entry.position,
         object:

@@ -25,7 +25,7 @@ import {
   unknownObject,
   usersPageResponse,
   usersResponse,
-  walkEntries,
+  walkOf,
   walkResponse,
   withDeleted,
 } from './rostering';
@@ -39,18 +39,6 @@ const kindName = (kind: SessionKind) =>
 
 /** Objects are made without the root organisation: no rostering object names it. */
 const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
-
-/** A walk of a group: in a delta, its changed records and its deletions; otherwise its records by id. */
-const walkOf = (reader: RosterReader, query: CollectionQuery, group: 'courses' | 'classes' | 'enrollments') =>
-  walkEntries(
-    reader,
-    query,
-    [
-      { kind: 'changed', group },
-      { kind: 'deleted', group },
-    ],
-    (after, batch) => reader.recordsInKeyOrder(group, after, batch),
-  );
 
 /** GET /academicSessions, /terms, /gradingPeriods, and /terms/{termSourcedId}/gradingPeriods. */
 export async function listAcademicSessions(

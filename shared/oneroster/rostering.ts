@@ -195,6 +195,18 @@ export function walkEntries(
     : byKey(query.after, batchSize(query));
 }
 
+/** A walk of a group: in a delta, its changed records and its deletions; otherwise its records by id. */
+export const walkOf = (reader: RosterReader, query: CollectionQuery, group: RecordGroup) =>
+  walkEntries(
+    reader,
+    query,
+    [
+      { kind: 'changed', group },
+      { kind: 'deleted', group },
+    ],
+    (after, batch) => reader.recordsInKeyOrder(group, after, batch),
+  );
+
 /** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
 const peopleKeys = new Set(['users', 'user', 'demographics']);
 
