@@ -312,11 +312,7 @@ export const scopes = [
   'clients:admin',
   'webhooks:manage',
   ...documentGroups.map(sensitiveScope),
-  oneRosterScopes.roster,
-  oneRosterScopes.core,
-  oneRosterScopes.demographics,
-  oneRosterScopes.gradebook,
-  oneRosterScopes.gradebookCore,
+  ...Object.values(oneRosterScopes),
 ] as const;
 export type Scope = (typeof scopes)[number];
 
