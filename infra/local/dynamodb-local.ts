@@ -72,7 +72,8 @@ export async function launcherCommand(home: string, cacheDir = LAUNCHER_CACHE): 
   const digest = createHash('sha256').update(readFileSync(LAUNCHER)).update(home).digest('hex').slice(0, 16);
   const folder = join(cacheDir, digest);
   const compiled = () => existsSync(join(folder, `${LAUNCHER_CLASS}.class`));
-  if (compiled()) return ['-cp', `${jar}:${folder}`, LAUNCHER_CLASS];
+  const fromCache = ['-cp', `${jar}:${folder}`, LAUNCHER_CLASS];
+  if (compiled()) return fromCache;
   const partial = `${folder}.partial-${process.pid}`;
   try {
     // Made here rather than by the compiler, so that a folder that cannot be written fails as such.
@@ -98,7 +99,7 @@ export async function launcherCommand(home: string, cacheDir = LAUNCHER_CACHE): 
   } finally {
     if (existsSync(partial)) rmSync(partial, { recursive: true, force: true });
   }
-  return ['-cp', `${jar}:${folder}`, LAUNCHER_CLASS];
+  return fromCache;
 }
 
 function spawnJava(
