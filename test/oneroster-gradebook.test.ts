@@ -4,7 +4,7 @@
 // work as in rostering, and a delta read tells of a deleted category.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
-import { bindingSchema } from './support/oneroster-binding';
+import { validResponse } from './support/oneroster-binding';
 import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/gradebook/v1p2';
@@ -18,19 +18,8 @@ afterAll(() => api.stop());
 type Row = Record<string, unknown>;
 type Obj = { sourcedId: string } & Row;
 
-/** The response's body, after checking its status and that it meets the binding's schema. */
-async function valid(response: Response, schemaName: string, status = 200) {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/json');
-  const body = JSON.parse(text) as Row;
-  const validate = bindingSchema(schemaName);
-  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-  return body;
-}
-
 const categoriesOf = async (query: string, token?: string) =>
-  (await valid(await api.get(`${BASE}/categories?${query}`, { token }), 'CategoriesSetDType'))
+  (await validResponse(await api.get(`${BASE}/categories?${query}`, { token }), 'CategoriesSetDType'))
     .categories as Obj[];
 
 const nativeCategories = async () =>
@@ -47,7 +36,7 @@ describe('GET /categories and /categories/{sourcedId}', () => {
   it('answer the native categories as the binding describes them', async () => {
     const native = await nativeCategories();
     const response = await api.get(`${BASE}/categories?limit=100`);
-    const objects = (await valid(response, 'CategoriesSetDType')).categories as Obj[];
+    const objects = (await validResponse(response, 'CategoriesSetDType')).categories as Obj[];
     expect(response.headers.get('x-total-count')).toBe(String(native.length));
     expect(objects).toEqual(
       native
@@ -61,7 +50,7 @@ describe('GET /categories and /categories/{sourcedId}', () => {
         .sort((a, b) => String(a.sourcedId).localeCompare(String(b.sourcedId))),
     );
     for (const object of objects) {
-      const single = await valid(
+      const single = await validResponse(
         await api.get(`${BASE}/categories/${object.sourcedId}`),
         'SingleCategoryDType',
       );
@@ -72,9 +61,9 @@ describe('GET /categories and /categories/{sourcedId}', () => {
   it('page, filter, sort and select fields as the rostering collections do', async () => {
     const all = await categoriesOf('limit=100');
     const first = await api.get(`${BASE}/categories?limit=1`);
-    expect(((await valid(first, 'CategoriesSetDType')).categories as Obj[]).map((c) => c.sourcedId)).toEqual([
-      all[0]?.sourcedId,
-    ]);
+    expect(
+      ((await validResponse(first, 'CategoriesSetDType')).categories as Obj[]).map((c) => c.sourcedId),
+    ).toEqual([all[0]?.sourcedId]);
     expect(first.headers.get('x-total-count')).toBe(String(all.length));
     expect(first.headers.get('link')).toContain('rel="next"');
     const testes = all.find((c) => c.title === 'Testes') as Obj;
@@ -89,13 +78,13 @@ describe('GET /categories and /categories/{sourcedId}', () => {
   });
 
   it('refuse an unknown sourcedId or field with the binding’s imsx_StatusInfo', async () => {
-    await valid(
+    await validResponse(
       await api.get(`${BASE}/categories/00000000-0000-4000-8000-000000000000`),
       'imsx_StatusInfoDType',
       404,
     );
-    await valid(await api.get(`${BASE}/categories/cat-1`), 'imsx_StatusInfoDType', 404);
-    const unknownField = await valid(
+    await validResponse(await api.get(`${BASE}/categories/cat-1`), 'imsx_StatusInfoDType', 404);
+    const unknownField = await validResponse(
       await api.get(`${BASE}/categories?filter=${encodeURIComponent("colour='red'")}`),
       'imsx_StatusInfoDType',
       400,
@@ -110,8 +99,8 @@ describe('GET /categories and /categories/{sourcedId}', () => {
     }
     for (const scope of [oneRosterScopes.roster, 'gradebook:read']) {
       const token = await api.token(scope);
-      await valid(await api.get(`${BASE}/categories`, { token }), 'imsx_StatusInfoDType', 403);
-      await valid(
+      await validResponse(await api.get(`${BASE}/categories`, { token }), 'imsx_StatusInfoDType', 403);
+      await validResponse(
         await api.get(`${BASE}/categories/00000000-0000-4000-8000-000000000000`, { token }),
         'imsx_StatusInfoDType',
         403,

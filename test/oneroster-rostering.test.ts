@@ -7,7 +7,7 @@ import { oneRosterScopes } from '../shared/domain/groups';
 import { routes } from '../shared/routes';
 import type { Entity } from '../shared/schemas/records';
 import { personBody } from './support/fixtures';
-import { bindingSchema, schemaOfKey } from './support/oneroster-binding';
+import { bindingSchema, schemaOfKey, validResponse } from './support/oneroster-binding';
 import { rosterSamples } from './support/oneroster-samples';
 import { startTestApi, TEST_SYNC_LAG_MS, type TestApi, waitForSyncLag } from './support/test-api';
 
@@ -20,16 +20,6 @@ beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => api.stop());
-
-async function valid(response: Response, schemaName: string, status = 200) {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/json');
-  const body = JSON.parse(text) as unknown;
-  const validate = schema(schemaName);
-  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-  return body as Record<string, unknown>;
-}
 
 type Obj = { sourcedId: string } & Record<string, unknown>;
 
@@ -61,7 +51,7 @@ async function all(collection: string, key: string, query = ''): Promise<Obj[]> 
     courses: 'CourseSetDType',
     enrollments: 'EnrollmentSetDType',
   };
-  const body = await valid(response, setSchemas[key] as string);
+  const body = await validResponse(response, setSchemas[key] as string);
   const objects = body[key] as Obj[];
   if (!query.includes('limit=')) expect(Number(response.headers.get('x-total-count'))).toBe(objects.length);
   return objects;
@@ -108,7 +98,7 @@ describe('collections and objects against the binding schemas', () => {
     const entity = (await nativeEntities()).find(
       (e) => e.entity_type === 'person' && e.roles.length > 0,
     ) as Entity;
-    const body = await valid(await api.get(`${BASE}/users/${entity.entity_id}`), 'SingleUserDType');
+    const body = await validResponse(await api.get(`${BASE}/users/${entity.entity_id}`), 'SingleUserDType');
     const user = body.user as Record<string, unknown>;
     expect(`${user.givenName} ${user.familyName}`).toBe(entity.name);
     expect(user.email).toBe(entity.email);
@@ -124,21 +114,25 @@ describe('collections and objects against the binding schemas', () => {
     const [student] = await all('students', 'users', '&limit=1');
     const [teacher] = await all('teachers', 'users', '&limit=1');
     const [org] = await all('orgs', 'orgs', '&limit=1');
-    await valid(await api.get(`${BASE}/students/${student?.sourcedId}`), 'SingleUserDType');
-    await valid(await api.get(`${BASE}/teachers/${teacher?.sourcedId}`), 'SingleUserDType');
-    await valid(await api.get(`${BASE}/orgs/${org?.sourcedId}`), 'SingleOrgDType');
-    const demographics = await valid(
+    await validResponse(await api.get(`${BASE}/students/${student?.sourcedId}`), 'SingleUserDType');
+    await validResponse(await api.get(`${BASE}/teachers/${teacher?.sourcedId}`), 'SingleUserDType');
+    await validResponse(await api.get(`${BASE}/orgs/${org?.sourcedId}`), 'SingleOrgDType');
+    const demographics = await validResponse(
       await api.get(`${BASE}/demographics/${student?.sourcedId}`),
       'SingleDemographicsDType',
     );
     expect((demographics.demographics as Obj).sourcedId).toBe(student?.sourcedId);
-    const wrong = await valid(
+    const wrong = await validResponse(
       await api.get(`${BASE}/teachers/${student?.sourcedId}`),
       'imsx_StatusInfoDType',
       404,
     );
     expect(wrong.imsx_codeMajor).toBe('failure');
-    const unknown = await valid(await api.get(`${BASE}/orgs/no-such-id`), 'imsx_StatusInfoDType', 404);
+    const unknown = await validResponse(
+      await api.get(`${BASE}/orgs/no-such-id`),
+      'imsx_StatusInfoDType',
+      404,
+    );
     expect(JSON.stringify(unknown)).toContain('unknownobject');
   });
 });
@@ -152,9 +146,9 @@ describe('mapping fidelity', () => {
     });
     expect(inactive.status).toBe(201);
     const { entity_id } = (await inactive.json()) as { entity_id: string };
-    const one = await valid(await api.get(`${BASE}/users/${entity_id}`), 'SingleUserDType');
+    const one = await validResponse(await api.get(`${BASE}/users/${entity_id}`), 'SingleUserDType');
     expect((one.user as Obj).enabledUser).toBe('false');
-    const demographics = await valid(
+    const demographics = await validResponse(
       await api.get(`${BASE}/demographics/${entity_id}`),
       'SingleDemographicsDType',
     );
@@ -262,14 +256,14 @@ describe('paging', () => {
       const response = await api.get(next.slice(api.url.length));
       const links = linksOf(response);
       expect(Number(response.headers.get('x-total-count'))).toBe(everyone.length);
-      const body = await valid(response, 'UserSetDType');
+      const body = await validResponse(response, 'UserSetDType');
       seen.push(...(body.users as Obj[]).map((u) => u.sourcedId));
       expect(links.first).toContain('offset=0');
       expect(links.last).toBeDefined();
       next = links.next;
     }
     expect(seen).toEqual(everyone.map((u) => u.sourcedId));
-    const beyond = await valid(await api.get(`${BASE}/users?offset=100000`), 'UserSetDType');
+    const beyond = await validResponse(await api.get(`${BASE}/users?offset=100000`), 'UserSetDType');
     expect(beyond.users).toEqual([]);
   });
 });
@@ -375,7 +369,7 @@ describe('filter, sort and fields', () => {
       const response = await api.get(
         `${BASE}/users?filter=${encodeURIComponent(`dateLastModified${op}'${future}'`)}`,
       );
-      const body = await valid(response, 'UserSetDType');
+      const body = await validResponse(response, 'UserSetDType');
       expect(body.users).toEqual([]);
       expect(response.headers.get('x-total-count')).toBe('0');
     }
@@ -428,19 +422,19 @@ describe('filter, sort and fields', () => {
 
   it('answers every field when fields names one the objects lack, as the binding says', async () => {
     const [user] = await all('users', 'users', '&limit=1');
-    const whole = await valid(
+    const whole = await validResponse(
       await api.get(`${BASE}/users/${user?.sourcedId}?fields=givenName,shoeSize`),
       'SingleUserDType',
     );
     expect(whole.user).toEqual(user);
-    const list = await valid(await api.get(`${BASE}/users?fields=shoeSize&limit=2`), 'UserSetDType');
+    const list = await validResponse(await api.get(`${BASE}/users?fields=shoeSize&limit=2`), 'UserSetDType');
     expect(Object.keys((list.users as Obj[])[0] as Obj)).toEqual(Object.keys(user as Obj));
   });
 
   it('serves a limit above 1000 as 1000, and says so in the Link header', async () => {
     const response = await api.get(`${BASE}/users?limit=5000`);
     const links = linksOf(response);
-    const body = await valid(response, 'UserSetDType');
+    const body = await validResponse(response, 'UserSetDType');
     const total = Number(response.headers.get('x-total-count'));
     expect((body.users as Obj[]).length).toBe(Math.min(total, 1000));
     expect(links.first).toContain('limit=1000');
@@ -468,7 +462,7 @@ describe('errors', () => {
     [`filter=${encodeURIComponent("dateLastModified>'yesterday'")}`, 'invalid_filter_field'],
     ['page=2', 'invaliddata'],
   ])('refuses ?%s with a 400 imsx_StatusInfo (%s)', async (query, codeMinor) => {
-    const body = await valid(await api.get(`${BASE}/users?${query}`), 'imsx_StatusInfoDType', 400);
+    const body = await validResponse(await api.get(`${BASE}/users?${query}`), 'imsx_StatusInfoDType', 400);
     expect(body).toMatchObject({
       imsx_codeMajor: 'failure',
       imsx_severity: 'error',
@@ -488,7 +482,7 @@ describe('date and date-time filters on every collection', () => {
     ['demographics', "birthDate>'2010-02-30'"],
     ['courses', "dateLastModified>'2026-09-01T00:00:00'"],
   ])('refuses /%s?filter=%s with 400 invalid_filter_field', async (collection, filter) => {
-    const body = await valid(
+    const body = await validResponse(
       await api.get(`${BASE}/${collection}?filter=${encodeURIComponent(filter)}`),
       'imsx_StatusInfoDType',
       400,
@@ -516,7 +510,7 @@ describe('path sourcedIds', () => {
     for (const route of routes.filter((r) => r.dialect.kind === 'imsx' && r.path.includes('{'))) {
       for (const id of [long, 'no-such-id', `${'0'.repeat(8)}-0000-0000-0000-00000000000g`]) {
         const path = route.path.replace('{sourcedId}', id).replace('{classSourcedId}', id);
-        const body = await valid(await api.get(path), 'imsx_StatusInfoDType', 404);
+        const body = await validResponse(await api.get(path), 'imsx_StatusInfoDType', 404);
         expect(JSON.stringify(body), route.id).toContain('unknownobject');
         expect(JSON.stringify(body)).not.toContain(long);
       }
@@ -526,13 +520,13 @@ describe('path sourcedIds', () => {
   it('reads a sourcedId given in upper case as the object it names', async () => {
     const [user] = await all('users', 'users', '&limit=1');
     const cls = (await all('classes', 'classes', '&limit=1'))[0] as Obj;
-    const body = await valid(
+    const body = await validResponse(
       await api.get(`${BASE}/users/${user?.sourcedId.toUpperCase()}`),
       'SingleUserDType',
     );
     expect((body.user as Obj).sourcedId).toBe(user?.sourcedId);
     const school = (cls.school as { sourcedId: string }).sourcedId.toUpperCase();
-    const students = await valid(
+    const students = await validResponse(
       await api.get(`${BASE}/schools/${school}/classes/${cls.sourcedId.toUpperCase()}/students`),
       'UserSetDType',
     );
@@ -544,7 +538,7 @@ describe('scopes', () => {
   it('answers 401 without a token, with a Bearer challenge', async () => {
     const response = await api.get(`${BASE}/users`, { token: null });
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
-    const body = await valid(response, 'imsx_StatusInfoDType', 401);
+    const body = await validResponse(response, 'imsx_StatusInfoDType', 401);
     expect(JSON.stringify(body)).toContain('unauthorisedrequest');
   });
 
@@ -554,20 +548,28 @@ describe('scopes', () => {
     const demographics = await api.token(oneRosterScopes.demographics);
     const nativeScope = await api.token('students:read');
     for (const token of [core, roster]) {
-      await valid(await api.get(`${BASE}/users?limit=1`, { token }), 'UserSetDType');
-      const refused = await valid(
+      await validResponse(await api.get(`${BASE}/users?limit=1`, { token }), 'UserSetDType');
+      const refused = await validResponse(
         await api.get(`${BASE}/demographics?limit=1`, { token }),
         'imsx_StatusInfoDType',
         403,
       );
       expect(JSON.stringify(refused)).toContain('forbidden');
     }
-    await valid(
+    await validResponse(
       await api.get(`${BASE}/demographics?limit=1`, { token: demographics }),
       'DemographicsSetDType',
     );
-    await valid(await api.get(`${BASE}/orgs?limit=1`, { token: demographics }), 'imsx_StatusInfoDType', 403);
-    await valid(await api.get(`${BASE}/users?limit=1`, { token: nativeScope }), 'imsx_StatusInfoDType', 403);
+    await validResponse(
+      await api.get(`${BASE}/orgs?limit=1`, { token: demographics }),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    await validResponse(
+      await api.get(`${BASE}/users?limit=1`, { token: nativeScope }),
+      'imsx_StatusInfoDType',
+      403,
+    );
   });
 });
 
@@ -648,13 +650,17 @@ describe('the rostering model: sessions, courses, classes, enrollments and the n
     );
     for (const period of ofTerm) {
       expect(period).toMatchObject({ type: 'gradingPeriod', parent: { sourcedId: term.sourcedId } });
-      const one = await valid(
+      const one = await validResponse(
         await api.get(`${BASE}/gradingPeriods/${period.sourcedId}`),
         'SingleAcademicSessionDType',
       );
       expect(one.academicSession).toEqual(period);
     }
-    await valid(await api.get(`${BASE}/gradingPeriods/${term.sourcedId}`), 'imsx_StatusInfoDType', 404);
+    await validResponse(
+      await api.get(`${BASE}/gradingPeriods/${term.sourcedId}`),
+      'imsx_StatusInfoDType',
+      404,
+    );
     const student = students[0] as Obj;
     const theirClasses = await all(`students/${student.sourcedId}/classes`, 'classes');
     expect(theirClasses.map((c) => c.sourcedId)).toContain(cls.class_id);
@@ -662,12 +668,16 @@ describe('the rostering model: sessions, courses, classes, enrollments and the n
   });
 
   it('answers unknownobject for a nested path under an object that is not there, and needs roster.readonly', async () => {
-    const body = await valid(await api.get(`${BASE}/schools/none/classes`), 'imsx_StatusInfoDType', 404);
+    const body = await validResponse(
+      await api.get(`${BASE}/schools/none/classes`),
+      'imsx_StatusInfoDType',
+      404,
+    );
     expect(JSON.stringify(body)).toContain('unknownobject');
     const core = await api.token(oneRosterScopes.core);
-    await valid(await api.get(`${BASE}/classes?limit=1`, { token: core }), 'ClassSetDType');
+    await validResponse(await api.get(`${BASE}/classes?limit=1`, { token: core }), 'ClassSetDType');
     const [cls] = await all('classes', 'classes', '&limit=1');
-    await valid(
+    await validResponse(
       await api.get(`${BASE}/classes/${cls?.sourcedId}/students`, { token: core }),
       'imsx_StatusInfoDType',
       403,

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { expect } from 'vitest';
 
 const read = (file: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/oneroster/${file}`, import.meta.url), 'utf8')) as {
@@ -33,6 +34,17 @@ export function bindingSchema(name: string) {
     if (validate) return validate;
   }
   throw new Error(`no schema ${name} in the bindings`);
+}
+
+/** A response's JSON body, after checking its status and that it meets one of the bindings' schemas. */
+export async function validResponse(response: Response, schemaName: string, status = 200) {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const validate = bindingSchema(schemaName);
+  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+  return body;
 }
 
 /** The bindings' schema of a response, by the key its body holds the objects under. */
