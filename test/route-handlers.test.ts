@@ -7,9 +7,9 @@ import { fallbackRoute, routes } from '../shared/routes';
 
 const all = [...routes, fallbackRoute];
 
-/** The route ids a module hands to a factory of shared/wiring (api, oneRosterApi, revocableApi, publicApi). */
+/** The route ids a module hands to a factory of shared/wiring (api, oneRosterApi, pageApi, ...: each named `…Api`). */
 const namedRoutes = (source: string) =>
-  [...source.matchAll(/\b(?:api|oneRosterApi|revocableApi|publicApi)\(\s*'([^']+)'/g)].map((m) => m[1]);
+  [...source.matchAll(/\b(?:api|[a-z][A-Za-z]*Api)\(\s*'([^']+)'/g)].map((m) => m[1]);
 
 describe('route handlers', () => {
   it.each(all.map((route) => [route.id, route] as const))('%s: its module names exactly it', (id, route) => {

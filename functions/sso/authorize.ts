@@ -4,13 +4,13 @@ import { startSignIn } from '../../shared/auth/authorization-request';
 import { authorizationCodeRepository } from '../../shared/wiring/authorization-code-repository';
 import { authorizationRequestRepository } from '../../shared/wiring/authorization-request-repository';
 import { clientRepository } from '../../shared/wiring/client-repository';
-import { publicApi } from '../../shared/wiring/public-api';
+import { pageApi } from '../../shared/wiring/page-api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 import { sessionRepository } from '../../shared/wiring/session-repository';
 import { tokenVerifier } from '../../shared/wiring/token-verifier';
 import { userRepository } from '../../shared/wiring/user-repository';
 
-export const handler = publicApi('get-authorize', (request) =>
+export const handler = pageApi('get-authorize', (request) =>
   startSignIn(request, {
     clients: clientRepository(),
     verifier: tokenVerifier(),

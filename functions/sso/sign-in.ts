@@ -3,13 +3,13 @@
 import { signIn } from '../../shared/auth/sign-in';
 import { authorizationCodeRepository } from '../../shared/wiring/authorization-code-repository';
 import { authorizationRequestRepository } from '../../shared/wiring/authorization-request-repository';
-import { publicApi } from '../../shared/wiring/public-api';
+import { pageApi } from '../../shared/wiring/page-api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 import { sessionRepository } from '../../shared/wiring/session-repository';
 import { signInThrottle } from '../../shared/wiring/sign-in-throttle';
 import { userRepository } from '../../shared/wiring/user-repository';
 
-export const handler = publicApi('post-authorize', (request) =>
+export const handler = pageApi('post-authorize', (request) =>
   signIn(request, {
     authorizationRequests: authorizationRequestRepository(),
     signInThrottle: signInThrottle(),

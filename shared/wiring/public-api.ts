@@ -1,12 +1,11 @@
-// The factory of routes anyone may call, or that authenticate the client themselves (the token,
-// revocation and sign-in endpoints): no token verifier, and so nothing of it in their bundles.
-
-import { pageDialect } from '../auth/page-dialect';
+// The factory of routes anyone may call, or that authenticate the client themselves (the token and
+// revocation endpoints, the metadata, the docs): no token verifier, and so nothing of it in their bundles.
+// The sign-in and logout pages answer their errors as pages, with page-api.ts, so that these carry none
+// of the pages' texts.
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
 import { type ServiceRouteId, serviceRoute } from '../service-routes';
-import { config } from './context';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 
@@ -14,7 +13,7 @@ export function publicApi(routeId: ServiceRouteId, handle: ApiHandler) {
   const route = serviceRoute(routeId);
   return createApi(route, handle, {
     ...kernelRuntime,
-    dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },
+    dialects: { problem: problemDialect, oauth: oauthDialect },
     observers: observersOf(route),
   });
 }
