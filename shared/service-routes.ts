@@ -5,9 +5,10 @@
 // own area's rows.
 import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { reachSources } from './auth/reach';
-import { schoolHeldSources, schoolSources } from './auth/school-scope';
+import { ofOneClass, schoolHeldSources, schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
 import {
+  type GroupDescription,
   groups,
   isDocumentGroup,
   isRoleGroup,
@@ -38,19 +39,19 @@ const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition]
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
-  const { processnumber, links: linked, references } = groups[group];
+  const { processnumber, links: linked, references, fixed = [] } = groups[group] as GroupDescription;
   const record = keys.recordPartition(group);
   const claims = processnumber ? [keys.processnumberPartition(group)] : [];
   const named = (all: boolean) => [
     ...(linked ? [keys.recordPartition(linked.group)] : []),
     ...new Set(
       references
-        .filter((reference: Reference) => all || !reference.enrollments)
+        .filter((reference: Reference) => all || !fixed.includes(reference.field))
         .map((reference: Reference) => keys.recordPartition(reference.group)),
     ),
   ];
   const links = named(true);
-  // An enrollment's class and person are fixed: a replace names no other.
+  // A replace names no other record in a fixed field (an enrollment's class and person, a line item's class).
   const relinks = named(false);
   // Deleting a person ends their enrollments: each leaves its class and is recorded as deleted.
   const ended =
@@ -65,7 +66,7 @@ function partitionsOf(group: RecordGroup) {
   // A person's role joins and leaves its entity.
   const owner = isRoleGroup(group) ? [keys.recordPartition('entities')] : [];
   // A person who may read only some of the group reads them by id, found from their own records.
-  const reach = reachSources(group).map(keys.recordPartition);
+  const reach = reachSources(group);
   // A client registered with schools reads what they hold, found from their classes (school-scope.ts).
   const schools = schoolSources(group);
   const readers = (...partitions: string[]) => [...new Set([...partitions, ...reach, ...schools])];
@@ -78,8 +79,8 @@ function partitionsOf(group: RecordGroup) {
     get: [...new Set([record, keys.gonePartition(group), ...reach, ...held])],
     deleted: readers(keys.deletionPartition(group), ...schoolDeletionSources(group)),
     create: {
-      // A school-scoped client's enrollment is checked to be in its schools' classes (school-writes.ts).
-      reads: [idempotency, ...(group === 'enrollments' ? [keys.recordPartition('classes')] : [])],
+      // A school-scoped client's enrollment or line item is checked to be in its schools' classes (school-writes.ts).
+      reads: [idempotency, ...(ofOneClass(group) ? [keys.recordPartition('classes')] : [])],
       writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
     },
     replace: {

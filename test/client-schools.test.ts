@@ -58,16 +58,18 @@ const ids = (group: RecordGroup, rows: readonly Row[]) => rows.map((r) => r[idFi
 /** What the rule of docs/sso.md says a school holds, from the administrator's reads. */
 async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
   const all = async (group: RecordGroup) => (await walk(group)).rows;
-  const [classes, enrollments, students, teachers, tutors, sessions, categories, scales] = await Promise.all([
-    all('classes'),
-    all('enrollments'),
-    all('students'),
-    all('teachers'),
-    all('tutors'),
-    all('academic_sessions'),
-    all('categories'),
-    all('score_scales'),
-  ]);
+  const [classes, enrollments, students, teachers, tutors, sessions, categories, scales, lineItems] =
+    await Promise.all([
+      all('classes'),
+      all('enrollments'),
+      all('students'),
+      all('teachers'),
+      all('tutors'),
+      all('academic_sessions'),
+      all('categories'),
+      all('score_scales'),
+      all('line_items'),
+    ]);
   const itsClasses = classes.filter((c) => c.school_id === school);
   const classIds = new Set(itsClasses.map((c) => c.class_id));
   const itsEnrollments = enrollments.filter((e) => classIds.has(e.class_id));
@@ -101,6 +103,10 @@ async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
     // What all the tenant's schools share, each reads whole.
     categories: ids('categories', categories),
     score_scales: ids('score_scales', scales),
+    line_items: ids(
+      'line_items',
+      lineItems.filter((l) => classIds.has(l.class_id)),
+    ),
   };
 }
 

@@ -3,6 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { GatewayExchange } from '../infra/local/api-gateway';
+import { recordGroups } from '../shared/domain/groups';
 import { openApiDocument } from '../shared/openapi/document';
 import { ResponseValidator } from './support/openapi-validator';
 
@@ -46,19 +47,9 @@ const systemStatus = {
   version: '0.1.0',
   status: 'ok',
   server_time: '2026-01-01T00:00:00.000Z',
-  counts: {
-    entities: 1,
-    students: 1,
-    teachers: 0,
-    tutors: 0,
-    staffs: 0,
-    academic_sessions: 0,
-    courses: 0,
-    classes: 0,
-    enrollments: 0,
-    categories: 0,
-    score_scales: 0,
-  },
+  counts: Object.fromEntries(
+    recordGroups.map((group) => [group, group === 'entities' || group === 'students' ? 1 : 0]),
+  ),
 };
 const tokenResponse = { access_token: 'a.b.c', token_type: 'Bearer', expires_in: 900, scope: 'system:read' };
 const bearer = { 'www-authenticate': 'Bearer realm="school-api"' };

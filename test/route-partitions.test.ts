@@ -172,7 +172,10 @@ async function outsideSchool(group: RecordGroup): Promise<string> {
   return made[idFields[group]] as string;
 }
 
-/** Rostering records to name: two sessions, two school years, schools, courses, classes, and a person. */
+/**
+ * Records to name: two sessions, two school years, schools, courses, classes, categories, score scales,
+ * grading periods, and a person.
+ */
 async function rosterIds() {
   const ids = async (group: RecordGroup, query = 'items_per_page=2') =>
     ((await json(await send('GET', `/api/${group}?${query}`), 200))[group] as Record<string, string>[]).map(
@@ -212,6 +215,9 @@ async function rosterIds() {
     schools: organisations.map((e) => e.entity_id as string),
     courses: await ids('courses'),
     classes: await ids('classes'),
+    categories: await ids('categories'),
+    scales: await ids('score_scales'),
+    gradingPeriods: sessions.filter((s) => s.type === 'grading_period').map((s) => s.academic_session_id),
     person: people[0]?.entity_id as string,
   };
 }
@@ -333,6 +339,16 @@ describe('what each route touches', () => {
           };
         case 'score_scales':
           return { title: 'Escala de teste', type: 'numeric', minimum: 0, maximum: 10 + alternate };
+        case 'line_items':
+          return {
+            class_id: roster.classes[0],
+            title: 'Ficha de teste',
+            category_id: roster.categories[alternate],
+            score_scale_id: roster.scales[alternate],
+            grading_period_id: roster.gradingPeriods[alternate],
+            assign_date: '2026-10-05',
+            due_date: '2026-10-09',
+          };
         default:
           return { ...personBody(), ative: alternate === 0 };
       }
@@ -424,7 +440,15 @@ describe('what each route touches', () => {
         200,
       ),
     );
-    const heldThroughClasses = ['entities', 'students', 'teachers', 'tutors', 'classes', 'enrollments'];
+    const heldThroughClasses = [
+      'entities',
+      'students',
+      'teachers',
+      'tutors',
+      'classes',
+      'enrollments',
+      'line_items',
+    ];
     const elsewhere = `/api/${group}/${heldThroughClasses.includes(group) ? await outsideSchool(group) : randomUUID()}`;
     await track(`get-${group}`, async () => json(await asSchool('GET', elsewhere), 404));
     // What all schools share, a school's client reads and never changes.
@@ -438,7 +462,7 @@ describe('what each route touches', () => {
         json(await asSchool('POST', `${elsewhere}/documents`, documentBody), 404),
       );
     }
-    if (group === 'enrollments') {
+    if (group === 'enrollments' || group === 'line_items') {
       await track(`create-${group}`, async () =>
         json(await asSchool('POST', `/api/${group}`, { ...body(), class_id: randomUUID() }), 403),
       );

@@ -1,4 +1,4 @@
-// DELETE /api/categories/{course_id}
+// DELETE /api/categories/{category_id}
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';

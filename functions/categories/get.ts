@@ -1,4 +1,4 @@
-// GET /api/categories/{course_id}
+// GET /api/categories/{category_id}
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';

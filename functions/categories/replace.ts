@@ -1,4 +1,4 @@
-// PUT /api/categories/{course_id}
+// PUT /api/categories/{category_id}
 import { replaceRecord } from '../../shared/records/write-records';
 import { categoryInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';

@@ -1,4 +1,4 @@
-// DELETE /api/score_scales/{course_id}
+// DELETE /api/score_scales/{score_scale_id}
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';

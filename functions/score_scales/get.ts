@@ -1,4 +1,4 @@
-// GET /api/score_scales/{course_id}
+// GET /api/score_scales/{score_scale_id}
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';

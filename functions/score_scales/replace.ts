@@ -1,4 +1,4 @@
-// PUT /api/score_scales/{course_id}
+// PUT /api/score_scales/{score_scale_id}
 import { replaceRecord } from '../../shared/records/write-records';
 import { scoreScaleInsertRequest } from '../../shared/schemas/requests';
 import { recordWriter } from '../../shared/wiring/record-writer';

@@ -24,6 +24,14 @@ const sources: ReachSources = {
   inCare: [entry('student', 'c3', 'n3'), entry('aide', 'c4', 'n4')],
   taught: [entry('teacher', 'e0', 'n2'), entry('student', 'e7', 'n5')],
   taughtStudents: ['s7'],
+  lineItems: {
+    all: new Map([['c1', ['l1', 'l2']]]),
+    released: new Map([
+      ['c2', ['l4']],
+      ['c3', ['l3']],
+      ['c4', ['l5']],
+    ]),
+  },
 };
 
 describe('the ids a reach gives (issue 3, deliverable 6)', () => {
@@ -55,6 +63,12 @@ describe('the ids a reach gives (issue 3, deliverable 6)', () => {
     expect(idsInReach('classes', ['taught'], sources)).toEqual([]);
   });
 
+  it("line items: the released ones of one's own and one's children's classes, all of the classes taught", () => {
+    expect(idsInReach('line_items', ['own'], sources)).toEqual(['l4']);
+    expect(idsInReach('line_items', ['in-care'], sources)).toEqual(['l3']);
+    expect(idsInReach('line_items', ['taught'], sources)).toEqual(['l1', 'l2']);
+  });
+
   it('nothing without a reach', () => {
     expect(idsInReach('students', [], sources)).toEqual([]);
   });
@@ -62,11 +76,16 @@ describe('the ids a reach gives (issue 3, deliverable 6)', () => {
 
 describe('what a restricted read consults', () => {
   it('the entity for own, the tutor records for in-care, the classes for taught', () => {
-    expect(reachSources('students')).toEqual(['entities', 'tutors', 'classes']);
-    expect(reachSources('classes')).toEqual(['entities', 'tutors', 'students']);
-    expect(reachSources('enrollments')).toEqual(['entities', 'tutors', 'students', 'classes']);
+    const partitions = (...groups: string[]) => groups.map((group) => `REC#${group}`);
+    expect(reachSources('students')).toEqual(partitions('entities', 'tutors', 'classes'));
+    expect(reachSources('classes')).toEqual(partitions('entities', 'tutors', 'students'));
+    expect(reachSources('enrollments')).toEqual(partitions('entities', 'tutors', 'students', 'classes'));
+    expect(reachSources('line_items')).toEqual([
+      ...partitions('entities', 'tutors', 'students'),
+      'LIST#line_items',
+    ]);
     expect(reachSources('courses')).toEqual([]);
-    expect(reachSources('tutors')).toEqual(['entities']);
+    expect(reachSources('tutors')).toEqual(partitions('entities'));
     expect(reachSources('teachers')).toEqual([]);
     expect(reachSources('staffs')).toEqual([]);
     expect(reachSources('entities')).toEqual([]);

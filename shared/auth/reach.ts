@@ -3,10 +3,13 @@
 // their records of the group, named by their entity's roles, and their classes and enrollments, listed on
 // their entity; `in-care`, the students of their tutor records, and those students' classes and
 // enrollments; `taught`, the students and enrollments of the classes they teach, listed on those classes.
+// A class's line items are in a listing by class: its students and their guardians read those released to
+// students, its teachers all of them.
 // The set is read fresh on every request, by id (never a whole group), since a person's records, the
 // students in their care and the classes' enrollments change while a token lives.
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { entriesOf } from '../data/enrollment-entries';
+import { keys } from '../data/keys';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -36,41 +39,77 @@ export interface ReachSources {
   taught: readonly EnrollmentEntry[];
   /** The student records of the people enrolled as students in the classes the person teaches. */
   taughtStudents: readonly string[];
+  /** The line items of the classes the person's reach leads to, by class: all, or those released to students. */
+  lineItems: {
+    all: ReadonlyMap<string, readonly string[]>;
+    released: ReadonlyMap<string, readonly string[]>;
+  };
 }
 
+/** The classes a person teaches, from their own enrollments. */
+const classesTaught = (enrolled: readonly EnrollmentEntry[]) => [
+  ...new Set(enrolled.filter((e) => teaching.includes(e.role)).map((e) => e.otherId)),
+];
+
+/** The classes a guardian's children are enrolled in as students. */
+const childrensClasses = (inCare: readonly EnrollmentEntry[]) =>
+  inCare.filter((e) => e.role === 'student').map((e) => e.otherId);
+
+/** The line items of some classes, from what the sources read of them. */
+const workOf = (classes: readonly string[], byClass: ReadonlyMap<string, readonly string[]>) =>
+  classes.flatMap((id) => byClass.get(id) ?? []);
+
 /** A person's own records of a group: their entity, their records of its role, their classes and enrollments. */
-function ownIds(group: RecordGroup, { entity, enrolled }: ReachSources): string[] {
+function ownIds(group: RecordGroup, { entity, enrolled, lineItems }: ReachSources): string[] {
   if (group === 'entities') return [entity.entity_id];
+  if (group === 'line_items')
+    return workOf(
+      enrolled.map((e) => e.otherId),
+      lineItems.released,
+    );
   if (group === 'classes') return enrolled.map((e) => e.otherId);
   if (group === 'enrollments') return enrolled.map((e) => e.enrollmentId);
   return isRoleGroup(group) ? idsOfRole(entity, roleName(group)) : [];
 }
 
-function inCareIds(group: RecordGroup, { tutors, inCare }: ReachSources): string[] {
+function inCareIds(group: RecordGroup, { tutors, inCare, lineItems }: ReachSources): string[] {
   if (group === 'students') return tutors.flatMap((tutor) => tutor.student_ids);
-  if (group === 'classes') return inCare.filter((e) => e.role === 'student').map((e) => e.otherId);
+  if (group === 'classes') return childrensClasses(inCare);
+  if (group === 'line_items') return workOf(childrensClasses(inCare), lineItems.released);
   if (group === 'enrollments') return inCare.map((e) => e.enrollmentId);
   return [];
 }
 
-function taughtIds(group: RecordGroup, { taught, taughtStudents }: ReachSources): string[] {
+function taughtIds(
+  group: RecordGroup,
+  { enrolled, taught, taughtStudents, lineItems }: ReachSources,
+): string[] {
   if (group === 'students') return [...taughtStudents];
+  if (group === 'line_items') return workOf(classesTaught(enrolled), lineItems.all);
   if (group === 'enrollments') return taught.map((e) => e.enrollmentId);
   return [];
 }
 
-/** Every group a restricted read of `group` may consult, whoever reads: what its routes are granted. */
-export function reachSources(group: RecordGroup): RecordGroup[] {
+/** Whether a person's reach into a group goes through the classes they or the students in their care are in. */
+const throughClasses = (group: RecordGroup) =>
+  group === 'classes' || group === 'enrollments' || group === 'line_items';
+
+/**
+ * Every partition a restricted read of `group` may consult, whoever reads: what its routes are granted.
+ * The groups' records, and for line items their listing.
+ */
+export function reachSources(group: RecordGroup): string[] {
   const reaches = new Set(personRoles.map((role) => rolePolicy[role][group]));
-  const enrolled = group === 'classes' || group === 'enrollments';
   const sources = new Set<RecordGroup>();
   if (reaches.has('own')) sources.add('entities');
   if (reaches.has('in-care')) {
     sources.add('entities').add('tutors');
-    if (enrolled) sources.add('students');
+    if (throughClasses(group)) sources.add('students');
   }
-  if (reaches.has('taught')) sources.add('entities').add('classes');
-  return [...sources];
+  if (reaches.has('taught')) sources.add('entities');
+  if (reaches.has('taught') && group !== 'line_items') sources.add('classes');
+  const listed = group === 'line_items' && sources.size > 0 ? [keys.listingPartition('line_items')] : [];
+  return [...[...sources].map(keys.recordPartition), ...listed];
 }
 
 /** The ids some reaches into a group give, from what the person's reach is read from, once each in id order. */
@@ -165,8 +204,16 @@ async function personScope(
   const enrolled = entriesOf(item[internal.enrollments]);
   // When what the set is read from last changed: records' updated_at, and the enrollment lists' own time.
   const changes: (string | undefined)[] = [entity.updated_at, item[internal.enrolledAt] as string];
-  const sources: ReachSources = { entity, tutors: [], enrolled, inCare: [], taught: [], taughtStudents: [] };
-  const enrolledGroup = group === 'classes' || group === 'enrollments';
+  const sources: ReachSources = {
+    entity,
+    tutors: [],
+    enrolled,
+    inCare: [],
+    taught: [],
+    taughtStudents: [],
+    lineItems: { all: new Map(), released: new Map() },
+  };
+  const enrolledGroup = throughClasses(group);
 
   if (reaches.includes('in-care')) {
     sources.tutors = [...(await records.getMany('tutors', idsOfRole(entity, 'tutor'))).values()];
@@ -179,8 +226,20 @@ async function personScope(
     }
   }
 
-  if (reaches.includes('taught')) {
-    const classIds = [...new Set(enrolled.filter((e) => teaching.includes(e.role)).map((e) => e.otherId))];
+  if (group === 'line_items') {
+    // A line item's own change (made, released, deleted) is its news: the set changes with the classes.
+    const released = [
+      ...(reaches.includes('own') ? enrolled.map((e) => e.otherId) : []),
+      ...(reaches.includes('in-care') ? childrensClasses(sources.inCare) : []),
+    ];
+    const taught = reaches.includes('taught') ? classesTaught(enrolled) : [];
+    const [all, shown] = await Promise.all([
+      records.lineItemsOfClasses(taught),
+      records.lineItemsOfClasses(released, true),
+    ]);
+    sources.lineItems = { all, released: shown };
+  } else if (reaches.includes('taught')) {
+    const classIds = classesTaught(enrolled);
     const lists = await records.enrollmentLists('classes', classIds);
     sources.taught = [...lists.values()].flatMap((list) => list.entries);
     changes.push(...[...lists.values()].map((l) => l.changedAt));

@@ -3,7 +3,9 @@
 // `admin` for staff whose account has admin rights. Every role says how far it reads into every group:
 // `all` of it; `own`, the person's own records of that group (their classes and enrollments too);
 // `in-care`, the students of the person's tutor records (and those students' classes and enrollments);
-// `taught`, what the classes the person teaches hold (their students, their enrollments); or `none`.
+// `taught`, what the classes the person teaches hold (their students, their enrollments, their line
+// items); or `none`. A class's line items are read by its students and their guardians (`own`,
+// `in-care`) once released to students, by its teachers (`taught`) whether released or not.
 // A new group or role fails to compile here until each role says.
 import {
   documentGroups,
@@ -25,14 +27,17 @@ export type Reach = 'all' | 'own' | 'in-care' | 'taught';
 /** Where a person's enrollments lead: their classes, and the enrollments themselves. */
 type EnrolledGroup = 'classes' | 'enrollments';
 
+/** What a class holds of its own work, reached through the classes a person is enrolled in. */
+export type ClassWorkGroup = 'line_items';
+
 /** Where `own` means something: the person's entity itself, the records that are its roles, and their enrollments'. */
-type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup;
+type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup | ClassWorkGroup;
 
 /** Where `in-care` means something: the group a tutor's records name (its students), and theirs. */
-type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'] | EnrolledGroup;
+type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'] | EnrolledGroup | ClassWorkGroup;
 
-/** Where `taught` means something: the students and the enrollments of the classes a person teaches. */
-type TaughtGroup = 'students' | 'enrollments';
+/** Where `taught` means something: the students, the enrollments and the work of the classes a person teaches. */
+type TaughtGroup = 'students' | 'enrollments' | ClassWorkGroup;
 
 /** How far one role reads into a group: `own`, `in-care` and `taught` only where they mean something. */
 type ReachInto<G extends RecordGroup> =
@@ -69,6 +74,7 @@ export const rolePolicy = {
     ...calendar,
     classes: 'all',
     enrollments: 'all',
+    line_items: 'all',
   },
   teacher: {
     entities: 'none',
@@ -79,6 +85,7 @@ export const rolePolicy = {
     ...calendar,
     classes: 'own',
     enrollments: 'taught',
+    line_items: 'taught',
   },
   tutor: {
     entities: 'none',
@@ -89,6 +96,7 @@ export const rolePolicy = {
     ...calendar,
     classes: 'in-care',
     enrollments: 'in-care',
+    line_items: 'in-care',
   },
   student: {
     entities: 'none',
@@ -99,6 +107,7 @@ export const rolePolicy = {
     ...calendar,
     classes: 'own',
     enrollments: 'own',
+    line_items: 'own',
   },
 } as const satisfies Record<PersonRole, RoleReaches>;
 

@@ -39,6 +39,15 @@ const heldThroughEnrollments: readonly RecordGroup[] = [...heldThroughPeople, 'e
 export const sharedBySchools = (group: RecordGroup): boolean =>
   (groups[group] as GroupDescription).schoolWide === true;
 
+/**
+ * Whether a group's records each belong to one class, which their `class_id` names (an enrollment, a line
+ * item): the schools hold them with the class, and a client of those schools makes them only there.
+ */
+export const ofOneClass = (group: RecordGroup): boolean =>
+  (groups[group] as GroupDescription).references.some(
+    (reference) => reference.field === 'class_id' && reference.group === 'classes',
+  );
+
 /** A staff record names no school: no school holds one. */
 const heldByNoSchool: readonly RecordGroup[] = ['staffs'];
 
@@ -110,10 +119,12 @@ export class SchoolHoldings {
       return new Set([...schoolOf].filter(([, school]) => this.schools.includes(school)).map(([id]) => id));
     };
     if (group === 'classes') return inSchools(ids);
-    if (group === 'enrollments') {
-      const enrollments = await records.getMany('enrollments', ids);
-      const classes = await inSchools([...enrollments.values()].map((e) => e.class_id));
-      return new Set(ids.filter((id) => classes.has(enrollments.get(id)?.class_id ?? '')));
+    if (ofOneClass(group)) {
+      const classOf = new Map(
+        [...(await records.getMany(group, ids))].map(([id, r]) => [id, (r as { class_id: string }).class_id]),
+      );
+      const classes = await inSchools(classOf.values());
+      return new Set(ids.filter((id) => classes.has(classOf.get(id) ?? '')));
     }
     /** The persons among these enrolled in the schools' classes, with a role of `as` when it is given. */
     const enrolled = async (persons: readonly string[], as?: RecordGroup) => {
@@ -252,6 +263,14 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
     for (const id of await rolesOf(group, personsAs(group))) ids.add(id);
   }
   if (group === 'tutors') for (const id of await tutors()) ids.add(id);
+  if (group === 'line_items') {
+    for (const [classId, lineItems] of await records.lineItemsOfClasses(classIds)) {
+      for (const id of lineItems) {
+        ids.add(id);
+        mark(id, classes.get(classId)?.updatedAt);
+      }
+    }
+  }
   if (group === 'entities') {
     for (const school of schools) ids.add(school);
     for (const person of persons) ids.add(person);
@@ -313,6 +332,7 @@ export function schoolSources(group: RecordGroup): string[] {
   return [
     keys.listingPartition('classes'),
     ...['classes' as const, ...(extra[group] ?? [])].map(keys.recordPartition),
+    ...(group === 'line_items' ? [keys.listingPartition('line_items')] : []),
   ];
 }
 
@@ -327,6 +347,7 @@ export function schoolHeldSources(group: RecordGroup): string[] {
     score_scales: [],
     classes: ['classes'],
     enrollments: ['enrollments', 'classes'],
+    line_items: ['line_items', 'classes'],
     students: ['students', 'entities', 'classes'],
     teachers: ['teachers', 'entities', 'classes'],
     tutors: ['tutors', 'students', 'entities', 'classes'],

@@ -1,18 +1,27 @@
 // The listings: collections the OneRoster binding pages that are not a whole native group (its users,
 // the users of one role, the organisations, the persons without a role whom /users leaves out, and the
-// classes by school). Each is a partition of the keys-only `listings` index, in sourcedId order (the
+// classes by school), and the line items by class, which a person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId order (the
 // classes within each school), so a page of one is a Query of a key range whatever the tenant's size. A record's listing follows from the record
 // (`listingOf`): every Put of a record item writes it (record-items.ts), and the two steps that change
 // an entity's roles without a Put keep it (write-steps.ts).
 import type { RecordGroup } from '../domain/groups';
 import type { Entity, GroupRecords } from '../schemas/records';
 
-export const listingNames = ['users', 'students', 'teachers', 'orgs', 'roleless-people', 'classes'] as const;
+export const listingNames = [
+  'users',
+  'students',
+  'teachers',
+  'orgs',
+  'roleless-people',
+  'classes',
+  'line_items',
+] as const;
 export type ListingName = (typeof listingNames)[number];
 
 /**
  * A record's place in a listing: the listing, and what it is sorted by there: the entity id of a person
- * or organisation, `<school_id>#<class_id>` for a class.
+ * or organisation, `<school_id>#<class_id>` for a class, `<class_id>#<released>#<line_item_id>` for a
+ * line item (`released` is `1` once released to students, `0` before).
  */
 export interface ListingEntry {
   listing: ListingName;
@@ -26,12 +35,19 @@ export const classesOfSchool = (schoolId: string) => `${schoolId}#`;
 export const entityListing = (entity: Pick<Entity, 'entity_type' | 'roles'>): ListingName =>
   entity.entity_type === 'organisation' ? 'orgs' : entity.roles.length > 0 ? 'users' : 'roleless-people';
 
+/**
+ * Where a class's line items start in theirs: every one with `released` undefined, those released to
+ * students with `released` true.
+ */
+export const lineItemsOfClass = (classId: string, released?: true) => `${classId}#${released ? '1#' : ''}`;
+
 /** The groups whose records are listed (by `listingOf`). */
 export const listedGroups = [
   'entities',
   'students',
   'teachers',
   'classes',
+  'line_items',
 ] as const satisfies readonly RecordGroup[];
 
 /** The listing a record is in, if any: entities by kind, the student and teacher role records, classes. */
@@ -50,6 +66,13 @@ export function listingOf<G extends RecordGroup>(
     case 'classes': {
       const cls = record as GroupRecords['classes'];
       return { listing: 'classes', sort: `${classesOfSchool(cls.school_id)}${cls.class_id}` };
+    }
+    case 'line_items': {
+      const item = record as GroupRecords['line_items'];
+      return {
+        listing: 'line_items',
+        sort: `${item.class_id}#${item.released ? 1 : 0}#${item.line_item_id}`,
+      };
     }
     default:
       return undefined;

@@ -13,7 +13,7 @@ import type { GroupRecords } from '../schemas/records';
 import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import { ListingRepository } from './listing-repository';
-import { classesOfSchool } from './listings';
+import { classesOfSchool, lineItemsOfClass } from './listings';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
@@ -170,6 +170,21 @@ export class RecordRepository {
       }),
     );
     return [...new Set(ranges.flat())].sort();
+  }
+
+  /**
+   * The line items of these classes, by class (every class asked for, none or some each), in id order:
+   * each class's range of the line items' listing, only its released part when `released` is true.
+   * A class's line items are a few hundred at most, whatever the tenant's size.
+   */
+  async lineItemsOfClasses(classIds: readonly string[], released?: true): Promise<Map<string, string[]>> {
+    const ranges = await Promise.all(
+      [...new Set(classIds)].map(async (classId) => {
+        const items = await this.listings.all('line_items', lineItemsOfClass(classId, released));
+        return [classId, items.map((i) => i.recordId).sort()] as const;
+      }),
+    );
+    return new Map(ranges);
   }
 
   /**

@@ -17,6 +17,7 @@ export const recordGroups = [
   'enrollments',
   'categories',
   'score_scales',
+  'line_items',
 ] as const;
 export type RecordGroup = (typeof recordGroups)[number];
 
@@ -55,6 +56,11 @@ export interface GroupDescription {
    * scales): a client registered with schools reads them whole, as a person of any role does.
    */
   schoolWide?: true;
+  /**
+   * Fields a replace keeps as the record was made (409 otherwise): an enrollment's class, person and
+   * role; a line item's class, from which who may read and change it follows.
+   */
+  fixed?: readonly string[];
   /** A record, and several, in the API description's words. */
   noun: string;
   plural: string;
@@ -188,6 +194,7 @@ export const groups = {
         enrollments: true,
       },
     ],
+    fixed: ['class_id', 'entity_id', 'role'],
     noun: 'enrollment',
     plural: 'enrollments',
   },
@@ -216,6 +223,28 @@ export const groups = {
     schoolWide: true,
     noun: 'score scale',
     plural: 'score scales',
+  },
+  line_items: {
+    idField: 'line_item_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [
+      { field: 'class_id', group: 'classes' },
+      { field: 'category_id', group: 'categories' },
+      { field: 'score_scale_id', group: 'score_scales', nullable: true },
+      {
+        field: 'grading_period_id',
+        group: 'academic_sessions',
+        nullable: true,
+        kind: { field: 'type', value: 'grading_period' },
+      },
+    ],
+    scopes: 'gradebook',
+    fixed: ['class_id'],
+    noun: 'line item',
+    plural: 'line items',
   },
 } as const satisfies Record<RecordGroup, GroupDescription>;
 

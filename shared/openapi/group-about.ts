@@ -16,4 +16,6 @@ export const groupAbout: { [G in RecordGroup]: string } = {
     "The gradebook's categories of a school year, such as tests or homework, each with its weight in a grade.",
   score_scales:
     'Score scales: a numeric range, or an ordered list of letter values, that results are given in.',
+  line_items:
+    "A class's assignments and assessments, each in a category and scored on a scale or out of a maximum; its students and their guardians see one once it is released.",
 };

@@ -113,6 +113,12 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     deletions: 'ScoreScalesDeletions',
     insert: 'ScoreScaleInsertRequest',
   },
+  line_items: {
+    page: 'LineItemsPage',
+    read: 'LineItemSelection',
+    deletions: 'LineItemsDeletions',
+    insert: 'LineItemInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {

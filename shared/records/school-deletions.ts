@@ -1,10 +1,10 @@
 // The deletions feed of a client registered with schools (docs/sso.md, "School scoping"): the group's
 // deletions in the window that the schools held when they happened, as far as each deletion kept (a
-// class's school, an enrollment's class, a course's organisation, a person's entity), and the people who
+// class's school, an enrollment's or line item's class, a course's organisation, a person's entity), and the people who
 // left the schools' classes in the window and are not there now, told as deleted at their last
 // enrollment's end. Read whole for the window (the group's deletions, and the enrollments' for the people
 // who left) and paged here, as OneRoster's deltas of a school's people are.
-import { enrolledGroup, heldThroughPeople } from '../auth/school-scope';
+import { enrolledGroup, heldThroughPeople, ofOneClass } from '../auth/school-scope';
 import { keys } from '../data/keys';
 import type { Deletion, TimedPage, TimeWindowQuery } from '../data/pages';
 import { pageOfWindow } from '../data/pages-of-ids';
@@ -44,6 +44,7 @@ export function heldBy(
     case 'classes':
       return read.schools.includes(fact('school_id') ?? '');
     case 'enrollments':
+    case 'line_items':
       return classes.has(fact('class_id') ?? '');
     case 'courses':
       return read.schools.includes(fact('org_id') ?? '');
@@ -68,7 +69,7 @@ export async function schoolDeletions(
   const [deleted, endedEnrollments, deletedClasses] = await Promise.all([
     all(records, group, span),
     throughPeople(group) ? all(records, 'enrollments', span) : [],
-    group === 'enrollments' ? all(records, 'classes', span) : [],
+    ofOneClass(group) ? all(records, 'classes', span) : [],
   ]);
   // The schools' classes: those there now, and those deleted in the window that were there.
   const classes = new Set([
@@ -114,7 +115,7 @@ export async function schoolDeletions(
 export function schoolDeletionSources(group: RecordGroup): string[] {
   return [
     ...(throughPeople(group) ? [keys.deletionPartition('enrollments')] : []),
-    ...(group === 'enrollments' ? [keys.deletionPartition('classes')] : []),
+    ...(ofOneClass(group) ? [keys.deletionPartition('classes')] : []),
     ...(group === 'students' || group === 'teachers' ? [keys.recordPartition('entities')] : []),
   ];
 }

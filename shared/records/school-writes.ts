@@ -1,8 +1,8 @@
 // What a client registered with `schools` may write (docs/sso.md, "School scoping"): records its schools
-// hold, as its reads find them, and new classes and enrollments in them. Anything else it would create
+// hold, as its reads find them, and new classes, enrollments and line items in them. Anything else it would create
 // is outside its schools until enrolled there, so it is refused (403); a record it cannot read is not
 // there for it (404), as on a read.
-import { SchoolHoldings, sharedBySchools } from '../auth/school-scope';
+import { ofOneClass, SchoolHoldings, sharedBySchools } from '../auth/school-scope';
 import type { RecordRepository } from '../data/record-repository';
 import { OutsideSchoolsError } from '../domain/errors';
 import { groups, type RecordGroup } from '../domain/groups';
@@ -32,7 +32,7 @@ export async function refuseCreateOutsideSchools(
   const schools = request.auth?.schools;
   if (!schools) return;
   if (group === 'classes') return refuseOtherSchool(schools, request.body);
-  if (group === 'enrollments') {
+  if (ofOneClass(group)) {
     const classId = field(request.body, 'class_id');
     if (
       typeof classId !== 'string' ||
@@ -40,12 +40,12 @@ export async function refuseCreateOutsideSchools(
     )
       return;
     throw new OutsideSchoolsError(
-      "This client writes only in its schools: the enrollment's class is not in one of them.",
+      `This client writes only in its schools: the ${groups[group].noun}'s class is not in one of them.`,
       [{ name: 'class_id', in: 'body', reason: "is not a class of this client's schools" }],
     );
   }
   throw new OutsideSchoolsError(
-    `This client is limited to some schools: it creates only classes and enrollments there, not ${groups[group].plural}.`,
+    `This client is limited to some schools: it creates only classes, enrollments and line items there, not ${groups[group].plural}.`,
   );
 }
 

@@ -137,15 +137,19 @@ describe('the rostering references of a write', () => {
     );
   });
 
-  it('keep what is named from being deleted: counted records while counted, a class while it has enrollments', () => {
+  it('keep what is named from being deleted: counted records while counted, a class while it has enrollments or line items', () => {
     expect(referenceGuards('courses').map((g) => [g.kind, g.attribute])).toEqual([['zero', '_refs']]);
     expect(referenceGuards('academic_sessions').map((g) => [g.kind, g.attribute])).toEqual([
       ['zero', '_refs'],
     ]);
     expect(referenceGuards('classes').map((g) => [g.kind, g.attribute])).toEqual([
+      ['zero', '_refs'],
       ['absent', '_enrollments'],
     ]);
-    expect(referenceGuards('classes')[0]?.refusal()).toBeInstanceOf(StateConflictError);
+    expect(referenceGuards('classes')[0]?.refusal().message).toBe(
+      'The class is still named by class_id of other records; change or delete those first.',
+    );
+    expect(referenceGuards('classes')[1]?.refusal()).toBeInstanceOf(StateConflictError);
     expect(referenceGuards('entities').map((g) => [g.kind, g.attribute])).toEqual([
       ['zero', '_refs'],
       ['absent', '_enrollments'],

@@ -9,6 +9,7 @@ import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
   type GradebookGroup,
+  type GroupDescription,
   groups,
   idFields,
   isRoleGroup,
@@ -85,11 +86,6 @@ export const rolesGuard: DeleteGuard = {
     new StateConflictError(`The entity still has roles; delete its ${roleNamesInWords} records first.`),
 };
 
-/** Fields a replace keeps: an enrollment stays in its class, of its person, in its role. */
-const fixedFields: Partial<Record<RecordGroup, readonly string[]>> = {
-  enrollments: ['class_id', 'entity_id', 'role'],
-};
-
 /**
  * A rostering record (session, course, class, enrollment) or a gradebook one: made as sent, with its id
  * and times; what it names is kept by the reference steps, not by these rules.
@@ -105,7 +101,7 @@ function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'en
       steps: [],
     }),
     replace(current, input, id, stored) {
-      for (const field of fixedFields[group] ?? []) {
+      for (const field of (groups[group] as GroupDescription).fixed ?? []) {
         const was = (current as Record<string, unknown>)[field];
         if ((input as Record<string, unknown>)[field] !== was) {
           throw new StateConflictError(`A ${groups[group].noun} keeps its ${field}.`, [
@@ -208,6 +204,7 @@ export const personRules: { [G in RecordGroup]: PersonRules<G> } = {
   enrollments: rosterRules('enrollments'),
   categories: rosterRules('categories'),
   score_scales: rosterRules('score_scales'),
+  line_items: rosterRules('line_items'),
 };
 
 const processnumberOf = (group: RecordGroup, record: object | undefined): string | undefined =>

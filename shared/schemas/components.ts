@@ -87,6 +87,11 @@ import {
   Entity,
   EntityRole,
   IdentificationDocument,
+  LineItem,
+  LineItemsChanges,
+  LineItemsDeletions,
+  LineItemsList,
+  LineItemsSelection,
   ScoreScale,
   ScoreScalesChanges,
   ScoreScalesDeletions,
@@ -299,6 +304,26 @@ const gradebookComponents = {
       changes: ScoreScalesChanges,
       selection: ScoreScalesSelection,
       deletions: ScoreScalesDeletions,
+    },
+  ),
+  ...groupComponents(
+    'line_items',
+    { one: 'LineItem', many: 'LineItems' },
+    {
+      aRecord: 'A line item',
+      about:
+        'An assignment or assessment of a class, in a category, scored on a score scale or from ' +
+        '`result_value_min` to `result_value_max`; its students and their guardians read it once `released`.',
+      insert:
+        'A line item to create or replace: its class, category, score scale and grading period must exist; ' +
+        'it gives a `score_scale_id` or a `result_value_max`, and `assign_date` is not after `due_date`.',
+    },
+    {
+      record: LineItem,
+      list: LineItemsList,
+      changes: LineItemsChanges,
+      selection: LineItemsSelection,
+      deletions: LineItemsDeletions,
     },
   ),
 };

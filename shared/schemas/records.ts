@@ -153,6 +153,24 @@ export const ScoreScale = z.strictObject({
   updated_at: timestamp,
 });
 
+/** An assignment or assessment of a class, scored on a scale or out of a maximum; students see it once released. */
+export const LineItem = z.strictObject({
+  line_item_id: z.uuid(),
+  class_id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  category_id: z.uuid(),
+  score_scale_id: z.uuid().nullable(),
+  result_value_min: z.number().nullable(),
+  result_value_max: z.number().nullable(),
+  grading_period_id: z.uuid().nullable(),
+  assign_date: date,
+  due_date: date,
+  released: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;
@@ -169,6 +187,7 @@ export type Class = z.infer<typeof Class>;
 export type Enrollment = z.infer<typeof Enrollment>;
 export type Category = z.infer<typeof Category>;
 export type ScoreScale = z.infer<typeof ScoreScale>;
+export type LineItem = z.infer<typeof LineItem>;
 
 export const recordSchemas = {
   entities: Entity,
@@ -182,6 +201,7 @@ export const recordSchemas = {
   enrollments: Enrollment,
   categories: Category,
   score_scales: ScoreScale,
+  line_items: LineItem,
 } as const;
 
 export interface GroupRecords {
@@ -196,6 +216,7 @@ export interface GroupRecords {
   enrollments: Enrollment;
   categories: Category;
   score_scales: ScoreScale;
+  line_items: LineItem;
 }
 
 const pagingFields = {
@@ -222,6 +243,7 @@ export const ClassesList = listEnvelope('classes', Class);
 export const EnrollmentsList = listEnvelope('enrollments', Enrollment);
 export const CategoriesList = listEnvelope('categories', Category);
 export const ScoreScalesList = listEnvelope('score_scales', ScoreScale);
+export const LineItemsList = listEnvelope('line_items', LineItem);
 
 /**
  * A page whose records hold only the fields `fields=` selects (with their ids), or a list narrowed by
@@ -250,6 +272,7 @@ export const ClassesSelection = selectionEnvelope('classes', Class);
 export const EnrollmentsSelection = selectionEnvelope('enrollments', Enrollment);
 export const CategoriesSelection = selectionEnvelope('categories', Category);
 export const ScoreScalesSelection = selectionEnvelope('score_scales', ScoreScale);
+export const LineItemsSelection = selectionEnvelope('line_items', LineItem);
 
 /** A record, or the fields of it that `fields=` selects. */
 export const selection = <T extends z.ZodObject>(record: T) => z.union([record, record.partial()]);
@@ -292,6 +315,7 @@ export const ClassesChanges = changesEnvelope('classes', Class);
 export const EnrollmentsChanges = changesEnvelope('enrollments', Enrollment);
 export const CategoriesChanges = changesEnvelope('categories', Category);
 export const ScoreScalesChanges = changesEnvelope('score_scales', ScoreScale);
+export const LineItemsChanges = changesEnvelope('line_items', LineItem);
 
 export const EntitiesDeletions = deletionsEnvelope('entity_id');
 export const StudentsDeletions = deletionsEnvelope('student_id');
@@ -304,3 +328,4 @@ export const ClassesDeletions = deletionsEnvelope('class_id');
 export const EnrollmentsDeletions = deletionsEnvelope('enrollment_id');
 export const CategoriesDeletions = deletionsEnvelope('category_id');
 export const ScoreScalesDeletions = deletionsEnvelope('score_scale_id');
+export const LineItemsDeletions = deletionsEnvelope('line_item_id');

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import { recordGroups } from '../domain/groups';
 import { BadRequestError } from '../http/errors';
 import { QUOTE_LENGTH } from '../http/quote';
 import { boundedDistance, closest, validateBody } from '../http/validate';
@@ -14,7 +16,7 @@ const student = {
   birth_date: '2012-02-29',
 };
 
-function problems(body: unknown, schema = insertRequests.students) {
+function problems(body: unknown, schema: z.ZodMiniType = insertRequests.students) {
   try {
     validateBody(schema, body, known);
   } catch (error) {
@@ -106,19 +108,39 @@ describe('body validation (issue: writing records, deliverable 2)', () => {
   });
 
   it('has one schema per group', () => {
-    expect(Object.keys(insertRequests).sort()).toEqual([
-      'academic_sessions',
-      'categories',
-      'classes',
-      'courses',
-      'enrollments',
-      'entities',
-      'score_scales',
-      'staffs',
-      'students',
-      'teachers',
-      'tutors',
-    ]);
+    expect(Object.keys(insertRequests).sort()).toEqual([...recordGroups].sort());
+  });
+
+  it('takes a line item scored on a scale or out of a maximum, due no earlier than it is assigned', () => {
+    const lineItem = {
+      class_id: '0b3f0c52-37c4-4d6e-9d07-3d1b1a6c8f10',
+      title: 'Test 1',
+      category_id: '6e0e5d0c-1f38-4a4b-8a55-2f1c7b1a9e21',
+      result_value_max: 100,
+      assign_date: '2026-10-05',
+      due_date: '2026-10-05',
+    };
+    const schema = insertRequests.line_items;
+    expect(problems(lineItem, schema)).toEqual([]);
+    expect(
+      problems({ ...lineItem, result_value_max: undefined, score_scale_id: lineItem.category_id }, schema),
+    ).toEqual([]);
+    expect(problems({ ...lineItem, result_value_max: undefined }, schema)[0]).toMatchObject({
+      name: 'result_value_max',
+      reason: 'a line item is scored on a score scale or out of a maximum',
+    });
+    expect(problems({ ...lineItem, result_value_min: 100 }, schema)[0]).toMatchObject({
+      name: 'result_value_min',
+      reason: 'must be below result_value_max',
+    });
+    expect(problems({ ...lineItem, assign_date: '2026-10-06' }, schema)[0]).toMatchObject({
+      name: 'assign_date',
+      reason: 'must not be after due_date',
+    });
+    expect(problems({ ...lineItem, released: 'yes' }, schema)[0]).toMatchObject({
+      name: 'released',
+      reason: 'must be a boolean',
+    });
   });
 });
 

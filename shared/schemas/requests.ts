@@ -323,6 +323,47 @@ function scaleProblem(s: {
 }
 
 /**
+ * A line item is scored on a scale or out of a maximum (from a minimum, 0 when left out), and is due no
+ * earlier than it is assigned.
+ */
+export const lineItemInsertRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      class_id: id(),
+      title: requiredText(200),
+      description: optionalText(LIMITS.text),
+      category_id: id(),
+      score_scale_id: z._default(z.nullable(id()), null),
+      result_value_min: z._default(z.nullable(finite()), null),
+      result_value_max: z._default(z.nullable(finite()), null),
+      grading_period_id: z._default(z.nullable(id()), null),
+      assign_date: date(),
+      due_date: date(),
+      released: z._default(z.boolean(), false),
+    })
+    .check(
+      z.refine((l) => ordered(l.assign_date, l.due_date), {
+        message: 'must not be after due_date',
+        path: ['assign_date'],
+      }),
+      z.refine((l) => l.score_scale_id !== null || l.result_value_max !== null, {
+        message: 'a line item is scored on a score scale or out of a maximum',
+        path: ['result_value_max'],
+      }),
+      z.refine(
+        (l) =>
+          l.result_value_min === null ||
+          l.result_value_max === null ||
+          l.result_value_min < l.result_value_max,
+        {
+          message: 'must be below result_value_max',
+          path: ['result_value_min'],
+        },
+      ),
+    ),
+);
+
+/**
  * Each group's insert request, built when first read: for the API description and the import. A write
  * handler takes its own group's (`studentInsertRequest`, ...), so its bundle holds no other group's.
  */
@@ -359,6 +400,9 @@ export const insertRequests = {
   },
   get score_scales() {
     return scoreScaleInsertRequest();
+  },
+  get line_items() {
+    return lineItemInsertRequest();
   },
 };
 

@@ -4,7 +4,6 @@
 import type { NewRecord } from '../../../shared/data/record-repository';
 import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from '../../../shared/domain/identifiers';
 import type {
-  AcademicSession,
   Address,
   BankAccount,
   Contact,
@@ -393,8 +392,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   const roster = demoRoster(r, district as Entity, students, teachers, organisation, stamp);
   for (const school of roster.schools) entities.set(school.entity_id, school);
   // Drawn after the roster, so every id drawn before it is the same as in a tenant seeded without it.
-  const year = roster.sessions.find((session) => session.type === 'school_year') as AcademicSession;
-  const gradebook = demoGradebook(r, year, stamp);
+  const gradebook = demoGradebook(r, roster.sessions, roster.classes, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -408,5 +406,6 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...roster.enrollments.map((record) => ({ group: 'enrollments' as const, record })),
     ...gradebook.categories.map((record) => ({ group: 'categories' as const, record })),
     ...gradebook.scoreScales.map((record) => ({ group: 'score_scales' as const, record })),
+    ...gradebook.lineItems.map((record) => ({ group: 'line_items' as const, record })),
   ];
 }

@@ -1,13 +1,16 @@
 // The demo school group's gradebook setup for 2026/27: the categories its teachers grade by, weighted as
 // Portuguese schools' assessment criteria usually are, and the scales results are given in: 0 to 20 in
 // secondary school, levels 1 to 5 in the 2nd and 3rd cycles, and the 1st cycle's descriptive mentions.
-// Deterministic: it draws from the tenant's generator.
-import type { AcademicSession, Category, ScoreScale } from '../../../shared/schemas/records';
+// Each class has the first grading period's work: a test scored in percent, released to its students,
+// and a group project on the 0 to 20 scale, not yet released. Deterministic: it draws from the tenant's
+// generator.
+import type { AcademicSession, Category, Class, LineItem, ScoreScale } from '../../../shared/schemas/records';
 import type { Random } from './random';
 
 export interface GradebookSetup {
   categories: Category[];
   scoreScales: ScoreScale[];
+  lineItems: LineItem[];
 }
 
 const categories = [
@@ -28,12 +31,37 @@ const scales: Omit<ScoreScale, 'score_scale_id' | 'created_at' | 'updated_at'>[]
   },
 ];
 
+/** The first grading period's work of every class, in the categories and on the scales above. */
+const work = [
+  {
+    title: 'Teste de avaliação 1',
+    description: 'Primeiro teste escrito do período.',
+    category: 0,
+    scale: undefined,
+    assign_date: '2026-10-05',
+    due_date: '2026-10-05',
+    released: true,
+  },
+  {
+    title: 'Trabalho de grupo',
+    description: 'Trabalho de pesquisa em grupo, apresentado à turma.',
+    category: 1,
+    scale: 0,
+    assign_date: '2026-09-28',
+    due_date: '2026-10-23',
+    released: false,
+  },
+] as const;
+
 export function demoGradebook(
   r: Random,
-  year: AcademicSession,
+  sessions: readonly AcademicSession[],
+  classes: readonly Class[],
   stamp: () => { created_at: string; updated_at: string },
 ): GradebookSetup {
-  return {
+  const year = sessions.find((session) => session.type === 'school_year') as AcademicSession;
+  const period = sessions.find((session) => session.type === 'grading_period') as AcademicSession;
+  const setup = {
     categories: categories.map((category) => ({
       category_id: r.uuid(),
       ...category,
@@ -42,4 +70,21 @@ export function demoGradebook(
     })),
     scoreScales: scales.map((scale) => ({ score_scale_id: r.uuid(), ...scale, ...stamp() })),
   };
+  const lineItems = classes.flatMap((cls) =>
+    work.map(({ category, scale, ...item }): LineItem => {
+      const onScale = scale === undefined ? undefined : setup.scoreScales[scale];
+      return {
+        line_item_id: r.uuid(),
+        class_id: cls.class_id,
+        ...item,
+        category_id: (setup.categories[category] as Category).category_id,
+        score_scale_id: onScale?.score_scale_id ?? null,
+        result_value_min: onScale ? null : 0,
+        result_value_max: onScale ? null : 100,
+        grading_period_id: period.academic_session_id,
+        ...stamp(),
+      };
+    }),
+  );
+  return { ...setup, lineItems };
 }

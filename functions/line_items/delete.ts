@@ -1,0 +1,8 @@
+// DELETE /api/line_items/{line_item_id}
+import { deleteRecord } from '../../shared/records/write-records';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('delete-line_items', (request) =>
+  deleteRecord('line_items', request, recordWriter()),
+);
