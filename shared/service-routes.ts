@@ -5,6 +5,7 @@
 // own area's rows.
 import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { reachSources } from './auth/reach';
+import { partlyWritten } from './auth/roles';
 import { ofOneClass, schoolHeldSources, schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
 import {
@@ -72,6 +73,8 @@ function partitionsOf(group: RecordGroup) {
   const readers = (...partitions: string[]) => [...new Set([...partitions, ...reach, ...schools])];
   // Whether it holds one record is asked of the record itself (SchoolHoldings.held).
   const held = schoolHeldSources(group);
+  // A person who writes only the group's records of the classes they teach: their entity lists them.
+  const writer = partlyWritten(group) ? [keys.recordPartition('entities')] : [];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {
@@ -80,16 +83,16 @@ function partitionsOf(group: RecordGroup) {
     deleted: readers(keys.deletionPartition(group), ...schoolDeletionSources(group)),
     create: {
       // A school-scoped client's enrollment or line item is checked to be in its schools' classes (school-writes.ts).
-      reads: [idempotency, ...(ofOneClass(group) ? [keys.recordPartition('classes')] : [])],
+      reads: [idempotency, ...(ofOneClass(group) ? [keys.recordPartition('classes')] : []), ...writer],
       writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
     },
     replace: {
-      reads: [...new Set([record, keys.gonePartition(group), ...held])],
+      reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer])],
       // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
       writes: [...new Set([record, ...claims, ...relinks, ...owner])],
     },
     remove: {
-      reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held])],
+      reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held, ...writer])],
       writes: [
         record,
         keys.counterPartition,
@@ -102,7 +105,7 @@ function partitionsOf(group: RecordGroup) {
       ],
     },
     addDocument: {
-      reads: [...new Set([record, keys.gonePartition(group), idempotency, ...held])],
+      reads: [...new Set([record, keys.gonePartition(group), idempotency, ...held, ...writer])],
       writes: [record, idempotency],
     },
   };

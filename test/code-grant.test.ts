@@ -49,6 +49,7 @@ describe('exchanging a code (RFC 6749 section 4.1.3)', () => {
       'classes:read',
       'enrollments:read',
       'gradebook:read',
+      'gradebook:write',
     ]);
     expect(tokens.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 

@@ -1,6 +1,6 @@
 // A class's line items over HTTP (issue "Grades and attendance", deliverables 1, 2 and 6): the demo's work
 // of every class, the conventions of every group (contract.md sections 2 to 5), what they must name, and
-// who reads them: the class's teachers all of them, its students and their guardians those released to
+// who reads and writes them: the class's teachers all of them, its students and their guardians those released to
 // students, staff and administrators every one, another class's teacher none (404, as any record out
 // of reach), and a client registered with schools those of its schools' classes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,12 +227,8 @@ describe('who reads line items (deliverable 2)', () => {
     expect((changes.line_items as Row[]).map((i) => i.line_item_id)).toContain(line_item_id);
   });
 
-  it('staff read every line item; a person writes none (403)', async () => {
+  it('staff read every line item', async () => {
     expect(idsOf(await lineItems('staff'))).toEqual(idsOf(await lineItems()));
-    const item = (await lineItems('teacher'))[0] as Row;
-    const { line_item_id, created_at, updated_at, ...body } = item;
-    const token = await tokenOf('teacher');
-    await expectProblem(await api.send('POST', '/api/line_items', body, { token }), 403);
   });
 
   it('a client: by the gradebook scopes; registered with schools, the line items of their classes', async () => {
@@ -252,5 +248,76 @@ describe('who reads line items (deliverable 2)', () => {
     await expectProblem(await api.get(`/api/line_items/${outside.line_item_id}`, { token }), 404);
     const rosterOnly = await registeredClient(api, { name: 'Roster only', scopes: ['classes:read'] });
     await expectProblem(await api.get('/api/line_items', { token: rosterOnly.token }), 403);
+  });
+});
+
+describe('who writes line items (deliverable 2)', () => {
+  it('a teacher: the line items of the classes they teach, which their students read once released', async () => {
+    const { category } = await setup();
+    const token = await tokenOf('teacher');
+    const taught = [...(await classesOf('teacher', 'teacher'))];
+    const students = await classesOf('student', 'student');
+    const classId = taught.find((id) => students.has(id)) ?? (taught[0] as string);
+    const body = {
+      class_id: classId,
+      title: 'Questão-aula',
+      category_id: category,
+      result_value_max: 10,
+      assign_date: '2026-10-19',
+      due_date: '2026-10-19',
+    };
+    const item = await json<Row>(await api.send('POST', '/api/line_items', body, { token }), 201);
+    const path = `/api/line_items/${item.line_item_id}`;
+    expect(await json<Row>(await api.get(path, { token }))).toEqual(item);
+    const released = await json<Row>(await api.send('PUT', path, { ...body, released: true }, { token }));
+    expect(released.released).toBe(true);
+    if (students.has(classId)) {
+      expect(await json<Row>(await api.get(path, { token: await tokenOf('student') }))).toEqual(released);
+    }
+    expect((await api.send('DELETE', path, undefined, { token })).status).toBe(204);
+    await expectProblem(await api.get(path), 410);
+  });
+
+  it("refuses a teacher another class's line items (403 to make, 404 to change), and categories (403), writing nothing", async () => {
+    const { category } = await setup();
+    const token = await tokenOf('teacher');
+    const taught = await classesOf('teacher', 'teacher');
+    const all = await lineItems();
+    const theirs = all.find((i) => !taught.has(i.class_id as string)) as Row;
+    const { line_item_id, created_at, updated_at, ...body } = theirs;
+    const made = await expectProblem(await api.send('POST', '/api/line_items', body, { token }), 403);
+    expect(made.type).toBe('urn:problem:school-api:outside-reach');
+    expect(made.errors).toEqual([{ name: 'class_id', in: 'body', reason: 'is not a class you teach' }]);
+    const path = `/api/line_items/${line_item_id}`;
+    await expectProblem(await api.send('PUT', path, { ...body, title: 'Outro' }, { token }), 404);
+    await expectProblem(await api.send('DELETE', path, undefined, { token }), 404);
+    const named = await expectProblem(
+      await api.send(
+        'POST',
+        '/api/categories',
+        {
+          title: 'Minha',
+          school_year_id: (await json<Row>(await api.get(`/api/categories/${category}`))).school_year_id,
+        },
+        { token },
+      ),
+      403,
+    );
+    expect(named.type).toBe('urn:problem:school-api:outside-reach');
+    expect(await lineItems()).toEqual(all);
+  });
+
+  it('refuses a student or a guardian any write (403: their tokens carry no gradebook:write)', async () => {
+    const item = (await lineItems('student'))[0] as Row;
+    const { line_item_id, created_at, updated_at, ...body } = item;
+    for (const username of ['student', 'guardian', 'staff']) {
+      const token = await tokenOf(username);
+      await expectProblem(await api.send('POST', '/api/line_items', body, { token }), 403);
+      await expectProblem(
+        await api.send('PUT', `/api/line_items/${line_item_id}`, { ...body, title: 'X' }, { token }),
+        403,
+      );
+    }
+    expect(await json<Row>(await api.get(`/api/line_items/${line_item_id}`))).toEqual(item);
   });
 });

@@ -97,7 +97,7 @@ describe('the scopes of a person come from the role table (docs/sso.md)', () => 
   ];
   const expected: Record<string, string[]> = {
     admin: [...scopes],
-    teacher: ['students:read', 'teachers:read', 'tutors:read', ...rostering],
+    teacher: ['students:read', 'teachers:read', 'tutors:read', ...rostering, 'gradebook:write'],
     guardian: [
       'students:read',
       'tutors:read',

@@ -14,6 +14,7 @@ import {
   demoPostLogoutUris,
 } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '../infra/local/local-run';
+import { partlyWritten } from '../shared/auth/roles';
 import { SchoolHoldings, sharedBySchools } from '../shared/auth/school-scope';
 import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { createDocumentClient } from '../shared/data/document-client';
@@ -415,6 +416,21 @@ describe('what each route touches', () => {
       await track(`list-deleted-${group}`, async () =>
         json(await read(`/api/${group}/deleted?since=${new Date().toISOString()}`), 200),
       );
+    }
+    if (partlyWritten(group)) {
+      // A teacher writes the line items of the classes they teach, found from their entity.
+      const bearer = await personToken('teacher');
+      const own = (await json(await send('GET', '/api/classes?items_per_page=1', undefined, bearer), 200))
+        .classes as Record<string, string>[];
+      const mine = { ...body(first), class_id: own[0]?.class_id };
+      const made = await track(`create-${group}`, async () =>
+        json(await send('POST', `/api/${group}`, mine, bearer), 201),
+      );
+      const at = `/api/${group}/${made[idField]}`;
+      await track(`replace-${group}`, async () =>
+        json(await send('PUT', at, { ...body(second), class_id: mine.class_id }, bearer), 200),
+      );
+      await track(`delete-${group}`, async () => json(await send('DELETE', at, undefined, bearer), 204));
     }
     // A client registered with one school: its reads and writes first find what the school holds.
     const scoped = await schoolClientToken();

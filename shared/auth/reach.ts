@@ -47,7 +47,7 @@ export interface ReachSources {
 }
 
 /** The classes a person teaches, from their own enrollments. */
-const classesTaught = (enrolled: readonly EnrollmentEntry[]) => [
+export const classesTaught = (enrolled: readonly EnrollmentEntry[]) => [
   ...new Set(enrolled.filter((e) => teaching.includes(e.role)).map((e) => e.otherId)),
 ];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordGroups, scopes } from '../domain/groups';
 import { rolesOf } from './person';
-import { reachOf, scopesOfRoles } from './roles';
+import { reachOf, scopesOfRoles, writeReachOf } from './roles';
 
 describe('the role table', () => {
   it('gives staff with admin rights every scope, writes included', () => {
@@ -12,7 +12,7 @@ describe('the role table', () => {
     for (const group of recordGroups) expect(reachOf(['admin'], group), group).toEqual(['all']);
   });
 
-  it('lets teachers read students, teachers, tutors and the rostering groups, and write nothing', () => {
+  it('lets teachers read students, teachers, tutors, the rostering groups and the gradebook, and write the gradebook', () => {
     expect(scopesOfRoles(['teacher'])).toEqual([
       'students:read',
       'teachers:read',
@@ -22,7 +22,12 @@ describe('the role table', () => {
       'classes:read',
       'enrollments:read',
       'gradebook:read',
+      'gradebook:write',
     ]);
+    expect(writeReachOf(['teacher'], 'line_items')).toBe('taught');
+    expect(writeReachOf(['teacher'], 'categories')).toBeUndefined();
+    expect(writeReachOf(['teacher', 'admin'], 'categories')).toBe('all');
+    expect(writeReachOf(['student', 'tutor', 'staff'], 'line_items')).toBeUndefined();
   });
 
   it('lets guardians and students read their own groups, the calendar, their classes and their own sensitive values', () => {

@@ -18,6 +18,7 @@ import {
   type Scope,
   scopes,
   sensitiveScope,
+  writeScope,
 } from '../domain/groups';
 
 export type PersonRole = 'admin' | RoleName;
@@ -113,6 +114,34 @@ export const rolePolicy = {
 
 export const personRoles = Object.keys(rolePolicy) as PersonRole[];
 
+/** How far one role writes into a group: all of it, or what the classes the person teaches hold. */
+export type WriteReach = 'all' | 'taught';
+
+/**
+ * What a person's roles let them write: an administrator every group, a teacher the line items of the
+ * classes they teach; no other role writes. A group a role reads is not thereby written, even where its
+ * scope is shared: a teacher's `gradebook:write` writes line items, never categories or score scales.
+ */
+export const writePolicy = {
+  admin: everyGroup,
+  staff: {},
+  teacher: { line_items: 'taught' },
+  tutor: {},
+  student: {},
+} as const satisfies Record<PersonRole, Partial<Record<RecordGroup, WriteReach>>>;
+
+/** How far a person's roles write into a group: the widest any of them writes, or not at all. */
+export function writeReachOf(roles: readonly PersonRole[], group: RecordGroup): WriteReach | undefined {
+  const reaches = roles.map((role) => (writePolicy[role] as Partial<Record<RecordGroup, WriteReach>>)[group]);
+  return reaches.includes('all') ? 'all' : reaches.includes('taught') ? 'taught' : undefined;
+}
+
+/** The groups some role writes only in part, whose writes read the writer's entity (their classes). */
+export const partlyWritten = (group: RecordGroup): boolean =>
+  personRoles.some(
+    (role) => (writePolicy[role] as Partial<Record<RecordGroup, WriteReach>>)[group] === 'taught',
+  );
+
 export const isPersonRole = (value: unknown): value is PersonRole =>
   (personRoles as readonly unknown[]).includes(value);
 
@@ -120,8 +149,8 @@ export const isPersonRole = (value: unknown): value is PersonRole =>
 const isPersonal = (reach: Reach) => reach === 'own' || reach === 'in-care';
 
 /**
- * The scopes a person's roles grant: every scope for an admin, the read scopes of their groups otherwise,
- * and a group's sensitive values (shared/records/sensitive-fields.ts) where they read only their own
+ * The scopes a person's roles grant: every scope for an admin, the read scopes of their groups otherwise
+ * and the write scopes of the groups they write some of (`writePolicy`), and a group's sensitive values (shared/records/sensitive-fields.ts) where they read only their own
  * records or their children's: a guardian their children's, a person their own; never a whole group, nor
  * the students of the classes a teacher teaches.
  */
@@ -130,6 +159,7 @@ export function scopesOfRoles(roles: readonly PersonRole[]): Scope[] {
   const granted = new Set<Scope>();
   for (const role of roles) {
     for (const group of recordGroups) if (rolePolicy[role][group] !== 'none') granted.add(readScope(group));
+    for (const group of Object.keys(writePolicy[role]) as RecordGroup[]) granted.add(writeScope(group));
   }
   for (const group of documentGroups) {
     const reaches = reachOf(roles, group);

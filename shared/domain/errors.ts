@@ -75,6 +75,11 @@ export class OutsideSchoolsError extends DomainError {
   readonly kind = 'outside-schools';
 }
 
+/** A signed-in person's roles do not write this group, or not where the write would reach. */
+export class OutsideReachError extends DomainError {
+  readonly kind = 'outside-reach';
+}
+
 /** An Idempotency-Key already used with another request body. */
 export class IdempotencyKeyReusedError extends DomainError {
   readonly kind = 'idempotency-key-reused';
@@ -94,4 +99,5 @@ export type DomainFailure =
   | StateConflictError
   | StaleVersionError
   | IdempotencyKeyReusedError
-  | OutsideSchoolsError;
+  | OutsideSchoolsError
+  | OutsideReachError;

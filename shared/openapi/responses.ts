@@ -270,11 +270,12 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
   if (route.auth.kind === 'scope') {
     const lacksScope = `The access token lacks the scope ${route.auth.scope}${route.auth.or ? ` and ${route.auth.or}` : ''}.`;
     const challenge = bearerChallenge('^Bearer .*error="insufficient_scope"');
-    // A client registered with schools writes only there (docs/sso.md): its other writes are refused too.
+    // A client registered with schools writes only there, a person only where their roles write
+    // (docs/sso.md): their other writes are refused too.
     const schoolWrite = isRecordRoute(route) && route.access === 'write';
     responses[403] = schoolWrite
       ? {
-          description: `${lacksScope} Or the token's client is limited to some schools and the write would reach past them (type \`outside-schools\`, without WWW-Authenticate).`,
+          description: `${lacksScope} Or the token's client is limited to some schools and the write would reach past them (type \`outside-schools\`), or the signed-in person's roles do not write there: a teacher writes the line items of the classes they teach, and nothing else (type \`outside-reach\`); both without WWW-Authenticate.`,
           content: problem('ProblemDetails'),
           headers: { 'WWW-Authenticate': { ...challenge, required: false } },
         }

@@ -12,6 +12,7 @@ import { validateBody } from '../http/validate';
 import { documentInsertRequest, type InsertRequest, type InsertSchema } from '../schemas/requests';
 import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { carriesMasked, refuseMasked, refuseMaskedDocument, restoreMasked } from './masked-values';
+import { refuseChangeOutOfReach, refuseCreateOutOfReach } from './person-writes';
 import { checkReadOnly, splitReadOnly } from './read-only-fields';
 import { recordId } from './record-id';
 import { hidesFields, readerView, refuseHidden, withHidden } from './record-view';
@@ -94,6 +95,7 @@ export async function createRecord<G extends RecordGroup>(
   const input = validateBody(schema, request.body, knownFields()) as InsertRequest<G>;
   refuseHidden(request.auth, group, Object.keys(request.body as object));
   await refuseCreateOutsideSchools(request, group, writer.records);
+  await refuseCreateOutOfReach(request, group, input, writer.records);
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
@@ -124,6 +126,7 @@ export async function replaceRecord<G extends RecordGroup>(
   const masked = carriesMasked(body) || hidesFields(request.auth, group);
   const input = masked ? undefined : (validateBody(schema, body, knownFields()) as InsertRequest<G>);
   await refuseChangeOutsideSchools(request, group, id, writer.records, body);
+  await refuseChangeOutOfReach(request, group, id, writer.records);
   const { record, version } = await locatingClashes(request, group, () =>
     writer.replace(
       group,
@@ -156,6 +159,7 @@ export async function deleteRecord(
 ): Promise<ApiResponse> {
   const id = recordId(group, request);
   await refuseChangeOutsideSchools(request, group, id, writer.records);
+  await refuseChangeOutOfReach(request, group, id, writer.records);
   const removed = await writer.remove(group, id, ifMatch(request));
   return { status: 204, audit: subjectOf(idFields[group], [removed]) };
 }
@@ -172,6 +176,7 @@ export async function addDocument(
   const document = validateBody(documentInsertRequest(), request.body, knownFields());
   refuseHidden(request.auth, group, ['documents']);
   await refuseChangeOutsideSchools(request, group, id, writer.records);
+  await refuseChangeOutOfReach(request, group, id, writer.records);
   const response = await once(idempotency, idempotentPost(group, request), async (keep) =>
     created(
       request,

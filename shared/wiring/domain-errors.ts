@@ -29,6 +29,8 @@ const answers: Answers = {
   },
   'outside-schools': (error) =>
     new HttpError(403, 'outside-schools', 'Forbidden', error.message, {}, error.problems),
+  'outside-reach': (error) =>
+    new HttpError(403, 'outside-reach', 'Forbidden', error.message, {}, error.problems),
   'idempotency-key-reused': (error) =>
     new HttpError(422, 'idempotency-key-reused', 'Unprocessable Content', error.message, {}, error.problems),
 };
