@@ -1,9 +1,11 @@
-// The OneRoster 1.2 Gradebook binding's categories (docs/oneroster.md, "Gradebook"), against 1EdTech's
-// published OpenAPI file of the binding (test/fixtures/oneroster/): every response meets its schemas,
-// the objects are the native categories, the binding's scopes guard them, paging, filter, sort and fields
-// work as in rostering, and a delta read tells of a deleted category.
+// The OneRoster 1.2 Gradebook binding's categories and line items (docs/oneroster.md, "Gradebook"), against
+// 1EdTech's published OpenAPI file of the binding (test/fixtures/oneroster/): every response meets its
+// schemas, the objects are the native records, the binding's scopes guard them, paging, filter, sort and
+// fields work as in rostering, a delta read tells of a deleted one, and a client registered with schools
+// reads the line items of its schools' classes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
+import { registeredClient } from './support/oauth';
 import { validResponse } from './support/oneroster-binding';
 import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
@@ -136,5 +138,128 @@ describe('GET /categories and /categories/{sourcedId}', () => {
       ]),
     );
     await removeRecord(api, 'categories', made.category_id);
+  });
+});
+
+const lineItemsOf = async (query: string, token?: string) =>
+  (await validResponse(await api.get(`${BASE}/lineItems?${query}`, { token }), 'LineItemSetDType'))
+    .lineItems as Obj[];
+
+const native = async <T extends Row>(group: string) =>
+  ((await (await api.get(`/api/${group}?items_per_page=500`)).json()) as Record<string, T[]>)[group] as T[];
+
+describe('GET /lineItems and /lineItems/{sourcedId}', () => {
+  it("answer the native line items as the binding describes them, each at its class's school", async () => {
+    const [items, classes] = await Promise.all([native('line_items'), native('classes')]);
+    const schoolOf = new Map(classes.map((c) => [c.class_id, c.school_id]));
+    const response = await api.get(`${BASE}/lineItems?limit=1000`);
+    const objects = (await validResponse(response, 'LineItemSetDType')).lineItems as Obj[];
+    expect(response.headers.get('x-total-count')).toBe(String(items.length));
+    expect(objects.map((o) => o.sourcedId)).toEqual(items.map((i) => i.line_item_id).sort());
+    const byId = new Map(objects.map((o) => [o.sourcedId, o]));
+    for (const item of items) {
+      expect(byId.get(item.line_item_id as string)).toMatchObject({
+        status: 'active',
+        dateLastModified: item.updated_at,
+        title: item.title,
+        description: item.description,
+        assignDate: `${item.assign_date}T00:00:00.000Z`,
+        dueDate: `${item.due_date}T00:00:00.000Z`,
+        class: { sourcedId: item.class_id, type: 'class' },
+        school: { sourcedId: schoolOf.get(item.class_id), type: 'org' },
+        category: { href: expect.stringContaining(`${BASE}/categories/`), sourcedId: item.category_id },
+        gradingPeriod: { sourcedId: item.grading_period_id, type: 'academicSession' },
+      });
+    }
+    const [first] = objects as [Obj];
+    const single = await validResponse(
+      await api.get(`${BASE}/lineItems/${first.sourcedId}`),
+      'SingleLineItemDType',
+    );
+    expect(single.lineItem).toEqual(first);
+    await validResponse(
+      await api.get(`${BASE}/lineItems/00000000-0000-4000-8000-000000000000`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+  });
+
+  it('page, filter, sort and select fields as rostering does', async () => {
+    const all = await lineItemsOf('limit=1000');
+    const page = await api.get(`${BASE}/lineItems?limit=2&offset=2`);
+    expect(
+      ((await validResponse(page, 'LineItemSetDType')).lineItems as Obj[]).map((o) => o.sourcedId),
+    ).toEqual(all.slice(2, 4).map((o) => o.sourcedId));
+    const released = all.filter((o) => o.title === 'Teste de avaliação 1');
+    expect(
+      await lineItemsOf(`limit=1000&filter=${encodeURIComponent("title='Teste de avaliação 1'")}`),
+    ).toEqual(released);
+    const byDue = await lineItemsOf('limit=1000&sort=dueDate&orderBy=desc');
+    expect(byDue.map((o) => o.dueDate)).toEqual(
+      all
+        .map((o) => o.dueDate)
+        .sort()
+        .reverse(),
+    );
+    const selected = await api.get(`${BASE}/lineItems?limit=1&fields=sourcedId,title`);
+    expect(((await selected.json()) as { lineItems: Obj[] }).lineItems).toEqual([
+      { sourcedId: all[0]?.sourcedId, title: all[0]?.title },
+    ]);
+  });
+
+  it('tell a delta read of a line item made and deleted since, and take only the gradebook scopes', async () => {
+    const [item] = await native('line_items');
+    const { line_item_id, created_at, updated_at, ...body } = item as Row;
+    const since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const made = await createRecord(api, 'line_items', { ...body, title: 'Ficha de revisão' });
+    const gone = await createRecord(api, 'line_items', { ...body, title: 'Ficha apagada' });
+    await removeRecord(api, 'line_items', gone.line_item_id);
+    await waitForSyncLag();
+    const delta = await lineItemsOf(`limit=100&filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`);
+    expect(delta).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          sourcedId: made.line_item_id,
+          status: 'active',
+          title: 'Ficha de revisão',
+        }),
+        expect.objectContaining({
+          sourcedId: gone.line_item_id,
+          status: 'tobedeleted',
+          class: expect.objectContaining({ sourcedId: body.class_id }),
+        }),
+      ]),
+    );
+    expect(delta).toHaveLength(2);
+    await removeRecord(api, 'line_items', made.line_item_id);
+    for (const scope of [oneRosterScopes.roster, 'gradebook:read']) {
+      const token = await api.token(scope);
+      await validResponse(await api.get(`${BASE}/lineItems`, { token }), 'imsx_StatusInfoDType', 403);
+    }
+  });
+
+  it("read for a client registered with schools only its schools' classes' line items", async () => {
+    const [items, classes] = await Promise.all([native('line_items'), native('classes')]);
+    const school = classes[0]?.school_id as string;
+    const theirs = new Set(classes.filter((c) => c.school_id === school).map((c) => c.class_id));
+    const { token } = await registeredClient(api, {
+      name: 'One school gradebook',
+      scopes: [oneRosterScopes.gradebook],
+      schools: [school],
+    });
+    const objects = await lineItemsOf('limit=1000', token);
+    expect(objects.map((o) => o.sourcedId)).toEqual(
+      items
+        .filter((i) => theirs.has(i.class_id))
+        .map((i) => i.line_item_id)
+        .sort(),
+    );
+    const outside = items.find((i) => !theirs.has(i.class_id)) as Row;
+    await validResponse(
+      await api.get(`${BASE}/lineItems/${outside.line_item_id}`, { token }),
+      'imsx_StatusInfoDType',
+      404,
+    );
   });
 });

@@ -17,6 +17,7 @@ export const oneRosterObjects = [
   'classes',
   'enrollments',
   'categories',
+  'lineItems',
 ] as const;
 export type OneRosterObjectName = (typeof oneRosterObjects)[number];
 
@@ -55,6 +56,17 @@ export const fixedObjectFields: Record<OneRosterObjectName, readonly string[]> =
   classes: ['sourcedId', 'status', 'dateLastModified', 'title', 'classType', 'course', 'school', 'terms'],
   enrollments: ['sourcedId', 'status', 'dateLastModified', 'user', 'class', 'school', 'role'],
   categories: ['sourcedId', 'status', 'dateLastModified', 'title'],
+  lineItems: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'assignDate',
+    'dueDate',
+    'class',
+    'school',
+    'category',
+  ],
 };
 
 /** The fields of `all` a rule lets a reader see, in `all`'s order, `fixed` always among them. */

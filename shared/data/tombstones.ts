@@ -17,7 +17,7 @@ export const tombstoneFields = {
   enrollments: ['class_id', 'entity_id', 'role'],
   categories: ['school_year_id'],
   score_scales: ['type'],
-  line_items: ['class_id'],
+  line_items: ['class_id', 'category_id'],
 } as const satisfies { [G in RecordGroup]: readonly (keyof GroupRecords[G])[] };
 
 /** What a deletion of the group keeps: those fields of the record, each where the record has it. */

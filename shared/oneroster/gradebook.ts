@@ -1,11 +1,13 @@
-// The OneRoster 1.2 Gradebook reads: categories, as the rostering collections are read (paged in sourcedId
-// order, walked for a filter or a delta, read whole only to sort by another field, a group bounded like
-// theirs). A category holds no person's data and every school shares it, so a client registered with
-// schools reads them all (rosterReader).
+// The OneRoster 1.2 Gradebook reads: categories and line items, as the rostering collections are read (paged
+// in sourcedId order, walked for a filter or a delta, read whole only to sort by another field, a group
+// bounded like theirs). A category holds no person's data and every school shares it, so a client
+// registered with schools reads them all (rosterReader); it reads the line items of its schools' classes.
+// A line item is at its class's school, read by the page's class ids.
+import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Category } from '../schemas/records';
+import type { Category, LineItem } from '../schemas/records';
 import { inKeyOrder, walks } from './collection-query';
-import type { RosterReader } from './roster-reader';
+import type { RosterReader, WalkEntry } from './roster-reader';
 import {
   collectionResponse,
   deletionsFor,
@@ -71,4 +73,78 @@ export async function getCategory(request: ApiRequest, reader: RosterReader): Pr
   const category = (await reader.get('categories', id))?.record;
   if (!category) throw unknownObject('category', id);
   return respond('category', maker(request).category(category));
+}
+
+/** The line items of some walk entries or records as objects, each at its class's school (a deleted one's, if still there). */
+async function lineItemObjects(request: ApiRequest, reader: RosterReader, entries: readonly WalkEntry[]) {
+  const classOf = (entry: WalkEntry) =>
+    entry.kind === 'changed'
+      ? (entry.record as LineItem).class_id
+      : (entry.deletion as Deletion<'line_items'>).kept.class_id;
+  const schools = await reader.schoolsOfClasses([...new Set(entries.flatMap((e) => classOf(e) ?? []))]);
+  const make = maker(request);
+  return entries.flatMap((entry) => {
+    const classId = classOf(entry);
+    const school = classId === undefined ? undefined : schools.get(classId);
+    if (entry.kind === 'deleted') {
+      const { id, deleted_at, kept } = entry.deletion as Deletion<'line_items'>;
+      return [{ position: entry.position, object: make.deletedLineItem(id, deleted_at, kept, school) }];
+    }
+    // A line item's class is there while it is (the class is not deleted while named).
+    return school
+      ? [{ position: entry.position, object: make.lineItem(entry.record as LineItem, school) }]
+      : [];
+  });
+}
+
+/** Line item records as walk entries at their ids, to be made into objects alike. */
+const asEntries = (items: readonly LineItem[]): WalkEntry[] =>
+  items.map((record) => ({ group: 'line_items', position: record.line_item_id, kind: 'changed', record }));
+
+/** GET /lineItems. */
+export async function listLineItems(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const query = objectQuery(request, 'lineItems');
+  if (inKeyOrder(query)) {
+    const page = await reader.page('line_items', query);
+    const objects = await lineItemObjects(request, reader, asEntries(page.records));
+    return keyedResponse(
+      request,
+      'lineItems',
+      objects.map((o) => o.object),
+      query,
+      page,
+    );
+  }
+  if (walks(query)) {
+    const walked = await walkPage(walkOf(reader, query, 'line_items'), query, (batch) =>
+      lineItemObjects(request, reader, batch),
+    );
+    return walkResponse(request, 'lineItems', query, walked);
+  }
+  const deleted = (await deletionsFor(reader, 'line_items', query)).map(
+    (deletion): WalkEntry => ({ group: 'line_items', position: deletion.id, kind: 'deleted', deletion }),
+  );
+  const [present, gone] = await Promise.all([
+    lineItemObjects(request, reader, asEntries(await reader.all('line_items'))),
+    lineItemObjects(request, reader, deleted),
+  ]);
+  return collectionResponse(
+    request,
+    'lineItems',
+    withDeleted(
+      present.map((o) => o.object),
+      gone.map((o) => o.object),
+    ),
+    query,
+  );
+}
+
+/** GET /lineItems/{sourcedId}. */
+export async function getLineItem(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, 'lineItems');
+  const id = pathId(request, 'lineItem');
+  const item = (await reader.get('line_items', id))?.record;
+  const [object] = item ? await lineItemObjects(request, reader, asEntries([item])) : [];
+  if (!object) throw unknownObject('lineItem', id);
+  return respond('lineItem', object.object);
 }

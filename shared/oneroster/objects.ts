@@ -1,4 +1,4 @@
-// The OneRoster 1.2 objects (Rostering service model, and the Gradebook's categories) made from the native
+// The OneRoster 1.2 objects (Rostering service model, and the Gradebook's categories and line items) made from the native
 // records. A user is a person
 // entity and an org an organisation entity, so every sourcedId is the native entity_id, and a user's
 // demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
@@ -12,6 +12,7 @@ import type {
   Enrollment,
   Entity,
   EntityRole,
+  LineItem,
   Staff,
   Student,
   Teacher,
@@ -106,6 +107,31 @@ export interface OneRosterCategory {
   title: string;
   weight: number;
 }
+
+/**
+ * A class's line item. Its dates are the native days at midnight UTC (the binding's are date-times); its
+ * school is its class's. A score scale is not referred to until the binding's score scales are served
+ * (each belongs to a class there, where the native ones are the tenant's): a range is given where the line
+ * item has one.
+ */
+export interface OneRosterLineItem {
+  sourcedId: string;
+  status: ObjectStatus;
+  dateLastModified: string;
+  title: string;
+  description: string;
+  assignDate: string;
+  dueDate: string;
+  class: GuidRef<'class'>;
+  school: GuidRef<'org'>;
+  category: GuidRef<'category'>;
+  gradingPeriod?: GuidRef<'academicSession'>;
+  resultValueMin?: number;
+  resultValueMax?: number;
+}
+
+/** A native day as the binding's date-times write it: its midnight, UTC. */
+const midnight = (day: string) => `${day}T00:00:00.000Z`;
 
 export interface OneRosterClass {
   sourcedId: string;
@@ -207,8 +233,8 @@ export class ObjectMaker {
     private readonly homeOrgId: string,
   ) {}
 
-  private ref<T extends string>(type: T, collection: string, id: string): GuidRef<T> {
-    return { href: `${this.baseUrl}${ROSTERING_PATH}/${collection}/${id}`, sourcedId: id, type };
+  private ref<T extends string>(type: T, collection: string, id: string, base = ROSTERING_PATH): GuidRef<T> {
+    return { href: `${this.baseUrl}${base}/${collection}/${id}`, sourcedId: id, type };
   }
 
   orgRef(id: string): GuidRef<'org'> {
@@ -253,6 +279,27 @@ export class ObjectMaker {
       dateLastModified: category.updated_at,
       title: category.title,
       weight: category.weight,
+    };
+  }
+
+  /** A line item, at its class's school. */
+  lineItem(item: LineItem, schoolId: string): OneRosterLineItem {
+    return {
+      sourcedId: item.line_item_id,
+      status: 'active',
+      dateLastModified: item.updated_at,
+      title: item.title,
+      description: item.description,
+      assignDate: midnight(item.assign_date),
+      dueDate: midnight(item.due_date),
+      class: this.ref('class', 'classes', item.class_id),
+      school: this.orgRef(schoolId),
+      category: this.ref('category', 'categories', item.category_id, GRADEBOOK_PATH),
+      ...(item.grading_period_id
+        ? { gradingPeriod: this.ref('academicSession', 'gradingPeriods', item.grading_period_id) }
+        : {}),
+      ...(item.result_value_min === null ? {} : { resultValueMin: item.result_value_min }),
+      ...(item.result_value_max === null ? {} : { resultValueMax: item.result_value_max }),
     };
   }
 
@@ -409,6 +456,27 @@ export class ObjectMaker {
     return { sourcedId: id, status: 'tobedeleted', dateLastModified: deletedAt, title: '', weight: 0 };
   }
 
+  /** A line item deleted, at the school of its class where the class is still there, else the root org. */
+  deletedLineItem(
+    id: string,
+    deletedAt: string,
+    kept: Tombstone<'line_items'>,
+    schoolId: string | undefined,
+  ): OneRosterLineItem {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      title: '',
+      description: '',
+      assignDate: deletedAt,
+      dueDate: deletedAt,
+      class: this.ref('class', 'classes', kept.class_id ?? id),
+      school: this.orgRef(schoolId ?? this.homeOrgId),
+      category: this.ref('category', 'categories', kept.category_id ?? id, GRADEBOOK_PATH),
+    };
+  }
+
   deletedClass(id: string, deletedAt: string, kept: Tombstone<'classes'>): OneRosterClass {
     return {
       sourcedId: id,
@@ -510,6 +578,21 @@ export const objectFields = {
     'periods',
   ],
   categories: ['sourcedId', 'status', 'dateLastModified', 'title', 'weight'],
+  lineItems: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'description',
+    'assignDate',
+    'dueDate',
+    'class',
+    'school',
+    'category',
+    'gradingPeriod',
+    'resultValueMin',
+    'resultValueMax',
+  ],
   enrollments: [
     'sourcedId',
     'status',

@@ -388,6 +388,13 @@ export const oneRosterRoutes = [
     [...rec('categories'), keys.counterPartition, keys.changePartition('categories')],
     { deletions: ['categories'], gradebook: true },
   ),
+  ...collection(
+    'lineItems',
+    'line-item',
+    gradebookCore,
+    [...rec('line_items', 'classes'), keys.counterPartition, keys.changePartition('line_items')],
+    { plural: 'line-items', deletions: ['line_items'], gradebook: true },
+  ),
 ];
 
 export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

@@ -207,6 +207,14 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
     summary: 'OneRoster: get a gradebook category',
     responses: { 200: 'OneRosterSingleCategory' },
   },
+  'list-oneroster-line-items': {
+    summary: 'OneRoster: list gradebook line items',
+    responses: { 200: 'OneRosterLineItemSet' },
+  },
+  'get-oneroster-line-item': {
+    summary: 'OneRoster: get a gradebook line item',
+    responses: { 200: 'OneRosterSingleLineItem' },
+  },
   'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },
   'get-oneroster-class': { summary: 'OneRoster: get a class', responses: { 200: 'OneRosterSingleClass' } },
   'list-oneroster-enrollments': {

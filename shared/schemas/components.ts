@@ -38,6 +38,8 @@ import {
   OneRosterDemographicsSet,
   OneRosterEnrollment,
   OneRosterEnrollmentSet,
+  OneRosterLineItem,
+  OneRosterLineItemSet,
   OneRosterOrg,
   OneRosterOrgSet,
   OneRosterSingleAcademicSession,
@@ -46,6 +48,7 @@ import {
   OneRosterSingleCourse,
   OneRosterSingleDemographics,
   OneRosterSingleEnrollment,
+  OneRosterSingleLineItem,
   OneRosterSingleOrg,
   OneRosterSingleUser,
   OneRosterUser,
@@ -670,6 +673,19 @@ const componentTable = {
   OneRosterSingleCategory: {
     schema: OneRosterSingleCategory,
     description: 'One OneRoster category (SingleCategoryDType).',
+  },
+  OneRosterLineItem: {
+    schema: OneRosterLineItem,
+    description:
+      "A OneRoster 1.2 gradebook line item: an assignment or assessment of a class, at its class's school.",
+  },
+  OneRosterLineItemSet: {
+    schema: OneRosterLineItemSet,
+    description: 'A page of OneRoster line items (LineItemSetDType).',
+  },
+  OneRosterSingleLineItem: {
+    schema: OneRosterSingleLineItem,
+    description: 'One OneRoster line item (SingleLineItemDType).',
   },
   OneRosterAcademicSessionSet: {
     schema: OneRosterAcademicSessionSet,

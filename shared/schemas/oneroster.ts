@@ -1,6 +1,6 @@
 // The OneRoster 1.2 payloads this service answers with, for the API description: the fields it fills of
 // the Rostering binding's UserDType, OrgDType, DemographicsDType and the rest, and the Gradebook binding's
-// CategoryDType, each optional since `fields` selects among them. The binding's own schemas (test/fixtures/oneroster/) are what the tests hold full responses to.
+// CategoryDType and LineItemDType, each optional since `fields` selects among them. The binding's own schemas (test/fixtures/oneroster/) are what the tests hold full responses to.
 import * as z from 'zod';
 
 const timestamp = z.iso.datetime();
@@ -117,6 +117,22 @@ export const OneRosterCategory = z
   })
   .partial();
 
+export const OneRosterLineItem = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    description: z.string(),
+    assignDate: timestamp,
+    dueDate: timestamp,
+    class: guidRef('class'),
+    school: guidRef('org'),
+    category: guidRef('category'),
+    gradingPeriod: guidRef('academicSession'),
+    resultValueMin: z.number(),
+    resultValueMax: z.number(),
+  })
+  .partial();
+
 export const OneRosterAcademicSessionSet = z.strictObject({
   academicSessions: z.array(OneRosterAcademicSession),
 });
@@ -128,6 +144,8 @@ export const OneRosterSingleClass = z.strictObject({ class: OneRosterClass });
 export const OneRosterEnrollmentSet = z.strictObject({ enrollments: z.array(OneRosterEnrollment) });
 export const OneRosterCategorySet = z.strictObject({ categories: z.array(OneRosterCategory) });
 export const OneRosterSingleCategory = z.strictObject({ category: OneRosterCategory });
+export const OneRosterLineItemSet = z.strictObject({ lineItems: z.array(OneRosterLineItem) });
+export const OneRosterSingleLineItem = z.strictObject({ lineItem: OneRosterLineItem });
 export const OneRosterSingleEnrollment = z.strictObject({ enrollment: OneRosterEnrollment });
 
 export const OneRosterUserSet = z.strictObject({ users: z.array(OneRosterUser) });

@@ -64,4 +64,6 @@ export const schemaOfKey: Record<string, string> = {
   enrollment: 'SingleEnrollmentDType',
   categories: 'CategoriesSetDType',
   category: 'SingleCategoryDType',
+  lineItems: 'LineItemSetDType',
+  lineItem: 'SingleLineItemDType',
 };

@@ -1,6 +1,6 @@
 // Real sourcedIds for the OneRoster routes' path parameters, found through the bindings themselves: a class
 // with a student and a teacher, with its school, course and first term, so every nested collection of a
-// path answers with objects, and a gradebook category.
+// path answers with objects, and a gradebook category and line item.
 import { GRADEBOOK_PATH, ROSTERING_PATH } from '../../shared/oneroster/paths';
 
 type Get = (path: string) => Promise<Response>;
@@ -54,9 +54,11 @@ export async function rosterSamples(get: Get): Promise<RosterSamples> {
   const gradingPeriods = await get(`${ROSTERING_PATH}/gradingPeriods?limit=1`);
   const period = ((await gradingPeriods.json()) as { academicSessions: Obj[] }).academicSessions[0];
   byCollection.gradingPeriods = period?.sourcedId ?? 'none';
-  const categories = await get(`${GRADEBOOK_PATH}/categories?limit=1`);
-  const category = ((await categories.json()) as { categories: Obj[] }).categories[0];
-  byCollection.categories = category?.sourcedId ?? 'none';
+  for (const collection of ['categories', 'lineItems']) {
+    const response = await get(`${GRADEBOOK_PATH}/${collection}?limit=1`);
+    const found = ((await response.json()) as Record<string, Obj[]>)[collection]?.[0];
+    byCollection[collection] = found?.sourcedId ?? 'none';
+  }
   return {
     pathOf(template) {
       // The collection the path starts with, after its service's base path.
