@@ -263,3 +263,55 @@ describe('GET /lineItems and /lineItems/{sourcedId}', () => {
     );
   });
 });
+
+describe('GET /classes/{classSourcedId}/lineItems', () => {
+  it("answers a class's line items, with gradebook.readonly alone, and 404 for a class there is not", async () => {
+    const [items, classes] = await Promise.all([native('line_items'), native('classes')]);
+    const cls = classes[0] as Row;
+    const all = await lineItemsOf('limit=1000');
+    const path = `${BASE}/classes/${cls.class_id}/lineItems`;
+    const response = await api.get(`${path}?limit=1000`);
+    const objects = (await validResponse(response, 'LineItemSetDType')).lineItems as Obj[];
+    const expected = items.filter((i) => i.class_id === cls.class_id).map((i) => i.line_item_id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(objects.map((o) => o.sourcedId)).toEqual(expected.sort());
+    expect(objects).toEqual(all.filter((o) => expected.includes(o.sourcedId)));
+    expect(response.headers.get('x-total-count')).toBe(String(expected.length));
+    const sorted = await validResponse(await api.get(`${path}?sort=title&orderBy=desc`), 'LineItemSetDType');
+    expect((sorted.lineItems as Obj[]).map((o) => o.title)).toEqual(
+      objects
+        .map((o) => o.title as string)
+        .sort()
+        .reverse(),
+    );
+    await validResponse(
+      await api.get(`${BASE}/classes/00000000-0000-4000-8000-000000000000/lineItems`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    const core = await api.token(oneRosterScopes.gradebookCore);
+    await validResponse(await api.get(path, { token: core }), 'imsx_StatusInfoDType', 403);
+    const full = await api.token(oneRosterScopes.gradebook);
+    await validResponse(await api.get(path, { token: full }), 'LineItemSetDType');
+  });
+
+  it("answers a client registered with schools only its schools' classes", async () => {
+    const classes = await native('classes');
+    const school = classes[0]?.school_id as string;
+    const other = classes.find((c) => c.school_id !== school) as Row;
+    const { token } = await registeredClient(api, {
+      name: 'One school, a class of another',
+      scopes: [oneRosterScopes.gradebook],
+      schools: [school],
+    });
+    await validResponse(
+      await api.get(`${BASE}/classes/${classes[0]?.class_id}/lineItems`, { token }),
+      'LineItemSetDType',
+    );
+    await validResponse(
+      await api.get(`${BASE}/classes/${other.class_id}/lineItems`, { token }),
+      'imsx_StatusInfoDType',
+      404,
+    );
+  });
+});

@@ -148,3 +148,31 @@ export async function getLineItem(request: ApiRequest, reader: RosterReader): Pr
   if (!object) throw unknownObject('lineItem', id);
   return respond('lineItem', object.object);
 }
+
+/**
+ * GET /classes/{classSourcedId}/lineItems: a class's line items, read whole (its range of the listing, a
+ * few hundred at most) and paged, filtered and sorted here, with its deleted ones for a delta.
+ */
+export async function listLineItemsOfClass(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const query = objectQuery(request, 'lineItems');
+  const classId = pathId(request, 'class');
+  const cls = (await reader.get('classes', classId))?.record;
+  if (!cls) throw unknownObject('class', classId);
+  const [items, deletions] = await Promise.all([
+    reader.lineItemIdsOfClass(classId).then((ids) => reader.getMany('line_items', ids)),
+    deletionsFor(reader, 'line_items', query),
+  ]);
+  const make = maker(request);
+  const deleted = deletions
+    .filter(({ kept }) => kept.class_id === classId)
+    .map((d) => make.deletedLineItem(d.id, d.deleted_at, d.kept, cls.school_id));
+  return collectionResponse(
+    request,
+    'lineItems',
+    withDeleted(
+      [...items.values()].map((item) => make.lineItem(item, cls.school_id)),
+      deleted,
+    ),
+    query,
+  );
+}

@@ -156,6 +156,11 @@ export class RosterReader {
     return (await this.listings.all('classes', prefix)).map((i) => i.sort.slice(prefix.length));
   }
 
+  /** The ids of a class's line items, in id order: its range of the line items' listing. */
+  async lineItemIdsOfClass(classId: string): Promise<string[]> {
+    return (await this.records.lineItemsOfClasses([classId])).get(classId) ?? [];
+  }
+
   /** The enrollment lists of classes (role and person of each), by class id. */
   enrollmentListsOfClasses(classIds: readonly string[]) {
     return this.records.enrollmentLists('classes', classIds);

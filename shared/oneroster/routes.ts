@@ -159,6 +159,30 @@ function nested<const Id extends string>(
   });
 }
 
+/** The Gradebook's collections nested under a class take gradebook.readonly alone (its OpenAPI file). */
+const gradebook = { kind: 'scope', scope: oneRosterScopes.gradebook } as const;
+
+/** A collection the Gradebook binding nests under another object's path. */
+function nestedInGradebook<const Id extends string>(
+  id: Id,
+  path: string,
+  handler: string,
+  reads: readonly string[],
+) {
+  return row({
+    id: `list-oneroster-${id}`,
+    method: 'GET',
+    path: `${GRADEBOOK_PATH}${path}`,
+    handler: `oneroster-gradebook/${handler}`,
+    auth: gradebook,
+    query: collectionParameters,
+    access: 'read',
+    reads: withSchools(reads),
+    writes: [],
+    dialect: imsx,
+  });
+}
+
 /** A collection and its single-object read: `GET <path>` and `GET <path>/{sourcedId}`. */
 function collection<
   const Name extends string,
@@ -395,6 +419,11 @@ export const oneRosterRoutes = [
     [...rec('line_items', 'classes'), keys.counterPartition, keys.changePartition('line_items')],
     { plural: 'line-items', deletions: ['line_items'], gradebook: true },
   ),
+  nestedInGradebook('line-items-of-class', '/classes/{sourcedId}/lineItems', 'list-line-items-of-class', [
+    ...rec('classes', 'line_items'),
+    keys.listingPartition('line_items'),
+    keys.deletionPartition('line_items'),
+  ]),
 ];
 
 export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

@@ -218,6 +218,10 @@ export class SchoolRosterReader extends RosterReader {
     return this.schools.includes(schoolId) ? super.classIdsOfSchool(schoolId) : [];
   }
 
+  override async lineItemIdsOfClass(classId: string): Promise<string[]> {
+    return (await this.within('classes', [classId])).length > 0 ? super.lineItemIdsOfClass(classId) : [];
+  }
+
   override async enrollmentListsOfClasses(classIds: readonly string[]) {
     return super.enrollmentListsOfClasses(await this.within('classes', classIds));
   }

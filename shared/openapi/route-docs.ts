@@ -215,6 +215,10 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
     summary: 'OneRoster: get a gradebook line item',
     responses: { 200: 'OneRosterSingleLineItem' },
   },
+  'list-oneroster-line-items-of-class': {
+    summary: "OneRoster: list a class's gradebook line items",
+    responses: { 200: 'OneRosterLineItemSet' },
+  },
   'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },
   'get-oneroster-class': { summary: 'OneRoster: get a class', responses: { 200: 'OneRosterSingleClass' } },
   'list-oneroster-enrollments': {
