@@ -11,7 +11,9 @@ export default defineConfig({
     maxWorkers: '100%',
     env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A file's beforeAll starts its test API on the shared DynamoDB Local: 2 to 5 s alone, but on two cores
+    // beside the heaviest files (export-delta, local-run) it was seen to take 58 s, and once over 60.
+    hookTimeout: 120_000,
     reporters: ['default', 'json'],
     outputFile: { json: '.reports/vitest.json' },
   },
