@@ -17,7 +17,7 @@ import { isRoleGroup, type RecordGroup, roleName } from '../domain/groups';
 import type { Entity, EntityRole, Tutor } from '../schemas/records';
 import type { AccessToken } from './access-token';
 import { personRoles, type Reach, reachOf, rolePolicy } from './roles';
-import { SchoolHoldings, schoolScope, sharedBySchools } from './school-scope';
+import { ofOneClass, SchoolHoldings, schoolScope, sharedBySchools } from './school-scope';
 
 /** The ids of an entity's records of one role. */
 export const idsOfRole = (entity: Pick<Entity, 'roles'>, role: EntityRole['role']): string[] =>
@@ -90,9 +90,11 @@ function taughtIds(
   return [];
 }
 
-/** Whether a person's reach into a group goes through the classes they or the students in their care are in. */
-const throughClasses = (group: RecordGroup) =>
-  group === 'classes' || group === 'enrollments' || group === 'line_items';
+/**
+ * Whether a person's reach into a group goes through the classes they or the students in their care are
+ * in: the classes, and the records each of one class (an enrollment, a line item).
+ */
+const throughClasses = (group: RecordGroup) => group === 'classes' || ofOneClass(group);
 
 /**
  * Every partition a restricted read of `group` may consult, whoever reads: what its routes are granted.

@@ -130,17 +130,19 @@ export const writePolicy = {
   student: {},
 } as const satisfies Record<PersonRole, Partial<Record<RecordGroup, WriteReach>>>;
 
+/** How far one role writes into a group, if at all. */
+const roleWrites = (role: PersonRole, group: RecordGroup): WriteReach | undefined =>
+  (writePolicy[role] as Partial<Record<RecordGroup, WriteReach>>)[group];
+
 /** How far a person's roles write into a group: the widest any of them writes, or not at all. */
 export function writeReachOf(roles: readonly PersonRole[], group: RecordGroup): WriteReach | undefined {
-  const reaches = roles.map((role) => (writePolicy[role] as Partial<Record<RecordGroup, WriteReach>>)[group]);
+  const reaches = roles.map((role) => roleWrites(role, group));
   return reaches.includes('all') ? 'all' : reaches.includes('taught') ? 'taught' : undefined;
 }
 
 /** The groups some role writes only in part, whose writes read the writer's entity (their classes). */
 export const partlyWritten = (group: RecordGroup): boolean =>
-  personRoles.some(
-    (role) => (writePolicy[role] as Partial<Record<RecordGroup, WriteReach>>)[group] === 'taught',
-  );
+  personRoles.some((role) => roleWrites(role, group) === 'taught');
 
 export const isPersonRole = (value: unknown): value is PersonRole =>
   (personRoles as readonly unknown[]).includes(value);
@@ -149,10 +151,11 @@ export const isPersonRole = (value: unknown): value is PersonRole =>
 const isPersonal = (reach: Reach) => reach === 'own' || reach === 'in-care';
 
 /**
- * The scopes a person's roles grant: every scope for an admin, the read scopes of their groups otherwise
- * and the write scopes of the groups they write some of (`writePolicy`), and a group's sensitive values (shared/records/sensitive-fields.ts) where they read only their own
- * records or their children's: a guardian their children's, a person their own; never a whole group, nor
- * the students of the classes a teacher teaches.
+ * The scopes a person's roles grant: every scope for an admin; otherwise the read scopes of their groups,
+ * the write scopes of the groups they write some of (`writePolicy`), and a group's sensitive values
+ * (shared/records/sensitive-fields.ts) where they read only their own records or their children's: a
+ * guardian their children's, a person their own; never a whole group, nor the students of the classes a
+ * teacher teaches.
  */
 export function scopesOfRoles(roles: readonly PersonRole[]): Scope[] {
   if (roles.includes('admin')) return [...scopes];

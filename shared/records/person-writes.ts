@@ -5,8 +5,6 @@
 // a read. The classes are read from the person's entity on every write, as a read's reach is.
 import { classesTaught } from '../auth/reach';
 import { writeReachOf } from '../auth/roles';
-import { entriesOf } from '../data/enrollment-entries';
-import { internal } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { OutsideReachError } from '../domain/errors';
 import { groups, type RecordGroup } from '../domain/groups';
@@ -24,9 +22,11 @@ function reachOf(request: ApiRequest, group: RecordGroup) {
   return reach === 'all' ? { all: true as const } : { all: false as const, entityId: person.entityId };
 }
 
-async function taughtBy(entityId: string, records: RecordRepository): Promise<string[]> {
-  const entity = await records.getItem('entities', entityId);
-  return classesTaught(entriesOf(entity?.[internal.enrollments]));
+/** Whether the person teaches the class: their entity's enrollment list, read alone, names them its teacher. */
+async function teaches(entityId: string, classId: string | undefined, records: RecordRepository) {
+  if (classId === undefined) return false;
+  const list = (await records.enrollmentLists('entities', [entityId])).get(entityId);
+  return classesTaught(list?.entries ?? []).includes(classId);
 }
 
 /** Refuses a create by a person of what they do not write: a group, or a class they do not teach. */
@@ -39,8 +39,7 @@ export async function refuseCreateOutOfReach(
 ) {
   const reach = reachOf(request, group);
   if (reach.all) return;
-  const classId = (input as { class_id?: string }).class_id;
-  if (classId !== undefined && (await taughtBy(reach.entityId, records)).includes(classId)) return;
+  if (await teaches(reach.entityId, (input as { class_id?: string }).class_id, records)) return;
   throw new OutsideReachError(`You write ${groups[group].plural} only of the classes you teach.`, [
     { name: 'class_id', in: 'body', reason: 'is not a class you teach' },
   ]);
@@ -58,6 +57,7 @@ export async function refuseChangeOutOfReach(
   const [record] = (await records.getMany(group, [id])).values();
   // A missing record is the writer's to answer (404, or 410 once deleted).
   if (!record) return;
-  const classId = (record as { class_id?: string }).class_id;
-  if (!(await taughtBy(reach.entityId, records)).includes(classId ?? '')) throw notFound(group, id);
+  if (!(await teaches(reach.entityId, (record as { class_id?: string }).class_id, records))) {
+    throw notFound(group, id);
+  }
 }
