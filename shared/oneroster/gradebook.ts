@@ -3,12 +3,13 @@
 // bounded like theirs). A category holds no person's data and every school shares it, so a client
 // registered with schools reads them all (rosterReader); it reads the line items of its schools' classes.
 // A line item is at its class's school, read by the page's class ids.
-import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Category, LineItem } from '../schemas/records';
 import { inKeyOrder, walks } from './collection-query';
+import type { OneRosterLineItem } from './objects';
 import type { RosterReader, WalkEntry } from './roster-reader';
 import {
+  atClassSchools,
   collectionResponse,
   deletionsFor,
   keyedResponse,
@@ -75,25 +76,12 @@ export async function getCategory(request: ApiRequest, reader: RosterReader): Pr
   return respond('category', maker(request).category(category));
 }
 
-/** The line items of some walk entries or records as objects, each at its class's school (a deleted one's, if still there). */
-async function lineItemObjects(request: ApiRequest, reader: RosterReader, entries: readonly WalkEntry[]) {
-  const classOf = (entry: WalkEntry) =>
-    entry.kind === 'changed'
-      ? (entry.record as LineItem).class_id
-      : (entry.deletion as Deletion<'line_items'>).kept.class_id;
-  const schools = await reader.schoolsOfClasses([...new Set(entries.flatMap((e) => classOf(e) ?? []))]);
+/** The line items of some walk entries or records as objects, each at its class's school (atClassSchools). */
+function lineItemObjects(request: ApiRequest, reader: RosterReader, entries: readonly WalkEntry[]) {
   const make = maker(request);
-  return entries.flatMap((entry) => {
-    const classId = classOf(entry);
-    const school = classId === undefined ? undefined : schools.get(classId);
-    if (entry.kind === 'deleted') {
-      const { id, deleted_at, kept } = entry.deletion as Deletion<'line_items'>;
-      return [{ position: entry.position, object: make.deletedLineItem(id, deleted_at, kept, school) }];
-    }
-    // A line item's class is there while it is (the class is not deleted while named).
-    return school
-      ? [{ position: entry.position, object: make.lineItem(entry.record as LineItem, school) }]
-      : [];
+  return atClassSchools<'line_items', OneRosterLineItem>(reader, entries, {
+    changed: (item, school) => make.lineItem(item, school),
+    deleted: ({ id, deleted_at, kept }, school) => make.deletedLineItem(id, deleted_at, kept, school),
   });
 }
 

@@ -11,6 +11,7 @@ import { type CollectionQuery, inKeyOrder, walks } from './collection-query';
 import type { ObjectMaker, OneRosterEnrollment, OneRosterUser } from './objects';
 import { bounded, type RosterReader, type WalkEntry } from './roster-reader';
 import {
+  atClassSchools,
   collectionResponse,
   deletionsFor,
   hasRole,
@@ -477,27 +478,16 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
 }
 
 /**
- * Makes a batch of an enrollments walk into enrollments: each at its class's school (the classes
- * read by id for the batch), a deletion from what it kept (its class's school while the class exists).
+ * Makes a batch of an enrollments walk into enrollments: each at its class's school, a deletion from what
+ * it kept (atClassSchools).
  */
 const enrollmentsOfWalk =
   (request: ApiRequest, reader: RosterReader) =>
-  async (batch: WalkEntry[]): Promise<Placed<OneRosterEnrollment>[]> => {
-    const classOf = (entry: WalkEntry) =>
-      entry.kind === 'changed'
-        ? (entry.record as Enrollment).class_id
-        : (entry.deletion as Deletion<'enrollments'>).kept.class_id;
-    const schools = await reader.schoolsOfClasses([...new Set(batch.flatMap((e) => classOf(e) ?? []))]);
+  (batch: WalkEntry[]): Promise<Placed<OneRosterEnrollment>[]> => {
     const make = maker(request);
-    return batch.flatMap((entry): Placed<OneRosterEnrollment>[] => {
-      const classId = classOf(entry);
-      const school = classId === undefined ? undefined : schools.get(classId);
-      if (entry.kind === 'deleted') {
-        const { id, deleted_at, kept } = entry.deletion as Deletion<'enrollments'>;
-        return [{ position: entry.position, object: make.deletedEnrollment(id, deleted_at, kept, school) }];
-      }
-      const object = school ? make.enrollment(entry.record as Enrollment, { school_id: school }) : undefined;
-      return object ? [{ position: entry.position, object }] : [];
+    return atClassSchools<'enrollments', OneRosterEnrollment>(reader, batch, {
+      changed: (enrollment, school) => make.enrollment(enrollment, { school_id: school }),
+      deleted: ({ id, deleted_at, kept }, school) => make.deletedEnrollment(id, deleted_at, kept, school),
     });
   };
 

@@ -9,7 +9,7 @@ import { RecordNotFoundError } from '../domain/errors';
 import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Entity, EntityRole, Tutor } from '../schemas/records';
+import type { Entity, EntityRole, GroupRecords, Tutor } from '../schemas/records';
 import { type Affiliations, affiliationsOf } from './affiliations';
 import {
   type CollectionQuery,
@@ -206,6 +206,37 @@ export const walkOf = (reader: RosterReader, query: CollectionQuery, group: Reco
     ],
     (after, batch) => reader.recordsInKeyOrder(group, after, batch),
   );
+
+/**
+ * Makes walk entries of a group whose records each belong to one class (an enrollment, a line item) into
+ * objects, each at its class's school: the classes of the batch are read by id at once. A deletion is made
+ * from what it kept, at its class's school while the class exists; a record whose class is not found is
+ * left out.
+ */
+export async function atClassSchools<G extends 'enrollments' | 'line_items', T>(
+  reader: RosterReader,
+  batch: readonly WalkEntry[],
+  make: {
+    changed: (record: GroupRecords[G], schoolId: string) => T;
+    deleted: (deletion: Deletion<G>, schoolId: string | undefined) => T;
+  },
+): Promise<Placed<T>[]> {
+  const classOf = (entry: WalkEntry) =>
+    entry.kind === 'changed'
+      ? (entry.record as GroupRecords[G]).class_id
+      : (entry.deletion as Deletion<'enrollments' | 'line_items'>).kept.class_id;
+  const schools = await reader.schoolsOfClasses([...new Set(batch.flatMap((e) => classOf(e) ?? []))]);
+  return batch.flatMap((entry): Placed<T>[] => {
+    const classId = classOf(entry);
+    const school = classId === undefined ? undefined : schools.get(classId);
+    if (entry.kind === 'deleted') {
+      return [{ position: entry.position, object: make.deleted(entry.deletion as Deletion<G>, school) }];
+    }
+    return school
+      ? [{ position: entry.position, object: make.changed(entry.record as GroupRecords[G], school) }]
+      : [];
+  });
+}
 
 /** The payload keys of people: a user's (and its demographics') sourcedId is the person's entity id. */
 const peopleKeys = new Set(['users', 'user', 'demographics']);
