@@ -40,9 +40,17 @@ const signInRevocation = [keys.refreshFamilyPartition, keys.revocationPartition]
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
 function partitionsOf(group: RecordGroup) {
-  const { processnumber, links: linked, references, fixed = [] } = groups[group] as GroupDescription;
+  const {
+    processnumber,
+    naturalKey,
+    links: linked,
+    references,
+    fixed = [],
+  } = groups[group] as GroupDescription;
   const record = keys.recordPartition(group);
-  const claims = processnumber ? [keys.processnumberPartition(group)] : [];
+  const numbered = processnumber ? [keys.processnumberPartition(group)] : [];
+  // A natural key is claimed when the record is made and released when it is deleted: its fields are fixed.
+  const claims = [...numbered, ...(naturalKey ? [keys.naturalKeyPartition(group)] : [])];
   const named = (all: boolean) => [
     ...(linked ? [keys.recordPartition(linked.group)] : []),
     ...new Set(
@@ -89,7 +97,7 @@ function partitionsOf(group: RecordGroup) {
     replace: {
       reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer])],
       // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
-      writes: [...new Set([record, ...claims, ...relinks, ...owner])],
+      writes: [...new Set([record, ...numbered, ...relinks, ...owner])],
     },
     remove: {
       reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held, ...writer])],

@@ -58,7 +58,7 @@ const ids = (group: RecordGroup, rows: readonly Row[]) => rows.map((r) => r[idFi
 /** What the rule of docs/sso.md says a school holds, from the administrator's reads. */
 async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
   const all = async (group: RecordGroup) => (await walk(group)).rows;
-  const [classes, enrollments, students, teachers, tutors, sessions, categories, scales, lineItems] =
+  const [classes, enrollments, students, teachers, tutors, sessions, categories, scales, lineItems, results] =
     await Promise.all([
       all('classes'),
       all('enrollments'),
@@ -69,6 +69,7 @@ async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
       all('categories'),
       all('score_scales'),
       all('line_items'),
+      all('results'),
     ]);
   const itsClasses = classes.filter((c) => c.school_id === school);
   const classIds = new Set(itsClasses.map((c) => c.class_id));
@@ -106,6 +107,10 @@ async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
     line_items: ids(
       'line_items',
       lineItems.filter((l) => classIds.has(l.class_id)),
+    ),
+    results: ids(
+      'results',
+      results.filter((r) => classIds.has(r.class_id)),
     ),
   };
 }

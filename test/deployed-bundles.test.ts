@@ -255,26 +255,43 @@ const tokenRequest = (body: Record<string, string>, headers: Record<string, stri
  * Lists, gets, creates, replaces, adds a document to (where records hold them) and deletes records of a
  * group; returns the ids. A rostering record is created as a copy of the first one listed, naming what it names.
  */
+/** Two new line items like one, of its class. */
+async function copiesOfLineItem(lineItemId: string): Promise<string[]> {
+  const item = await json<Row>(await request('GET', `/api/line_items/${lineItemId}`));
+  const { line_item_id: _id, created_at: _created, updated_at: _updated, ...copy } = item;
+  const made = [];
+  for (const title of ['Cópia A', 'Cópia B']) {
+    made.push(await json<Row>(await request('POST', '/api/line_items', { ...copy, title }), 201));
+  }
+  return made.map((m) => m.line_item_id as string);
+}
+
 async function readAndWrite(group: RecordGroup, studentId: string) {
   const idField = idFields[group];
   const page = await json<Row>(await request('GET', `/api/${group}?items_per_page=5`));
   const first = (page[group] as Row[])[0] as Row;
   expect(await json<Row>(await request('GET', `/api/${group}/${first[idField]}`))).toEqual(first);
   const { [idField]: _id, created_at: _created, updated_at: _updated, ...copy } = first;
-  const body = (): Row =>
+  // A student has one result per line item: each new result is for a line item made for it.
+  const lineItems = group === 'results' ? await copiesOfLineItem(copy.line_item_id as string) : [];
+  const body = (made = 0): Row =>
     group === 'entities'
       ? organisationBody()
       : group === 'tutors'
         ? { ...personBody('D'), student_ids: [studentId] }
         : personGroups.includes(group as never)
           ? personBody('D')
-          : copy;
+          : group === 'results'
+            ? { ...copy, line_item_id: lineItems[made] }
+            : copy;
   const change: Row =
     group === 'enrollments'
       ? { end_date: '2027-06-30' }
       : personGroups.includes(group as never)
         ? { name: 'Nome Substituído' }
-        : { title: 'Nome Substituído' };
+        : group === 'results'
+          ? { comment: 'Comentário substituído' }
+          : { title: 'Nome Substituído' };
   const created = await json<Row>(await request('POST', `/api/${group}`, body()), 201);
   const path = `/api/${group}/${created[idField]}`;
   const replaced = await request('PUT', path, { ...body(), ...change }, { 'if-match': '"1"' });
@@ -283,7 +300,7 @@ async function readAndWrite(group: RecordGroup, studentId: string) {
     const withDocument = await json<Row>(await request('POST', `${path}/documents`, documentBody), 201);
     expect(withDocument.documents).toContainEqual(documentBody);
   }
-  const doomed = await json<Row>(await request('POST', `/api/${group}`, body()), 201);
+  const doomed = await json<Row>(await request('POST', `/api/${group}`, body(1)), 201);
   expect((await request('DELETE', `/api/${group}/${doomed[idField]}`)).status).toBe(204);
   await expectProblem(await request('GET', `/api/${group}/${doomed[idField]}`), 410);
   return { replaced: created[idField], deleted: doomed[idField] };

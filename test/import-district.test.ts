@@ -129,6 +129,7 @@ describe('importing a generated district', () => {
       categories: 0,
       score_scales: 0,
       line_items: 0,
+      results: 0,
     });
     const all = async (group: 'tutors' | 'enrollments') => {
       const found: Record<string, unknown>[] = [];

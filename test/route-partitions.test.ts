@@ -15,7 +15,7 @@ import {
 } from '../infra/local/bootstrap';
 import { DEMO_USER_PASSWORD, type LocalRun, startLocalRun } from '../infra/local/local-run';
 import { partlyWritten } from '../shared/auth/roles';
-import { SchoolHoldings, sharedBySchools } from '../shared/auth/school-scope';
+import { ofOneClass, SchoolHoldings, sharedBySchools } from '../shared/auth/school-scope';
 import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
@@ -207,7 +207,7 @@ async function rosterIds() {
     }),
     201,
   );
-  return {
+  const roster = {
     sessions: await ids('academic_sessions'),
     schoolYears: [
       sessions.find((s) => s.type === 'school_year')?.academic_session_id as string,
@@ -221,6 +221,23 @@ async function rosterIds() {
     gradingPeriods: sessions.filter((s) => s.type === 'grading_period').map((s) => s.academic_session_id),
     person: people[0]?.entity_id as string,
   };
+  return { ...roster, lineItem: await newLineItem(roster.classes[0] as string, roster) };
+}
+
+/** A new line item of a class, for results to name: none has a result for it yet. */
+async function newLineItem(classId: string, roster: { categories: string[] }): Promise<string> {
+  const item = await json(
+    await send('POST', '/api/line_items', {
+      class_id: classId,
+      title: 'Ficha para resultados',
+      category_id: roster.categories[0],
+      result_value_max: 20,
+      assign_date: '2026-10-05',
+      due_date: '2026-10-09',
+    }),
+    201,
+  );
+  return item.line_item_id as string;
 }
 
 /** A route's reads but for the role groups' records. */
@@ -350,6 +367,15 @@ describe('what each route touches', () => {
             assign_date: '2026-10-05',
             due_date: '2026-10-09',
           };
+        case 'results':
+          return {
+            class_id: roster.classes[0],
+            line_item_id: roster.lineItem,
+            student_id: first,
+            status: alternate === 0 ? 'submitted' : 'fully graded',
+            score: alternate === 0 ? null : 15,
+            score_date: '2026-10-12',
+          };
         default:
           return { ...personBody(), ative: alternate === 0 };
       }
@@ -422,13 +448,16 @@ describe('what each route touches', () => {
       const bearer = await personToken('teacher');
       const own = (await json(await send('GET', '/api/classes?items_per_page=1', undefined, bearer), 200))
         .classes as Record<string, string>[];
-      const mine = { ...body(first), class_id: own[0]?.class_id };
+      const classId = own[0]?.class_id as string;
+      // A result names a line item of its class: one made there for it.
+      const lineItem = group === 'results' ? { line_item_id: await newLineItem(classId, roster) } : {};
+      const mine = { ...body(first), class_id: classId, ...lineItem };
       const made = await track(`create-${group}`, async () =>
         json(await send('POST', `/api/${group}`, mine, bearer), 201),
       );
       const at = `/api/${group}/${made[idField]}`;
       await track(`replace-${group}`, async () =>
-        json(await send('PUT', at, { ...body(second), class_id: mine.class_id }, bearer), 200),
+        json(await send('PUT', at, { ...body(second), class_id: classId, ...lineItem }, bearer), 200),
       );
       await track(`delete-${group}`, async () => json(await send('DELETE', at, undefined, bearer), 204));
     }
@@ -464,6 +493,7 @@ describe('what each route touches', () => {
       'classes',
       'enrollments',
       'line_items',
+      'results',
     ];
     const elsewhere = `/api/${group}/${heldThroughClasses.includes(group) ? await outsideSchool(group) : randomUUID()}`;
     await track(`get-${group}`, async () => json(await asSchool('GET', elsewhere), 404));
@@ -478,7 +508,7 @@ describe('what each route touches', () => {
         json(await asSchool('POST', `${elsewhere}/documents`, documentBody), 404),
       );
     }
-    if (group === 'enrollments' || group === 'line_items') {
+    if (ofOneClass(group)) {
       await track(`create-${group}`, async () =>
         json(await asSchool('POST', `/api/${group}`, { ...body(), class_id: randomUUID() }), 403),
       );

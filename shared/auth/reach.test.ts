@@ -32,6 +32,7 @@ const sources: ReachSources = {
       ['c4', ['l5']],
     ]),
   },
+  results: { own: ['r4'], inCare: ['r3'], taught: ['r2', 'r1'] },
 };
 
 describe('the ids a reach gives (issue 3, deliverable 6)', () => {
@@ -69,6 +70,11 @@ describe('the ids a reach gives (issue 3, deliverable 6)', () => {
     expect(idsInReach('line_items', ['taught'], sources)).toEqual(['l1', 'l2']);
   });
 
+  it("results: one's own, one's children's and those of the classes taught, as the results' listing gave them", () => {
+    expect(idsInReach('results', ['own'], sources)).toEqual(['r4']);
+    expect(idsInReach('results', ['in-care', 'taught'], sources)).toEqual(['r1', 'r2', 'r3']);
+  });
+
   it('nothing without a reach', () => {
     expect(idsInReach('students', [], sources)).toEqual([]);
   });
@@ -83,6 +89,11 @@ describe('what a restricted read consults', () => {
     expect(reachSources('line_items')).toEqual([
       ...partitions('entities', 'tutors', 'students'),
       'LIST#line_items',
+    ]);
+    expect(reachSources('results')).toEqual([
+      ...partitions('entities', 'tutors', 'students'),
+      'LIST#line_items',
+      'LIST#results',
     ]);
     expect(reachSources('courses')).toEqual([]);
     expect(reachSources('tutors')).toEqual(partitions('entities'));

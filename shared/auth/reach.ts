@@ -4,12 +4,14 @@
 // their entity; `in-care`, the students of their tutor records, and those students' classes and
 // enrollments; `taught`, the students and enrollments of the classes they teach, listed on those classes.
 // A class's line items are in a listing by class: its students and their guardians read those released to
-// students, its teachers all of them.
+// students, its teachers all of them. Its results are in a listing by class and student: a student reads
+// their own, a guardian their children's, for the line items released to students; a teacher all of them.
 // The set is read fresh on every request, by id (never a whole group), since a person's records, the
 // students in their care and the classes' enrollments change while a token lives.
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { entriesOf } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
+import { isClassWork, type ListingName } from '../data/listings';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -44,24 +46,42 @@ export interface ReachSources {
     all: ReadonlyMap<string, readonly string[]>;
     released: ReadonlyMap<string, readonly string[]>;
   };
+  /**
+   * The results the person's reach leads to: their own and their children's, for line items released to
+   * students; all those of the classes they teach.
+   */
+  results: { own: readonly string[]; inCare: readonly string[]; taught: readonly string[] };
 }
+
+/** Nothing read yet: what a person's reach starts from, given their entity and enrollments. */
+const noSources = (entity: Entity, enrolled: readonly EnrollmentEntry[]): ReachSources => ({
+  entity,
+  tutors: [],
+  enrolled,
+  inCare: [],
+  taught: [],
+  taughtStudents: [],
+  lineItems: { all: new Map(), released: new Map() },
+  results: { own: [], inCare: [], taught: [] },
+});
 
 /** The classes a person teaches, from their own enrollments. */
 export const classesTaught = (enrolled: readonly EnrollmentEntry[]) => [
   ...new Set(enrolled.filter((e) => teaching.includes(e.role)).map((e) => e.otherId)),
 ];
 
-/** The classes a guardian's children are enrolled in as students. */
-const childrensClasses = (inCare: readonly EnrollmentEntry[]) =>
-  inCare.filter((e) => e.role === 'student').map((e) => e.otherId);
+/** The classes some enrollments (a person's, or their children's) make a student of. */
+const studentOf = (entries: readonly EnrollmentEntry[]) =>
+  entries.filter((e) => e.role === 'student').map((e) => e.otherId);
 
 /** The line items of some classes, from what the sources read of them. */
 const workOf = (classes: readonly string[], byClass: ReadonlyMap<string, readonly string[]>) =>
   classes.flatMap((id) => byClass.get(id) ?? []);
 
 /** A person's own records of a group: their entity, their records of its role, their classes and enrollments. */
-function ownIds(group: RecordGroup, { entity, enrolled, lineItems }: ReachSources): string[] {
+function ownIds(group: RecordGroup, { entity, enrolled, lineItems, results }: ReachSources): string[] {
   if (group === 'entities') return [entity.entity_id];
+  if (group === 'results') return [...results.own];
   if (group === 'line_items')
     return workOf(
       enrolled.map((e) => e.otherId),
@@ -72,18 +92,20 @@ function ownIds(group: RecordGroup, { entity, enrolled, lineItems }: ReachSource
   return isRoleGroup(group) ? idsOfRole(entity, roleName(group)) : [];
 }
 
-function inCareIds(group: RecordGroup, { tutors, inCare, lineItems }: ReachSources): string[] {
+function inCareIds(group: RecordGroup, { tutors, inCare, lineItems, results }: ReachSources): string[] {
+  if (group === 'results') return [...results.inCare];
   if (group === 'students') return tutors.flatMap((tutor) => tutor.student_ids);
-  if (group === 'classes') return childrensClasses(inCare);
-  if (group === 'line_items') return workOf(childrensClasses(inCare), lineItems.released);
+  if (group === 'classes') return studentOf(inCare);
+  if (group === 'line_items') return workOf(studentOf(inCare), lineItems.released);
   if (group === 'enrollments') return inCare.map((e) => e.enrollmentId);
   return [];
 }
 
 function taughtIds(
   group: RecordGroup,
-  { enrolled, taught, taughtStudents, lineItems }: ReachSources,
+  { enrolled, taught, taughtStudents, lineItems, results }: ReachSources,
 ): string[] {
+  if (group === 'results') return [...results.taught];
   if (group === 'students') return [...taughtStudents];
   if (group === 'line_items') return workOf(classesTaught(enrolled), lineItems.all);
   if (group === 'enrollments') return taught.map((e) => e.enrollmentId);
@@ -109,8 +131,10 @@ export function reachSources(group: RecordGroup): string[] {
     if (throughClasses(group)) sources.add('students');
   }
   if (reaches.has('taught')) sources.add('entities');
-  if (reaches.has('taught') && group !== 'line_items') sources.add('classes');
-  const listed = group === 'line_items' && sources.size > 0 ? [keys.listingPartition('line_items')] : [];
+  if (reaches.has('taught') && !isClassWork(group)) sources.add('classes');
+  // Results are shown as their line items are: both listings are read.
+  const listings: ListingName[] = group === 'results' ? ['line_items', 'results'] : [group as ListingName];
+  const listed = isClassWork(group) && sources.size > 0 ? listings.map(keys.listingPartition) : [];
   return [...[...sources].map(keys.recordPartition), ...listed];
 }
 
@@ -121,6 +145,35 @@ export function idsInReach(group: RecordGroup, reaches: readonly Reach[], source
   if (reaches.includes('in-care')) for (const id of inCareIds(group, sources)) ids.add(id);
   if (reaches.includes('taught')) for (const id of taughtIds(group, sources)) ids.add(id);
   return [...ids].sort();
+}
+
+/**
+ * The results a person reads: those of the classes they teach, and their own and their children's for
+ * the line items released to students, each range of the results' listing one Query.
+ */
+async function resultsInReach(
+  records: RecordRepository,
+  { entity, enrolled, lineItems }: ReachSources,
+  reaches: readonly Reach[],
+  children: readonly { studentId: string; classIds: readonly string[] }[],
+): Promise<ReachSources['results']> {
+  const shown = new Set([...lineItems.released.values()].flat());
+  const ranges = (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
+    students.flatMap(({ studentId, classIds }) => classIds.map((classId) => ({ classId, studentId })));
+  const released = async (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
+    (await records.resultsOfClasses(ranges(students)))
+      .filter((result) => shown.has(result.lineItemId))
+      .map((result) => result.resultId);
+  const mine = reaches.includes('own')
+    ? idsOfRole(entity, 'student').map((studentId) => ({ studentId, classIds: studentOf(enrolled) }))
+    : [];
+  const taught = reaches.includes('taught') ? classesTaught(enrolled).map((classId) => ({ classId })) : [];
+  const [own, inCare, all] = await Promise.all([
+    released(mine),
+    released(children),
+    records.resultsOfClasses(taught),
+  ]);
+  return { own, inCare, taught: all.map((result) => result.resultId) };
 }
 
 /**
@@ -206,16 +259,10 @@ async function personScope(
   const enrolled = entriesOf(item[internal.enrollments]);
   // When what the set is read from last changed: records' updated_at, and the enrollment lists' own time.
   const changes: (string | undefined)[] = [entity.updated_at, item[internal.enrolledAt] as string];
-  const sources: ReachSources = {
-    entity,
-    tutors: [],
-    enrolled,
-    inCare: [],
-    taught: [],
-    taughtStudents: [],
-    lineItems: { all: new Map(), released: new Map() },
-  };
+  const sources = noSources(entity, enrolled);
   const enrolledGroup = throughClasses(group);
+  /** Each student in the person's care, and the classes they are a student of. */
+  let children: { studentId: string; classIds: string[] }[] = [];
 
   if (reaches.includes('in-care')) {
     sources.tutors = [...(await records.getMany('tutors', idsOfRole(entity, 'tutor'))).values()];
@@ -224,22 +271,27 @@ async function personScope(
       const students = [...(await records.getMany('students', inCareIds('students', sources))).values()];
       const lists = await records.enrollmentLists('entities', [...new Set(students.map((s) => s.entity_id))]);
       sources.inCare = [...lists.values()].flatMap((list) => list.entries);
+      children = students.map((s) => ({
+        studentId: s.student_id,
+        classIds: studentOf(lists.get(s.entity_id)?.entries ?? []),
+      }));
       changes.push(...students.map((s) => s.updated_at), ...[...lists.values()].map((l) => l.changedAt));
     }
   }
 
-  if (group === 'line_items') {
-    // A line item's own change (made, released, deleted) is its news: the set changes with the classes.
+  if (isClassWork(group)) {
+    // A record's own change (made, released, deleted) is its news: the set changes with the classes.
     const released = [
       ...(reaches.includes('own') ? enrolled.map((e) => e.otherId) : []),
-      ...(reaches.includes('in-care') ? childrensClasses(sources.inCare) : []),
+      ...(reaches.includes('in-care') ? studentOf(sources.inCare) : []),
     ];
     const taught = reaches.includes('taught') ? classesTaught(enrolled) : [];
     const [all, shown] = await Promise.all([
-      records.lineItemsOfClasses(taught),
+      records.lineItemsOfClasses(group === 'line_items' ? taught : []),
       records.lineItemsOfClasses(released, true),
     ]);
     sources.lineItems = { all, released: shown };
+    if (group === 'results') sources.results = await resultsInReach(records, sources, reaches, children);
   } else if (reaches.includes('taught')) {
     const classIds = classesTaught(enrolled);
     const lists = await records.enrollmentLists('classes', classIds);

@@ -4,9 +4,11 @@
 // `all` of it; `own`, the person's own records of that group (their classes and enrollments too);
 // `in-care`, the students of the person's tutor records (and those students' classes and enrollments);
 // `taught`, what the classes the person teaches hold (their students, their enrollments, their line
-// items); or `none`. A class's line items are read by its students and their guardians (`own`,
-// `in-care`) once released to students, by its teachers (`taught`) whether released or not.
+// items and results); or `none`. A class's line items, and a student's results for them, are read by its
+// students and their guardians (`own`, `in-care`) once released to students, by its teachers (`taught`)
+// whether released or not.
 // A new group or role fails to compile here until each role says.
+import type { ClassWork } from '../data/listings';
 import {
   documentGroups,
   type groups,
@@ -29,7 +31,7 @@ export type Reach = 'all' | 'own' | 'in-care' | 'taught';
 type EnrolledGroup = 'classes' | 'enrollments';
 
 /** What a class holds of its own work, reached through the classes a person is enrolled in. */
-export type ClassWorkGroup = 'line_items';
+export type ClassWorkGroup = ClassWork;
 
 /** Where `own` means something: the person's entity itself, the records that are its roles, and their enrollments'. */
 type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup | ClassWorkGroup;
@@ -76,6 +78,7 @@ export const rolePolicy = {
     classes: 'all',
     enrollments: 'all',
     line_items: 'all',
+    results: 'all',
   },
   teacher: {
     entities: 'none',
@@ -87,6 +90,7 @@ export const rolePolicy = {
     classes: 'own',
     enrollments: 'taught',
     line_items: 'taught',
+    results: 'taught',
   },
   tutor: {
     entities: 'none',
@@ -98,6 +102,7 @@ export const rolePolicy = {
     classes: 'in-care',
     enrollments: 'in-care',
     line_items: 'in-care',
+    results: 'in-care',
   },
   student: {
     entities: 'none',
@@ -109,6 +114,7 @@ export const rolePolicy = {
     classes: 'own',
     enrollments: 'own',
     line_items: 'own',
+    results: 'own',
   },
 } as const satisfies Record<PersonRole, RoleReaches>;
 
@@ -118,14 +124,14 @@ export const personRoles = Object.keys(rolePolicy) as PersonRole[];
 export type WriteReach = 'all' | 'taught';
 
 /**
- * What a person's roles let them write: an administrator every group, a teacher the line items of the
- * classes they teach; no other role writes. A group a role reads is not thereby written, even where its
+ * What a person's roles let them write: an administrator every group, a teacher the line items and
+ * results of the classes they teach; no other role writes. A group a role reads is not thereby written, even where its
  * scope is shared: a teacher's `gradebook:write` writes line items, never categories or score scales.
  */
 export const writePolicy = {
   admin: everyGroup,
   staff: {},
-  teacher: { line_items: 'taught' },
+  teacher: { line_items: 'taught', results: 'taught' },
   tutor: {},
   student: {},
 } as const satisfies Record<PersonRole, Partial<Record<RecordGroup, WriteReach>>>;

@@ -5,6 +5,7 @@
 // Read on every request, as a person's reach is, since enrollments and care change while a token lives: a
 // request costs what the schools have, as `/schools/{id}/students` does, whatever the district's size.
 import { keys } from '../data/keys';
+import { isClassWork } from '../data/listings';
 import type { ClassFacts, RecordRepository } from '../data/record-repository';
 import { type GroupDescription, groups, type RecordGroup, recordGroups, roleName } from '../domain/groups';
 import type { EntityRole } from '../schemas/records';
@@ -271,6 +272,12 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
       }
     }
   }
+  if (group === 'results') {
+    for (const result of await records.resultsOfClasses(classIds.map((classId) => ({ classId })))) {
+      ids.add(result.resultId);
+      mark(result.resultId, classes.get(result.classId)?.updatedAt);
+    }
+  }
   if (group === 'entities') {
     for (const school of schools) ids.add(school);
     for (const person of persons) ids.add(person);
@@ -332,7 +339,7 @@ export function schoolSources(group: RecordGroup): string[] {
   return [
     keys.listingPartition('classes'),
     ...['classes' as const, ...(extra[group] ?? [])].map(keys.recordPartition),
-    ...(group === 'line_items' ? [keys.listingPartition('line_items')] : []),
+    ...(isClassWork(group) ? [keys.listingPartition(group)] : []),
   ];
 }
 
@@ -348,6 +355,7 @@ export function schoolHeldSources(group: RecordGroup): string[] {
     classes: ['classes'],
     enrollments: ['enrollments', 'classes'],
     line_items: ['line_items', 'classes'],
+    results: ['results', 'classes'],
     students: ['students', 'entities', 'classes'],
     teachers: ['teachers', 'entities', 'classes'],
     tutors: ['tutors', 'students', 'entities', 'classes'],

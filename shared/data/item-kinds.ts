@@ -112,6 +112,15 @@ export const itemKinds = {
     owner: 'tenant',
   }),
   /**
+   * Claims the values of a record's natural key (`naturalKey` in groups.ts, joined by `#`) within its
+   * group; holds the id of the record that has them.
+   */
+  naturalKey: kind({
+    partition: (group) => `UNIQ#${group}#natural-key`,
+    sortKey: (value: string) => value,
+    owner: 'tenant',
+  }),
+  /**
    * The first response to a POST with an Idempotency-Key, by the caller (the token's subject) and the
    * key; it expires after 24 hours.
    */

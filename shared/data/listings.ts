@@ -1,9 +1,11 @@
 // The listings: collections the OneRoster binding pages that are not a whole native group (its users,
 // the users of one role, the organisations, the persons without a role whom /users leaves out, and the
-// classes by school), and the line items by class, which a person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId order (the
-// classes within each school), so a page of one is a Query of a key range whatever the tenant's size. A record's listing follows from the record
-// (`listingOf`): every Put of a record item writes it (record-items.ts), and the two steps that change
-// an entity's roles without a Put keep it (write-steps.ts).
+// classes by school), and a class's work by class (its line items, its students' results), which a
+// person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId
+// order (the classes within each school, the work within each class), so a page of one is a Query of a
+// key range whatever the tenant's size. A record's listing follows from the record (`listingOf`): every
+// Put of a record item writes it (record-items.ts), and the two steps that change an entity's roles
+// without a Put keep it (write-steps.ts).
 import type { RecordGroup } from '../domain/groups';
 import type { Entity, GroupRecords } from '../schemas/records';
 
@@ -15,13 +17,15 @@ export const listingNames = [
   'roleless-people',
   'classes',
   'line_items',
+  'results',
 ] as const;
 export type ListingName = (typeof listingNames)[number];
 
 /**
  * A record's place in a listing: the listing, and what it is sorted by there: the entity id of a person
  * or organisation, `<school_id>#<class_id>` for a class, `<class_id>#<released>#<line_item_id>` for a
- * line item (`released` is `1` once released to students, `0` before).
+ * line item (`released` is `1` once released to students, `0` before), and
+ * `<class_id>#<student_id>#<line_item_id>` for a result.
  */
 export interface ListingEntry {
   listing: ListingName;
@@ -41,6 +45,23 @@ export const entityListing = (entity: Pick<Entity, 'entity_type' | 'roles'>): Li
  */
 export const lineItemsOfClass = (classId: string, released?: true) => `${classId}#${released ? '1#' : ''}`;
 
+/** Where a class's results start in theirs: every one, or with `studentId` those of one student. */
+export const resultsOfClass = (classId: string, studentId?: string) =>
+  `${classId}#${studentId ? `${studentId}#` : ''}`;
+
+/** A result as its listing entry says: its id, and its class's and line item's. */
+export interface ResultEntry {
+  resultId: string;
+  classId: string;
+  lineItemId: string;
+}
+
+/** The class and line item a result's entry names: the first and last parts of its sort key. */
+export const ofResult = (sort: string): Omit<ResultEntry, 'resultId'> => {
+  const [classId = '', , lineItemId = ''] = sort.split('#');
+  return { classId, lineItemId };
+};
+
 /** The groups whose records are listed (by `listingOf`). */
 export const listedGroups = [
   'entities',
@@ -48,9 +69,15 @@ export const listedGroups = [
   'teachers',
   'classes',
   'line_items',
+  'results',
 ] as const satisfies readonly RecordGroup[];
 
-/** The listing a record is in, if any: entities by kind, the student and teacher role records, classes. */
+/** The work of a class, each record of it listed by class: read class by class for a person's reach. */
+export type ClassWork = 'line_items' | 'results';
+export const isClassWork = (group: RecordGroup): group is ClassWork =>
+  group === 'line_items' || group === 'results';
+
+/** The listing a record is in, if any: entities by kind, the student and teacher role records, classes, a class's work. */
 export function listingOf<G extends RecordGroup>(
   group: G,
   record: GroupRecords[G],
@@ -72,6 +99,13 @@ export function listingOf<G extends RecordGroup>(
       return {
         listing: 'line_items',
         sort: `${item.class_id}#${item.released ? 1 : 0}#${item.line_item_id}`,
+      };
+    }
+    case 'results': {
+      const result = record as GroupRecords['results'];
+      return {
+        listing: 'results',
+        sort: `${resultsOfClass(result.class_id, result.student_id)}${result.line_item_id}`,
       };
     }
     default:

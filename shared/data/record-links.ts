@@ -3,7 +3,7 @@
 // course or organisation is counted on it, and an enrollment is an entry on its class and its person.
 // Record writes keep these in step one change at a time (shared/records/write-rules.ts) and a seed
 // writes them with the records (record-repository.ts), both by these rules.
-import { groups, type RecordGroup, type Reference } from '../domain/groups';
+import { type GroupDescription, groups, type RecordGroup, type Reference } from '../domain/groups';
 import type { Enrollment } from '../schemas/records';
 import { classEntry, personEntry } from './enrollment-entries';
 import { internal } from './record-items';
@@ -60,3 +60,11 @@ export function linksOf(group: RecordGroup, id: string, record: object): Link[] 
     ),
   ];
 }
+
+/** The values of a record's natural key, joined as its claim holds them (`naturalKey` in groups.ts). */
+export const naturalKeyOf = (group: RecordGroup, record: object | undefined): string | undefined => {
+  const fields = (groups[group] as GroupDescription).naturalKey;
+  return fields && record
+    ? fields.map((f) => String((record as Record<string, unknown>)[f])).join('#')
+    : undefined;
+};

@@ -13,7 +13,7 @@ import type { GroupRecords } from '../schemas/records';
 import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import { ListingRepository } from './listing-repository';
-import { classesOfSchool, lineItemsOfClass } from './listings';
+import { classesOfSchool, lineItemsOfClass, ofResult, type ResultEntry, resultsOfClass } from './listings';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
@@ -27,7 +27,7 @@ import {
   toRecord,
   toStoredRecord,
 } from './record-items';
-import { linksOf } from './record-links';
+import { linksOf, naturalKeyOf } from './record-links';
 import { tableDesign } from './table';
 import type { Tombstone } from './tombstones';
 
@@ -185,6 +185,17 @@ export class RecordRepository {
       }),
     );
     return new Map(ranges);
+  }
+
+  /**
+   * The results of some classes, each whole or of one student (`studentId`), with the line item each is
+   * for: one Query of each range of the results' listing. A class's results are its students times its
+   * line items, whatever the tenant's size.
+   */
+  async resultsOfClasses(ranges: readonly { classId: string; studentId?: string }[]): Promise<ResultEntry[]> {
+    const prefixes = [...new Set(ranges.map(({ classId, studentId }) => resultsOfClass(classId, studentId)))];
+    const found = await Promise.all(prefixes.map((prefix) => this.listings.all('results', prefix)));
+    return found.flat().map((entry) => ({ resultId: entry.recordId, ...ofResult(entry.sort) }));
   }
 
   /**
@@ -644,7 +655,7 @@ export class RecordRepository {
     let actions = 0;
     let bytes = 0;
     for (const one of records) {
-      const needs = 'processnumber' in one.record ? 2 : 1;
+      const needs = newItems(one, linksOf).length;
       const size = JSON.stringify(one.record).length;
       if (
         actions + needs > MAX_RECORD_ACTIONS_PER_TRANSACTION ||
@@ -686,9 +697,12 @@ export function countChanges(tableName: string, records: readonly NewRecord[]) {
 export function newItems({ group, record }: NewRecord, linksOf: Map<string, Item>): Item[] {
   const id = recordId(group, record);
   const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
-  return 'processnumber' in record
-    ? [item, { ...keys.processnumber(group, record.processnumber), id }]
-    : [item];
+  const naturalKey = naturalKeyOf(group, record);
+  return [
+    item,
+    ...('processnumber' in record ? [{ ...keys.processnumber(group, record.processnumber), id }] : []),
+    ...(naturalKey === undefined ? [] : [{ ...keys.naturalKey(group, naturalKey), id }]),
+  ];
 }
 
 /**

@@ -18,6 +18,7 @@ export const recordGroups = [
   'categories',
   'score_scales',
   'line_items',
+  'results',
 ] as const;
 export type RecordGroup = (typeof recordGroups)[number];
 
@@ -58,9 +59,16 @@ export interface GroupDescription {
   schoolWide?: true;
   /**
    * Fields a replace keeps as the record was made (409 otherwise): an enrollment's class, person and
-   * role; a line item's class, from which who may read and change it follows.
+   * role; a line item's class, and a result's class, line item and student, from which who may read and
+   * change it follows.
    */
   fixed?: readonly string[];
+  /**
+   * Fields that together name at most one record of the group (a result: its line item and student),
+   * claimed in the write that makes the record (409 for a second one) and released when it is deleted.
+   * They are among the `fixed` fields, so a replace keeps the claim.
+   */
+  naturalKey?: readonly string[];
   /** A record, and several, in the API description's words. */
   noun: string;
   plural: string;
@@ -83,6 +91,11 @@ export interface Reference {
     | { field: 'type'; value: AcademicSessionType };
   /** The named record lists the enrollments naming it, instead of counting them. */
   enrollments?: true;
+  /**
+   * A field the named record must hold as this record does: a result's line item is of the result's
+   * class. Checked in the write that names it.
+   */
+  matching?: 'class_id';
 }
 
 export const groups = {
@@ -245,6 +258,23 @@ export const groups = {
     fixed: ['class_id'],
     noun: 'line item',
     plural: 'line items',
+  },
+  results: {
+    idField: 'result_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    references: [
+      { field: 'class_id', group: 'classes' },
+      { field: 'line_item_id', group: 'line_items', matching: 'class_id' },
+      { field: 'student_id', group: 'students' },
+    ],
+    scopes: 'gradebook',
+    fixed: ['class_id', 'line_item_id', 'student_id'],
+    naturalKey: ['line_item_id', 'student_id'],
+    noun: 'result',
+    plural: 'results',
   },
 } as const satisfies Record<RecordGroup, GroupDescription>;
 

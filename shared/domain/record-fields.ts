@@ -106,4 +106,17 @@ export const recordFields: Record<RecordGroup, readonly string[]> = {
     'created_at',
     'updated_at',
   ],
+  results: [
+    'result_id',
+    'class_id',
+    'line_item_id',
+    'student_id',
+    'status',
+    'score',
+    'text_score',
+    'score_date',
+    'comment',
+    'created_at',
+    'updated_at',
+  ],
 };

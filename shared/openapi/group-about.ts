@@ -18,4 +18,6 @@ export const groupAbout: { [G in RecordGroup]: string } = {
     'Score scales: a numeric range, or an ordered list of letter values, that results are given in.',
   line_items:
     "A class's assignments and assessments, each in a category and scored on a scale or out of a maximum; its students and their guardians see one once it is released.",
+  results:
+    "Students' results for their classes' line items: where each stands, its score and a comment; a student and their guardians see one once its line item is released.",
 };

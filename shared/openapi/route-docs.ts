@@ -119,6 +119,12 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     deletions: 'LineItemsDeletions',
     insert: 'LineItemInsertRequest',
   },
+  results: {
+    page: 'ResultsPage',
+    read: 'ResultSelection',
+    deletions: 'ResultsDeletions',
+    insert: 'ResultInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {

@@ -45,6 +45,7 @@ export function heldBy(
       return read.schools.includes(fact('school_id') ?? '');
     case 'enrollments':
     case 'line_items':
+    case 'results':
       return classes.has(fact('class_id') ?? '');
     case 'courses':
       return read.schools.includes(fact('org_id') ?? '');

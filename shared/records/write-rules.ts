@@ -4,7 +4,7 @@
 // group, listed for every group: a new group has to say how its records are made, replaced and deleted.
 import { randomUUID } from 'node:crypto';
 import { type Item, internal, recordItem } from '../data/record-items';
-import { enrollmentEntry, linkedIds, namedIds } from '../data/record-links';
+import { enrollmentEntry, linkedIds, namedIds, naturalKeyOf } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
@@ -22,7 +22,7 @@ import {
 } from '../domain/groups';
 import type { Enrollment, Entity, GroupRecords } from '../schemas/records';
 import type { InsertRequest } from '../schemas/requests';
-import type { DeleteGuard, WriteSteps } from './write-steps';
+import type { Claim, DeleteGuard, WriteSteps } from './write-steps';
 import { Retry, type Step } from './write-transaction';
 
 /** What a rule builds its steps with: the step builder, the write's time, and the records to read. */
@@ -205,12 +205,20 @@ export const personRules: { [G in RecordGroup]: PersonRules<G> } = {
   categories: rosterRules('categories'),
   score_scales: rosterRules('score_scales'),
   line_items: rosterRules('line_items'),
+  results: rosterRules('results'),
 };
 
-const processnumberOf = (group: RecordGroup, record: object | undefined): string | undefined =>
-  groups[group].processnumber && record ? (record as { processnumber: string }).processnumber : undefined;
+/** What a record claims of each kind (write-steps.ts, `claim`): its processnumber, its natural key. */
+const claimed = (group: RecordGroup, record: object | undefined): Record<Claim, string | undefined> => ({
+  processnumber:
+    groups[group].processnumber && record ? (record as { processnumber: string }).processnumber : undefined,
+  naturalKey: naturalKeyOf(group, record),
+});
 
-/** Moves a record's processnumber claim as it goes from `before` to `after` (none: created, or deleted). */
+/**
+ * Moves a record's claims as it goes from `before` to `after` (none: created, or deleted): its
+ * processnumber, and its natural key, which a replace keeps (its fields are fixed).
+ */
 export function claimSteps(
   steps: WriteSteps,
   group: RecordGroup,
@@ -218,13 +226,15 @@ export function claimSteps(
   before: object | undefined,
   after: object | undefined,
 ): Step[] {
-  const was = processnumberOf(group, before);
-  const is = processnumberOf(group, after);
-  if (was === is) return [];
-  return [
-    ...(was === undefined ? [] : [steps.releaseProcessnumber(group, was, id)]),
-    ...(is === undefined ? [] : [steps.claimProcessnumber(group, is, id)]),
-  ];
+  const was = claimed(group, before);
+  const is = claimed(group, after);
+  return (['processnumber', 'naturalKey'] as const).flatMap((claim) => {
+    if (was[claim] === is[claim]) return [];
+    return [
+      ...(was[claim] === undefined ? [] : [steps.release(claim, group, was[claim], id)]),
+      ...(is[claim] === undefined ? [] : [steps.claim(claim, group, is[claim], id)]),
+    ];
+  });
 }
 
 /** Keeps each linked student's set of tutors in step with a tutor's student_ids; added students must exist. */
@@ -304,8 +314,10 @@ export function referenceSteps(
         .map((target) => steps.enroll(reference, target, [entry], true, now))
         .concat(was.map((target) => steps.enroll(reference, target, [entry], false, now)));
     }
+    const matching =
+      reference.matching && (after as Record<string, string> | undefined)?.[reference.matching];
     return [
-      ...is.filter((t) => !was.includes(t)).map((target) => steps.refer(reference, target, 1)),
+      ...is.filter((t) => !was.includes(t)).map((target) => steps.refer(reference, target, 1, matching)),
       ...was.filter((t) => !is.includes(t)).map((target) => steps.refer(reference, target, -1)),
     ];
   });

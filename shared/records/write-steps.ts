@@ -10,12 +10,15 @@ import { countChange, etag, type Item, internal } from '../data/record-items';
 import { tableDesign } from '../data/table';
 import type { Tombstone } from '../data/tombstones';
 import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
-import { groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
+import { type GroupDescription, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 import type { EntityTagCondition } from '../http/preconditions';
 import type { EntityRole } from '../schemas/records';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
 import { itemKey, RETRY, type Step } from './write-transaction';
+
+/** What a record claims alone within its group (item-kinds.ts). */
+export type Claim = 'processnumber' | 'naturalKey';
 
 /**
  * A condition a record must meet to be deleted, beyond its version: an attribute it must not have, or
@@ -165,37 +168,42 @@ export class WriteSteps {
     };
   }
 
-  claimProcessnumber(group: RecordGroup, processnumber: string, id: string): Step {
+  /**
+   * Claims values a record holds alone within its group: its processnumber, or its natural key
+   * (`naturalKey` in groups.ts, the values joined by `#`). 409 naming the record holding them.
+   */
+  claim(claim: Claim, group: RecordGroup, value: string, id: string): Step {
+    const fields =
+      claim === 'processnumber' ? ['processnumber'] : ((groups[group] as GroupDescription).naturalKey ?? []);
     return {
       action: {
         Put: {
           TableName: this.tableName,
-          Item: { ...keys.processnumber(group, processnumber), id },
+          Item: { ...keys[claim](group, value), id },
           ConditionExpression: 'attribute_not_exists(pk)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
       onConditionFailed: (old) =>
         new StateConflictError(
-          `processnumber ${processnumber} belongs to another ${group} record.`,
-          [
-            {
-              name: 'processnumber',
-              in: 'body',
-              reason: `taken by ${idFields[group]} ${String(old?.id ?? 'another record')}`,
-            },
-          ],
+          `${fields.join(' and ')} ${value.split('#').join(' and ')} ${fields.length > 1 ? 'belong' : 'belongs'} to another ${group} record.`,
+          fields.map((name) => ({
+            name,
+            in: 'body' as const,
+            reason: `taken by ${idFields[group]} ${String(old?.id ?? 'another record')}`,
+          })),
           typeof old?.id === 'string' ? { field: idFields[group], id: old.id } : undefined,
         ),
     };
   }
 
-  releaseProcessnumber(group: RecordGroup, processnumber: string, id: string): Step {
+  /** Releases a claim the record holds. */
+  release(claim: Claim, group: RecordGroup, value: string, id: string): Step {
     return {
       action: {
         Delete: {
           TableName: this.tableName,
-          Key: keys.processnumber(group, processnumber),
+          Key: keys[claim](group, value),
           ConditionExpression: 'id = :id',
           ExpressionAttributeValues: { ':id': id },
         },
@@ -350,12 +358,18 @@ export class WriteSteps {
    * Counts a record naming `id` through `reference` (`by` 1) or no longer naming it (`by` -1). A record
    * named anew must exist, and be an entity of the reference's type where it says.
    */
-  refer(reference: Reference, id: string, by: 1 | -1): Step {
-    return this.referMany(reference, id, by, 1);
+  refer(reference: Reference, id: string, by: 1 | -1, matching?: string): Step {
+    return this.referMany(reference, id, by, 1, matching);
   }
 
   /** `changes` writes of `refer`, adding up to `by`. */
-  private referMany(reference: Reference, id: string, by: number, changes: number): Step {
+  private referMany(
+    reference: Reference,
+    id: string,
+    by: number,
+    changes: number,
+    matching: string | undefined,
+  ): Step {
     return {
       ...this.linkUpdate(
         reference,
@@ -365,14 +379,16 @@ export class WriteSteps {
         { ':n': by },
         internal.refs,
         changes,
+        undefined,
+        matching,
       ),
       additive: {
         item: itemKey(keys.record(reference.group, id)),
-        kind: `refer${by > 0 ? '+' : '-'}`,
+        kind: `refer${by > 0 ? '+' : '-'}${matching ?? ''}`,
         entries: [],
         by,
         changes,
-        build: (_entries, total, n) => this.referMany(reference, id, total, n),
+        build: (_entries, total, n) => this.referMany(reference, id, total, n, matching),
       },
     };
   }
@@ -414,7 +430,8 @@ export class WriteSteps {
 
   /**
    * An update of a named record's links (`#a`, and the links counter `#l`); when `naming`, the record
-   * must exist and be of the right type; with `room`, the set `#a` must hold at most that many entries.
+   * must exist and be of the right type, and hold `matching` in the reference's `matching` field; with
+   * `room`, the set `#a` must hold at most that many entries.
    */
   private linkUpdate(
     reference: Reference,
@@ -425,12 +442,15 @@ export class WriteSteps {
     attribute: string,
     changes: number,
     room?: number,
+    matching?: string,
   ): Step {
     const { group, kind, field } = reference;
     const typed = naming && kind !== undefined;
+    const matched = naming && reference.matching !== undefined && matching !== undefined;
     const conditions = [
       ...(naming ? ['attribute_exists(pk)'] : []),
       ...(typed ? ['#kind = :kind'] : []),
+      ...(matched ? ['#match = :match'] : []),
       ...(room !== undefined ? ['(attribute_not_exists(#a) OR size(#a) <= :room)'] : []),
     ];
     return {
@@ -445,11 +465,13 @@ export class WriteSteps {
             '#l': internal.links,
             ...(':at' in values ? { '#at': internal.enrolledAt } : {}),
             ...(typed ? { '#kind': kind.field } : {}),
+            ...(matched ? { '#match': reference.matching } : {}),
           },
           ExpressionAttributeValues: {
             ...values,
             ':changes': changes,
             ...(typed ? { ':kind': kind.value } : {}),
+            ...(matched ? { ':match': matching } : {}),
             ...(room !== undefined ? { ':room': room } : {}),
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -461,19 +483,30 @@ export class WriteSteps {
               `${groups[group].noun} ${id} already has the most enrollments one may have (${LIMITS.enrollmentsPerRecord}).`,
               [{ name: field, in: 'body', reason: `${groups[group].noun} ${id} is full` }],
             )
-          : new InvalidInputError(
-              `${field} does not name ${typed ? `${withArticle(kind.value)} ${groups[group].noun}` : withArticle(groups[group].noun)}.`,
-              [
-                {
-                  name: field,
-                  in: 'body',
-                  reason:
-                    old && typed
-                      ? `${groups[group].noun} ${id} is not ${withArticle(kind.value)}`
-                      : `no ${groups[group].noun} has id ${id}`,
-                },
-              ],
-            ),
+          : old && matched && old[reference.matching as string] !== matching
+            ? new InvalidInputError(
+                `${field} names a ${groups[group].noun} of another ${reference.matching}.`,
+                [
+                  {
+                    name: field,
+                    in: 'body',
+                    reason: `${groups[group].noun} ${id} has ${reference.matching} ${String(old[reference.matching as string])}`,
+                  },
+                ],
+              )
+            : new InvalidInputError(
+                `${field} does not name ${typed ? `${withArticle(kind.value)} ${groups[group].noun}` : withArticle(groups[group].noun)}.`,
+                [
+                  {
+                    name: field,
+                    in: 'body',
+                    reason:
+                      old && typed
+                        ? `${groups[group].noun} ${id} is not ${withArticle(kind.value)}`
+                        : `no ${groups[group].noun} has id ${id}`,
+                  },
+                ],
+              ),
     };
   }
 

@@ -95,6 +95,11 @@ import {
   LineItemsDeletions,
   LineItemsList,
   LineItemsSelection,
+  Result,
+  ResultsChanges,
+  ResultsDeletions,
+  ResultsList,
+  ResultsSelection,
   ScoreScale,
   ScoreScalesChanges,
   ScoreScalesDeletions,
@@ -327,6 +332,27 @@ const gradebookComponents = {
       changes: LineItemsChanges,
       selection: LineItemsSelection,
       deletions: LineItemsDeletions,
+    },
+  ),
+  ...groupComponents(
+    'results',
+    { one: 'Result', many: 'Results' },
+    {
+      aRecord: 'A result',
+      about:
+        "A student's result for a line item of their class: its `status`, a `score` or a letter value in " +
+        '`text_score`, the date scored and a comment; the student and their guardians read it once its line ' +
+        'item is released.',
+      insert:
+        'A result to create or replace: its class, line item and student must exist, and the line item must ' +
+        'be of the class named.',
+    },
+    {
+      record: Result,
+      list: ResultsList,
+      changes: ResultsChanges,
+      selection: ResultsSelection,
+      deletions: ResultsDeletions,
     },
   ),
 };

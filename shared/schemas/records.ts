@@ -1,7 +1,7 @@
 // Response shapes of the records, written once: the integration tests validate every response
 // against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
 import * as z from 'zod';
-import { scoreScaleTypes } from '../domain/gradebook';
+import { resultStatuses, scoreScaleTypes } from '../domain/gradebook';
 import { roleNames } from '../domain/groups';
 import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
 
@@ -171,6 +171,24 @@ export const LineItem = z.strictObject({
   updated_at: timestamp,
 });
 
+/**
+ * A student's result for a line item of their class: where it stands, and a score (a number, or a letter
+ * value of the line item's scale in `text_score`) with a comment.
+ */
+export const Result = z.strictObject({
+  result_id: z.uuid(),
+  class_id: z.uuid(),
+  line_item_id: z.uuid(),
+  student_id: z.uuid(),
+  status: z.enum(resultStatuses),
+  score: z.number().nullable(),
+  text_score: z.string().nullable(),
+  score_date: date,
+  comment: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;
@@ -188,6 +206,7 @@ export type Enrollment = z.infer<typeof Enrollment>;
 export type Category = z.infer<typeof Category>;
 export type ScoreScale = z.infer<typeof ScoreScale>;
 export type LineItem = z.infer<typeof LineItem>;
+export type Result = z.infer<typeof Result>;
 
 export const recordSchemas = {
   entities: Entity,
@@ -202,6 +221,7 @@ export const recordSchemas = {
   categories: Category,
   score_scales: ScoreScale,
   line_items: LineItem,
+  results: Result,
 } as const;
 
 export interface GroupRecords {
@@ -217,6 +237,7 @@ export interface GroupRecords {
   categories: Category;
   score_scales: ScoreScale;
   line_items: LineItem;
+  results: Result;
 }
 
 const pagingFields = {
@@ -244,6 +265,7 @@ export const EnrollmentsList = listEnvelope('enrollments', Enrollment);
 export const CategoriesList = listEnvelope('categories', Category);
 export const ScoreScalesList = listEnvelope('score_scales', ScoreScale);
 export const LineItemsList = listEnvelope('line_items', LineItem);
+export const ResultsList = listEnvelope('results', Result);
 
 /**
  * A page whose records hold only the fields `fields=` selects (with their ids), or a list narrowed by
@@ -273,6 +295,7 @@ export const EnrollmentsSelection = selectionEnvelope('enrollments', Enrollment)
 export const CategoriesSelection = selectionEnvelope('categories', Category);
 export const ScoreScalesSelection = selectionEnvelope('score_scales', ScoreScale);
 export const LineItemsSelection = selectionEnvelope('line_items', LineItem);
+export const ResultsSelection = selectionEnvelope('results', Result);
 
 /** A record, or the fields of it that `fields=` selects. */
 export const selection = <T extends z.ZodObject>(record: T) => z.union([record, record.partial()]);
@@ -316,6 +339,7 @@ export const EnrollmentsChanges = changesEnvelope('enrollments', Enrollment);
 export const CategoriesChanges = changesEnvelope('categories', Category);
 export const ScoreScalesChanges = changesEnvelope('score_scales', ScoreScale);
 export const LineItemsChanges = changesEnvelope('line_items', LineItem);
+export const ResultsChanges = changesEnvelope('results', Result);
 
 export const EntitiesDeletions = deletionsEnvelope('entity_id');
 export const StudentsDeletions = deletionsEnvelope('student_id');
@@ -329,3 +353,4 @@ export const EnrollmentsDeletions = deletionsEnvelope('enrollment_id');
 export const CategoriesDeletions = deletionsEnvelope('category_id');
 export const ScoreScalesDeletions = deletionsEnvelope('score_scale_id');
 export const LineItemsDeletions = deletionsEnvelope('line_item_id');
+export const ResultsDeletions = deletionsEnvelope('result_id');

@@ -3,7 +3,7 @@
 // Each schema is built on its first use and kept: a write handler validates one group's bodies, and
 // building every group's schemas at import was most of a write handler's cold start.
 import * as z from 'zod/mini';
-import { scoreScaleTypes } from '../domain/gradebook';
+import { resultStatuses, scoreScaleTypes } from '../domain/gradebook';
 import { isValidIban } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
 import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
@@ -364,6 +364,23 @@ export const lineItemInsertRequest = /* @__PURE__ */ lazily(() =>
 );
 
 /**
+ * A student's result for a line item of the class named, where it stands and what it scores: a number,
+ * a letter value in `text_score`, or both (a letter and the number it stands for).
+ */
+export const resultInsertRequest = /* @__PURE__ */ lazily(() =>
+  z.strictObject({
+    class_id: id(),
+    line_item_id: id(),
+    student_id: id(),
+    status: z.enum(resultStatuses, `must be one of ${resultStatuses.join(', ')}`),
+    score: z._default(z.nullable(finite()), null),
+    text_score: z._default(z.nullable(requiredText(20)), null),
+    score_date: date(),
+    comment: optionalText(LIMITS.text),
+  }),
+);
+
+/**
  * Each group's insert request, built when first read: for the API description and the import. A write
  * handler takes its own group's (`studentInsertRequest`, ...), so its bundle holds no other group's.
  */
@@ -403,6 +420,9 @@ export const insertRequests = {
   },
   get line_items() {
     return lineItemInsertRequest();
+  },
+  get results() {
+    return resultInsertRequest();
   },
 };
 

@@ -372,7 +372,20 @@ async function studentsInOthersCare(stores: PeopleStores, entity: Entity) {
     .filter(({ tutors }) => tutors.length > 0);
 }
 
-/** Deletes the person's role records, their students' tutors' hold on them, and then the entity. */
+/**
+ * A student's results in the classes their entity is a student of, found from its enrollment list (the
+ * results' listing, by class and student): their grades are their data, and they name the student.
+ */
+async function resultsOf(stores: PeopleStores, entity: Entity): Promise<string[]> {
+  const list = (await stores.records.enrollmentLists('entities', [entity.entity_id])).get(entity.entity_id);
+  const classIds = (list?.entries ?? []).filter((e) => e.role === 'student').map((e) => e.otherId);
+  const ranges = idsOfRole(entity, 'student').flatMap((studentId) =>
+    classIds.map((classId) => ({ classId, studentId })),
+  );
+  return (await stores.records.resultsOfClasses(ranges)).map((result) => result.resultId);
+}
+
+/** Deletes the person's results, role records, their students' tutors' hold on them, and then the entity. */
 async function eraseRecords(
   stores: PeopleStores,
   entity: Entity,
@@ -386,6 +399,10 @@ async function eraseRecords(
   }
   for (const { id, tutors } of blocking) {
     for (const tutorId of tutors) await releaseStudent(stores, tutorId, id, erasure);
+  }
+  for (const id of await resultsOf(stores, entity)) {
+    await stores.writer.remove('results', id);
+    erasure.records.push({ group: 'results', id });
   }
   for (const group of roleGroups.filter((g) => g !== 'tutors')) {
     for (const id of idsOfRole(entity, roleName(group))) {

@@ -392,7 +392,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   const roster = demoRoster(r, district as Entity, students, teachers, organisation, stamp);
   for (const school of roster.schools) entities.set(school.entity_id, school);
   // Drawn after the roster, so every id drawn before it is the same as in a tenant seeded without it.
-  const gradebook = demoGradebook(r, roster.sessions, roster.classes, stamp);
+  const gradebook = demoGradebook(r, { ...roster, students }, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -407,5 +407,6 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...gradebook.categories.map((record) => ({ group: 'categories' as const, record })),
     ...gradebook.scoreScales.map((record) => ({ group: 'score_scales' as const, record })),
     ...gradebook.lineItems.map((record) => ({ group: 'line_items' as const, record })),
+    ...gradebook.results.map((record) => ({ group: 'results' as const, record })),
   ];
 }

@@ -1,8 +1,9 @@
 // Sign-in accounts for the demo tenant, one per kind of person, picked from the seeded records so that
 // each shows its role's reach: an administrator on the staff, a teacher, two guardians of different
-// families (each reads only their own children), a student and a staff member without admin rights.
+// families (each reads only their own children), a student of the teacher's (so the teacher's grades
+// reach them) and a staff member without admin rights.
 import type { NewRecord } from '../../../shared/data/record-repository';
-import type { Entity, Tutor } from '../../../shared/schemas/records';
+import type { Enrollment, Entity, Tutor } from '../../../shared/schemas/records';
 
 export interface DemoUser {
   username: string;
@@ -25,7 +26,16 @@ export function demoUsers(records: NewRecord[]): DemoUser[] {
   const byId = new Map(entities.map((e) => [e.entity_id, e]));
   const [firstStaff, secondStaff] = entities.filter(only('staff'));
   const teacher = entities.find(only('teacher'));
-  const student = entities.find(only('student'));
+  const enrollments = records.filter((r) => r.group === 'enrollments').map((r) => r.record as Enrollment);
+  const taught = new Set(
+    enrollments
+      .filter((e) => e.entity_id === teacher?.entity_id && e.role === 'teacher')
+      .map((e) => e.class_id),
+  );
+  const taughtStudents = new Set(
+    enrollments.filter((e) => e.role === 'student' && taught.has(e.class_id)).map((e) => e.entity_id),
+  );
+  const student = entities.find((e) => only('student')(e) && taughtStudents.has(e.entity_id));
   const guardians = tutors.filter(
     (t) => t.student_ids.length >= 2 && only('tutor')(byId.get(t.entity_id) as Entity),
   );

@@ -2,15 +2,25 @@
 // Portuguese schools' assessment criteria usually are, and the scales results are given in: 0 to 20 in
 // secondary school, levels 1 to 5 in the 2nd and 3rd cycles, and the 1st cycle's descriptive mentions.
 // Each class has the first grading period's work: a test scored in percent, released to its students,
-// and a group project on the 0 to 20 scale, not yet released. Deterministic: it draws from the tenant's
-// generator.
-import type { AcademicSession, Category, Class, LineItem, ScoreScale } from '../../../shared/schemas/records';
+// and a group project on the 0 to 20 scale, not yet released. Every student of a class has their test
+// graded; the projects are not in yet. Deterministic: it draws from the tenant's generator.
+import type {
+  AcademicSession,
+  Category,
+  Class,
+  Enrollment,
+  LineItem,
+  Result,
+  ScoreScale,
+  Student,
+} from '../../../shared/schemas/records';
 import type { Random } from './random';
 
 export interface GradebookSetup {
   categories: Category[];
   scoreScales: ScoreScale[];
   lineItems: LineItem[];
+  results: Result[];
 }
 
 const categories = [
@@ -53,10 +63,17 @@ const work = [
   },
 ] as const;
 
+/** What the gradebook is drawn for: the roster's sessions, classes and enrollments, and the students. */
+export interface GradedRoster {
+  sessions: readonly AcademicSession[];
+  classes: readonly Class[];
+  enrollments: readonly Enrollment[];
+  students: readonly Student[];
+}
+
 export function demoGradebook(
   r: Random,
-  sessions: readonly AcademicSession[],
-  classes: readonly Class[],
+  { sessions, classes, enrollments, students }: GradedRoster,
   stamp: () => { created_at: string; updated_at: string },
 ): GradebookSetup {
   const year = sessions.find((session) => session.type === 'school_year') as AcademicSession;
@@ -86,5 +103,36 @@ export function demoGradebook(
       };
     }),
   );
-  return { ...setup, lineItems };
+  return { ...setup, lineItems, results: testResults(r, lineItems, enrollments, students, stamp) };
+}
+
+/** Each student's result in their classes' released test: graded, a percentage mostly between 50 and 95. */
+function testResults(
+  r: Random,
+  lineItems: readonly LineItem[],
+  enrollments: readonly Enrollment[],
+  students: readonly Student[],
+  stamp: () => { created_at: string; updated_at: string },
+): Result[] {
+  const studentOf = new Map(students.map((student) => [student.entity_id, student.student_id]));
+  const tests = new Map(lineItems.filter((item) => item.released).map((item) => [item.class_id, item]));
+  return enrollments.flatMap((enrollment): Result[] => {
+    const test = tests.get(enrollment.class_id);
+    const studentId = studentOf.get(enrollment.entity_id);
+    if (enrollment.role !== 'student' || !test || !studentId) return [];
+    return [
+      {
+        result_id: r.uuid(),
+        class_id: test.class_id,
+        line_item_id: test.line_item_id,
+        student_id: studentId,
+        status: 'fully graded',
+        score: Math.min(100, r.int(35, 80) + r.int(0, 20)),
+        text_score: null,
+        score_date: '2026-10-12',
+        comment: '',
+        ...stamp(),
+      },
+    ];
+  });
 }

@@ -1,0 +1,10 @@
+// POST /api/results
+import { createRecord } from '../../shared/records/write-records';
+import { resultInsertRequest } from '../../shared/schemas/requests';
+import { idempotencyStore } from '../../shared/wiring/idempotency-store';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi('create-results', (request) =>
+  createRecord('results', resultInsertRequest(), request, recordWriter(), idempotencyStore()),
+);

@@ -1,0 +1,6 @@
+// GET /api/results/{result_id}
+import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api('get-results', (request) => getRecord('results', request, recordRepository()));

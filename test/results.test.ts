@@ -1,0 +1,339 @@
+// Students' results over HTTP (issue "Grades and attendance", deliverables 1, 2 and 6): the demo's graded
+// tests, the conventions of every group (contract.md sections 2 to 5), what a result must name (its class,
+// a line item of that class, a student), and who reads and writes them: the class's teachers all of them,
+// a student their own and a guardian their children's once the line item is released to students, staff
+// and administrators every one, another class's teacher none (404, as any record out of reach), and a
+// client registered with schools those of its schools' classes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Entity } from '../shared/schemas/records';
+import { recordSchemas } from '../shared/schemas/records';
+import { expectProblem, json } from './support/contract';
+import { registeredClient } from './support/oauth';
+import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+type Row = Record<string, unknown>;
+
+const tokens = new Map<string, string>();
+async function tokenOf(username: string): Promise<string> {
+  const token = tokens.get(username) ?? (await api.personToken(username));
+  tokens.set(username, token);
+  return token;
+}
+
+/** Every record of a group a caller reads (the administrator's own token without a username), page by page. */
+async function walk(group: 'results' | 'line_items', username?: string): Promise<Row[]> {
+  const token = username === undefined ? undefined : await tokenOf(username);
+  const rows: Row[] = [];
+  let next: string | undefined = `/api/${group}?items_per_page=500`;
+  while (next) {
+    const page: Row = await json<Row>(await api.get(next, token ? { token } : {}));
+    rows.push(...(page[group] as Row[]));
+    next = page.next_cursor ? `/api/${group}?items_per_page=500&cursor=${page.next_cursor}` : undefined;
+  }
+  return rows;
+}
+
+const results = (username?: string) => walk('results', username);
+const idsOf = (rows: readonly Row[]) => rows.map((r) => r.result_id as string).sort();
+
+/** A person's entity, by their account. */
+async function entityOf(username: string): Promise<Entity> {
+  const user = await api.users.byLogin(username);
+  return (await api.records.get('entities', user?.entity_id as string))?.record as Entity;
+}
+
+/** The classes an account is enrolled in, with a role. */
+async function classesOf(username: string, role: string): Promise<Set<string>> {
+  const entity = await entityOf(username);
+  const enrollments = await api.records.enrollmentsOfPerson(entity.entity_id);
+  return new Set(enrollments.filter((e) => e.role === role).map((e) => e.class_id));
+}
+
+/** The student records of an account, or of the students in its care. */
+async function studentsOf(username: string, through: 'student' | 'tutor'): Promise<Set<string>> {
+  const roles = (await entityOf(username)).roles.filter((r) => r.role === through);
+  if (through === 'student') return new Set(roles.map((r) => r.id));
+  const tutors = await Promise.all(roles.map((r) => api.records.get('tutors', r.id)));
+  return new Set(
+    tutors.flatMap((t) => (t?.record as { student_ids: string[] } | undefined)?.student_ids ?? []),
+  );
+}
+
+/** The demo's released and unreleased line items, by id. */
+async function lineItemsById(): Promise<Map<string, Row>> {
+  return new Map((await walk('line_items')).map((i) => [i.line_item_id as string, i]));
+}
+
+/** A class the demo student is in and the demo teacher teaches, its unreleased project, and the student. */
+async function sharedClass() {
+  const [taught, learning, items] = await Promise.all([
+    classesOf('teacher', 'teacher'),
+    classesOf('student', 'student'),
+    lineItemsById(),
+  ]);
+  const classId = [...taught].find((id) => learning.has(id)) as string;
+  expect(classId, 'the demo teacher teaches the demo student').toBeDefined();
+  // The demo's two: the test, released, and the project, released only by a test below.
+  const ofClass = [...items.values()].filter((i) => i.class_id === classId);
+  const project = ofClass.find((i) => i.title === 'Trabalho de grupo') as Row;
+  const test = ofClass.find((i) => i.title === 'Teste de avaliação 1') as Row;
+  const [studentId] = await studentsOf('student', 'student');
+  return { classId, project, test, studentId: studentId as string };
+}
+
+const graded = (classId: string, lineItemId: string, studentId: string) => ({
+  class_id: classId,
+  line_item_id: lineItemId,
+  student_id: studentId,
+  status: 'fully graded',
+  score: 16.5,
+  score_date: '2026-10-26',
+  comment: 'Bom trabalho de pesquisa.',
+});
+
+describe('the demo tenant (deliverable 6)', () => {
+  it("grades every student's test in each of their classes, and nothing else yet", async () => {
+    const [all, items, enrollments] = await Promise.all([
+      results(),
+      lineItemsById(),
+      json<Row>(await api.get('/api/enrollments?items_per_page=500')),
+    ]);
+    expect(all.length).toBeGreaterThan(0);
+    for (const result of all) {
+      expect(recordSchemas.results.safeParse(result).error).toBeUndefined();
+      const item = items.get(result.line_item_id as string) as Row;
+      expect(item).toMatchObject({ class_id: result.class_id, released: true });
+      expect(result.status).toBe('fully graded');
+    }
+    const students = (enrollments.enrollments as Row[]).filter((e) => e.role === 'student');
+    expect(students.length).toBeLessThanOrEqual(all.length);
+  });
+});
+
+describe('results', () => {
+  it('are created once per line item and student, read, replaced with If-Match and deleted, and keep their line item and student from being deleted', async () => {
+    const { classId, project, studentId } = await sharedClass();
+    const body = graded(classId, project.line_item_id as string, studentId);
+    const since = new Date(Date.now() - 1_000).toISOString();
+    const created = await api.send('POST', '/api/results', body);
+    const result = await json<Row>(created, 201);
+    expect(result).toMatchObject({ ...body, text_score: null });
+    const path = `/api/results/${result.result_id}`;
+    expect(created.headers.get('location')).toBe(`${api.url}${path}`);
+    expect(await json<Row>(await api.get(path))).toEqual(result);
+    const again = await expectProblem(await api.send('POST', '/api/results', { ...body, score: 3 }), 409);
+    expect(again.errors).toEqual(
+      ['line_item_id', 'student_id'].map((name) => ({
+        name,
+        in: 'body',
+        reason: `taken by result_id ${result.result_id}`,
+      })),
+    );
+
+    const refusedItem = await expectProblem(
+      await api.send('DELETE', `/api/line_items/${project.line_item_id}`),
+      409,
+    );
+    expect(refusedItem.detail).toContain('still named by');
+    await expectProblem(await api.send('DELETE', `/api/students/${studentId}`), 409);
+
+    const changed = { ...body, score: 17, comment: 'Muito bom.' };
+    const replaced = await api.send('PUT', path, changed, { headers: { 'if-match': '"1"' } });
+    expect(await json<Row>(replaced)).toMatchObject({ score: 17, comment: 'Muito bom.' });
+    await expectProblem(await api.send('PUT', path, body, { headers: { 'if-match': '"1"' } }), 412);
+    const moved = await expectProblem(await api.send('PUT', path, { ...body, student_id: 'x' }), 400);
+    expect(moved.errors).toContainEqual(expect.objectContaining({ name: 'student_id' }));
+    expect((await api.send('DELETE', path)).status).toBe(204);
+    await expectProblem(await api.get(path), 410);
+    await waitForSyncLag();
+    const deleted = await json<Row>(await api.get(`/api/results/deleted?since=${since}`));
+    expect(deleted.deleted).toEqual([{ result_id: result.result_id, deleted_at: expect.any(String) }]);
+    // Deleting it releases its line item and student: they take a new result.
+    const anew = await json<Row>(await api.send('POST', '/api/results', body), 201);
+    expect((await api.send('DELETE', `/api/results/${anew.result_id}`)).status).toBe(204);
+  });
+
+  it('refuse a missing class, line item or student, a line item of another class, a bad status, score or date (400), writing nothing', async () => {
+    const { classId, project, studentId } = await sharedClass();
+    const items = await lineItemsById();
+    const elsewhere = [...items.values()].find((i) => i.class_id !== classId) as Row;
+    const body = graded(classId, project.line_item_id as string, studentId);
+    const before = (await results()).length;
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const cases: [Row, string][] = [
+      [{ ...body, class_id: missing }, 'class_id'],
+      [{ ...body, line_item_id: missing }, 'line_item_id'],
+      [{ ...body, student_id: missing }, 'student_id'],
+      [{ ...body, line_item_id: elsewhere.line_item_id }, 'line_item_id'],
+      [{ ...body, status: 'graded' }, 'status'],
+      [{ ...body, score: '16' }, 'score'],
+      [{ ...body, text_score: '' }, 'text_score'],
+      [{ ...body, score_date: '2026-02-30' }, 'score_date'],
+      [{ ...body, score_date: undefined }, 'score_date'],
+      [{ ...body, grade: 'A' }, 'grade'],
+    ];
+    for (const [sent, field] of cases) {
+      const problem = await expectProblem(await api.send('POST', '/api/results', sent), 400);
+      expect(problem.errors, JSON.stringify(sent)).toContainEqual(expect.objectContaining({ name: field }));
+    }
+    const other = await expectProblem(
+      await api.send('POST', '/api/results', { ...body, line_item_id: elsewhere.line_item_id }),
+      400,
+    );
+    expect(other.detail).toBe('line_item_id names a line item of another class_id.');
+    expect((await results()).length).toBe(before);
+  });
+});
+
+describe('who reads results (deliverable 2)', () => {
+  it("a teacher: every result of the classes they teach, released or not, and no other class's (404)", async () => {
+    const { classId, project, studentId } = await sharedClass();
+    const made = await json<Row>(
+      await api.send('POST', '/api/results', graded(classId, project.line_item_id as string, studentId)),
+      201,
+    );
+    const [all, taught] = await Promise.all([results(), classesOf('teacher', 'teacher')]);
+    const expected = all.filter((r) => taught.has(r.class_id as string));
+    expect(idsOf(expected)).toContain(made.result_id);
+    expect(idsOf(await results('teacher'))).toEqual(idsOf(expected));
+    const token = await tokenOf('teacher');
+    const outside = all.find((r) => !taught.has(r.class_id as string)) as Row;
+    await expectProblem(await api.get(`/api/results/${outside.result_id}`, { token }), 404);
+    expect(await json<Row>(await api.get(`/api/results/${made.result_id}`, { token }))).toEqual(made);
+    expect((await api.send('DELETE', `/api/results/${made.result_id}`)).status).toBe(204);
+  });
+
+  it("a student: their own results of released line items; a guardian: their children's; others answer 404", async () => {
+    const items = await lineItemsById();
+    const all = await results();
+    for (const [username, through] of [
+      ['student', 'student'],
+      ['guardian', 'tutor'],
+    ] as const) {
+      const students = await studentsOf(username, through);
+      const expected = all.filter(
+        (r) => students.has(r.student_id as string) && items.get(r.line_item_id as string)?.released,
+      );
+      expect(expected.length, username).toBeGreaterThan(0);
+      expect(idsOf(await results(username)), username).toEqual(idsOf(expected));
+      const token = await tokenOf(username);
+      const other = all.find((r) => !students.has(r.student_id as string)) as Row;
+      await expectProblem(await api.get(`/api/results/${other.result_id}`, { token }), 404);
+    }
+  });
+
+  it('a student sees a result once its line item is released, in their changes feed too', async () => {
+    const { classId, project, studentId } = await sharedClass();
+    const result = await json<Row>(
+      await api.send('POST', '/api/results', graded(classId, project.line_item_id as string, studentId)),
+      201,
+    );
+    const token = await tokenOf('student');
+    const path = `/api/results/${result.result_id}`;
+    await expectProblem(await api.get(path, { token }), 404);
+    expect(idsOf(await results('student'))).not.toContain(result.result_id);
+    const since = new Date(Date.now() - 1_000).toISOString();
+    const { line_item_id, created_at, updated_at, ...item } = project;
+    await json<Row>(await api.send('PUT', `/api/line_items/${line_item_id}`, { ...item, released: true }));
+    expect(await json<Row>(await api.get(path, { token }))).toEqual(result);
+    await api.send('PUT', path, { ...graded(classId, line_item_id as string, studentId), score: 18 });
+    await waitForSyncLag();
+    const changes = await json<Row>(await api.get(`/api/results?updated_since=${since}`, { token }));
+    expect((changes.results as Row[]).map((r) => r.result_id)).toContain(result.result_id);
+  });
+
+  it('staff read every result', async () => {
+    expect(idsOf(await results('staff'))).toEqual(idsOf(await results()));
+  });
+
+  it('a client: by the gradebook scopes; registered with schools, the results of their classes', async () => {
+    const all = await results();
+    const classes = (await json<Row>(await api.get('/api/classes?items_per_page=500'))).classes as Row[];
+    const school = classes[0]?.school_id as string;
+    const schoolClasses = new Set(classes.filter((c) => c.school_id === school).map((c) => c.class_id));
+    const { token } = await registeredClient(api, {
+      name: 'One school results',
+      scopes: ['gradebook:read'],
+      schools: [school],
+    });
+    const page = await json<Row>(await api.get('/api/results?items_per_page=500', { token }));
+    const expected = all.filter((r) => schoolClasses.has(r.class_id));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(idsOf(page.results as Row[])).toEqual(idsOf(expected).slice(0, 500));
+    const outside = all.find((r) => !schoolClasses.has(r.class_id)) as Row;
+    await expectProblem(await api.get(`/api/results/${outside.result_id}`, { token }), 404);
+    const rosterOnly = await registeredClient(api, { name: 'Roster only', scopes: ['students:read'] });
+    await expectProblem(await api.get('/api/results', { token: rosterOnly.token }), 403);
+  });
+});
+
+describe('who writes results (deliverable 2)', () => {
+  it('a teacher: the results of the classes they teach, which the student reads only once the line item is released', async () => {
+    const { classId, test, studentId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const mine = (await results()).find(
+      (r) => r.line_item_id === test.line_item_id && r.student_id === studentId,
+    ) as Row;
+    const { result_id, created_at, updated_at, ...body } = mine;
+    const path = `/api/results/${result_id}`;
+    const regraded = await json<Row>(
+      await api.send('PUT', path, { ...body, score: 91, comment: 'Revisto.' }, { token }),
+    );
+    expect(regraded).toMatchObject({ score: 91, comment: 'Revisto.' });
+    expect(await json<Row>(await api.get(path, { token: await tokenOf('student') }))).toEqual(regraded);
+    const { line_item_id, created_at: made_at, updated_at: changed_at, ...item } = test;
+    const quiz = await json<Row>(
+      await api.send(
+        'POST',
+        '/api/line_items',
+        { ...item, title: 'Questão-aula', released: false },
+        { token },
+      ),
+      201,
+    );
+    const made = await json<Row>(
+      await api.send('POST', '/api/results', graded(classId, quiz.line_item_id as string, studentId), {
+        token,
+      }),
+      201,
+    );
+    const student = await tokenOf('student');
+    await expectProblem(await api.get(`/api/results/${made.result_id}`, { token: student }), 404);
+    expect((await api.send('DELETE', `/api/results/${made.result_id}`, undefined, { token })).status).toBe(
+      204,
+    );
+    expect(
+      (await api.send('DELETE', `/api/line_items/${quiz.line_item_id}`, undefined, { token })).status,
+    ).toBe(204);
+  });
+
+  it("refuses a teacher another class's results (403 to make, 404 to change) and a student any (403), writing nothing", async () => {
+    const token = await tokenOf('teacher');
+    const taught = await classesOf('teacher', 'teacher');
+    const all = await results();
+    const theirs = all.find((r) => !taught.has(r.class_id as string)) as Row;
+    const { result_id, created_at, updated_at, ...body } = theirs;
+    const made = await expectProblem(await api.send('POST', '/api/results', body, { token }), 403);
+    expect(made.type).toBe('urn:problem:school-api:outside-reach');
+    expect(made.errors).toEqual([{ name: 'class_id', in: 'body', reason: 'is not a class you teach' }]);
+    const path = `/api/results/${result_id}`;
+    await expectProblem(await api.send('PUT', path, { ...body, score: 100 }, { token }), 404);
+    await expectProblem(await api.send('DELETE', path, undefined, { token }), 404);
+    const own = (await results('student'))[0] as Row;
+    const { result_id: ownId, created_at: c, updated_at: u, ...ownBody } = own;
+    for (const username of ['student', 'guardian', 'staff']) {
+      const person = await tokenOf(username);
+      await expectProblem(
+        await api.send('PUT', `/api/results/${ownId}`, { ...ownBody, score: 100 }, { token: person }),
+        403,
+      );
+    }
+    expect(await results()).toEqual(all);
+  });
+});
