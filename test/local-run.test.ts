@@ -28,7 +28,6 @@ import { pkce, REDIRECT_URI } from './support/sign-in';
 import { completeSignIn } from './support/sign-in-form';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 const dataDir = mkdtempSync(join(tmpdir(), 'school-data-'));
 const SECRET = 'local-run-secret';
 const PASSWORD = 'local-run-password';
@@ -66,7 +65,7 @@ interface Started {
 
 interface StartOptions {
   env?: Record<string, string>;
-  /** `npm start` itself (npm, its shell and tsx above the server), rather than tsx alone. */
+  /** `npm start` itself (npm and its shell above the server), rather than the server's node alone. */
   npm?: boolean;
 }
 
@@ -75,20 +74,24 @@ function spawnStart({ env = {}, npm = false }: StartOptions = {}): {
   child: ChildProcess;
   output: string[];
 } {
-  const child = spawn(npm ? 'npm' : process.execPath, npm ? ['start'] : [tsx, 'infra/local/start.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DEMO_CLIENT_SECRET: SECRET,
-      DEMO_USER_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'info',
-      ...env,
+  const child = spawn(
+    npm ? 'npm' : process.execPath,
+    npm ? ['start'] : ['--import', 'tsx', 'infra/local/start.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATA_DIR: dataDir,
+        DEMO_CLIENT_SECRET: SECRET,
+        DEMO_USER_PASSWORD: PASSWORD,
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  );
   groups.push(child.pid as number);
   const output: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -217,7 +220,7 @@ async function signInOnce(url: string): Promise<string[]> {
   return [code, first.access_token, first.refresh_token, second.access_token, second.refresh_token];
 }
 
-/** A process and all its descendants, from /proc: the run's shell, tsx, the server, Java and its watchdog. */
+/** A process and all its descendants, from /proc: the run's shell, the server, Java and its watchdog. */
 function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
@@ -280,7 +283,7 @@ function modes(dir: string): { path: string; folder: boolean; mode: string }[] {
 
 const portOf = (url: string) => Number(new URL(url).port);
 
-// Each test starts the server at least once (tsx, DynamoDB Local, often seeding): slow on a busy machine.
+// Each test starts the server at least once (DynamoDB Local, often seeding): slow on a busy machine.
 describe('npm start', { timeout: 180_000 }, () => {
   it('serves the seeded demo tenant, logs no personal data, and stops DynamoDB Local on SIGTERM', async () => {
     const run = await start();
@@ -415,7 +418,7 @@ describe('npm start', { timeout: 180_000 }, () => {
     process.kill(npm, 'SIGTERM');
     expect(await until(() => !running(server))).toBe(true);
     expect(await until(() => javaProcesses() === '')).toBe(true);
-    // Nothing `npm start` started is left: not the shell, tsx, the server, Java or its watchdog.
+    // Nothing `npm start` started is left: not the shell, the server, Java or its watchdog.
     expect(await until(() => !groupRunning(npm))).toBe(true);
     await expect(fetch(run.url)).rejects.toThrow();
     await expect(fetch(local.s3Endpoint as string)).rejects.toThrow();

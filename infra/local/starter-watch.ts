@@ -1,4 +1,4 @@
-// `npm start` runs the local server under npm, a shell and tsx. A SIGTERM to npm alone never reaches the
+// `npm start` runs the local server under npm and a shell. A SIGTERM to npm alone never reaches the
 // server (npm 11 exits, and the shell goes without passing it on), and a supervisor may SIGKILL npm, so the
 // server cannot wait for a signal: it watches the processes between itself and whatever started it, and
 // stops when one of them goes.
