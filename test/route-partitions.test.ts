@@ -849,7 +849,8 @@ describe('what each route touches', () => {
       };
       if (!route.path.includes('{')) expectAllUsed(pageRoles ? withoutRoleRecords(used) : used, calls);
     }
-  });
+    // Some sixty routes, each read four to six ways: 18 s alone, over 30 s beside the whole suite.
+  }, 120_000);
 
   it.each(
     [
