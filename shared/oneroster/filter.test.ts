@@ -83,6 +83,15 @@ describe('matches', () => {
     expect(born('not a date', "birthDate<'2010-12-01'")).toBe(false);
   });
 
+  it('compares a number as a number where the value is one (a score, a weight), as text otherwise', () => {
+    const scored = (score: number, text: string) => matches({ score }, parseFilter(text));
+    expect(scored(100, "score>='90'")).toBe(true);
+    expect(scored(9.5, "score<'10'")).toBe(true);
+    expect(scored(12, "score='12.0'")).toBe(true);
+    expect(scored(12, "score>'x'")).toBe(false);
+    expect(scored(12, "score~'2'")).toBe(true);
+  });
+
   it('matches an array path when any element does, and != only when none does', () => {
     expect(check("roles.role='guardian'")).toBe(true);
     expect(check("roles.org.sourcedId='org-3'")).toBe(false);

@@ -130,7 +130,9 @@ function compare(actual: unknown, { field, operator, value }: Predicate): boolea
   // A stored value that is not a date where one is expected matches nothing but !=.
   if (comparison === 'instant' && Number.isNaN(instantOf(text))) return operator === '!=';
   if (comparison === 'date' && !DATE.test(text)) return operator === '!=';
-  const sign = order(comparison, text, value);
+  // A number (a weight, a score) against a number is ordered as one: 100 is above 90.
+  const numeric = typeof actual === 'number' && value.trim() !== '' && Number.isFinite(Number(value));
+  const sign = numeric ? Math.sign(actual - Number(value)) : order(comparison, text, value);
   switch (operator) {
     case '=':
       return sign === 0;
