@@ -1,8 +1,8 @@
-// The OneRoster 1.2 Gradebook binding's categories and line items (docs/oneroster.md, "Gradebook"), against
+// The OneRoster 1.2 Gradebook binding's categories, line items and results (docs/oneroster.md, "Gradebook"), against
 // 1EdTech's published OpenAPI file of the binding (test/fixtures/oneroster/): every response meets its
 // schemas, the objects are the native records, the binding's scopes guard them, paging, filter, sort and
 // fields work as in rostering, a delta read tells of a deleted one, and a client registered with schools
-// reads the line items of its schools' classes.
+// reads the line items and results of its schools' classes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
 import { registeredClient } from './support/oauth';
@@ -310,6 +310,190 @@ describe('GET /classes/{classSourcedId}/lineItems', () => {
     );
     await validResponse(
       await api.get(`${BASE}/classes/${other.class_id}/lineItems`, { token }),
+      'imsx_StatusInfoDType',
+      404,
+    );
+  });
+});
+
+/** Every native record of a group, page by page. */
+async function everyNative(group: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  let next: string | undefined = `/api/${group}?items_per_page=500`;
+  while (next) {
+    const page = (await (await api.get(next)).json()) as Row;
+    rows.push(...(page[group] as Row[]));
+    next = page.next_cursor ? `/api/${group}?items_per_page=500&cursor=${page.next_cursor}` : undefined;
+  }
+  return rows;
+}
+
+/** The user (person entity) of each student record. */
+const usersOfStudents = async () =>
+  new Map((await everyNative('students')).map((s) => [s.student_id as string, s.entity_id as string]));
+
+/** A native result as the binding's object names it. */
+const asObject = (result: Row, userOf: Map<string, string>) => ({
+  sourcedId: result.result_id,
+  status: 'active',
+  dateLastModified: result.updated_at,
+  lineItem: {
+    href: expect.stringContaining(`${BASE}/lineItems/${result.line_item_id}`),
+    sourcedId: result.line_item_id,
+    type: 'lineItem',
+  },
+  student: {
+    href: expect.stringContaining(
+      `/ims/oneroster/rostering/v1p2/users/${userOf.get(result.student_id as string)}`,
+    ),
+    sourcedId: userOf.get(result.student_id as string),
+    type: 'user',
+  },
+  class: {
+    href: expect.stringContaining(`/classes/${result.class_id}`),
+    sourcedId: result.class_id,
+    type: 'class',
+  },
+  scoreStatus: result.status,
+  ...(result.score === null ? {} : { score: result.score }),
+  ...(result.text_score === null ? {} : { textScore: result.text_score }),
+  scoreDate: result.score_date,
+  ...(result.comment === '' ? {} : { comment: result.comment }),
+});
+
+const resultsOf = async (path: string, token?: string) =>
+  (await validResponse(await api.get(`${BASE}${path}`, { token }), 'ResultSetDType')).results as Obj[];
+
+describe('GET /results and /results/{sourcedId}', () => {
+  it('answer the native results as the binding describes them, each student named by their user', async () => {
+    const [results, userOf] = await Promise.all([everyNative('results'), usersOfStudents()]);
+    const response = await api.get(`${BASE}/results?limit=1000`);
+    const objects = (await validResponse(response, 'ResultSetDType')).results as Obj[];
+    expect(response.headers.get('x-total-count')).toBe(String(results.length));
+    const sorted = [...results].sort((a, b) => String(a.result_id).localeCompare(String(b.result_id)));
+    expect(objects).toEqual(sorted.slice(0, 1000).map((r) => asObject(r, userOf)));
+    const [first] = objects as [Obj];
+    const single = await validResponse(
+      await api.get(`${BASE}/results/${first.sourcedId}`),
+      'SingleResultDType',
+    );
+    expect(single.result).toEqual(first);
+    await validResponse(
+      await api.get(`${BASE}/results/00000000-0000-4000-8000-000000000000`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    const high = await resultsOf(`/results?limit=1000&filter=${encodeURIComponent("score>='90'")}`);
+    expect(high.length).toBeGreaterThan(0);
+    for (const o of high) expect(o.score as number).toBeGreaterThanOrEqual(90);
+  });
+
+  it('tell a delta read of a result made and deleted since, and take only the gradebook scopes', async () => {
+    const [result] = await native('results');
+    const { result_id, created_at, updated_at, line_item_id, ...body } = result as Row;
+    const item = (await (await api.get(`/api/line_items/${line_item_id}`)).json()) as Row;
+    const { line_item_id: _id, created_at: _made, updated_at: _changed, ...itemBody } = item;
+    const since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const quiz = await createRecord(api, 'line_items', { ...itemBody, title: 'Questão-aula' });
+    const made = await createRecord(api, 'results', { ...body, line_item_id: quiz.line_item_id, score: 12 });
+    const gone = await createRecord(api, 'line_items', { ...itemBody, title: 'Questão apagada' });
+    const goneResult = await createRecord(api, 'results', { ...body, line_item_id: gone.line_item_id });
+    await removeRecord(api, 'results', goneResult.result_id);
+    await waitForSyncLag();
+    const delta = await resultsOf(
+      `/results?limit=100&filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`,
+    );
+    const userOf = await usersOfStudents();
+    expect(delta).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ sourcedId: made.result_id, status: 'active', score: 12 }),
+        expect.objectContaining({
+          sourcedId: goneResult.result_id,
+          status: 'tobedeleted',
+          lineItem: expect.objectContaining({ sourcedId: gone.line_item_id }),
+          student: expect.objectContaining({ sourcedId: userOf.get(body.student_id as string) }),
+        }),
+      ]),
+    );
+    expect(delta).toHaveLength(2);
+    await removeRecord(api, 'results', made.result_id);
+    await removeRecord(api, 'line_items', quiz.line_item_id);
+    await removeRecord(api, 'line_items', gone.line_item_id);
+    for (const scope of [oneRosterScopes.roster, 'gradebook:read']) {
+      const token = await api.token(scope);
+      await validResponse(await api.get(`${BASE}/results`, { token }), 'imsx_StatusInfoDType', 403);
+    }
+  });
+});
+
+describe("GET a class's results: /classes/{classSourcedId}/results, by student and by line item", () => {
+  it('answer with gradebook.readonly alone, narrowed as the path says, and 404 for what is not there', async () => {
+    const [results, userOf] = await Promise.all([everyNative('results'), usersOfStudents()]);
+    const [sample] = results as [Row];
+    const classId = sample.class_id as string;
+    const ofClass = results.filter((r) => r.class_id === classId);
+    const ids = (rows: readonly Row[]) => rows.map((r) => r.result_id as string).sort();
+    const path = `/classes/${classId}/results`;
+    const whole = await resultsOf(`${path}?limit=1000`);
+    expect(whole.map((o) => o.sourcedId)).toEqual(ids(ofClass));
+    expect(whole).toEqual(
+      [...ofClass]
+        .sort((a, b) => String(a.result_id).localeCompare(String(b.result_id)))
+        .map((r) => asObject(r, userOf)),
+    );
+    const user = userOf.get(sample.student_id as string) as string;
+    const students = await resultsOf(`/classes/${classId}/students/${user}/results`);
+    expect(students.map((o) => o.sourcedId)).toEqual(
+      ids(ofClass.filter((r) => r.student_id === sample.student_id)),
+    );
+    const forItem = await resultsOf(
+      `/classes/${classId}/lineItems/${sample.line_item_id}/results?limit=1000`,
+    );
+    expect(forItem.map((o) => o.sourcedId)).toEqual(
+      ids(ofClass.filter((r) => r.line_item_id === sample.line_item_id)),
+    );
+    const none = '00000000-0000-4000-8000-000000000000';
+    const other = results.find((r) => r.class_id !== classId) as Row;
+    for (const missing of [
+      `/classes/${none}/results`,
+      `/classes/${classId}/students/${none}/results`,
+      `/classes/${classId}/students/${classId}/results`,
+      `/classes/${classId}/lineItems/${other.line_item_id}/results`,
+    ]) {
+      await validResponse(await api.get(`${BASE}${missing}`), 'imsx_StatusInfoDType', 404);
+    }
+    const core = await api.token(oneRosterScopes.gradebookCore);
+    await validResponse(await api.get(`${BASE}${path}`, { token: core }), 'imsx_StatusInfoDType', 403);
+  });
+
+  it("read for a client registered with schools only its schools' classes' results", async () => {
+    const [results, classes] = await Promise.all([everyNative('results'), native('classes')]);
+    const school = classes[0]?.school_id as string;
+    const theirs = new Set(classes.filter((c) => c.school_id === school).map((c) => c.class_id));
+    const { token } = await registeredClient(api, {
+      name: 'One school results',
+      scopes: [oneRosterScopes.gradebook],
+      schools: [school],
+    });
+    const held = results.filter((r) => theirs.has(r.class_id));
+    const response = await api.get(`${BASE}/results?limit=1000`, { token });
+    expect(response.headers.get('x-total-count')).toBe(String(held.length));
+    const objects = (await validResponse(response, 'ResultSetDType')).results as Obj[];
+    expect(objects.map((o) => o.sourcedId)).toEqual(
+      held
+        .map((r) => r.result_id as string)
+        .sort()
+        .slice(0, 1000),
+    );
+    const outside = results.find((r) => !theirs.has(r.class_id)) as Row;
+    await validResponse(
+      await api.get(`${BASE}/results/${outside.result_id}`, { token }),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    await validResponse(
+      await api.get(`${BASE}/classes/${outside.class_id}/results`, { token }),
       'imsx_StatusInfoDType',
       404,
     );

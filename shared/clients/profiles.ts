@@ -18,6 +18,7 @@ export const oneRosterObjects = [
   'enrollments',
   'categories',
   'lineItems',
+  'results',
 ] as const;
 export type OneRosterObjectName = (typeof oneRosterObjects)[number];
 
@@ -67,6 +68,7 @@ export const fixedObjectFields: Record<OneRosterObjectName, readonly string[]> =
     'school',
     'category',
   ],
+  results: ['sourcedId', 'status', 'dateLastModified', 'lineItem', 'student', 'scoreStatus', 'scoreDate'],
 };
 
 /** The fields of `all` a rule lets a reader see, in `all`'s order, `fixed` always among them. */

@@ -1,12 +1,17 @@
-// The OneRoster 1.2 Gradebook reads: categories and line items, as the rostering collections are read (paged
-// in sourcedId order, walked for a filter or a delta, read whole only to sort by another field, a group
-// bounded like theirs). A category holds no person's data and every school shares it, so a client
-// registered with schools reads them all (rosterReader); it reads the line items of its schools' classes.
-// A line item is at its class's school, read by the page's class ids.
+// The OneRoster 1.2 Gradebook reads: categories, line items and results, as the rostering collections are
+// read (paged in sourcedId order, walked for a filter or a delta, read whole only to sort by another
+// field, a group bounded like theirs). A category holds no person's data and every school shares it, so a
+// client registered with schools reads them all (rosterReader); it reads the line items and results of its
+// schools' classes. A line item is at its class's school, read by the page's class ids; a result names its
+// student by their user, read by the page's student ids. The collections nested under a class read the
+// class's range of a listing whole (its line items, its results: its students times its line items).
+
+import { idsOfRole } from '../auth/reach';
+import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Category, LineItem } from '../schemas/records';
+import type { Category, Entity, LineItem, Result } from '../schemas/records';
 import { inKeyOrder, walks } from './collection-query';
-import type { OneRosterLineItem } from './objects';
+import type { OneRosterLineItem, OneRosterResult } from './objects';
 import type { RosterReader, WalkEntry } from './roster-reader';
 import {
   atClassSchools,
@@ -22,7 +27,7 @@ import {
   walkResponse,
   withDeleted,
 } from './rostering';
-import { walkPage } from './walk';
+import { type Placed, walkPage } from './walk';
 
 /** Categories name no organisation. */
 const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
@@ -163,4 +168,163 @@ export async function listLineItemsOfClass(request: ApiRequest, reader: RosterRe
     ),
     query,
   );
+}
+
+/** Results as objects, each naming its student by their user, read for the batch at once. */
+async function resultObjects(
+  request: ApiRequest,
+  reader: RosterReader,
+  entries: readonly WalkEntry[],
+): Promise<Placed<OneRosterResult>[]> {
+  const make = maker(request);
+  const studentOf = (entry: WalkEntry) =>
+    entry.kind === 'changed'
+      ? (entry.record as Result).student_id
+      : (entry.deletion as Deletion<'results'>).kept.student_id;
+  const users = await reader.usersOfStudents([...new Set(entries.flatMap((e) => studentOf(e) ?? []))]);
+  return entries.flatMap((entry): Placed<OneRosterResult>[] => {
+    const user = users.get(studentOf(entry) ?? '');
+    if (entry.kind === 'deleted') {
+      const { id, deleted_at, kept } = entry.deletion as Deletion<'results'>;
+      return [{ position: entry.position, object: make.deletedResult(id, deleted_at, kept, user) }];
+    }
+    return user ? [{ position: entry.position, object: make.result(entry.record as Result, user) }] : [];
+  });
+}
+
+const resultEntries = (results: Iterable<Result>): WalkEntry[] =>
+  [...results].map((record) => ({ group: 'results', position: record.result_id, kind: 'changed', record }));
+
+/** GET /results. */
+export async function listResults(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const query = objectQuery(request, 'results');
+  if (inKeyOrder(query)) {
+    const page = await reader.page('results', query);
+    const objects = await resultObjects(request, reader, resultEntries(page.records));
+    return keyedResponse(
+      request,
+      'results',
+      objects.map((o) => o.object),
+      query,
+      page,
+    );
+  }
+  if (walks(query)) {
+    const walked = await walkPage(walkOf(reader, query, 'results'), query, (batch) =>
+      resultObjects(request, reader, batch),
+    );
+    return walkResponse(request, 'results', query, walked);
+  }
+  const deleted = (await deletionsFor(reader, 'results', query)).map(
+    (deletion): WalkEntry => ({ group: 'results', position: deletion.id, kind: 'deleted', deletion }),
+  );
+  const [present, gone] = await Promise.all([
+    resultObjects(request, reader, resultEntries(await reader.all('results'))),
+    resultObjects(request, reader, deleted),
+  ]);
+  return collectionResponse(
+    request,
+    'results',
+    withDeleted(
+      present.map((o) => o.object),
+      gone.map((o) => o.object),
+    ),
+    query,
+  );
+}
+
+/** GET /results/{sourcedId}. */
+export async function getResult(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, 'results');
+  const id = pathId(request, 'result');
+  const result = (await reader.get('results', id))?.record;
+  const [object] = result ? await resultObjects(request, reader, resultEntries([result])) : [];
+  if (!object) throw unknownObject('result', id);
+  return respond('result', object.object);
+}
+
+/** Which of a class's results a nested collection serves: all, one student's, or one line item's. */
+interface ResultsOfClass {
+  studentIds?: readonly string[];
+  lineItemId?: string;
+}
+
+/**
+ * A class's results, or those a nested path narrows them to, read whole (their range of the results'
+ * listing) and paged, filtered and sorted here, with those deleted for a delta.
+ */
+async function resultsOfClass(
+  request: ApiRequest,
+  reader: RosterReader,
+  classId: string,
+  { studentIds, lineItemId }: ResultsOfClass,
+): Promise<ApiResponse> {
+  const query = objectQuery(request, 'results');
+  const [entries, deletions] = await Promise.all([
+    reader.resultsOfClass(classId, studentIds),
+    deletionsFor(reader, 'results', query),
+  ]);
+  const ids = entries.filter((e) => lineItemId === undefined || e.lineItemId === lineItemId);
+  const results = await reader.getMany(
+    'results',
+    ids.map((e) => e.resultId),
+  );
+  const deleted = deletions
+    .filter(
+      ({ kept }) =>
+        kept.class_id === classId &&
+        (studentIds === undefined || studentIds.includes(kept.student_id ?? '')) &&
+        (lineItemId === undefined || kept.line_item_id === lineItemId),
+    )
+    .map((deletion): WalkEntry => ({ group: 'results', position: deletion.id, kind: 'deleted', deletion }));
+  const [present, gone] = await Promise.all([
+    resultObjects(request, reader, resultEntries(results.values())),
+    resultObjects(request, reader, deleted),
+  ]);
+  return collectionResponse(
+    request,
+    'results',
+    withDeleted(
+      present.map((o) => o.object),
+      gone.map((o) => o.object),
+    ),
+    query,
+  );
+}
+
+/** The class a nested path names, which must be there for the client. */
+async function namedClass(request: ApiRequest, reader: RosterReader): Promise<string> {
+  const classId = pathId(request, 'class');
+  if (!(await reader.get('classes', classId))) throw unknownObject('class', classId);
+  return classId;
+}
+
+/** GET /classes/{classSourcedId}/results. */
+export async function listResultsOfClass(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  return resultsOfClass(request, reader, await namedClass(request, reader), {});
+}
+
+/** GET /classes/{classSourcedId}/students/{studentSourcedId}/results: one student's (a user's) results in a class. */
+export async function listResultsOfStudentInClass(
+  request: ApiRequest,
+  reader: RosterReader,
+): Promise<ApiResponse> {
+  const classId = await namedClass(request, reader);
+  const userId = pathId(request, 'student', 'studentSourcedId');
+  const user = (await reader.get('entities', userId))?.record as Entity | undefined;
+  const studentIds = user ? idsOfRole(user, 'student') : [];
+  if (studentIds.length === 0) throw unknownObject('student', userId);
+  return resultsOfClass(request, reader, classId, { studentIds });
+}
+
+/** GET /classes/{classSourcedId}/lineItems/{lineItemSourcedId}/results: the results for one line item of a class. */
+export async function listResultsOfLineItemInClass(
+  request: ApiRequest,
+  reader: RosterReader,
+): Promise<ApiResponse> {
+  const classId = await namedClass(request, reader);
+  const lineItemId = pathId(request, 'lineItem', 'lineItemSourcedId');
+  const item = (await reader.get('line_items', lineItemId))?.record;
+  if (item?.class_id !== classId) throw unknownObject('lineItem', lineItemId);
+  return resultsOfClass(request, reader, classId, { lineItemId });
 }

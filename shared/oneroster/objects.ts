@@ -4,6 +4,7 @@
 // demographics share its sourcedId, as the binding asks. docs/oneroster.md lists each field's source.
 import { createHash } from 'node:crypto';
 import type { Tombstone } from '../data/tombstones';
+import type { ResultStatus } from '../domain/gradebook';
 import type {
   AcademicSession,
   Category,
@@ -13,6 +14,7 @@ import type {
   Entity,
   EntityRole,
   LineItem,
+  Result,
   Staff,
   Student,
   Teacher,
@@ -128,6 +130,24 @@ export interface OneRosterLineItem {
   gradingPeriod?: GuidRef<'academicSession'>;
   resultValueMin?: number;
   resultValueMax?: number;
+}
+
+/**
+ * A student's result for a line item of their class. Its student is the user (the person entity) whose
+ * student record the native result names; its score date is a date, as the binding's is.
+ */
+export interface OneRosterResult {
+  sourcedId: string;
+  status: ObjectStatus;
+  dateLastModified: string;
+  lineItem: GuidRef<'lineItem'>;
+  student: GuidRef<'user'>;
+  class: GuidRef<'class'>;
+  scoreStatus: ResultStatus;
+  score?: number;
+  textScore?: string;
+  scoreDate: string;
+  comment?: string;
 }
 
 /** A native day as the binding's date-times write it: its midnight, UTC. */
@@ -300,6 +320,23 @@ export class ObjectMaker {
         : {}),
       ...(item.result_value_min === null ? {} : { resultValueMin: item.result_value_min }),
       ...(item.result_value_max === null ? {} : { resultValueMax: item.result_value_max }),
+    };
+  }
+
+  /** A result, its student named by their user's sourcedId (the entity of the result's student record). */
+  result(result: Result, userId: string): OneRosterResult {
+    return {
+      sourcedId: result.result_id,
+      status: 'active',
+      dateLastModified: result.updated_at,
+      lineItem: this.ref('lineItem', 'lineItems', result.line_item_id, GRADEBOOK_PATH),
+      student: this.ref('user', 'users', userId),
+      class: this.ref('class', 'classes', result.class_id),
+      scoreStatus: result.status,
+      ...(result.score === null ? {} : { score: result.score }),
+      ...(result.text_score === null ? {} : { textScore: result.text_score }),
+      scoreDate: result.score_date,
+      ...(result.comment === '' ? {} : { comment: result.comment }),
     };
   }
 
@@ -477,6 +514,25 @@ export class ObjectMaker {
     };
   }
 
+  /** A result deleted: what its tombstone kept, its student by their user where that is still known. */
+  deletedResult(
+    id: string,
+    deletedAt: string,
+    kept: Tombstone<'results'>,
+    userId: string | undefined,
+  ): OneRosterResult {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      lineItem: this.ref('lineItem', 'lineItems', kept.line_item_id ?? id, GRADEBOOK_PATH),
+      student: this.ref('user', 'users', userId ?? kept.student_id ?? id),
+      class: this.ref('class', 'classes', kept.class_id ?? id),
+      scoreStatus: 'not submitted',
+      scoreDate: deletedAt.slice(0, 10),
+    };
+  }
+
   deletedClass(id: string, deletedAt: string, kept: Tombstone<'classes'>): OneRosterClass {
     return {
       sourcedId: id,
@@ -592,6 +648,19 @@ export const objectFields = {
     'gradingPeriod',
     'resultValueMin',
     'resultValueMax',
+  ],
+  results: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'lineItem',
+    'student',
+    'class',
+    'scoreStatus',
+    'score',
+    'textScore',
+    'scoreDate',
+    'comment',
   ],
   enrollments: [
     'sourcedId',

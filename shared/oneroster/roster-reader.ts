@@ -5,7 +5,7 @@
 // is refused (docs/oneroster.md).
 import { afterTime } from '../data/keys';
 import type { ListingRepository } from '../data/listing-repository';
-import { classesOfSchool, type ListingName } from '../data/listings';
+import { classesOfSchool, type ListingName, type ResultEntry } from '../data/listings';
 import type { Deletion } from '../data/pages';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
@@ -159,6 +159,20 @@ export class RosterReader {
   /** The ids of a class's line items, in id order: its range of the line items' listing. */
   async lineItemIdsOfClass(classId: string): Promise<string[]> {
     return (await this.records.lineItemsOfClasses([classId])).get(classId) ?? [];
+  }
+
+  /**
+   * A class's results, or of some students of it, with the line item each is for: its range of the
+   * results' listing (its students times its line items), or each student's part of it.
+   */
+  async resultsOfClass(classId: string, studentIds?: readonly string[]): Promise<ResultEntry[]> {
+    const ranges = studentIds ? studentIds.map((studentId) => ({ classId, studentId })) : [{ classId }];
+    return this.records.resultsOfClasses(ranges);
+  }
+
+  /** The person entity of each of these student records, by student id. */
+  usersOfStudents(studentIds: readonly string[]) {
+    return this.records.entityIdsOf('students', studentIds);
   }
 
   /** The enrollment lists of classes (role and person of each), by class id. */

@@ -202,6 +202,11 @@ function collection<
     deletions?: readonly RecordGroup[];
     /** The Gradebook service's collection, rather than the Rostering service's. */
     gradebook?: true;
+    /**
+     * Partitions of records the objects name, read by id once a page is found (a result's student
+     * records): a client registered with schools reads them as any client does.
+     */
+    named?: readonly string[];
   } = {},
 ) {
   // Without a plural of its own, Plural is Name.
@@ -209,7 +214,14 @@ function collection<
   const { ofPeople } = options;
   const basePath = options.gradebook ? GRADEBOOK_PATH : ROSTERING_PATH;
   const area = (stem: string) => (options.gradebook ? 'oneroster-gradebook' : areaOf(stem));
-  const base = { auth, access: 'read', reads: withSchools(reads), writes: [], dialect: imsx } as const;
+  const named = options.named ?? [];
+  const base = {
+    auth,
+    access: 'read',
+    reads: [...withSchools(reads), ...named],
+    writes: [],
+    dialect: imsx,
+  } as const;
   const audit = (...named: string[]) => (ofPeople ? { audit: people(...named) } : {});
   return [
     row({
@@ -218,7 +230,7 @@ function collection<
       method: 'GET',
       path: `${basePath}/${name}`,
       handler: `${area(plural)}/list-${plural}`,
-      reads: withSchools([...reads, ...(options.deletions ?? []).map(keys.deletionPartition)]),
+      reads: [...withSchools([...reads, ...(options.deletions ?? []).map(keys.deletionPartition)]), ...named],
       query: collectionParameters,
       ...audit(),
     }),
@@ -233,6 +245,13 @@ function collection<
     }),
   ] as const;
 }
+
+/** A class's results: the class, its range of the results' listing, the results and their students, and their deletions. */
+const classResults = [
+  ...rec('classes', 'results', 'students'),
+  keys.listingPartition('results'),
+  keys.deletionPartition('results'),
+];
 
 export const oneRosterRoutes = [
   ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true, deletions: roleGroups }),
@@ -424,6 +443,32 @@ export const oneRosterRoutes = [
     keys.listingPartition('line_items'),
     keys.deletionPartition('line_items'),
   ]),
+  // A result names its student by their user: the page's student records are read for their entities.
+  ...collection(
+    'results',
+    'result',
+    gradebookCore,
+    [...rec('results'), keys.counterPartition, keys.changePartition('results')],
+    { deletions: ['results'], gradebook: true, named: rec('students') },
+  ),
+  nestedInGradebook(
+    'results-of-class',
+    '/classes/{sourcedId}/results',
+    'list-results-of-class',
+    classResults,
+  ),
+  nestedInGradebook(
+    'results-of-student-in-class',
+    '/classes/{sourcedId}/students/{studentSourcedId}/results',
+    'list-results-of-student-in-class',
+    [...classResults, keys.recordPartition('entities')],
+  ),
+  nestedInGradebook(
+    'results-of-line-item-in-class',
+    '/classes/{sourcedId}/lineItems/{lineItemSourcedId}/results',
+    'list-results-of-line-item-in-class',
+    [...classResults, keys.recordPartition('line_items')],
+  ),
 ];
 
 export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

@@ -222,6 +222,12 @@ export class SchoolRosterReader extends RosterReader {
     return (await this.within('classes', [classId])).length > 0 ? super.lineItemIdsOfClass(classId) : [];
   }
 
+  override async resultsOfClass(classId: string, studentIds?: readonly string[]) {
+    return (await this.within('classes', [classId])).length > 0
+      ? super.resultsOfClass(classId, studentIds)
+      : [];
+  }
+
   override async enrollmentListsOfClasses(classIds: readonly string[]) {
     return super.enrollmentListsOfClasses(await this.within('classes', classIds));
   }

@@ -225,6 +225,26 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
     summary: "OneRoster: list a class's gradebook line items",
     responses: { 200: 'OneRosterLineItemSet' },
   },
+  'list-oneroster-results': {
+    summary: "OneRoster: list students' results",
+    responses: { 200: 'OneRosterResultSet' },
+  },
+  'get-oneroster-result': {
+    summary: "OneRoster: get a student's result",
+    responses: { 200: 'OneRosterSingleResult' },
+  },
+  'list-oneroster-results-of-class': {
+    summary: "OneRoster: list a class's results",
+    responses: { 200: 'OneRosterResultSet' },
+  },
+  'list-oneroster-results-of-student-in-class': {
+    summary: "OneRoster: list a student's results in a class",
+    responses: { 200: 'OneRosterResultSet' },
+  },
+  'list-oneroster-results-of-line-item-in-class': {
+    summary: 'OneRoster: list the results for a line item of a class',
+    responses: { 200: 'OneRosterResultSet' },
+  },
   'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },
   'get-oneroster-class': { summary: 'OneRoster: get a class', responses: { 200: 'OneRosterSingleClass' } },
   'list-oneroster-enrollments': {

@@ -42,6 +42,8 @@ import {
   OneRosterLineItemSet,
   OneRosterOrg,
   OneRosterOrgSet,
+  OneRosterResult,
+  OneRosterResultSet,
   OneRosterSingleAcademicSession,
   OneRosterSingleCategory,
   OneRosterSingleClass,
@@ -50,6 +52,7 @@ import {
   OneRosterSingleEnrollment,
   OneRosterSingleLineItem,
   OneRosterSingleOrg,
+  OneRosterSingleResult,
   OneRosterSingleUser,
   OneRosterUser,
   OneRosterUserSet,
@@ -712,6 +715,19 @@ const componentTable = {
   OneRosterSingleLineItem: {
     schema: OneRosterSingleLineItem,
     description: 'One OneRoster line item (SingleLineItemDType).',
+  },
+  OneRosterResult: {
+    schema: OneRosterResult,
+    description:
+      "A OneRoster 1.2 gradebook result: a student's score for a line item of their class, the student named by their user.",
+  },
+  OneRosterResultSet: {
+    schema: OneRosterResultSet,
+    description: 'A page of OneRoster results (ResultSetDType).',
+  },
+  OneRosterSingleResult: {
+    schema: OneRosterSingleResult,
+    description: 'One OneRoster result (SingleResultDType).',
   },
   OneRosterAcademicSessionSet: {
     schema: OneRosterAcademicSessionSet,

@@ -1,7 +1,9 @@
 // The OneRoster 1.2 payloads this service answers with, for the API description: the fields it fills of
 // the Rostering binding's UserDType, OrgDType, DemographicsDType and the rest, and the Gradebook binding's
-// CategoryDType and LineItemDType, each optional since `fields` selects among them. The binding's own schemas (test/fixtures/oneroster/) are what the tests hold full responses to.
+// CategoryDType, LineItemDType and ResultDType, each optional since `fields` selects among them. The
+// binding's own schemas (test/fixtures/oneroster/) are what the tests hold full responses to.
 import * as z from 'zod';
+import { resultStatuses } from '../domain/gradebook';
 
 const timestamp = z.iso.datetime();
 
@@ -133,6 +135,20 @@ export const OneRosterLineItem = z
   })
   .partial();
 
+export const OneRosterResult = z
+  .strictObject({
+    ...base,
+    lineItem: guidRef('lineItem'),
+    student: guidRef('user'),
+    class: guidRef('class'),
+    scoreStatus: z.enum(resultStatuses),
+    score: z.number(),
+    textScore: z.string(),
+    scoreDate: z.iso.date(),
+    comment: z.string(),
+  })
+  .partial();
+
 export const OneRosterAcademicSessionSet = z.strictObject({
   academicSessions: z.array(OneRosterAcademicSession),
 });
@@ -146,6 +162,8 @@ export const OneRosterCategorySet = z.strictObject({ categories: z.array(OneRost
 export const OneRosterSingleCategory = z.strictObject({ category: OneRosterCategory });
 export const OneRosterLineItemSet = z.strictObject({ lineItems: z.array(OneRosterLineItem) });
 export const OneRosterSingleLineItem = z.strictObject({ lineItem: OneRosterLineItem });
+export const OneRosterResultSet = z.strictObject({ results: z.array(OneRosterResult) });
+export const OneRosterSingleResult = z.strictObject({ result: OneRosterResult });
 export const OneRosterSingleEnrollment = z.strictObject({ enrollment: OneRosterEnrollment });
 
 export const OneRosterUserSet = z.strictObject({ users: z.array(OneRosterUser) });

@@ -66,4 +66,6 @@ export const schemaOfKey: Record<string, string> = {
   category: 'SingleCategoryDType',
   lineItems: 'LineItemSetDType',
   lineItem: 'SingleLineItemDType',
+  results: 'ResultSetDType',
+  result: 'SingleResultDType',
 };

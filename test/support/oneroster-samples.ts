@@ -54,18 +54,23 @@ export async function rosterSamples(get: Get): Promise<RosterSamples> {
   const gradingPeriods = await get(`${ROSTERING_PATH}/gradingPeriods?limit=1`);
   const period = ((await gradingPeriods.json()) as { academicSessions: Obj[] }).academicSessions[0];
   byCollection.gradingPeriods = period?.sourcedId ?? 'none';
-  for (const collection of ['categories', 'lineItems']) {
+  for (const collection of ['categories', 'lineItems', 'results']) {
     const response = await get(`${GRADEBOOK_PATH}/${collection}?limit=1`);
     const found = ((await response.json()) as Record<string, Obj[]>)[collection]?.[0];
     byCollection[collection] = found?.sourcedId ?? 'none';
   }
+  // A line item of the class, for the results nested under it.
+  const ofClass = await get(`${GRADEBOOK_PATH}/classes/${cls.sourcedId}/lineItems?limit=1`);
+  const classItem = ((await ofClass.json()) as { lineItems: Obj[] }).lineItems[0]?.sourcedId ?? 'none';
   return {
     pathOf(template) {
       // The collection the path starts with, after its service's base path.
       const collection = template.split('/')[5] ?? '';
       return template
         .replace('{sourcedId}', byCollection[collection] ?? 'none')
-        .replace('{classSourcedId}', cls.sourcedId);
+        .replace('{classSourcedId}', cls.sourcedId)
+        .replace('{studentSourcedId}', student.sourcedId)
+        .replace('{lineItemSourcedId}', classItem);
     },
   };
 }
