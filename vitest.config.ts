@@ -12,8 +12,9 @@ export default defineConfig({
     env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     testTimeout: 30_000,
     // A file's beforeAll starts its test API on the shared DynamoDB Local: 2 to 5 s alone, but on two cores
-    // beside the heaviest files (export-delta, local-run) it was seen to take 58 s, and once over 60.
-    hookTimeout: 120_000,
+    // beside export-delta, whose CLI runs export and import whole tenants on the same DynamoDB Local, it was
+    // seen to take 58, 67, 78 s, and once over 120 (token-endpoint, each time beside export-delta).
+    hookTimeout: 240_000,
     reporters: ['default', 'json'],
     outputFile: { json: '.reports/vitest.json' },
   },
