@@ -9,10 +9,10 @@
 import { idsOfRole } from '../auth/reach';
 import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Category, Entity, LineItem, Result } from '../schemas/records';
+import type { Category, Entity, GroupRecords, Result } from '../schemas/records';
 import { inKeyOrder, walks } from './collection-query';
 import type { OneRosterLineItem, OneRosterResult } from './objects';
-import type { RosterReader, WalkEntry } from './roster-reader';
+import { idOf, type RosterReader, type WalkEntry } from './roster-reader';
 import {
   atClassSchools,
   collectionResponse,
@@ -90,40 +90,66 @@ function lineItemObjects(request: ApiRequest, reader: RosterReader, entries: rea
   });
 }
 
-/** Line item records as walk entries at their ids, to be made into objects alike. */
-const asEntries = (items: readonly LineItem[]): WalkEntry[] =>
-  items.map((record) => ({ group: 'line_items', position: record.line_item_id, kind: 'changed', record }));
+/** Records of a group as walk entries at their ids, to be made into objects alike. */
+const asEntries = <G extends 'line_items' | 'results'>(
+  group: G,
+  records: Iterable<GroupRecords[G]>,
+): WalkEntry[] =>
+  [...records].map((record) => ({
+    group,
+    position: idOf(group, record),
+    kind: 'changed',
+    record,
+  }));
 
-/** GET /lineItems. */
-export async function listLineItems(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const query = objectQuery(request, 'lineItems');
+/** Deletions of a group as walk entries at their ids. */
+const deletedEntries = (group: 'line_items' | 'results', deletions: readonly Deletion[]): WalkEntry[] =>
+  deletions.map((deletion) => ({ group, position: deletion.id, kind: 'deleted', deletion }));
+
+/** Makes a batch of a group's walk entries into objects, each at its position. */
+type ObjectsOf<T> = (
+  request: ApiRequest,
+  reader: RosterReader,
+  entries: readonly WalkEntry[],
+) => Promise<Placed<T>[]>;
+
+/**
+ * GET /lineItems and /results: a page in sourcedId order, a walk for a filter or a delta, or the group
+ * whole to sort by another field, its objects made a batch at a time by `objectsOf`.
+ */
+async function listObjects<T extends { sourcedId: string }>(
+  request: ApiRequest,
+  reader: RosterReader,
+  group: 'line_items' | 'results',
+  key: 'lineItems' | 'results',
+  objectsOf: ObjectsOf<T>,
+): Promise<ApiResponse> {
+  const query = objectQuery(request, key);
   if (inKeyOrder(query)) {
-    const page = await reader.page('line_items', query);
-    const objects = await lineItemObjects(request, reader, asEntries(page.records));
+    const page = await reader.page(group, query);
+    const objects = await objectsOf(request, reader, asEntries(group, page.records));
     return keyedResponse(
       request,
-      'lineItems',
+      key,
       objects.map((o) => o.object),
       query,
       page,
     );
   }
   if (walks(query)) {
-    const walked = await walkPage(walkOf(reader, query, 'line_items'), query, (batch) =>
-      lineItemObjects(request, reader, batch),
+    const walked = await walkPage(walkOf(reader, query, group), query, (batch) =>
+      objectsOf(request, reader, batch),
     );
-    return walkResponse(request, 'lineItems', query, walked);
+    return walkResponse(request, key, query, walked);
   }
-  const deleted = (await deletionsFor(reader, 'line_items', query)).map(
-    (deletion): WalkEntry => ({ group: 'line_items', position: deletion.id, kind: 'deleted', deletion }),
-  );
+  const deleted = deletedEntries(group, await deletionsFor(reader, group, query));
   const [present, gone] = await Promise.all([
-    lineItemObjects(request, reader, asEntries(await reader.all('line_items'))),
-    lineItemObjects(request, reader, deleted),
+    objectsOf(request, reader, asEntries(group, await reader.all(group))),
+    objectsOf(request, reader, deleted),
   ]);
   return collectionResponse(
     request,
-    'lineItems',
+    key,
     withDeleted(
       present.map((o) => o.object),
       gone.map((o) => o.object),
@@ -132,15 +158,29 @@ export async function listLineItems(request: ApiRequest, reader: RosterReader): 
   );
 }
 
-/** GET /lineItems/{sourcedId}. */
-export async function getLineItem(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const respond = singleObject(request, 'lineItems');
-  const id = pathId(request, 'lineItem');
-  const item = (await reader.get('line_items', id))?.record;
-  const [object] = item ? await lineItemObjects(request, reader, asEntries([item])) : [];
-  if (!object) throw unknownObject('lineItem', id);
-  return respond('lineItem', object.object);
+/** GET /lineItems/{sourcedId} and /results/{sourcedId}: one object, made as a page's are. */
+async function getObject<T extends { sourcedId: string }>(
+  request: ApiRequest,
+  reader: RosterReader,
+  group: 'line_items' | 'results',
+  [key, single]: ['lineItems', 'lineItem'] | ['results', 'result'],
+  objectsOf: ObjectsOf<T>,
+): Promise<ApiResponse> {
+  const respond = singleObject(request, key);
+  const id = pathId(request, single);
+  const record = (await reader.get(group, id))?.record;
+  const [object] = record ? await objectsOf(request, reader, asEntries(group, [record])) : [];
+  if (!object) throw unknownObject(single, id);
+  return respond(single, object.object);
 }
+
+/** GET /lineItems. */
+export const listLineItems = (request: ApiRequest, reader: RosterReader) =>
+  listObjects(request, reader, 'line_items', 'lineItems', lineItemObjects);
+
+/** GET /lineItems/{sourcedId}. */
+export const getLineItem = (request: ApiRequest, reader: RosterReader) =>
+  getObject(request, reader, 'line_items', ['lineItems', 'lineItem'], lineItemObjects);
 
 /**
  * GET /classes/{classSourcedId}/lineItems: a class's line items, read whole (its range of the listing, a
@@ -192,56 +232,13 @@ async function resultObjects(
   });
 }
 
-const resultEntries = (results: Iterable<Result>): WalkEntry[] =>
-  [...results].map((record) => ({ group: 'results', position: record.result_id, kind: 'changed', record }));
-
 /** GET /results. */
-export async function listResults(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const query = objectQuery(request, 'results');
-  if (inKeyOrder(query)) {
-    const page = await reader.page('results', query);
-    const objects = await resultObjects(request, reader, resultEntries(page.records));
-    return keyedResponse(
-      request,
-      'results',
-      objects.map((o) => o.object),
-      query,
-      page,
-    );
-  }
-  if (walks(query)) {
-    const walked = await walkPage(walkOf(reader, query, 'results'), query, (batch) =>
-      resultObjects(request, reader, batch),
-    );
-    return walkResponse(request, 'results', query, walked);
-  }
-  const deleted = (await deletionsFor(reader, 'results', query)).map(
-    (deletion): WalkEntry => ({ group: 'results', position: deletion.id, kind: 'deleted', deletion }),
-  );
-  const [present, gone] = await Promise.all([
-    resultObjects(request, reader, resultEntries(await reader.all('results'))),
-    resultObjects(request, reader, deleted),
-  ]);
-  return collectionResponse(
-    request,
-    'results',
-    withDeleted(
-      present.map((o) => o.object),
-      gone.map((o) => o.object),
-    ),
-    query,
-  );
-}
+export const listResults = (request: ApiRequest, reader: RosterReader) =>
+  listObjects(request, reader, 'results', 'results', resultObjects);
 
 /** GET /results/{sourcedId}. */
-export async function getResult(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
-  const respond = singleObject(request, 'results');
-  const id = pathId(request, 'result');
-  const result = (await reader.get('results', id))?.record;
-  const [object] = result ? await resultObjects(request, reader, resultEntries([result])) : [];
-  if (!object) throw unknownObject('result', id);
-  return respond('result', object.object);
-}
+export const getResult = (request: ApiRequest, reader: RosterReader) =>
+  getObject(request, reader, 'results', ['results', 'result'], resultObjects);
 
 /** Which of a class's results a nested collection serves: all, one student's, or one line item's. */
 interface ResultsOfClass {
@@ -269,16 +266,17 @@ async function resultsOfClass(
     'results',
     ids.map((e) => e.resultId),
   );
-  const deleted = deletions
-    .filter(
+  const deleted = deletedEntries(
+    'results',
+    deletions.filter(
       ({ kept }) =>
         kept.class_id === classId &&
         (studentIds === undefined || studentIds.includes(kept.student_id ?? '')) &&
         (lineItemId === undefined || kept.line_item_id === lineItemId),
-    )
-    .map((deletion): WalkEntry => ({ group: 'results', position: deletion.id, kind: 'deleted', deletion }));
+    ),
+  );
   const [present, gone] = await Promise.all([
-    resultObjects(request, reader, resultEntries(results.values())),
+    resultObjects(request, reader, asEntries('results', results.values())),
     resultObjects(request, reader, deleted),
   ]);
   return collectionResponse(

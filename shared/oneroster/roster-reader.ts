@@ -43,7 +43,8 @@ export type WalkEntry = { group: RecordGroup; position: string } & (
   | { kind: 'deleted'; deletion: Deletion }
 );
 
-const idOf = (group: RecordGroup, record: object) =>
+/** A record's id, by its group's id field. */
+export const idOf = (group: RecordGroup, record: object) =>
   (record as Record<string, unknown>)[idFields[group]] as string;
 
 export class RosterReader {
