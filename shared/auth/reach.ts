@@ -71,7 +71,7 @@ export const classesTaught = (enrolled: readonly EnrollmentEntry[]) => [
 ];
 
 /** The classes some enrollments (a person's, or their children's) make a student of. */
-const studentOf = (entries: readonly EnrollmentEntry[]) =>
+export const studentOf = (entries: readonly EnrollmentEntry[]) =>
   entries.filter((e) => e.role === 'student').map((e) => e.otherId);
 
 /** The line items of some classes, from what the sources read of them. */

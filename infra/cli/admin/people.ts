@@ -12,7 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEvent } from '../../../shared/audit/audit-event';
 import type { AuditLog } from '../../../shared/audit/audit-log';
-import { idsOfRole } from '../../../shared/auth/reach';
+import { idsOfRole, studentOf } from '../../../shared/auth/reach';
 import { LONGEST_ACCESS_TOKEN_SECONDS } from '../../../shared/config';
 import {
   allItemKinds,
@@ -378,7 +378,7 @@ async function studentsInOthersCare(stores: PeopleStores, entity: Entity) {
  */
 async function resultsOf(stores: PeopleStores, entity: Entity): Promise<string[]> {
   const list = (await stores.records.enrollmentLists('entities', [entity.entity_id])).get(entity.entity_id);
-  const classIds = (list?.entries ?? []).filter((e) => e.role === 'student').map((e) => e.otherId);
+  const classIds = studentOf(list?.entries ?? []);
   const ranges = idsOfRole(entity, 'student').flatMap((studentId) =>
     classIds.map((classId) => ({ classId, studentId })),
   );
