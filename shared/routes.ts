@@ -10,7 +10,7 @@ import { oneRosterRoutes } from './oneroster/routes';
 import { type Route, rowOf, takesToken } from './route';
 import { fallbackRoute, type ServiceRouteId, serviceRoutes } from './service-routes';
 
-export type { RecordRouteId } from './service-routes';
+export type { RecordRouteId } from './record-routes';
 export { fallbackRoute };
 
 /** The id of every route, the fallback's too: a handler, a docs row or a test names a route by one of these. */

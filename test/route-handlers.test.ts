@@ -7,9 +7,14 @@ import { fallbackRoute, routes } from '../shared/routes';
 
 const all = [...routes, fallbackRoute];
 
-/** The route ids a module hands to a factory of shared/wiring (api, oneRosterApi, pageApi, ...: each named `…Api`). */
+/**
+ * The route ids a module hands to a factory of shared/wiring (api, oneRosterApi, pageApi, ...: each named
+ * `…Api`), by id or as the row `serviceRoute` or `recordRoute` finds.
+ */
 const namedRoutes = (source: string) =>
-  [...source.matchAll(/\b(?:api|[a-z][A-Za-z]*Api)\(\s*'([^']+)'/g)].map((m) => m[1]);
+  [
+    ...source.matchAll(/\b(?:api|[a-z][A-Za-z]*Api)\(\s*(?:(?:serviceRoute|recordRoute)\(\s*)?'([^']+)'/g),
+  ].map((m) => m[1]);
 
 describe('route handlers', () => {
   it.each(all.map((route) => [route.id, route] as const))('%s: its module names exactly it', (id, route) => {

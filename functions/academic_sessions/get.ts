@@ -1,8 +1,9 @@
 // GET /api/academic_sessions/{academic_session_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-academic_sessions', (request) =>
+export const handler = api(recordRoute('get-academic_sessions'), (request) =>
   getRecord('academic_sessions', request, recordRepository()),
 );

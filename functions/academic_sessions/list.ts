@@ -1,8 +1,9 @@
 // GET /api/academic_sessions
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-academic_sessions', (request) =>
+export const handler = api(recordRoute('list-academic_sessions'), (request) =>
   listRecords('academic_sessions', request, recordRepository()),
 );

@@ -1,8 +1,9 @@
 // GET /api/categories/{category_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-categories', (request) =>
+export const handler = api(recordRoute('get-categories'), (request) =>
   getRecord('categories', request, recordRepository()),
 );

@@ -1,8 +1,9 @@
 // GET /api/categories/deleted
+import { recordRoute } from '../../shared/record-routes';
 import { listDeleted } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-deleted-categories', (request) =>
+export const handler = api(recordRoute('list-deleted-categories'), (request) =>
   listDeleted('categories', request, recordRepository()),
 );

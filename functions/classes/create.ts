@@ -1,10 +1,11 @@
 // POST /api/classes
+import { recordRoute } from '../../shared/record-routes';
 import { createRecord } from '../../shared/records/write-records';
 import { classInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('create-classes', (request) =>
+export const handler = revocableApi(recordRoute('create-classes'), (request) =>
   createRecord('classes', classInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

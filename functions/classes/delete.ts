@@ -1,8 +1,9 @@
 // DELETE /api/classes/{class_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-classes', (request) =>
+export const handler = revocableApi(recordRoute('delete-classes'), (request) =>
   deleteRecord('classes', request, recordWriter()),
 );

@@ -1,6 +1,9 @@
 // GET /api/classes/{class_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-classes', (request) => getRecord('classes', request, recordRepository()));
+export const handler = api(recordRoute('get-classes'), (request) =>
+  getRecord('classes', request, recordRepository()),
+);

@@ -1,6 +1,9 @@
 // GET /api/courses/{course_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-courses', (request) => getRecord('courses', request, recordRepository()));
+export const handler = api(recordRoute('get-courses'), (request) =>
+  getRecord('courses', request, recordRepository()),
+);

@@ -1,8 +1,9 @@
 // DELETE /api/enrollments/{enrollment_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-enrollments', (request) =>
+export const handler = revocableApi(recordRoute('delete-enrollments'), (request) =>
   deleteRecord('enrollments', request, recordWriter()),
 );

@@ -1,8 +1,9 @@
 // GET /api/enrollments/{enrollment_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-enrollments', (request) =>
+export const handler = api(recordRoute('get-enrollments'), (request) =>
   getRecord('enrollments', request, recordRepository()),
 );

@@ -1,8 +1,9 @@
 // DELETE /api/entities/{entity_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-entities', (request) =>
+export const handler = revocableApi(recordRoute('delete-entities'), (request) =>
   deleteRecord('entities', request, recordWriter()),
 );

@@ -1,8 +1,9 @@
 // GET /api/entities
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-entities', (request) =>
+export const handler = api(recordRoute('list-entities'), (request) =>
   listRecords('entities', request, recordRepository()),
 );

@@ -1,8 +1,9 @@
 // DELETE /api/line_items/{line_item_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-line_items', (request) =>
+export const handler = revocableApi(recordRoute('delete-line_items'), (request) =>
   deleteRecord('line_items', request, recordWriter()),
 );

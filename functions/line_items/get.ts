@@ -1,8 +1,9 @@
 // GET /api/line_items/{line_item_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-line_items', (request) =>
+export const handler = api(recordRoute('get-line_items'), (request) =>
   getRecord('line_items', request, recordRepository()),
 );

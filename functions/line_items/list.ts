@@ -1,8 +1,9 @@
 // GET /api/line_items
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-line_items', (request) =>
+export const handler = api(recordRoute('list-line_items'), (request) =>
   listRecords('line_items', request, recordRepository()),
 );

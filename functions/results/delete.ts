@@ -1,8 +1,9 @@
 // DELETE /api/results/{result_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-results', (request) =>
+export const handler = revocableApi(recordRoute('delete-results'), (request) =>
   deleteRecord('results', request, recordWriter()),
 );

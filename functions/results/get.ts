@@ -1,6 +1,9 @@
 // GET /api/results/{result_id}
+import { recordRoute } from '../../shared/record-routes';
 import { getRecord } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('get-results', (request) => getRecord('results', request, recordRepository()));
+export const handler = api(recordRoute('get-results'), (request) =>
+  getRecord('results', request, recordRepository()),
+);

@@ -1,6 +1,9 @@
 // GET /api/results
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-results', (request) => listRecords('results', request, recordRepository()));
+export const handler = api(recordRoute('list-results'), (request) =>
+  listRecords('results', request, recordRepository()),
+);

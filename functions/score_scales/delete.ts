@@ -1,8 +1,9 @@
 // DELETE /api/score_scales/{score_scale_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-score_scales', (request) =>
+export const handler = revocableApi(recordRoute('delete-score_scales'), (request) =>
   deleteRecord('score_scales', request, recordWriter()),
 );

@@ -1,8 +1,9 @@
 // GET /api/score_scales
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-score_scales', (request) =>
+export const handler = api(recordRoute('list-score_scales'), (request) =>
   listRecords('score_scales', request, recordRepository()),
 );

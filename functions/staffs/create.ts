@@ -1,10 +1,11 @@
 // POST /api/staffs
+import { recordRoute } from '../../shared/record-routes';
 import { createRecord } from '../../shared/records/write-records';
 import { staffInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('create-staffs', (request) =>
+export const handler = revocableApi(recordRoute('create-staffs'), (request) =>
   createRecord('staffs', staffInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

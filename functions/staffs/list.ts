@@ -1,6 +1,9 @@
 // GET /api/staffs
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-staffs', (request) => listRecords('staffs', request, recordRepository()));
+export const handler = api(recordRoute('list-staffs'), (request) =>
+  listRecords('staffs', request, recordRepository()),
+);

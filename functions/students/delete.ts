@@ -1,8 +1,9 @@
 // DELETE /api/students/{student_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-students', (request) =>
+export const handler = revocableApi(recordRoute('delete-students'), (request) =>
   deleteRecord('students', request, recordWriter()),
 );

@@ -1,8 +1,9 @@
 // DELETE /api/teachers/{teacher_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-teachers', (request) =>
+export const handler = revocableApi(recordRoute('delete-teachers'), (request) =>
   deleteRecord('teachers', request, recordWriter()),
 );

@@ -1,8 +1,9 @@
 // GET /api/teachers
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-teachers', (request) =>
+export const handler = api(recordRoute('list-teachers'), (request) =>
   listRecords('teachers', request, recordRepository()),
 );

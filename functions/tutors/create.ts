@@ -1,10 +1,11 @@
 // POST /api/tutors
+import { recordRoute } from '../../shared/record-routes';
 import { createRecord } from '../../shared/records/write-records';
 import { tutorInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('create-tutors', (request) =>
+export const handler = revocableApi(recordRoute('create-tutors'), (request) =>
   createRecord('tutors', tutorInsertRequest(), request, recordWriter(), idempotencyStore()),
 );

@@ -1,8 +1,9 @@
 // DELETE /api/tutors/{tutor_id}
+import { recordRoute } from '../../shared/record-routes';
 import { deleteRecord } from '../../shared/records/write-records';
 import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
-export const handler = revocableApi('delete-tutors', (request) =>
+export const handler = revocableApi(recordRoute('delete-tutors'), (request) =>
   deleteRecord('tutors', request, recordWriter()),
 );

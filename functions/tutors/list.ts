@@ -1,6 +1,9 @@
 // GET /api/tutors
+import { recordRoute } from '../../shared/record-routes';
 import { listRecords } from '../../shared/records/read-records';
 import { api } from '../../shared/wiring/api';
 import { recordRepository } from '../../shared/wiring/record-repository';
 
-export const handler = api('list-tutors', (request) => listRecords('tutors', request, recordRepository()));
+export const handler = api(recordRoute('list-tutors'), (request) =>
+  listRecords('tutors', request, recordRepository()),
+);

@@ -32,6 +32,7 @@ const context = { awsRequestId: 'lambda-id' } as Context;
 describe('an unexpected failure (contract section 5)', () => {
   it('answers 500 with only a request id, which the error log line carries too', async () => {
     const { publicApi } = await import('./public-api');
+    const { serviceRoute } = await import('../service-routes');
     const lines: string[] = [];
     // Every line goes to stdout; stderr is watched too, so a line written anywhere is seen.
     for (const stream of [process.stdout, process.stderr]) {
@@ -40,7 +41,7 @@ describe('an unexpected failure (contract section 5)', () => {
         return true;
       });
     }
-    const handler = publicApi('get-jwks', async () => {
+    const handler = publicApi(serviceRoute('get-jwks'), async () => {
       throw new Error('ValidationException: One or more parameter values were invalid: secret-table-detail');
     });
     const response = (await handler(event('req-123'), context)) as APIGatewayProxyStructuredResultV2;

@@ -4,13 +4,12 @@ import { pageDialect } from '../auth/page-dialect';
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
-import { type ServiceRouteId, serviceRoute } from '../service-routes';
+import type { Route } from '../route';
 import { config } from './context';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 
-export function pageApi(routeId: ServiceRouteId, handle: ApiHandler) {
-  const route = serviceRoute(routeId);
+export function pageApi(route: Route, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
     dialects: { problem: problemDialect, oauth: oauthDialect, page: pageDialect(config) },

@@ -5,12 +5,11 @@
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { oauthDialect, problemDialect } from '../http/dialect';
-import { type ServiceRouteId, serviceRoute } from '../service-routes';
+import type { Route } from '../route';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 
-export function publicApi(routeId: ServiceRouteId, handle: ApiHandler) {
-  const route = serviceRoute(routeId);
+export function publicApi(route: Route, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
     dialects: { problem: problemDialect, oauth: oauthDialect },

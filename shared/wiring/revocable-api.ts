@@ -7,7 +7,7 @@ import { bearerAuthentication } from '../auth/authenticate';
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { problemDialect } from '../http/dialect';
-import { type ServiceRouteId, serviceRoute } from '../service-routes';
+import type { Route } from '../route';
 import { auditLog } from './audit-log';
 import { clientPolicies } from './client-policies';
 import { kernelRuntime } from './kernel-runtime';
@@ -16,8 +16,7 @@ import { admission } from './rate-limit';
 import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
-export function revocableApi(routeId: ServiceRouteId, handle: ApiHandler) {
-  const route = serviceRoute(routeId);
+export function revocableApi(route: Route, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
     authenticate: bearerAuthentication(route, {
