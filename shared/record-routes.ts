@@ -226,8 +226,36 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
   ];
 };
 
-/** Every record group's routes. */
-export const recordRoutes = recordGroups.flatMap(groupRoutes);
+/**
+ * A class's register for a date: each student's attendance made or replaced in one transaction, found by
+ * its natural key (class, student, date), and audited as one event naming every student it marks.
+ */
+const registerRoute = () => {
+  const { create } = partitionsOf('attendance');
+  const idempotency = keys.idempotencyPartition('attendance');
+  const without = (partitions: readonly string[]) => partitions.filter((p) => p !== idempotency);
+  return writeRow({
+    id: 'put-class-register',
+    method: 'PUT',
+    path: '/api/classes/{class_id}/attendance/{date}',
+    handler: 'attendance/register',
+    scope: writeScope('attendance'),
+    audit: { group: 'students', named: [] },
+    body: jsonBody,
+    reads: [
+      ...new Set([
+        ...without(create.reads),
+        keys.naturalKeyPartition('attendance'),
+        keys.recordPartition('attendance'),
+        keys.recordPartition('students'),
+      ]),
+    ],
+    writes: without(create.writes),
+  });
+};
+
+/** Every record group's routes, and the class register's. */
+export const recordRoutes = [...recordGroups.flatMap(groupRoutes), registerRoute()];
 
 /** The ids of the record groups' routes. */
 export type RecordRouteId = (typeof recordRoutes)[number]['id'];

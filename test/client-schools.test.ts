@@ -29,6 +29,7 @@ const readScopes = [
   'classes:read',
   'enrollments:read',
   'gradebook:read',
+  'attendance:read',
 ];
 const idField: Record<RecordGroup, string> = idFields;
 
@@ -58,19 +59,31 @@ const ids = (group: RecordGroup, rows: readonly Row[]) => rows.map((r) => r[idFi
 /** What the rule of docs/sso.md says a school holds, from the administrator's reads. */
 async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
   const all = async (group: RecordGroup) => (await walk(group)).rows;
-  const [classes, enrollments, students, teachers, tutors, sessions, categories, scales, lineItems, results] =
-    await Promise.all([
-      all('classes'),
-      all('enrollments'),
-      all('students'),
-      all('teachers'),
-      all('tutors'),
-      all('academic_sessions'),
-      all('categories'),
-      all('score_scales'),
-      all('line_items'),
-      all('results'),
-    ]);
+  const [
+    classes,
+    enrollments,
+    students,
+    teachers,
+    tutors,
+    sessions,
+    categories,
+    scales,
+    lineItems,
+    results,
+    attendance,
+  ] = await Promise.all([
+    all('classes'),
+    all('enrollments'),
+    all('students'),
+    all('teachers'),
+    all('tutors'),
+    all('academic_sessions'),
+    all('categories'),
+    all('score_scales'),
+    all('line_items'),
+    all('results'),
+    all('attendance'),
+  ]);
   const itsClasses = classes.filter((c) => c.school_id === school);
   const classIds = new Set(itsClasses.map((c) => c.class_id));
   const itsEnrollments = enrollments.filter((e) => classIds.has(e.class_id));
@@ -111,6 +124,11 @@ async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
     results: ids(
       'results',
       results.filter((r) => classIds.has(r.class_id)),
+    ),
+    // A whole day's attendance names no class: no school holds it.
+    attendance: ids(
+      'attendance',
+      attendance.filter((a) => classIds.has(a.class_id)),
     ),
   };
 }

@@ -283,7 +283,10 @@ async function readAndWrite(group: RecordGroup, studentId: string) {
           ? personBody('D')
           : group === 'results'
             ? { ...copy, line_item_id: lineItems[made] }
-            : copy;
+            : group === 'attendance'
+              ? // A student has one mark a day: each new one is on a day after the demo's.
+                { ...copy, date: `2026-12-0${made + 1}` }
+              : copy;
   const change: Row =
     group === 'enrollments'
       ? { end_date: '2027-06-30' }
@@ -291,7 +294,9 @@ async function readAndWrite(group: RecordGroup, studentId: string) {
         ? { name: 'Nome Substituído' }
         : group === 'results'
           ? { comment: 'Comentário substituído' }
-          : { title: 'Nome Substituído' };
+          : group === 'attendance'
+            ? { note: 'Nota substituída' }
+            : { title: 'Nome Substituído' };
   const created = await json<Row>(await request('POST', `/api/${group}`, body()), 201);
   const path = `/api/${group}/${created[idField]}`;
   const replaced = await request('PUT', path, { ...body(), ...change }, { 'if-match': '"1"' });

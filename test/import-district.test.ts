@@ -130,6 +130,7 @@ describe('importing a generated district', () => {
       score_scales: 0,
       line_items: 0,
       results: 0,
+      attendance: 0,
     });
     const all = async (group: 'tutors' | 'enrollments') => {
       const found: Record<string, unknown>[] = [];

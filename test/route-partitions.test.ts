@@ -152,6 +152,23 @@ function schoolClientToken(): Promise<string> {
  * an entity, a guardian of another school's students (SchoolHoldings.held goes through their students).
  */
 async function outsideSchool(group: RecordGroup): Promise<string> {
+  // The demo's attendance is whole days, which no school holds: one is made in another school's class.
+  if (group === 'attendance') {
+    const classes = (await json(await send('GET', '/api/classes?items_per_page=100'), 200)).classes as Record<
+      string,
+      string
+    >[];
+    const theirs = classes.find((c) => c.school_id !== clientSchool) as Record<string, string>;
+    const [student] = (await json(await send('GET', '/api/students?items_per_page=1'), 200))
+      .students as Record<string, string>[];
+    const mark = {
+      class_id: theirs.class_id,
+      student_id: student?.student_id,
+      date: '2026-12-15',
+      status: 'present',
+    };
+    return (await json(await send('POST', '/api/attendance', mark), 201)).attendance_id as string;
+  }
   const source = group === 'entities' ? 'tutors' : group;
   const holdings = new SchoolHoldings([clientSchool as string], new RecordRepository(direct, run.tableName));
   const held = new Set((await holdings.of(source)).ids);
@@ -376,6 +393,14 @@ describe('what each route touches', () => {
             score: alternate === 0 ? null : 15,
             score_date: '2026-10-12',
           };
+        case 'attendance':
+          return {
+            class_id: roster.classes[0],
+            student_id: first,
+            date: '2026-12-01',
+            status: alternate === 0 ? 'tardy' : 'present',
+            minutes_late: alternate === 0 ? 5 : null,
+          };
         default:
           return { ...personBody(), ative: alternate === 0 };
       }
@@ -434,7 +459,10 @@ describe('what each route touches', () => {
       const list = await track(`list-${group}`, () => read(`/api/${group}?items_per_page=1`));
       if (list.status === 403) continue;
       const [first] = (await json(list, 200))[group] as Record<string, string>[];
-      await track(`get-${group}`, async () => json(await read(`/api/${group}/${first?.[idField]}`), 200));
+      // A teacher reads no whole day's attendance, and the demo has only those.
+      if (first) {
+        await track(`get-${group}`, async () => json(await read(`/api/${group}/${first[idField]}`), 200));
+      }
       await track(`get-${group}`, async () => json(await read(`/api/${group}/${randomUUID()}`), 404));
       await track(`list-${group}`, async () =>
         json(await read(`/api/${group}?updated_since=2000-01-01T00:00:00Z`), 200),
@@ -494,6 +522,7 @@ describe('what each route touches', () => {
       'enrollments',
       'line_items',
       'results',
+      'attendance',
     ];
     const elsewhere = `/api/${group}/${heldThroughClasses.includes(group) ? await outsideSchool(group) : randomUUID()}`;
     await track(`get-${group}`, async () => json(await asSchool('GET', elsewhere), 404));
@@ -514,6 +543,25 @@ describe('what each route touches', () => {
       );
     }
     for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
+  });
+
+  it("a class's register touches only its granted partitions, for a teacher and a school's client, and uses them all", async () => {
+    const { calls, track } = tracker();
+    const teacher = await personToken('teacher');
+    const own = (await json(await send('GET', '/api/classes?items_per_page=1', undefined, teacher), 200))
+      .classes as Record<string, string>[];
+    const students = (await json(await send('GET', '/api/students?items_per_page=2'), 200))
+      .students as Record<string, string>[];
+    const marks = students.map((s) => ({ student_id: s.student_id, status: 'present' }));
+    const path = `/api/classes/${own[0]?.class_id}/attendance/2026-12-14`;
+    // Made, then replaced: the second reads the records the first made.
+    for (let i = 0; i < 2; i++) {
+      await track('put-class-register', async () => json(await send('PUT', path, { marks }, teacher), 200));
+    }
+    const scoped = await schoolClientToken();
+    const nowhere = `/api/classes/${randomUUID()}/attendance/2026-12-14`;
+    await track('put-class-register', async () => json(await send('PUT', nowhere, { marks }, scoped), 404));
+    expectAllUsed(routeOf('put-class-register'), calls.get('put-class-register') ?? []);
   });
 
   it('the code and refresh grants and the revocation endpoint touch only the token partitions', async () => {

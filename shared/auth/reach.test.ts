@@ -32,7 +32,7 @@ const sources: ReachSources = {
       ['c4', ['l5']],
     ]),
   },
-  results: { own: ['r4'], inCare: ['r3'], taught: ['r2', 'r1'] },
+  studentWork: { own: ['r4'], inCare: ['r3'], taught: ['r2', 'r1'] },
 };
 
 describe('the ids a reach gives (issue 3, deliverable 6)', () => {
@@ -94,6 +94,10 @@ describe('what a restricted read consults', () => {
       ...partitions('entities', 'tutors', 'students'),
       'LIST#line_items',
       'LIST#results',
+    ]);
+    expect(reachSources('attendance')).toEqual([
+      ...partitions('entities', 'tutors', 'students'),
+      'LIST#attendance',
     ]);
     expect(reachSources('courses')).toEqual([]);
     expect(reachSources('tutors')).toEqual(partitions('entities'));

@@ -6,12 +6,14 @@
 // A class's line items are in a listing by class: its students and their guardians read those released to
 // students, its teachers all of them. Its results are in a listing by class and student: a student reads
 // their own, a guardian their children's, for the line items released to students; a teacher all of them.
+// Attendance is in a listing by class and student too, a whole day's under no class: a student reads all
+// of their own, a guardian their children's, a teacher their classes' (never a whole day's).
 // The set is read fresh on every request, by id (never a whole group), since a person's records, the
 // students in their care and the classes' enrollments change while a token lives.
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { entriesOf } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
-import { isClassWork, type ListingName } from '../data/listings';
+import { isClassWork, type ListingName, type StudentWork } from '../data/listings';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -47,10 +49,10 @@ export interface ReachSources {
     released: ReadonlyMap<string, readonly string[]>;
   };
   /**
-   * The results the person's reach leads to: their own and their children's, for line items released to
-   * students; all those of the classes they teach.
+   * The results or attendance records the person's reach leads to: their own and their children's (of
+   * results, for line items released to students); all those of the classes they teach.
    */
-  results: { own: readonly string[]; inCare: readonly string[]; taught: readonly string[] };
+  studentWork: { own: readonly string[]; inCare: readonly string[]; taught: readonly string[] };
 }
 
 /** Nothing read yet: what a person's reach starts from, given their entity and enrollments. */
@@ -62,7 +64,7 @@ const noSources = (entity: Entity, enrolled: readonly EnrollmentEntry[]): ReachS
   taught: [],
   taughtStudents: [],
   lineItems: { all: new Map(), released: new Map() },
-  results: { own: [], inCare: [], taught: [] },
+  studentWork: { own: [], inCare: [], taught: [] },
 });
 
 /** The classes a person teaches, from their own enrollments. */
@@ -79,9 +81,13 @@ const workOf = (classes: readonly string[], byClass: ReadonlyMap<string, readonl
   classes.flatMap((id) => byClass.get(id) ?? []);
 
 /** A person's own records of a group: their entity, their records of its role, their classes and enrollments. */
-function ownIds(group: RecordGroup, { entity, enrolled, lineItems, results }: ReachSources): string[] {
+/** Whether a group's records are each about one student of a class, listed by class and student. */
+const isStudentWork = (group: RecordGroup): group is StudentWork =>
+  group === 'results' || group === 'attendance';
+
+function ownIds(group: RecordGroup, { entity, enrolled, lineItems, studentWork }: ReachSources): string[] {
   if (group === 'entities') return [entity.entity_id];
-  if (group === 'results') return [...results.own];
+  if (isStudentWork(group)) return [...studentWork.own];
   if (group === 'line_items')
     return workOf(
       enrolled.map((e) => e.otherId),
@@ -92,8 +98,8 @@ function ownIds(group: RecordGroup, { entity, enrolled, lineItems, results }: Re
   return isRoleGroup(group) ? idsOfRole(entity, roleName(group)) : [];
 }
 
-function inCareIds(group: RecordGroup, { tutors, inCare, lineItems, results }: ReachSources): string[] {
-  if (group === 'results') return [...results.inCare];
+function inCareIds(group: RecordGroup, { tutors, inCare, lineItems, studentWork }: ReachSources): string[] {
+  if (isStudentWork(group)) return [...studentWork.inCare];
   if (group === 'students') return tutors.flatMap((tutor) => tutor.student_ids);
   if (group === 'classes') return studentOf(inCare);
   if (group === 'line_items') return workOf(studentOf(inCare), lineItems.released);
@@ -103,9 +109,9 @@ function inCareIds(group: RecordGroup, { tutors, inCare, lineItems, results }: R
 
 function taughtIds(
   group: RecordGroup,
-  { enrolled, taught, taughtStudents, lineItems, results }: ReachSources,
+  { enrolled, taught, taughtStudents, lineItems, studentWork }: ReachSources,
 ): string[] {
-  if (group === 'results') return [...results.taught];
+  if (isStudentWork(group)) return [...studentWork.taught];
   if (group === 'students') return [...taughtStudents];
   if (group === 'line_items') return workOf(classesTaught(enrolled), lineItems.all);
   if (group === 'enrollments') return taught.map((e) => e.enrollmentId);
@@ -148,32 +154,38 @@ export function idsInReach(group: RecordGroup, reaches: readonly Reach[], source
 }
 
 /**
- * The results a person reads: those of the classes they teach, and their own and their children's for
- * the line items released to students, each range of the results' listing one Query.
+ * The results or attendance a person reads: those of the classes they teach, and their own and their
+ * children's (results for the line items released to students; attendance whole days too), each range
+ * of the listing one Query.
  */
-async function resultsInReach(
+async function studentWorkInReach(
   records: RecordRepository,
+  listing: StudentWork,
   { entity, enrolled, lineItems }: ReachSources,
   reaches: readonly Reach[],
   children: readonly { studentId: string; classIds: readonly string[] }[],
-): Promise<ReachSources['results']> {
+): Promise<ReachSources['studentWork']> {
   const shown = new Set([...lineItems.released.values()].flat());
+  // A whole day's attendance is listed under no class.
+  const days = listing === 'attendance' ? [''] : [];
   const ranges = (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
-    students.flatMap(({ studentId, classIds }) => classIds.map((classId) => ({ classId, studentId })));
-  const released = async (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
-    (await records.resultsOfClasses(ranges(students)))
-      .filter((result) => shown.has(result.lineItemId))
-      .map((result) => result.resultId);
+    students.flatMap(({ studentId, classIds }) =>
+      [...classIds, ...days].map((classId) => ({ classId, studentId })),
+    );
+  const theirs = async (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
+    (await records.studentWorkOfClasses(listing, ranges(students)))
+      .filter((entry) => listing === 'attendance' || shown.has(entry.last))
+      .map((entry) => entry.recordId);
   const mine = reaches.includes('own')
     ? idsOfRole(entity, 'student').map((studentId) => ({ studentId, classIds: studentOf(enrolled) }))
     : [];
   const taught = reaches.includes('taught') ? classesTaught(enrolled).map((classId) => ({ classId })) : [];
   const [own, inCare, all] = await Promise.all([
-    released(mine),
-    released(children),
-    records.resultsOfClasses(taught),
+    theirs(mine),
+    theirs(children),
+    records.studentWorkOfClasses(listing, taught),
   ]);
-  return { own, inCare, taught: all.map((result) => result.resultId) };
+  return { own, inCare, taught: all.map((entry) => entry.recordId) };
 }
 
 /**
@@ -288,10 +300,12 @@ async function personScope(
     const taught = reaches.includes('taught') ? classesTaught(enrolled) : [];
     const [all, shown] = await Promise.all([
       records.lineItemsOfClasses(group === 'line_items' ? taught : []),
-      records.lineItemsOfClasses(released, true),
+      records.lineItemsOfClasses(group === 'attendance' ? [] : released, true),
     ]);
     sources.lineItems = { all, released: shown };
-    if (group === 'results') sources.results = await resultsInReach(records, sources, reaches, children);
+    if (isStudentWork(group)) {
+      sources.studentWork = await studentWorkInReach(records, group, sources, reaches, children);
+    }
   } else if (reaches.includes('taught')) {
     const classIds = classesTaught(enrolled);
     const lists = await records.enrollmentLists('classes', classIds);

@@ -12,7 +12,7 @@ describe('the role table', () => {
     for (const group of recordGroups) expect(reachOf(['admin'], group), group).toEqual(['all']);
   });
 
-  it('lets teachers read students, teachers, tutors, the rostering groups and the gradebook, and write the gradebook', () => {
+  it('lets teachers read students, teachers, tutors, the rostering groups, the gradebook and attendance, and write the last two', () => {
     expect(scopesOfRoles(['teacher'])).toEqual([
       'students:read',
       'teachers:read',
@@ -22,9 +22,12 @@ describe('the role table', () => {
       'classes:read',
       'enrollments:read',
       'gradebook:read',
+      'attendance:read',
       'gradebook:write',
+      'attendance:write',
     ]);
     expect(writeReachOf(['teacher'], 'line_items')).toBe('taught');
+    expect(writeReachOf(['teacher'], 'attendance')).toBe('taught');
     expect(writeReachOf(['teacher'], 'categories')).toBeUndefined();
     expect(writeReachOf(['teacher', 'admin'], 'categories')).toBe('all');
     expect(writeReachOf(['student', 'tutor', 'staff'], 'line_items')).toBeUndefined();
@@ -37,6 +40,7 @@ describe('the role table', () => {
       'classes:read',
       'enrollments:read',
       'gradebook:read',
+      'attendance:read',
     ];
     expect(scopesOfRoles(['tutor'])).toEqual([
       'students:read',

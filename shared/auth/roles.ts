@@ -6,7 +6,8 @@
 // `taught`, what the classes the person teaches hold (their students, their enrollments, their line
 // items and results); or `none`. A class's line items, and a student's results for them, are read by its
 // students and their guardians (`own`, `in-care`) once released to students, by its teachers (`taught`)
-// whether released or not.
+// whether released or not. A student's attendance is read by the student and their guardians, and in a
+// class by its teachers; a whole day's, which names no class, by no teacher.
 // A new group or role fails to compile here until each role says.
 import type { ClassWork } from '../data/listings';
 import {
@@ -79,6 +80,7 @@ export const rolePolicy = {
     enrollments: 'all',
     line_items: 'all',
     results: 'all',
+    attendance: 'all',
   },
   teacher: {
     entities: 'none',
@@ -91,6 +93,7 @@ export const rolePolicy = {
     enrollments: 'taught',
     line_items: 'taught',
     results: 'taught',
+    attendance: 'taught',
   },
   tutor: {
     entities: 'none',
@@ -103,6 +106,7 @@ export const rolePolicy = {
     enrollments: 'in-care',
     line_items: 'in-care',
     results: 'in-care',
+    attendance: 'in-care',
   },
   student: {
     entities: 'none',
@@ -115,6 +119,7 @@ export const rolePolicy = {
     enrollments: 'own',
     line_items: 'own',
     results: 'own',
+    attendance: 'own',
   },
 } as const satisfies Record<PersonRole, RoleReaches>;
 
@@ -124,14 +129,14 @@ export const personRoles = Object.keys(rolePolicy) as PersonRole[];
 export type WriteReach = 'all' | 'taught';
 
 /**
- * What a person's roles let them write: an administrator every group, a teacher the line items and
- * results of the classes they teach; no other role writes. A group a role reads is not thereby written, even where its
+ * What a person's roles let them write: an administrator every group, a teacher the line items, results
+ * and attendance of the classes they teach; no other role writes. A group a role reads is not thereby written, even where its
  * scope is shared: a teacher's `gradebook:write` writes line items, never categories or score scales.
  */
 export const writePolicy = {
   admin: everyGroup,
   staff: {},
-  teacher: { line_items: 'taught', results: 'taught' },
+  teacher: { line_items: 'taught', results: 'taught', attendance: 'taught' },
   tutor: {},
   student: {},
 } as const satisfies Record<PersonRole, Partial<Record<RecordGroup, WriteReach>>>;

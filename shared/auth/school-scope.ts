@@ -115,14 +115,18 @@ export class SchoolHoldings {
     }
     if (ids.length === 0 || heldByNoSchool.includes(group)) return new Set();
     const { records } = this;
+    // A whole day's attendance names no class (''): no school holds it.
     const inSchools = async (classIds: Iterable<string>) => {
-      const schoolOf = await records.schoolsOfClasses([...new Set(classIds)]);
+      const schoolOf = await records.schoolsOfClasses([...new Set(classIds)].filter((id) => id !== ''));
       return new Set([...schoolOf].filter(([, school]) => this.schools.includes(school)).map(([id]) => id));
     };
     if (group === 'classes') return inSchools(ids);
     if (ofOneClass(group)) {
       const classOf = new Map(
-        [...(await records.getMany(group, ids))].map(([id, r]) => [id, (r as { class_id: string }).class_id]),
+        [...(await records.getMany(group, ids))].map(([id, r]) => [
+          id,
+          (r as { class_id: string | null }).class_id ?? '',
+        ]),
       );
       const classes = await inSchools(classOf.values());
       return new Set(ids.filter((id) => classes.has(classOf.get(id) ?? '')));
@@ -272,10 +276,13 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
       }
     }
   }
-  if (group === 'results') {
-    for (const result of await records.resultsOfClasses(classIds.map((classId) => ({ classId })))) {
-      ids.add(result.resultId);
-      mark(result.resultId, classes.get(result.classId)?.updatedAt);
+  if (group === 'results' || group === 'attendance') {
+    for (const entry of await records.studentWorkOfClasses(
+      group,
+      classIds.map((classId) => ({ classId })),
+    )) {
+      ids.add(entry.recordId);
+      mark(entry.recordId, classes.get(entry.classId)?.updatedAt);
     }
   }
   if (group === 'entities') {
@@ -356,6 +363,7 @@ export function schoolHeldSources(group: RecordGroup): string[] {
     enrollments: ['enrollments', 'classes'],
     line_items: ['line_items', 'classes'],
     results: ['results', 'classes'],
+    attendance: ['attendance', 'classes'],
     students: ['students', 'entities', 'classes'],
     teachers: ['teachers', 'entities', 'classes'],
     tutors: ['tutors', 'students', 'entities', 'classes'],

@@ -1,7 +1,7 @@
 // The listings: collections the OneRoster binding pages that are not a whole native group (its users,
 // the users of one role, the organisations, the persons without a role whom /users leaves out, and the
-// classes by school), and a class's work by class (its line items, its students' results), which a
-// person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId
+// classes by school), and a class's work by class (its line items, its students' results and
+// attendance), which a person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId
 // order (the classes within each school, the work within each class), so a page of one is a Query of a
 // key range whatever the tenant's size. A record's listing follows from the record (`listingOf`): every
 // Put of a record item writes it (record-items.ts), and the two steps that change an entity's roles
@@ -18,14 +18,16 @@ export const listingNames = [
   'classes',
   'line_items',
   'results',
+  'attendance',
 ] as const;
 export type ListingName = (typeof listingNames)[number];
 
 /**
  * A record's place in a listing: the listing, and what it is sorted by there: the entity id of a person
  * or organisation, `<school_id>#<class_id>` for a class, `<class_id>#<released>#<line_item_id>` for a
- * line item (`released` is `1` once released to students, `0` before), and
- * `<class_id>#<student_id>#<line_item_id>` for a result.
+ * line item (`released` is `1` once released to students, `0` before),
+ * `<class_id>#<student_id>#<line_item_id>` for a result and `<class_id>#<student_id>#<date>` for an
+ * attendance record (its class empty for a whole day's).
  */
 export interface ListingEntry {
   listing: ListingName;
@@ -45,21 +47,30 @@ export const entityListing = (entity: Pick<Entity, 'entity_type' | 'roles'>): Li
  */
 export const lineItemsOfClass = (classId: string, released?: true) => `${classId}#${released ? '1#' : ''}`;
 
-/** Where a class's results start in theirs: every one, or with `studentId` those of one student. */
-export const resultsOfClass = (classId: string, studentId?: string) =>
+/** The listings of a class's records each about one student: results and attendance. */
+export type StudentWork = 'results' | 'attendance';
+
+/**
+ * Where a class's records about its students start in their listing: every one, or with `studentId`
+ * those of one student. A whole day's attendance is listed under the empty class.
+ */
+export const studentWorkOfClass = (classId: string, studentId?: string) =>
   `${classId}#${studentId ? `${studentId}#` : ''}`;
 
-/** A result as its listing entry says: its id, and its class's and line item's. */
-export interface ResultEntry {
-  resultId: string;
+/**
+ * A record about a student as its listing entry says: its id, its class, and what it is for there: a
+ * result's line item, an attendance record's date.
+ */
+export interface StudentWorkEntry {
+  recordId: string;
   classId: string;
-  lineItemId: string;
+  last: string;
 }
 
-/** The class and line item a result's entry names: the first and last parts of its sort key. */
-export const ofResult = (sort: string): Omit<ResultEntry, 'resultId'> => {
-  const [classId = '', , lineItemId = ''] = sort.split('#');
-  return { classId, lineItemId };
+/** What an entry of a student work listing names: the first and last parts of its sort key. */
+export const ofStudentWork = (sort: string): Omit<StudentWorkEntry, 'recordId'> => {
+  const [classId = '', , last = ''] = sort.split('#');
+  return { classId, last };
 };
 
 /** The groups whose records are listed (by `listingOf`). */
@@ -70,12 +81,13 @@ export const listedGroups = [
   'classes',
   'line_items',
   'results',
+  'attendance',
 ] as const satisfies readonly RecordGroup[];
 
 /** The work of a class, each record of it listed by class: read class by class for a person's reach. */
-export type ClassWork = 'line_items' | 'results';
+export type ClassWork = 'line_items' | StudentWork;
 export const isClassWork = (group: RecordGroup): group is ClassWork =>
-  group === 'line_items' || group === 'results';
+  group === 'line_items' || group === 'results' || group === 'attendance';
 
 /** The listing a record is in, if any: entities by kind, the student and teacher role records, classes, a class's work. */
 export function listingOf<G extends RecordGroup>(
@@ -105,7 +117,14 @@ export function listingOf<G extends RecordGroup>(
       const result = record as GroupRecords['results'];
       return {
         listing: 'results',
-        sort: `${resultsOfClass(result.class_id, result.student_id)}${result.line_item_id}`,
+        sort: `${studentWorkOfClass(result.class_id, result.student_id)}${result.line_item_id}`,
+      };
+    }
+    case 'attendance': {
+      const mark = record as GroupRecords['attendance'];
+      return {
+        listing: 'attendance',
+        sort: `${studentWorkOfClass(mark.class_id ?? '', mark.student_id)}${mark.date}`,
       };
     }
     default:

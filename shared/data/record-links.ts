@@ -61,10 +61,13 @@ export function linksOf(group: RecordGroup, id: string, record: object): Link[] 
   ];
 }
 
-/** The values of a record's natural key, joined as its claim holds them (`naturalKey` in groups.ts). */
+/**
+ * The values of a record's natural key, joined as its claim holds them (`naturalKey` in groups.ts); a
+ * null value (a whole day's attendance names no class) is empty.
+ */
 export const naturalKeyOf = (group: RecordGroup, record: object | undefined): string | undefined => {
   const fields = (groups[group] as GroupDescription).naturalKey;
   return fields && record
-    ? fields.map((f) => String((record as Record<string, unknown>)[f])).join('#')
+    ? fields.map((f) => String((record as Record<string, unknown>)[f] ?? '')).join('#')
     : undefined;
 };

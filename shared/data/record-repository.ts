@@ -13,7 +13,14 @@ import type { GroupRecords } from '../schemas/records';
 import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import { ListingRepository } from './listing-repository';
-import { classesOfSchool, lineItemsOfClass, ofResult, type ResultEntry, resultsOfClass } from './listings';
+import {
+  classesOfSchool,
+  lineItemsOfClass,
+  ofStudentWork,
+  type StudentWork,
+  type StudentWorkEntry,
+  studentWorkOfClass,
+} from './listings';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
@@ -188,14 +195,19 @@ export class RecordRepository {
   }
 
   /**
-   * The results of some classes, each whole or of one student (`studentId`), with the line item each is
-   * for: one Query of each range of the results' listing. A class's results are its students times its
-   * line items, whatever the tenant's size.
+   * The results or attendance of some classes, each whole or of one student (`studentId`), with the line
+   * item or date each is for: one Query of each range of the listing. A class's results are its students
+   * times its line items, its attendance its students times its days, whatever the tenant's size.
    */
-  async resultsOfClasses(ranges: readonly { classId: string; studentId?: string }[]): Promise<ResultEntry[]> {
-    const prefixes = [...new Set(ranges.map(({ classId, studentId }) => resultsOfClass(classId, studentId)))];
-    const found = await Promise.all(prefixes.map((prefix) => this.listings.all('results', prefix)));
-    return found.flat().map((entry) => ({ resultId: entry.recordId, ...ofResult(entry.sort) }));
+  async studentWorkOfClasses(
+    listing: StudentWork,
+    ranges: readonly { classId: string; studentId?: string }[],
+  ): Promise<StudentWorkEntry[]> {
+    const prefixes = [
+      ...new Set(ranges.map(({ classId, studentId }) => studentWorkOfClass(classId, studentId))),
+    ];
+    const found = await Promise.all(prefixes.map((prefix) => this.listings.all(listing, prefix)));
+    return found.flat().map((entry) => ({ recordId: entry.recordId, ...ofStudentWork(entry.sort) }));
   }
 
   /**
@@ -565,11 +577,30 @@ export class RecordRepository {
     return new Map([...items].map(([id, item]) => [id, toStoredRecord(group, item)]));
   }
 
+  /**
+   * The ids of the records holding these natural keys of the group (`naturalKey` in groups.ts, as
+   * `naturalKeyOf` joins them), by key: a BatchGet of their claims.
+   */
+  async naturalKeyHolders(group: RecordGroup, values: readonly string[]): Promise<Map<string, string>> {
+    const claims = await this.batchGet(
+      values.map((value) => ({ ...keys.naturalKey(group, value) })),
+      [],
+    );
+    return new Map([...claims].map(([value, claim]) => [value, String(claim.id)]));
+  }
+
   /** The stored items of these ids that exist, by id, or only the named attributes of them. */
-  private async getManyItems(
-    group: RecordGroup,
-    ids: readonly string[],
-    ...attributes: string[]
+  getManyItems(group: RecordGroup, ids: readonly string[], ...attributes: string[]) {
+    return this.batchGet(
+      ids.map((id) => ({ ...keys.record(group, id) })),
+      attributes,
+    );
+  }
+
+  /** The items of these keys that exist, by sort key, or only the named attributes of them. */
+  private async batchGet(
+    itemKeys: readonly Item[],
+    attributes: readonly string[],
   ): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     const projection =
@@ -582,12 +613,12 @@ export class RecordRepository {
             },
           }
         : {};
-    const batches: string[][] = [];
-    for (let start = 0; start < ids.length; start += MAX_KEYS_PER_BATCH_GET) {
-      batches.push(ids.slice(start, start + MAX_KEYS_PER_BATCH_GET));
+    const batches: Item[][] = [];
+    for (let start = 0; start < itemKeys.length; start += MAX_KEYS_PER_BATCH_GET) {
+      batches.push(itemKeys.slice(start, start + MAX_KEYS_PER_BATCH_GET));
     }
-    const readBatch = async (batch: readonly string[]) => {
-      let pending: Item[] = batch.map((id) => ({ ...keys.record(group, id) }));
+    const readBatch = async (batch: Item[]) => {
+      let pending: Item[] = batch;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0)
           await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));

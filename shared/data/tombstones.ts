@@ -19,6 +19,7 @@ export const tombstoneFields = {
   score_scales: ['type'],
   line_items: ['class_id', 'category_id'],
   results: ['class_id', 'line_item_id', 'student_id'],
+  attendance: ['class_id', 'student_id', 'date'],
 } as const satisfies { [G in RecordGroup]: readonly (keyof GroupRecords[G])[] };
 
 /** What a deletion of the group keeps: those fields of the record, each where the record has it. */

@@ -19,6 +19,7 @@ export const recordGroups = [
   'score_scales',
   'line_items',
   'results',
+  'attendance',
 ] as const;
 export type RecordGroup = (typeof recordGroups)[number];
 
@@ -64,7 +65,8 @@ export interface GroupDescription {
    */
   fixed?: readonly string[];
   /**
-   * Fields that together name at most one record of the group (a result: its line item and student),
+   * Fields that together name at most one record of the group (a result: its line item and student; an
+   * attendance record: its class, or none for the whole day, its student and its date),
    * claimed in the write that makes the record (409 for a second one) and released when it is deleted.
    * They are among the `fixed` fields, so a replace keeps the claim.
    */
@@ -275,6 +277,22 @@ export const groups = {
     naturalKey: ['line_item_id', 'student_id'],
     noun: 'result',
     plural: 'results',
+  },
+  attendance: {
+    idField: 'attendance_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    // No class: the student's attendance for the whole school day.
+    references: [
+      { field: 'class_id', group: 'classes', nullable: true },
+      { field: 'student_id', group: 'students' },
+    ],
+    fixed: ['class_id', 'student_id', 'date'],
+    naturalKey: ['class_id', 'student_id', 'date'],
+    noun: 'attendance record',
+    plural: 'attendance records',
   },
 } as const satisfies Record<RecordGroup, GroupDescription>;
 

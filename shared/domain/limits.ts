@@ -39,6 +39,13 @@ export const LIMITS = {
    * class's and the person's item, so this keeps both far inside DynamoDB's 400 KB item.
    */
   enrollmentsPerRecord: 2_000,
+  /**
+   * The students one class register marks (`PUT /api/classes/{class_id}/attendance/{date}`), written in one
+   * transaction of at most DynamoDB's 100 actions: a new mark takes three (its record, its claim of the
+   * class, student and date, and its student's count of records naming them), besides one for the class's
+   * count and one for the group's: 32 new marks take 98.
+   */
+  registerMarks: 32,
   /** Requests a minute a client may make when its registration names no `rate_limit` (Clever's budget). */
   clientRequestsPerMinute: 1_200,
   /**

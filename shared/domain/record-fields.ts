@@ -119,4 +119,15 @@ export const recordFields: Record<RecordGroup, readonly string[]> = {
     'created_at',
     'updated_at',
   ],
+  attendance: [
+    'attendance_id',
+    'class_id',
+    'student_id',
+    'date',
+    'status',
+    'minutes_late',
+    'note',
+    'created_at',
+    'updated_at',
+  ],
 };

@@ -409,9 +409,10 @@ async function* groupLines(store: ExportStore, group: RecordGroup): AsyncGenerat
 /** The lists no table reads, emptied. */
 const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
-/** The groups the roster's tables are made from: all but the gradebook's. */
+/** The groups the roster's tables are made from: all but the gradebook's and attendance (OneRoster has none). */
 const rosterGroups = recordGroups.filter(
-  (group): group is Exclude<RecordGroup, GradebookGroup> => !isGradebookGroup(group),
+  (group): group is Exclude<RecordGroup, GradebookGroup | 'attendance'> =>
+    !isGradebookGroup(group) && group !== 'attendance',
 );
 
 /**

@@ -261,10 +261,10 @@ async function resultsOfClass(
     reader.resultsOfClass(classId, studentIds),
     deletionsFor(reader, 'results', query),
   ]);
-  const ids = entries.filter((e) => lineItemId === undefined || e.lineItemId === lineItemId);
+  const ids = entries.filter((e) => lineItemId === undefined || e.last === lineItemId);
   const results = await reader.getMany(
     'results',
-    ids.map((e) => e.resultId),
+    ids.map((e) => e.recordId),
   );
   const deleted = deletedEntries(
     'results',

@@ -5,7 +5,7 @@
 // is refused (docs/oneroster.md).
 import { afterTime } from '../data/keys';
 import type { ListingRepository } from '../data/listing-repository';
-import { classesOfSchool, type ListingName, type ResultEntry } from '../data/listings';
+import { classesOfSchool, type ListingName, type StudentWorkEntry } from '../data/listings';
 import type { Deletion } from '../data/pages';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
@@ -166,9 +166,9 @@ export class RosterReader {
    * A class's results, or of some students of it, with the line item each is for: its range of the
    * results' listing (its students times its line items), or each student's part of it.
    */
-  async resultsOfClass(classId: string, studentIds?: readonly string[]): Promise<ResultEntry[]> {
+  async resultsOfClass(classId: string, studentIds?: readonly string[]): Promise<StudentWorkEntry[]> {
     const ranges = studentIds ? studentIds.map((studentId) => ({ classId, studentId })) : [{ classId }];
-    return this.records.resultsOfClasses(ranges);
+    return this.records.studentWorkOfClasses('results', ranges);
   }
 
   /** The person entity of each of these student records, by student id. */

@@ -20,4 +20,6 @@ export const groupAbout: { [G in RecordGroup]: string } = {
     "A class's assignments and assessments, each in a category and scored on a scale or out of a maximum; its students and their guardians see one once it is released.",
   results:
     "Students' results for their classes' line items: where each stands, its score and a comment; a student and their guardians see one once its line item is released.",
+  attendance:
+    "Students' attendance: in a class on a date, or for the whole school day, marked present, absent, tardy or excused.",
 };

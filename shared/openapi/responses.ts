@@ -36,6 +36,9 @@ const bearerChallenge = (pattern: string): HeaderSpec => ({
 
 /** Whether a route serves records of a group (and so versions and deletions), not the docs or sso. */
 const isRecordRoute = (route: DocumentedRoute) => isRecordGroup(route.handler.split('/')[0] ?? '');
+/** A route of a group's own records (`/api/<group>...`), not one of its records' under another's path (a class's register). */
+const isGroupRoute = (route: DocumentedRoute) =>
+  isRecordRoute(route) && route.path.startsWith(`/api/${route.handler.split('/')[0]}`);
 
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every answer to a caller
@@ -151,7 +154,7 @@ function success(route: DocumentedRoute): Record<string, ResponseSpec> {
       route.dialect.kind === 'page'
         ? { ...pageHeaders }
         : { 'Cache-Control': cacheControl(route.auth.kind === 'client' ? '^no-store$' : undefined) };
-    const oneRecord = isRecordRoute(route) && (route.path.includes('{') || route.access === 'write');
+    const oneRecord = isGroupRoute(route) && (route.path.includes('{') || route.access === 'write');
     if (oneRecord && body !== 'NoContent') headers.ETag = etag;
     if (route.access === 'write' && status === '201') headers.Location = location;
     if (route.idempotencyKey && status === '201') {
@@ -275,7 +278,7 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
     const schoolWrite = isRecordRoute(route) && route.access === 'write';
     responses[403] = schoolWrite
       ? {
-          description: `${lacksScope} Or the token's client is limited to some schools and the write would reach past them (type \`outside-schools\`), or the signed-in person's roles do not write there: a teacher writes the line items of the classes they teach, and nothing else (type \`outside-reach\`); both without WWW-Authenticate.`,
+          description: `${lacksScope} Or the token's client is limited to some schools and the write would reach past them (type \`outside-schools\`), or the signed-in person's roles do not write there: a teacher writes the line items, results and attendance of the classes they teach, and nothing else (type \`outside-reach\`); both without WWW-Authenticate.`,
           content: problem('ProblemDetails'),
           headers: { 'WWW-Authenticate': { ...challenge, required: false } },
         }
@@ -296,7 +299,7 @@ function errors(route: DocumentedRoute): Record<string, ResponseSpec> {
   if (route.path.includes('{')) {
     responses[404] = { description: 'Nothing has this id.', content: problem('NotFoundHttpException') };
   }
-  const recordRoute = isRecordRoute(route) && route.path.includes('{');
+  const recordRoute = isGroupRoute(route) && route.path.includes('{');
   if (recordRoute || route.id.startsWith('list-deleted-')) {
     responses[410] = {
       description: recordRoute

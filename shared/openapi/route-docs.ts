@@ -2,6 +2,7 @@
 // summary, the bodies it answers with by status, and the body it takes. Only the description and the
 // tools that write it read this; no handler does.
 import { type DocumentGroup, groups, type RecordGroup, recordGroups } from '../domain/groups';
+import { withArticle } from '../domain/words';
 import type { OneRosterRouteId } from '../oneroster/routes';
 import type { Route } from '../route';
 import { fallbackRoute, type RecordRouteId, type RouteId, routes } from '../routes';
@@ -125,6 +126,12 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     deletions: 'ResultsDeletions',
     insert: 'ResultInsertRequest',
   },
+  attendance: {
+    page: 'AttendanceRecordsPage',
+    read: 'AttendanceRecordSelection',
+    deletions: 'AttendanceRecordsDeletions',
+    insert: 'AttendanceRecordInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
@@ -145,21 +152,21 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
     },
     // A write answers the record as its client reads it: whole, but for what the client's profile keeps from it.
     [`create-${group}`]: {
-      summary: `Create a ${noun}`,
+      summary: `Create ${withArticle(noun)}`,
       responses: { 201: components.read },
       requestBody: components.insert,
     },
     [`replace-${group}`]: {
-      summary: `Replace a ${noun}`,
+      summary: `Replace ${withArticle(noun)}`,
       responses: { 200: components.read },
       requestBody: components.insert,
     },
-    [`delete-${group}`]: { summary: `Delete a ${noun}`, responses: { 204: 'NoContent' } },
+    [`delete-${group}`]: { summary: `Delete ${withArticle(noun)}`, responses: { 204: 'NoContent' } },
     ...(components.document === undefined
       ? {}
       : {
           [`add-document-${group}`]: {
-            summary: `Add an identification document to a ${noun}`,
+            summary: `Add an identification document to ${withArticle(noun)}`,
             responses: { 201: components.read },
             requestBody: components.document,
           },
@@ -345,6 +352,11 @@ const recordDocs = Object.assign({}, ...recordGroups.map(groupDocs)) as Record<R
 /** Every route's docs: a route without its row here, or a row of no route, does not compile. */
 const docs: { [Id in RouteId]: RouteDocs } = {
   ...recordDocs,
+  'put-class-register': {
+    summary: "Take a class's register for a date: every student's mark, written together or not at all",
+    responses: { 200: 'AttendanceRegister' },
+    requestBody: 'AttendanceRegisterRequest',
+  },
   'get-system': {
     summary: 'Tenant information, service version and record counts',
     responses: { 200: 'SystemStatus' },

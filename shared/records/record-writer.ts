@@ -16,6 +16,7 @@ import {
   type StoredRecord,
   toRecord,
 } from '../data/record-items';
+import { naturalKeyOf } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
 import { tombstoneOf } from '../data/tombstones';
 import { DomainError, InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
@@ -120,6 +121,46 @@ export class RecordWriter {
       for (const { index, created } of pack) outcomes[index] = created;
     }
     return outcomes;
+  }
+
+  /**
+   * Makes or replaces records of a group with a natural key (`naturalKey` in groups.ts), all in one
+   * transaction or none (a class's register): a record whose key a request holds is replaced as its next
+   * version, any other made under a new id. More than one transaction holds is refused (400).
+   */
+  async putByNaturalKey<G extends RecordGroup>(
+    group: G,
+    inputs: readonly InsertRequest<G>[],
+  ): Promise<StoredRecord<G>[]> {
+    return retrying(async () => {
+      const context = this.context();
+      const keyOf = (input: InsertRequest<G>) => naturalKeyOf(group, input) as string;
+      const holders = await this.records.naturalKeyHolders(group, inputs.map(keyOf));
+      const items = await this.records.getManyItems(group, [...holders.values()]);
+      const planned = inputs.map((input) => {
+        const id = holders.get(keyOf(input));
+        const item = id === undefined ? undefined : items.get(id);
+        if (id === undefined || item === undefined) {
+          const { created, steps } = this.newRecord(group, input, randomUUID(), context);
+          return { stored: created, made: true, steps };
+        }
+        const next = personRules[group].replace(toRecord(group, item), input, id, item);
+        const { written, steps } = this.nextVersion(group, id, item, next, undefined, context.now);
+        return { stored: written, made: false, steps };
+      });
+      const made = planned.filter((p) => p.made).length;
+      const steps = mergeSteps([
+        ...planned.flatMap((p) => p.steps),
+        ...(made > 0 ? [this.steps.count(group, made)] : []),
+      ]);
+      if (steps.length > MAX_TRANSACTION_ACTIONS) {
+        throw new InvalidInputError(
+          `These ${inputs.length} ${groups[group].plural} take ${steps.length} writes, more than the ${MAX_TRANSACTION_ACTIONS} of one transaction: send fewer at once.`,
+        );
+      }
+      await commit(this.db, steps);
+      return planned.map((p) => p.stored);
+    });
   }
 
   /** A new record and every step of its transaction but its group's count. */
@@ -296,33 +337,47 @@ export class RecordWriter {
     also: AlsoWrite<G> = () => [],
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
-      const { item, version } = await this.current(group, id, ifMatch);
-      const current = toRecord(group, item);
-      const now = this.clock().toISOString();
-      const next = {
-        ...(await change(current, item)),
-        created_at: current.created_at,
-        updated_at: now,
-      } as GroupRecords[G];
-      // What other records' writes keep on this one (a student's tutors, what names a record) is
-      // carried over as read; the put is conditional on it not having changed since.
-      const nextItem = {
-        ...recordItem(group, next, version + 1),
-        ...Object.fromEntries(carriedAttributes.filter((a) => a in item).map((a) => [a, item[a]])),
-      };
-      const written = { record: toRecord(group, nextItem), version: version + 1 };
-      const links = item[internal.links] === undefined ? undefined : Number(item[internal.links]);
+      const { item } = await this.current(group, id, ifMatch);
+      const next = await change(toRecord(group, item), item);
+      const { written, steps } = this.nextVersion(group, id, item, next, ifMatch, this.clock().toISOString());
       // What the caller adds goes first: a retry that met a kept response answers with it, not with a 412.
-      await commit(this.db, [
-        ...also(written),
+      await commit(this.db, [...also(written), ...steps]);
+      return written;
+    });
+  }
+
+  /**
+   * A record's next version, its fields `next` (stamped now), and the steps that write it over the item
+   * as read: the put conditioned on that version, and what the change does to the records it names.
+   */
+  private nextVersion<G extends RecordGroup>(
+    group: G,
+    id: string,
+    item: Item,
+    fields: GroupRecords[G],
+    ifMatch: EntityTagCondition | undefined,
+    now: string,
+  ): { written: StoredRecord<G>; steps: Step[] } {
+    const version = Number(item[internal.version] ?? 1);
+    const current = toRecord(group, item);
+    const next = { ...fields, created_at: current.created_at, updated_at: now } as GroupRecords[G];
+    // What other records' writes keep on this one (a student's tutors, what names a record) is
+    // carried over as read; the put is conditional on it not having changed since.
+    const nextItem = {
+      ...recordItem(group, next, version + 1),
+      ...Object.fromEntries(carriedAttributes.filter((a) => a in item).map((a) => [a, item[a]])),
+    };
+    const links = item[internal.links] === undefined ? undefined : Number(item[internal.links]);
+    return {
+      written: { record: toRecord(group, nextItem), version: version + 1 },
+      steps: [
         this.steps.putNextVersion(nextItem, version, ifMatch, links),
         ...claimSteps(this.steps, group, id, current, next),
         ...linkSteps(this.steps, group, id, current, next),
         ...referenceSteps(this.steps, group, id, current, next, now),
         ...enabledSteps(this.steps, group, current, next, now),
-      ]);
-      return written;
-    });
+      ],
+    };
   }
 
   /** The record as stored, or the error a client should see: 404, 410 or 412. */

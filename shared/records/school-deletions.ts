@@ -1,6 +1,6 @@
 // The deletions feed of a client registered with schools (docs/sso.md, "School scoping"): the group's
 // deletions in the window that the schools held when they happened, as far as each deletion kept (a
-// class's school, an enrollment's or line item's class, a course's organisation, a person's entity), and the people who
+// class's school, an enrollment's, line item's, result's or attendance record's class, a course's organisation, a person's entity), and the people who
 // left the schools' classes in the window and are not there now, told as deleted at their last
 // enrollment's end. Read whole for the window (the group's deletions, and the enrollments' for the people
 // who left) and paged here, as OneRoster's deltas of a school's people are.
@@ -46,6 +46,7 @@ export function heldBy(
     case 'enrollments':
     case 'line_items':
     case 'results':
+    case 'attendance':
       return classes.has(fact('class_id') ?? '');
     case 'courses':
       return read.schools.includes(fact('org_id') ?? '');

@@ -1,7 +1,7 @@
 // What a client registered with `schools` may write (docs/sso.md, "School scoping"): records its schools
-// hold, as its reads find them, and new classes, enrollments and line items in them. Anything else it would create
-// is outside its schools until enrolled there, so it is refused (403); a record it cannot read is not
-// there for it (404), as on a read.
+// hold, as its reads find them, and new classes and the records of a class (enrollments, line items,
+// results, attendance) in them. Anything else it would create is outside its schools until enrolled
+// there, so it is refused (403); a record it cannot read is not there for it (404), as on a read.
 import { ofOneClass, SchoolHoldings, sharedBySchools } from '../auth/school-scope';
 import type { RecordRepository } from '../data/record-repository';
 import { OutsideSchoolsError } from '../domain/errors';
@@ -34,6 +34,13 @@ export async function refuseCreateOutsideSchools(
   if (group === 'classes') return refuseOtherSchool(schools, request.body);
   if (ofOneClass(group)) {
     const classId = field(request.body, 'class_id');
+    // A whole day's attendance names no class, and so no school of the client's.
+    if (classId === null && group === 'attendance') {
+      throw new OutsideSchoolsError(
+        "This client writes only in its schools: a whole day's attendance is of no class of them.",
+        [{ name: 'class_id', in: 'body', reason: "must be a class of this client's schools" }],
+      );
+    }
     if (
       typeof classId !== 'string' ||
       schools.includes((await records.schoolsOfClasses([classId])).get(classId) ?? '')

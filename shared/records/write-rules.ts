@@ -20,6 +20,7 @@ import {
   roleName,
   roleNamesInWords,
 } from '../domain/groups';
+import { capitalised, withArticle } from '../domain/words';
 import type { Enrollment, Entity, GroupRecords } from '../schemas/records';
 import type { InsertRequest } from '../schemas/requests';
 import type { Claim, DeleteGuard, WriteSteps } from './write-steps';
@@ -87,12 +88,12 @@ export const rolesGuard: DeleteGuard = {
 };
 
 /**
- * A rostering record (session, course, class, enrollment) or a gradebook one: made as sent, with its id
- * and times; what it names is kept by the reference steps, not by these rules.
+ * A rostering record (session, course, class, enrollment), a gradebook one or an attendance record: made
+ * as sent, with its id and times; what it names is kept by the reference steps, not by these rules.
  */
-function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'enrollments' | GradebookGroup>(
-  group: G,
-): PersonRules<G> {
+function rosterRules<
+  G extends 'academic_sessions' | 'courses' | 'classes' | 'enrollments' | GradebookGroup | 'attendance',
+>(group: G): PersonRules<G> {
   const stamp = (id: string, input: InsertRequest<G>) =>
     ({ [idFields[group]]: id, ...input }) as unknown as GroupRecords[G];
   return {
@@ -104,9 +105,10 @@ function rosterRules<G extends 'academic_sessions' | 'courses' | 'classes' | 'en
       for (const field of (groups[group] as GroupDescription).fixed ?? []) {
         const was = (current as Record<string, unknown>)[field];
         if ((input as Record<string, unknown>)[field] !== was) {
-          throw new StateConflictError(`A ${groups[group].noun} keeps its ${field}.`, [
-            { name: field, in: 'body', reason: `must be ${String(was)}` },
-          ]);
+          throw new StateConflictError(
+            `${capitalised(withArticle(groups[group].noun))} keeps its ${field}.`,
+            [{ name: field, in: 'body', reason: `must be ${String(was)}` }],
+          );
         }
       }
       // A record others name as a kind of record (a category's school year) stays of that kind while named:
@@ -206,6 +208,7 @@ export const personRules: { [G in RecordGroup]: PersonRules<G> } = {
   score_scales: rosterRules('score_scales'),
   line_items: rosterRules('line_items'),
   results: rosterRules('results'),
+  attendance: rosterRules('attendance'),
 };
 
 /** What a record claims of each kind (write-steps.ts, `claim`): its processnumber, its natural key. */

@@ -12,6 +12,7 @@ import type { Tombstone } from '../data/tombstones';
 import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { type GroupDescription, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
+import { withArticle } from '../domain/words';
 import type { EntityTagCondition } from '../http/preconditions';
 import type { EntityRole } from '../schemas/records';
 import { DELETION_RETENTION_DAYS } from './deletion-retention';
@@ -66,7 +67,6 @@ const staleVersion = (ifMatch: EntityTagCondition | undefined) => (old: Item | u
   old && ifMatch ? new StaleVersionError(etag(Number(old[internal.version])), subjectOf('sk', [old])) : RETRY;
 
 /** A word with its indefinite article: "an organisation", "a school_year". */
-const withArticle = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 
 export class WriteSteps {
   constructor(private readonly tableName: string) {}

@@ -64,6 +64,12 @@ import {
   AcademicSessionsList,
   AcademicSessionsSelection,
   Address,
+  Attendance,
+  AttendanceChanges,
+  AttendanceDeletions,
+  AttendanceList,
+  AttendanceRegister,
+  AttendanceSelection,
   BankAccount,
   CategoriesChanges,
   CategoriesDeletions,
@@ -130,7 +136,7 @@ import {
   TutorsList,
   TutorsSelection,
 } from './records';
-import { identificationDocumentInsertRequest, insertRequests } from './requests';
+import { identificationDocumentInsertRequest, insertRequests, registerRequest } from './requests';
 import {
   AuthorizationServerMetadata,
   BadRequestHttpException,
@@ -358,6 +364,26 @@ const gradebookComponents = {
       deletions: ResultsDeletions,
     },
   ),
+  ...groupComponents(
+    'attendance',
+    { one: 'AttendanceRecord', many: 'AttendanceRecords' },
+    {
+      aRecord: 'An attendance record',
+      about:
+        "A student's attendance in a class on a `date`, or for the whole school day when `class_id` is null: " +
+        'its `status`, the `minutes_late` of a tardy mark, and a note. The student and their guardians read it.',
+      insert:
+        'An attendance record to create or replace: its class (or null for the whole day) and student must ' +
+        'exist, one record a class, student and date; `minutes_late` only with `status` tardy.',
+    },
+    {
+      record: Attendance,
+      list: AttendanceList,
+      changes: AttendanceChanges,
+      selection: AttendanceSelection,
+      deletions: AttendanceDeletions,
+    },
+  ),
 };
 
 const componentTable = {
@@ -525,6 +551,17 @@ const componentTable = {
   },
   ...rosteringComponents,
   ...gradebookComponents,
+  AttendanceRegister: {
+    schema: AttendanceRegister,
+    description: "A class's register for a date as written: every student's attendance record it marked.",
+  },
+  AttendanceRegisterRequest: {
+    schema: registerRequest(),
+    description:
+      "A class's register for a date: each student's mark (`status`, `minutes_late` only when tardy, " +
+      "`note`), every student at most once, up to 32; a mark replaces the student's record for the class " +
+      'and date, or makes it. All are written or none.',
+  },
   SystemStatus: {
     schema: SystemStatus,
     description: 'The tenant, the service version and health, and the count of each record group.',

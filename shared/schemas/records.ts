@@ -1,6 +1,7 @@
 // Response shapes of the records, written once: the integration tests validate every response
 // against them, and they carry the specification's field spellings (`ative`, `back_account_number`).
 import * as z from 'zod';
+import { attendanceStatuses } from '../domain/attendance';
 import { resultStatuses, scoreScaleTypes } from '../domain/gradebook';
 import { roleNames } from '../domain/groups';
 import { academicSessionTypes, classTypes, enrollmentRoles, orgTypes } from '../domain/rostering';
@@ -189,6 +190,26 @@ export const Result = z.strictObject({
   updated_at: timestamp,
 });
 
+/** A student's attendance in a class on a date, or for the whole school day when it names no class. */
+export const Attendance = z.strictObject({
+  attendance_id: z.uuid(),
+  class_id: z.uuid().nullable(),
+  student_id: z.uuid(),
+  date,
+  status: z.enum(attendanceStatuses),
+  minutes_late: z.int().min(1).nullable(),
+  note: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+/** A class's register for a date, as written: each student's mark, new or replaced. */
+export const AttendanceRegister = z.strictObject({
+  class_id: z.uuid(),
+  date,
+  attendance: z.array(Attendance),
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;
@@ -207,6 +228,7 @@ export type Category = z.infer<typeof Category>;
 export type ScoreScale = z.infer<typeof ScoreScale>;
 export type LineItem = z.infer<typeof LineItem>;
 export type Result = z.infer<typeof Result>;
+export type Attendance = z.infer<typeof Attendance>;
 
 export const recordSchemas = {
   entities: Entity,
@@ -222,6 +244,7 @@ export const recordSchemas = {
   score_scales: ScoreScale,
   line_items: LineItem,
   results: Result,
+  attendance: Attendance,
 } as const;
 
 export interface GroupRecords {
@@ -238,6 +261,7 @@ export interface GroupRecords {
   score_scales: ScoreScale;
   line_items: LineItem;
   results: Result;
+  attendance: Attendance;
 }
 
 const pagingFields = {
@@ -266,6 +290,7 @@ export const CategoriesList = listEnvelope('categories', Category);
 export const ScoreScalesList = listEnvelope('score_scales', ScoreScale);
 export const LineItemsList = listEnvelope('line_items', LineItem);
 export const ResultsList = listEnvelope('results', Result);
+export const AttendanceList = listEnvelope('attendance', Attendance);
 
 /**
  * A page whose records hold only the fields `fields=` selects (with their ids), or a list narrowed by
@@ -296,6 +321,7 @@ export const CategoriesSelection = selectionEnvelope('categories', Category);
 export const ScoreScalesSelection = selectionEnvelope('score_scales', ScoreScale);
 export const LineItemsSelection = selectionEnvelope('line_items', LineItem);
 export const ResultsSelection = selectionEnvelope('results', Result);
+export const AttendanceSelection = selectionEnvelope('attendance', Attendance);
 
 /** A record, or the fields of it that `fields=` selects. */
 export const selection = <T extends z.ZodObject>(record: T) => z.union([record, record.partial()]);
@@ -340,6 +366,7 @@ export const CategoriesChanges = changesEnvelope('categories', Category);
 export const ScoreScalesChanges = changesEnvelope('score_scales', ScoreScale);
 export const LineItemsChanges = changesEnvelope('line_items', LineItem);
 export const ResultsChanges = changesEnvelope('results', Result);
+export const AttendanceChanges = changesEnvelope('attendance', Attendance);
 
 export const EntitiesDeletions = deletionsEnvelope('entity_id');
 export const StudentsDeletions = deletionsEnvelope('student_id');
@@ -354,3 +381,4 @@ export const CategoriesDeletions = deletionsEnvelope('category_id');
 export const ScoreScalesDeletions = deletionsEnvelope('score_scale_id');
 export const LineItemsDeletions = deletionsEnvelope('line_item_id');
 export const ResultsDeletions = deletionsEnvelope('result_id');
+export const AttendanceDeletions = deletionsEnvelope('attendance_id');

@@ -3,6 +3,7 @@
 // Each schema is built on its first use and kept: a write handler validates one group's bodies, and
 // building every group's schemas at import was most of a write handler's cold start.
 import * as z from 'zod/mini';
+import { attendanceStatuses } from '../domain/attendance';
 import { resultStatuses, scoreScaleTypes } from '../domain/gradebook';
 import { isValidIban } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
@@ -380,6 +381,74 @@ export const resultInsertRequest = /* @__PURE__ */ lazily(() =>
   }),
 );
 
+/** The longest a student can be late and still be marked tardy: a whole day, in minutes. */
+const MAX_MINUTES_LATE = 24 * 60;
+
+/** A student's attendance mark: its status, the minutes late of a tardy one, and a note. */
+const markFields = () => ({
+  status: z.enum(attendanceStatuses, `must be one of ${attendanceStatuses.join(', ')}`),
+  minutes_late: z._default(
+    z.nullable(
+      z
+        .int('must be a whole number of minutes')
+        .check(
+          z.minimum(1, 'must be at least 1'),
+          z.maximum(MAX_MINUTES_LATE, `must be at most ${MAX_MINUTES_LATE}`),
+        ),
+    ),
+    null,
+  ),
+  note: optionalText(500),
+});
+
+/** Only a tardy mark says how late. */
+const lateOnlyWhenTardy = () =>
+  z.refine<{ status: string; minutes_late: number | null }>(
+    (a) => a.minutes_late === null || a.status === 'tardy',
+    {
+      message: 'only a tardy mark says how late',
+      path: ['minutes_late'],
+    },
+  );
+
+/**
+ * A student's attendance in the class named on a date, or with no class for the whole school day: a mark,
+ * the minutes late of a tardy one, and a note.
+ */
+export const attendanceInsertRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      class_id: z._default(z.nullable(id()), null),
+      student_id: id(),
+      date: date(),
+      ...markFields(),
+    })
+    .check(lateOnlyWhenTardy()),
+);
+
+/**
+ * A class's register for a date: each student's mark, every student at most once. The class and date
+ * are the path's.
+ */
+export const registerRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      marks: z
+        .array(z.strictObject({ student_id: id(), ...markFields() }).check(lateOnlyWhenTardy()))
+        .check(
+          z.minLength(1, 'must mark at least one student'),
+          z.maxLength(LIMITS.registerMarks, atMost(LIMITS.registerMarks, 'students')),
+        ),
+    })
+    .check(
+      z.refine((r) => new Set(r.marks.map((m) => m.student_id)).size === r.marks.length, {
+        message: 'must mark each student once',
+        path: ['marks'],
+      }),
+    ),
+);
+export type RegisterRequest = z.output<ReturnType<typeof registerRequest>>;
+
 /**
  * Each group's insert request, built when first read: for the API description and the import. A write
  * handler takes its own group's (`studentInsertRequest`, ...), so its bundle holds no other group's.
@@ -423,6 +492,9 @@ export const insertRequests = {
   },
   get results() {
     return resultInsertRequest();
+  },
+  get attendance() {
+    return attendanceInsertRequest();
   },
 };
 

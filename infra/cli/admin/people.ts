@@ -22,6 +22,7 @@ import {
 } from '../../../shared/data/item-kinds';
 import { ItemStore } from '../../../shared/data/items';
 import { type Key, keys } from '../../../shared/data/keys';
+import type { StudentWork } from '../../../shared/data/listings';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
 import { revocationItems } from '../../../shared/data/revocation-repository';
@@ -373,19 +374,23 @@ async function studentsInOthersCare(stores: PeopleStores, entity: Entity) {
 }
 
 /**
- * A student's results in the classes their entity is a student of, found from its enrollment list (the
- * results' listing, by class and student): their grades are their data, and they name the student.
+ * A student's results or attendance in the classes their entity is a student of, found from its
+ * enrollment list (the listing, by class and student), and their whole days' attendance (the empty
+ * class's range): their grades and attendance are their data, and they name the student.
  */
-async function resultsOf(stores: PeopleStores, entity: Entity): Promise<string[]> {
+async function studentWorkOf(stores: PeopleStores, entity: Entity, listing: StudentWork): Promise<string[]> {
   const list = (await stores.records.enrollmentLists('entities', [entity.entity_id])).get(entity.entity_id);
-  const classIds = studentOf(list?.entries ?? []);
+  const classIds = [...studentOf(list?.entries ?? []), ...(listing === 'attendance' ? [''] : [])];
   const ranges = idsOfRole(entity, 'student').flatMap((studentId) =>
     classIds.map((classId) => ({ classId, studentId })),
   );
-  return (await stores.records.resultsOfClasses(ranges)).map((result) => result.resultId);
+  return (await stores.records.studentWorkOfClasses(listing, ranges)).map((entry) => entry.recordId);
 }
 
-/** Deletes the person's results, role records, their students' tutors' hold on them, and then the entity. */
+/**
+ * Deletes the person's results and attendance, role records, their students' tutors' hold on them, and
+ * then the entity.
+ */
 async function eraseRecords(
   stores: PeopleStores,
   entity: Entity,
@@ -400,9 +405,11 @@ async function eraseRecords(
   for (const { id, tutors } of blocking) {
     for (const tutorId of tutors) await releaseStudent(stores, tutorId, id, erasure);
   }
-  for (const id of await resultsOf(stores, entity)) {
-    await stores.writer.remove('results', id);
-    erasure.records.push({ group: 'results', id });
+  for (const listing of ['results', 'attendance'] as const) {
+    for (const id of await studentWorkOf(stores, entity, listing)) {
+      await stores.writer.remove(listing, id);
+      erasure.records.push({ group: listing, id });
+    }
   }
   for (const group of roleGroups.filter((g) => g !== 'tutors')) {
     for (const id of idsOfRole(entity, roleName(group))) {

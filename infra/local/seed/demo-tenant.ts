@@ -15,6 +15,7 @@ import type {
   Teacher,
   Tutor,
 } from '../../../shared/schemas/records';
+import { demoAttendance } from './attendance';
 import { avatarPng } from './avatar';
 import { demoGradebook } from './gradebook';
 import { Random } from './random';
@@ -393,6 +394,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   for (const school of roster.schools) entities.set(school.entity_id, school);
   // Drawn after the roster, so every id drawn before it is the same as in a tenant seeded without it.
   const gradebook = demoGradebook(r, { ...roster, students }, stamp);
+  const attendance = demoAttendance(r, students, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -408,5 +410,6 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...gradebook.scoreScales.map((record) => ({ group: 'score_scales' as const, record })),
     ...gradebook.lineItems.map((record) => ({ group: 'line_items' as const, record })),
     ...gradebook.results.map((record) => ({ group: 'results' as const, record })),
+    ...attendance.map((record) => ({ group: 'attendance' as const, record })),
   ];
 }

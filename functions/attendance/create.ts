@@ -1,0 +1,11 @@
+// POST /api/attendance
+import { recordRoute } from '../../shared/record-routes';
+import { createRecord } from '../../shared/records/write-records';
+import { attendanceInsertRequest } from '../../shared/schemas/requests';
+import { idempotencyStore } from '../../shared/wiring/idempotency-store';
+import { recordWriter } from '../../shared/wiring/record-writer';
+import { revocableApi } from '../../shared/wiring/revocable-api';
+
+export const handler = revocableApi(recordRoute('create-attendance'), (request) =>
+  createRecord('attendance', attendanceInsertRequest(), request, recordWriter(), idempotencyStore()),
+);

@@ -1,0 +1,9 @@
+// GET /api/attendance/{attendance_id}
+import { recordRoute } from '../../shared/record-routes';
+import { getRecord } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api(recordRoute('get-attendance'), (request) =>
+  getRecord('attendance', request, recordRepository()),
+);

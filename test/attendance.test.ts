@@ -1,0 +1,481 @@
+// Students' attendance over HTTP (issue "Grades and attendance", deliverables 1, 2 and 6): the demo's four
+// weeks of whole-day registers, the conventions of every group (contract.md sections 2 to 5), what an
+// attendance record must name (a class or none for the whole day, a student, one record a class, student
+// and date), and who reads and writes it: a class's teachers that class's, never a whole day's; a student
+// their own and a guardian their children's; staff and administrators every one; another teacher none
+// (404, as any record out of reach); a client registered with schools its schools' classes'.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSchoolDays } from '../infra/local/seed/attendance';
+import type { AuditEvent } from '../shared/audit/audit-event';
+import { LIMITS } from '../shared/domain/limits';
+import type { Entity } from '../shared/schemas/records';
+import { recordSchemas } from '../shared/schemas/records';
+import { expectProblem, json } from './support/contract';
+import { registeredClient } from './support/oauth';
+import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+type Row = Record<string, unknown>;
+
+const tokens = new Map<string, string>();
+async function tokenOf(username: string): Promise<string> {
+  const token = tokens.get(username) ?? (await api.personToken(username));
+  tokens.set(username, token);
+  return token;
+}
+
+/** Every attendance record a caller reads (the administrator's own token without a username), page by page. */
+async function attendance(username?: string): Promise<Row[]> {
+  const token = username === undefined ? undefined : await tokenOf(username);
+  const rows: Row[] = [];
+  let next: string | undefined = '/api/attendance?items_per_page=500';
+  while (next) {
+    const page: Row = await json<Row>(await api.get(next, token ? { token } : {}));
+    rows.push(...(page.attendance as Row[]));
+    next = page.next_cursor ? `/api/attendance?items_per_page=500&cursor=${page.next_cursor}` : undefined;
+  }
+  return rows;
+}
+
+const idsOf = (rows: readonly Row[]) => rows.map((r) => r.attendance_id as string).sort();
+
+/** A person's entity, by their account. */
+async function entityOf(username: string): Promise<Entity> {
+  const user = await api.users.byLogin(username);
+  return (await api.records.get('entities', user?.entity_id as string))?.record as Entity;
+}
+
+/** The classes an account is enrolled in, with a role. */
+async function classesOf(username: string, role: string): Promise<Set<string>> {
+  const entity = await entityOf(username);
+  const enrollments = await api.records.enrollmentsOfPerson(entity.entity_id);
+  return new Set(enrollments.filter((e) => e.role === role).map((e) => e.class_id));
+}
+
+/** The student records of an account, or of the students in its care. */
+async function studentsOf(username: string, through: 'student' | 'tutor'): Promise<Set<string>> {
+  const roles = (await entityOf(username)).roles.filter((r) => r.role === through);
+  if (through === 'student') return new Set(roles.map((r) => r.id));
+  const tutors = await Promise.all(roles.map((r) => api.records.get('tutors', r.id)));
+  return new Set(
+    tutors.flatMap((t) => (t?.record as { student_ids: string[] } | undefined)?.student_ids ?? []),
+  );
+}
+
+/** A class the demo teacher teaches and the demo student is in, and the student. */
+async function sharedClass() {
+  const [taught, learning, students] = await Promise.all([
+    classesOf('teacher', 'teacher'),
+    classesOf('student', 'student'),
+    studentsOf('student', 'student'),
+  ]);
+  const classId = [...taught].find((id) => learning.has(id)) as string;
+  expect(classId, 'the demo teacher teaches the demo student').toBeDefined();
+  return { classId, studentId: [...students][0] as string };
+}
+
+/** A mark for a day after the demo's four weeks, each test its own so none meets another's claim. */
+let nextDay = 1;
+const laterDay = () => `2026-11-${String(9 + nextDay++).padStart(2, '0')}`;
+
+const late = (classId: string | null, studentId: string, date: string) => ({
+  class_id: classId,
+  student_id: studentId,
+  date,
+  status: 'tardy',
+  minutes_late: 10,
+  note: 'Chegou depois do toque.',
+});
+
+/** A signed-in account for another of the demo's teachers, who teaches none of the demo teacher's classes. */
+async function otherTeacher(): Promise<string> {
+  const taught = await classesOf('teacher', 'teacher');
+  const teachers = (await json<Row>(await api.get('/api/teachers?items_per_page=500'))).teachers as Row[];
+  let other: string | undefined;
+  for (const teacher of teachers) {
+    const enrollments = await api.records.enrollmentsOfPerson(teacher.entity_id as string);
+    const teaching = enrollments.filter((e) => e.role === 'teacher').map((e) => e.class_id);
+    if (teaching.length > 0 && !teaching.some((id) => taught.has(id))) {
+      other = teacher.entity_id as string;
+      break;
+    }
+  }
+  expect(other, 'a teacher of other classes').toBeDefined();
+  const now = new Date().toISOString();
+  const username = `other-teacher-${randomUUID().slice(0, 8)}`;
+  await api.users.create({
+    user_id: randomUUID(),
+    username,
+    password_hash: 'not-a-hash',
+    status: 'active',
+    entity_id: other as string,
+    admin: false,
+    created_at: now,
+    updated_at: now,
+  });
+  return username;
+}
+
+describe('the demo tenant (deliverable 6)', () => {
+  it("marks every student's whole school day for four weeks, most of them present", async () => {
+    const [all, students] = await Promise.all([
+      attendance(),
+      json<Row>(await api.get('/api/students?items_per_page=500')),
+    ]);
+    const studentIds = (students.students as Row[]).map((s) => s.student_id as string);
+    expect(demoSchoolDays).toHaveLength(20);
+    const days = all.filter((a) => a.class_id === null);
+    expect(days).toHaveLength(studentIds.length * demoSchoolDays.length);
+    for (const mark of all) expect(recordSchemas.attendance.safeParse(mark).error).toBeUndefined();
+    for (const id of studentIds) {
+      const theirs = days.filter((a) => a.student_id === id).map((a) => a.date);
+      expect(theirs.sort()).toEqual(demoSchoolDays);
+    }
+    const present = days.filter((a) => a.status === 'present').length;
+    expect(present / days.length).toBeGreaterThan(0.8);
+    expect(days.filter((a) => a.status === 'tardy').every((a) => Number(a.minutes_late) > 0)).toBe(true);
+  });
+});
+
+describe('attendance records', () => {
+  it('are made once per class, student and date, read, replaced with If-Match and deleted, and keep their student from being deleted', async () => {
+    const { classId, studentId } = await sharedClass();
+    const date = laterDay();
+    const body = late(classId, studentId, date);
+    const since = new Date(Date.now() - 1_000).toISOString();
+    const created = await api.send('POST', '/api/attendance', body);
+    const mark = await json<Row>(created, 201);
+    expect(mark).toMatchObject(body);
+    const path = `/api/attendance/${mark.attendance_id}`;
+    expect(created.headers.get('location')).toBe(`${api.url}${path}`);
+    expect(await json<Row>(await api.get(path))).toEqual(mark);
+    const again = await expectProblem(await api.send('POST', '/api/attendance', body), 409);
+    expect(again.errors).toEqual(
+      ['class_id', 'student_id', 'date'].map((name) => ({
+        name,
+        in: 'body',
+        reason: `taken by attendance_id ${mark.attendance_id}`,
+      })),
+    );
+    // The same student's whole day on that date is another record.
+    const day = await json<Row>(
+      await api.send('POST', '/api/attendance', {
+        ...body,
+        class_id: null,
+        status: 'present',
+        minutes_late: null,
+      }),
+      201,
+    );
+    await expectProblem(await api.send('DELETE', `/api/students/${studentId}`), 409);
+
+    const changed = { ...body, status: 'excused', minutes_late: null, note: 'Consulta médica.' };
+    const replaced = await api.send('PUT', path, changed, { headers: { 'if-match': '"1"' } });
+    expect(await json<Row>(replaced)).toMatchObject({ status: 'excused', minutes_late: null });
+    await expectProblem(await api.send('PUT', path, body, { headers: { 'if-match': '"1"' } }), 412);
+    const moved = await expectProblem(await api.send('PUT', path, { ...changed, date: laterDay() }), 409);
+    expect(moved.errors).toEqual([{ name: 'date', in: 'body', reason: `must be ${date}` }]);
+    expect((await api.send('DELETE', path)).status).toBe(204);
+    await expectProblem(await api.get(path), 410);
+    await waitForSyncLag();
+    const deleted = await json<Row>(await api.get(`/api/attendance/deleted?since=${since}`));
+    expect(deleted.deleted).toEqual([{ attendance_id: mark.attendance_id, deleted_at: expect.any(String) }]);
+    // Deleting it releases its class, student and date: they take a new record.
+    const anew = await json<Row>(await api.send('POST', '/api/attendance', body), 201);
+    for (const id of [anew.attendance_id, day.attendance_id]) {
+      expect((await api.send('DELETE', `/api/attendance/${id}`)).status).toBe(204);
+    }
+  });
+
+  it('refuse a missing class or student, a demo day taken, a bad status, date, lateness or note (4xx), writing nothing', async () => {
+    const { classId, studentId } = await sharedClass();
+    const body = late(classId, studentId, laterDay());
+    const before = await attendance();
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const cases: [Row, string][] = [
+      [{ ...body, class_id: missing }, 'class_id'],
+      [{ ...body, class_id: 'room-12' }, 'class_id'],
+      [{ ...body, student_id: missing }, 'student_id'],
+      [{ ...body, student_id: undefined }, 'student_id'],
+      [{ ...body, status: 'late' }, 'status'],
+      [{ ...body, date: '2026-02-30' }, 'date'],
+      [{ ...body, date: undefined }, 'date'],
+      [{ ...body, status: 'present' }, 'minutes_late'],
+      [{ ...body, minutes_late: 0 }, 'minutes_late'],
+      [{ ...body, minutes_late: 7.5 }, 'minutes_late'],
+      [{ ...body, minutes_late: 24 * 60 + 1 }, 'minutes_late'],
+      [{ ...body, note: 'x'.repeat(501) }, 'note'],
+      [{ ...body, period: 2 }, 'period'],
+    ];
+    for (const [sent, field] of cases) {
+      const problem = await expectProblem(await api.send('POST', '/api/attendance', sent), 400);
+      expect(problem.errors, JSON.stringify(sent)).toContainEqual(expect.objectContaining({ name: field }));
+    }
+    const taken = await expectProblem(
+      await api.send('POST', '/api/attendance', {
+        ...body,
+        class_id: null,
+        date: demoSchoolDays[0],
+      }),
+      409,
+    );
+    expect(taken.errors).toContainEqual(expect.objectContaining({ name: 'date' }));
+    expect(await attendance()).toEqual(before);
+  });
+});
+
+describe('who reads attendance (deliverable 2)', () => {
+  it("a teacher: the attendance of the classes they teach, never a whole day's, and another teacher none of it (404)", async () => {
+    const { classId, studentId } = await sharedClass();
+    const made = await json<Row>(
+      await api.send('POST', '/api/attendance', late(classId, studentId, laterDay())),
+      201,
+    );
+    const [all, taught] = await Promise.all([attendance(), classesOf('teacher', 'teacher')]);
+    const expected = all.filter((a) => taught.has(a.class_id as string));
+    expect(idsOf(expected)).toContain(made.attendance_id);
+    expect(idsOf(await attendance('teacher'))).toEqual(idsOf(expected));
+    const token = await tokenOf('teacher');
+    const day = all.find((a) => a.class_id === null && a.student_id === studentId) as Row;
+    await expectProblem(await api.get(`/api/attendance/${day.attendance_id}`, { token }), 404);
+    expect(await json<Row>(await api.get(`/api/attendance/${made.attendance_id}`, { token }))).toEqual(made);
+
+    const other = await otherTeacher();
+    expect(idsOf(await attendance(other))).not.toContain(made.attendance_id);
+    const theirs = await tokenOf(other);
+    await expectProblem(await api.get(`/api/attendance/${made.attendance_id}`, { token: theirs }), 404);
+    expect((await api.send('DELETE', `/api/attendance/${made.attendance_id}`)).status).toBe(204);
+  });
+
+  it("a student: all their own; a guardian: their children's; another's answers 404", async () => {
+    const all = await attendance();
+    for (const [username, through] of [
+      ['student', 'student'],
+      ['guardian', 'tutor'],
+    ] as const) {
+      const students = await studentsOf(username, through);
+      const expected = all.filter((a) => students.has(a.student_id as string));
+      expect(expected.length, username).toBeGreaterThanOrEqual(students.size * demoSchoolDays.length);
+      expect(idsOf(await attendance(username)), username).toEqual(idsOf(expected));
+      const token = await tokenOf(username);
+      const other = all.find((a) => !students.has(a.student_id as string)) as Row;
+      await expectProblem(await api.get(`/api/attendance/${other.attendance_id}`, { token }), 404);
+    }
+  });
+
+  it('staff read every record', async () => {
+    expect(idsOf(await attendance('staff'))).toEqual(idsOf(await attendance()));
+  });
+
+  it("a client: by the attendance scopes; registered with schools, their classes' records and no whole day's", async () => {
+    const { classId, studentId } = await sharedClass();
+    const made = await json<Row>(
+      await api.send('POST', '/api/attendance', late(classId, studentId, laterDay())),
+      201,
+    );
+    const classes = (await json<Row>(await api.get('/api/classes?items_per_page=500'))).classes as Row[];
+    const school = classes.find((c) => c.class_id === classId)?.school_id as string;
+    const { token } = await registeredClient(api, {
+      name: 'One school attendance',
+      scopes: ['attendance:read', 'attendance:write'],
+      schools: [school],
+    });
+    const page = await json<Row>(await api.get('/api/attendance?items_per_page=500', { token }));
+    expect(idsOf(page.attendance as Row[])).toEqual([made.attendance_id]);
+    const day = (await attendance()).find((a) => a.class_id === null) as Row;
+    await expectProblem(await api.get(`/api/attendance/${day.attendance_id}`, { token }), 404);
+    const wholeDay = await expectProblem(
+      await api.send('POST', '/api/attendance', late(null, studentId, laterDay()), { token }),
+      403,
+    );
+    expect(wholeDay.errors).toEqual([
+      { name: 'class_id', in: 'body', reason: "must be a class of this client's schools" },
+    ]);
+    const gradebookOnly = await registeredClient(api, { name: 'Gradebook only', scopes: ['gradebook:read'] });
+    await expectProblem(await api.get('/api/attendance', { token: gradebookOnly.token }), 403);
+    expect((await api.send('DELETE', `/api/attendance/${made.attendance_id}`)).status).toBe(204);
+  });
+});
+
+describe('who writes attendance (deliverable 2)', () => {
+  it('a teacher: the attendance of the classes they teach, which the student and their guardian read', async () => {
+    const { classId, studentId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const made = await json<Row>(
+      await api.send('POST', '/api/attendance', late(classId, studentId, laterDay()), { token }),
+      201,
+    );
+    const path = `/api/attendance/${made.attendance_id}`;
+    const { attendance_id, created_at, updated_at, ...body } = made;
+    const corrected = await json<Row>(
+      await api.send('PUT', path, { ...body, status: 'present', minutes_late: null, note: '' }, { token }),
+    );
+    expect(corrected).toMatchObject({ status: 'present', minutes_late: null });
+    expect(await json<Row>(await api.get(path, { token: await tokenOf('student') }))).toEqual(corrected);
+    const guardians = await studentsOf('guardian', 'tutor');
+    if (guardians.has(studentId)) {
+      expect(await json<Row>(await api.get(path, { token: await tokenOf('guardian') }))).toEqual(corrected);
+    }
+    expect((await api.send('DELETE', path, undefined, { token })).status).toBe(204);
+  });
+
+  it("refuses a teacher a whole day's or another class's (403 to make, 404 to change), and a student, guardian or staff member any (403), writing nothing", async () => {
+    const token = await tokenOf('teacher');
+    const { studentId } = await sharedClass();
+    const taught = await classesOf('teacher', 'teacher');
+    const before = await attendance();
+    const day = await expectProblem(
+      await api.send('POST', '/api/attendance', late(null, studentId, laterDay()), { token }),
+      403,
+    );
+    expect(day.type).toBe('urn:problem:school-api:outside-reach');
+    const classes = (await json<Row>(await api.get('/api/classes?items_per_page=500'))).classes as Row[];
+    const elsewhere = classes.find((c) => !taught.has(c.class_id as string)) as Row;
+    const made = await expectProblem(
+      await api.send('POST', '/api/attendance', late(elsewhere.class_id as string, studentId, laterDay()), {
+        token,
+      }),
+      403,
+    );
+    expect(made.errors).toEqual([{ name: 'class_id', in: 'body', reason: 'is not a class you teach' }]);
+    const own = before.find((a) => a.student_id === studentId) as Row;
+    const { attendance_id, created_at, updated_at, ...ownBody } = own;
+    const path = `/api/attendance/${attendance_id}`;
+    await expectProblem(await api.send('PUT', path, { ...ownBody, status: 'absent' }, { token }), 404);
+    await expectProblem(await api.send('DELETE', path, undefined, { token }), 404);
+    for (const username of ['student', 'guardian', 'staff']) {
+      const person = await tokenOf(username);
+      await expectProblem(
+        await api.send('PUT', path, { ...ownBody, status: 'absent' }, { token: person }),
+        403,
+      );
+    }
+    expect(await attendance()).toEqual(before);
+  });
+});
+
+/** The students of a class, by their student records, from its enrollments. */
+async function studentsOfClass(classId: string): Promise<string[]> {
+  const enrollments = await api.records.enrollmentsOfClass(classId);
+  const entities = new Set(enrollments.filter((e) => e.role === 'student').map((e) => e.entity_id));
+  const students = (await json<Row>(await api.get('/api/students?items_per_page=500'))).students as Row[];
+  return students.filter((s) => entities.has(s.entity_id as string)).map((s) => s.student_id as string);
+}
+
+const auditEvents = async (response: Response): Promise<AuditEvent[]> => {
+  const id = response.headers.get('x-request-id');
+  return (await readFile(api.auditLogFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { audit: AuditEvent }).audit)
+    .filter((event) => event.request_id === id);
+};
+
+describe("a class's register (deliverable 4)", () => {
+  it('a teacher takes it in one request: every mark made, then replaced when sent again, in one audit event naming every student', async () => {
+    const { classId, studentId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const date = laterDay();
+    const students = (await studentsOfClass(classId)).slice(0, LIMITS.registerMarks);
+    expect(students).toContain(studentId);
+    const marks = students.map((id, i) =>
+      i % 7 === 3 ? { student_id: id, status: 'absent' } : { student_id: id, status: 'present' },
+    );
+    const path = `/api/classes/${classId}/attendance/${date}`;
+    const first = await api.send('PUT', path, { marks }, { token });
+    const register = await json<Row>(first);
+    const written = register.attendance as Row[];
+    expect(register).toMatchObject({ class_id: classId, date });
+    expect(written.map((a) => [a.student_id, a.status, a.class_id, a.date])).toEqual(
+      marks.map((m) => [m.student_id, m.status, classId, date]),
+    );
+    const [event, ...more] = await auditEvents(first);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({ route: 'put-class-register', group: 'students', outcome: 200 });
+    expect([...(event?.record_ids ?? [])].sort()).toEqual([...students].sort());
+    expect(event?.entity_ids).toHaveLength(students.length);
+
+    const mine = written.find((a) => a.student_id === studentId) as Row;
+    const student = await tokenOf('student');
+    expect(
+      await json<Row>(await api.get(`/api/attendance/${mine.attendance_id}`, { token: student })),
+    ).toEqual(mine);
+    const other = await tokenOf(await otherTeacher());
+    await expectProblem(await api.get(`/api/attendance/${mine.attendance_id}`, { token: other }), 404);
+
+    // Sent again with one mark changed: the same records, that one replaced, nothing made.
+    const before = (await attendance()).length;
+    const corrected = marks.map((m) =>
+      m.student_id === studentId ? { student_id: studentId, status: 'tardy', minutes_late: 12 } : m,
+    );
+    const again = await json<Row>(await api.send('PUT', path, { marks: corrected }, { token }));
+    const rewritten = again.attendance as Row[];
+    expect(rewritten.map((a) => a.attendance_id)).toEqual(written.map((a) => a.attendance_id));
+    expect(rewritten.find((a) => a.student_id === studentId)).toMatchObject({
+      status: 'tardy',
+      minutes_late: 12,
+    });
+    expect((await attendance()).length).toBe(before);
+    for (const a of rewritten) await api.send('DELETE', `/api/attendance/${a.attendance_id}`);
+  });
+
+  it('is refused whole, writing nothing: a bad date, class, mark or student, a student twice, too many, or a class the teacher does not teach', async () => {
+    const { classId, studentId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const before = await attendance();
+    const date = laterDay();
+    const path = `/api/classes/${classId}/attendance/${date}`;
+    const good = { student_id: studentId, status: 'present' };
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const refused: [string, unknown, number, string][] = [
+      [`/api/classes/${classId}/attendance/2026-02-30`, { marks: [good] }, 400, 'date'],
+      [`/api/classes/room-12/attendance/${date}`, { marks: [good] }, 400, 'class_id'],
+      [path, { marks: [] }, 400, 'marks'],
+      [path, { marks: [good, good] }, 400, 'marks'],
+      [path, { marks: [good, { student_id: missing, status: 'present' }] }, 400, 'marks[1].student_id'],
+      [
+        path,
+        { marks: [good, { ...good, student_id: randomUUID(), status: 'late' }] },
+        400,
+        'marks[1].status',
+      ],
+      [path, { marks: [{ ...good, minutes_late: 5 }] }, 400, 'marks[0].minutes_late'],
+      [path, { marks: Array.from({ length: LIMITS.registerMarks + 1 }, () => good) }, 400, 'marks'],
+      [path, { students: [good] }, 400, 'students'],
+    ];
+    for (const [at, body, status, field] of refused) {
+      const problem = await expectProblem(await api.send('PUT', at, body, { token }), status);
+      expect(problem.errors, `${at} ${JSON.stringify(body)}`).toContainEqual(
+        expect.objectContaining({ name: field }),
+      );
+    }
+    await expectProblem(
+      await api.send('PUT', `/api/classes/${missing}/attendance/${date}`, { marks: [good] }),
+      404,
+    );
+    const taught = await classesOf('teacher', 'teacher');
+    const classes = (await json<Row>(await api.get('/api/classes?items_per_page=500'))).classes as Row[];
+    const elsewhere = classes.find((c) => !taught.has(c.class_id as string)) as Row;
+    await expectProblem(
+      await api.send(
+        'PUT',
+        `/api/classes/${elsewhere.class_id}/attendance/${date}`,
+        { marks: [good] },
+        { token },
+      ),
+      403,
+    );
+    await expectProblem(
+      await api.send('PUT', path, { marks: [good] }, { token: await tokenOf('student') }),
+      403,
+    );
+    expect(await attendance()).toEqual(before);
+  });
+});
