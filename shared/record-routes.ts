@@ -227,26 +227,31 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
 };
 
 /**
- * A class's register for a date: each student's attendance made or replaced in one transaction, found by
- * its natural key (class, student, date), and audited as one event naming every student it marks.
+ * A bulk entry (shared/records/bulk-entry.ts): records of a group for many students of a class, made or
+ * replaced in one transaction, found by their natural key, and audited as one event naming every student.
+ * It reads what its path names (`reads`) besides what a create reads.
  */
-const registerRoute = () => {
-  const { create } = partitionsOf('attendance');
-  const idempotency = keys.idempotencyPartition('attendance');
+const bulkRoute = <const Id extends string>(
+  group: 'attendance' | 'results',
+  r: { id: Id; path: string; operation: string; reads: readonly string[] },
+) => {
+  const { create } = partitionsOf(group);
+  const idempotency = keys.idempotencyPartition(group);
   const without = (partitions: readonly string[]) => partitions.filter((p) => p !== idempotency);
   return writeRow({
-    id: 'put-class-register',
+    id: r.id,
     method: 'PUT',
-    path: '/api/classes/{class_id}/attendance/{date}',
-    handler: 'attendance/register',
-    scope: writeScope('attendance'),
+    path: r.path,
+    handler: `${group}/${r.operation}`,
+    scope: writeScope(group),
     audit: { group: 'students', named: [] },
     body: jsonBody,
     reads: [
       ...new Set([
         ...without(create.reads),
-        keys.naturalKeyPartition('attendance'),
-        keys.recordPartition('attendance'),
+        ...r.reads,
+        keys.naturalKeyPartition(group),
+        keys.recordPartition(group),
         keys.recordPartition('students'),
       ]),
     ],
@@ -254,8 +259,25 @@ const registerRoute = () => {
   });
 };
 
-/** Every record group's routes, and the class register's. */
-export const recordRoutes = [...recordGroups.flatMap(groupRoutes), registerRoute()];
+const bulkRoutes = [
+  // A class's register for a date: every student's attendance.
+  bulkRoute('attendance', {
+    id: 'put-class-register',
+    path: '/api/classes/{class_id}/attendance/{date}',
+    operation: 'register',
+    reads: [keys.recordPartition('classes')],
+  }),
+  // A line item's results: every student's, in its class.
+  bulkRoute('results', {
+    id: 'put-line-item-results',
+    path: '/api/line_items/{line_item_id}/results',
+    operation: 'grade',
+    reads: [keys.recordPartition('line_items')],
+  }),
+];
+
+/** Every record group's routes, and the bulk entries'. */
+export const recordRoutes = [...recordGroups.flatMap(groupRoutes), ...bulkRoutes];
 
 /** The ids of the record groups' routes. */
 export type RecordRouteId = (typeof recordRoutes)[number]['id'];

@@ -49,7 +49,9 @@ describe('exchanging a code (RFC 6749 section 4.1.3)', () => {
       'classes:read',
       'enrollments:read',
       'gradebook:read',
+      'attendance:read',
       'gradebook:write',
+      'attendance:write',
     ]);
     expect(tokens.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 

@@ -502,6 +502,30 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 180_000);
 
+  it("take a class's register and grade a line item's students, each in one request", async () => {
+    const students = await json<Row>(await request('GET', '/api/students?items_per_page=2'));
+    const studentIds = (students.students as Row[]).map((s) => s.student_id as string);
+    const [cls] = (await json<Row>(await request('GET', '/api/classes?items_per_page=1'))).classes as Row[];
+    const marks = studentIds.map((student_id) => ({ student_id, status: 'present' }));
+    const register = await json<Row>(
+      await request('PUT', `/api/classes/${cls?.class_id}/attendance/2026-12-21`, { marks }),
+    );
+    expect((register.attendance as Row[]).map((a) => a.student_id)).toEqual(studentIds);
+    const [item] = (await json<Row>(await request('GET', '/api/line_items?items_per_page=1')))
+      .line_items as Row[];
+    const grades = studentIds.map((student_id) => ({
+      student_id,
+      status: 'submitted',
+      score_date: '2026-12-21',
+    }));
+    const graded = await json<Row>(
+      await request('PUT', `/api/line_items/${item?.line_item_id}/results`, { results: grades }),
+    );
+    expect((graded.results as Row[]).map((r) => [r.student_id, r.class_id])).toEqual(
+      studentIds.map((id) => [id, item?.class_id]),
+    );
+  }, 60_000);
+
   it('serve every OneRoster 1.2 rostering collection, object and nested collection', async () => {
     const samples = await rosterSamples((path) => request('GET', path));
     for (const route of routes.filter((r) => r.dialect.kind === 'imsx')) {

@@ -94,10 +94,18 @@ describe('the scopes of a person come from the role table (docs/sso.md)', () => 
     'classes:read',
     'enrollments:read',
     'gradebook:read',
+    'attendance:read',
   ];
   const expected: Record<string, string[]> = {
     admin: [...scopes],
-    teacher: ['students:read', 'teachers:read', 'tutors:read', ...rostering, 'gradebook:write'],
+    teacher: [
+      'students:read',
+      'teachers:read',
+      'tutors:read',
+      ...rostering,
+      'gradebook:write',
+      'attendance:write',
+    ],
     guardian: [
       'students:read',
       'tutors:read',

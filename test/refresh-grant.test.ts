@@ -149,7 +149,7 @@ describe('scopes at refresh', () => {
     await withAccount('admin', { admin: false }, async () => {
       const asStaff = await refreshed(asAdmin.refresh_token, DEMO_CLIENT_ID);
       expect(asStaff.scope).toBe(
-        'teachers:read staffs:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read',
+        'teachers:read staffs:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read attendance:read',
       );
       expect(decodeJwt(asStaff.access_token).roles).toEqual(['staff']);
       const restored = asStaff.refresh_token;
@@ -165,7 +165,7 @@ describe('scopes at refresh', () => {
     expect(decodeJwt(narrowed.access_token).scope).toBe('students:read');
     const full = await refreshed(narrowed.refresh_token);
     expect(full.scope).toBe(
-      'students:read teachers:read tutors:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read gradebook:write',
+      'students:read teachers:read tutors:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read attendance:read gradebook:write attendance:write',
     );
   });
 

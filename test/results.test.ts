@@ -4,7 +4,11 @@
 // a student their own and a guardian their children's once the line item is released to students, staff
 // and administrators every one, another class's teacher none (404, as any record out of reach), and a
 // client registered with schools those of its schools' classes.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../shared/audit/audit-event';
+import { LIMITS } from '../shared/domain/limits';
 import type { Entity } from '../shared/schemas/records';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
@@ -335,5 +339,122 @@ describe('who writes results (deliverable 2)', () => {
       );
     }
     expect(await results()).toEqual(all);
+  });
+});
+
+/** The students of a class, by their student records, from its enrollments. */
+async function studentsOfClass(classId: string): Promise<string[]> {
+  const enrollments = await api.records.enrollmentsOfClass(classId);
+  const entities = new Set(enrollments.filter((e) => e.role === 'student').map((e) => e.entity_id));
+  const students = (await json<Row>(await api.get('/api/students?items_per_page=500'))).students as Row[];
+  return students.filter((s) => entities.has(s.entity_id as string)).map((s) => s.student_id as string);
+}
+
+const auditEvents = async (response: Response): Promise<AuditEvent[]> => {
+  const id = response.headers.get('x-request-id');
+  return (await readFile(api.auditLogFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { audit: AuditEvent }).audit)
+    .filter((event) => event.request_id === id);
+};
+
+describe("a line item's results graded together (deliverable 4)", () => {
+  it('a teacher grades its students in one request: every result made, then replaced when sent again, in one audit event naming every student', async () => {
+    const { classId, project, studentId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const students = (await studentsOfClass(classId)).slice(0, LIMITS.bulkEntries);
+    expect(students).toContain(studentId);
+    const grades = students.map((id, i) => ({
+      student_id: id,
+      status: 'fully graded',
+      score: 10 + (i % 10),
+      score_date: '2026-10-26',
+    }));
+    const path = `/api/line_items/${project.line_item_id}/results`;
+    const first = await api.send('PUT', path, { results: grades }, { token });
+    const graded = await json<Row>(first);
+    const written = graded.results as Row[];
+    expect(graded).toMatchObject({ line_item_id: project.line_item_id, class_id: classId });
+    expect(written.map((r) => [r.student_id, r.score, r.class_id, r.line_item_id])).toEqual(
+      grades.map((g) => [g.student_id, g.score, classId, project.line_item_id]),
+    );
+    const [event, ...more] = await auditEvents(first);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({ route: 'put-line-item-results', group: 'students', outcome: 200 });
+    expect([...(event?.record_ids ?? [])].sort()).toEqual([...students].sort());
+
+    const before = (await results()).length;
+    const regraded = grades.map((g) =>
+      g.student_id === studentId ? { ...g, score: 19.5, comment: 'Revisto.' } : g,
+    );
+    const again = await json<Row>(await api.send('PUT', path, { results: regraded }, { token }));
+    const rewritten = again.results as Row[];
+    expect(rewritten.map((r) => r.result_id)).toEqual(written.map((r) => r.result_id));
+    expect(rewritten.find((r) => r.student_id === studentId)).toMatchObject({
+      score: 19.5,
+      comment: 'Revisto.',
+    });
+    expect((await results()).length).toBe(before);
+    // The student reads their own as graded, once the line item is released (a test above releases it).
+    const mine = rewritten.find((r) => r.student_id === studentId) as Row;
+    await json<Row>(
+      await api.send('PUT', `/api/line_items/${project.line_item_id}`, {
+        ...Object.fromEntries(
+          Object.entries(project).filter(([k]) => !['line_item_id', 'created_at', 'updated_at'].includes(k)),
+        ),
+        released: true,
+      }),
+    );
+    expect(
+      await json<Row>(await api.get(`/api/results/${mine.result_id}`, { token: await tokenOf('student') })),
+    ).toEqual(mine);
+    for (const r of rewritten) await api.send('DELETE', `/api/results/${r.result_id}`);
+  });
+
+  it('is refused whole, writing nothing: a bad grade or student, a student twice, too many, a missing line item, or one of a class the teacher does not teach', async () => {
+    const { project, studentId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const before = await results();
+    const path = `/api/line_items/${project.line_item_id}/results`;
+    const good = { student_id: studentId, status: 'submitted', score_date: '2026-10-26' };
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const refused: [unknown, string][] = [
+      [{ results: [] }, 'results'],
+      [{ results: [good, good] }, 'results'],
+      [{ results: [good, { ...good, student_id: missing }] }, 'results[1].student_id'],
+      [{ results: [good, { ...good, student_id: randomUUID(), status: 'graded' }] }, 'results[1].status'],
+      [{ results: [{ ...good, score: '16' }] }, 'results[0].score'],
+      [{ results: [{ ...good, line_item_id: missing }] }, 'results[0].line_item_id'],
+      [{ results: Array.from({ length: LIMITS.bulkEntries + 1 }, () => good) }, 'results'],
+      [{ grades: [good] }, 'grades'],
+    ];
+    for (const [body, field] of refused) {
+      const problem = await expectProblem(await api.send('PUT', path, body, { token }), 400);
+      expect(problem.errors, JSON.stringify(body)).toContainEqual(expect.objectContaining({ name: field }));
+    }
+    await expectProblem(
+      await api.send('PUT', `/api/line_items/${missing}/results`, { results: [good] }),
+      404,
+    );
+    await expectProblem(await api.send('PUT', '/api/line_items/quiz-1/results', { results: [good] }), 400);
+    const taught = await classesOf('teacher', 'teacher');
+    const elsewhere = [...(await lineItemsById()).values()].find(
+      (i) => !taught.has(i.class_id as string),
+    ) as Row;
+    await expectProblem(
+      await api.send(
+        'PUT',
+        `/api/line_items/${elsewhere.line_item_id}/results`,
+        { results: [good] },
+        { token },
+      ),
+      403,
+    );
+    await expectProblem(
+      await api.send('PUT', path, { results: [good] }, { token: await tokenOf('student') }),
+      403,
+    );
+    expect(await results()).toEqual(before);
   });
 });

@@ -545,23 +545,48 @@ describe('what each route touches', () => {
     for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
   });
 
-  it("a class's register touches only its granted partitions, for a teacher and a school's client, and uses them all", async () => {
+  it("the bulk entries (a class's register, a line item's results) touch only their granted partitions, for a teacher and a school's client, and use them all", async () => {
     const { calls, track } = tracker();
     const teacher = await personToken('teacher');
     const own = (await json(await send('GET', '/api/classes?items_per_page=1', undefined, teacher), 200))
       .classes as Record<string, string>[];
+    const classId = own[0]?.class_id as string;
     const students = (await json(await send('GET', '/api/students?items_per_page=2'), 200))
       .students as Record<string, string>[];
-    const marks = students.map((s) => ({ student_id: s.student_id, status: 'present' }));
-    const path = `/api/classes/${own[0]?.class_id}/attendance/2026-12-14`;
-    // Made, then replaced: the second reads the records the first made.
-    for (let i = 0; i < 2; i++) {
-      await track('put-class-register', async () => json(await send('PUT', path, { marks }, teacher), 200));
-    }
+    const lineItem = await newLineItem(classId, await rosterIds());
+    const entries = [
+      {
+        id: 'put-class-register',
+        path: `/api/classes/${classId}/attendance/2026-12-14`,
+        elsewhere: `/api/classes/${randomUUID()}/attendance/2026-12-14`,
+        body: { marks: students.map((s) => ({ student_id: s.student_id, status: 'present' })) },
+      },
+      {
+        id: 'put-line-item-results',
+        path: `/api/line_items/${lineItem}/results`,
+        elsewhere: `/api/line_items/${randomUUID()}/results`,
+        body: {
+          results: students.map((s) => ({
+            student_id: s.student_id,
+            status: 'submitted',
+            score_date: '2026-12-14',
+          })),
+        },
+      },
+    ];
     const scoped = await schoolClientToken();
-    const nowhere = `/api/classes/${randomUUID()}/attendance/2026-12-14`;
-    await track('put-class-register', async () => json(await send('PUT', nowhere, { marks }, scoped), 404));
-    expectAllUsed(routeOf('put-class-register'), calls.get('put-class-register') ?? []);
+    const cls = await json(await send('GET', `/api/classes/${classId}`), 200);
+    // The school's client writes there only in its school's classes.
+    const asSchool = cls.school_id === clientSchool ? 200 : 403;
+    for (const { id, path, elsewhere, body } of entries) {
+      // Made, then replaced: the second reads the records the first made.
+      for (let i = 0; i < 2; i++) {
+        await track(id, async () => json(await send('PUT', path, body, teacher), 200));
+      }
+      await track(id, async () => json(await send('PUT', path, body, scoped), asSchool));
+      await track(id, async () => json(await send('PUT', elsewhere, body, scoped), 404));
+      expectAllUsed(routeOf(id), calls.get(id) ?? []);
+    }
   });
 
   it('the code and refresh grants and the revocation endpoint touch only the token partitions', async () => {

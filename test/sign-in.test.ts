@@ -424,6 +424,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
         'classes:read',
         'enrollments:read',
         'gradebook:read',
+        'attendance:read',
         'students:read:sensitive',
         'tutors:read:sensitive',
       ],

@@ -40,12 +40,13 @@ export const LIMITS = {
    */
   enrollmentsPerRecord: 2_000,
   /**
-   * The students one class register marks (`PUT /api/classes/{class_id}/attendance/{date}`), written in one
-   * transaction of at most DynamoDB's 100 actions: a new mark takes three (its record, its claim of the
-   * class, student and date, and its student's count of records naming them), besides one for the class's
-   * count and one for the group's: 32 new marks take 98.
+   * The students one bulk entry names: a class's register for a date (`PUT /api/classes/{class_id}/
+   * attendance/{date}`), a line item's results (`PUT /api/line_items/{line_item_id}/results`). Each is
+   * written in one transaction of at most DynamoDB's 100 actions, and a new record takes three (itself,
+   * its natural key's claim, its student's count of records naming them) besides the class's, the line
+   * item's and the group's counts: 32 new records take 99.
    */
-  registerMarks: 32,
+  bulkEntries: 32,
   /** Requests a minute a client may make when its registration names no `rate_limit` (Clever's budget). */
   clientRequestsPerMinute: 1_200,
   /**

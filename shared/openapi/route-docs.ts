@@ -357,6 +357,11 @@ const docs: { [Id in RouteId]: RouteDocs } = {
     responses: { 200: 'AttendanceRegister' },
     requestBody: 'AttendanceRegisterRequest',
   },
+  'put-line-item-results': {
+    summary: "Grade a line item's students: every student's result, written together or not at all",
+    responses: { 200: 'LineItemResults' },
+    requestBody: 'LineItemResultsRequest',
+  },
   'get-system': {
     summary: 'Tenant information, service version and record counts',
     responses: { 200: 'SystemStatus' },

@@ -100,6 +100,7 @@ import {
   EntityRole,
   IdentificationDocument,
   LineItem,
+  LineItemResults,
   LineItemsChanges,
   LineItemsDeletions,
   LineItemsList,
@@ -136,7 +137,12 @@ import {
   TutorsList,
   TutorsSelection,
 } from './records';
-import { identificationDocumentInsertRequest, insertRequests, registerRequest } from './requests';
+import {
+  identificationDocumentInsertRequest,
+  insertRequests,
+  lineItemResultsRequest,
+  registerRequest,
+} from './requests';
 import {
   AuthorizationServerMetadata,
   BadRequestHttpException,
@@ -561,6 +567,17 @@ const componentTable = {
       "A class's register for a date: each student's mark (`status`, `minutes_late` only when tardy, " +
       "`note`), every student at most once, up to 32; a mark replaces the student's record for the class " +
       'and date, or makes it. All are written or none.',
+  },
+  LineItemResults: {
+    schema: LineItemResults,
+    description: "A line item's results as graded together: every student's result it named.",
+  },
+  LineItemResultsRequest: {
+    schema: lineItemResultsRequest(),
+    description:
+      "A line item's results: each student's `status`, `score` or `text_score`, `score_date` and `comment`, " +
+      "every student at most once, up to 32; each replaces the student's result for the line item, or makes " +
+      'it. All are written or none.',
   },
   SystemStatus: {
     schema: SystemStatus,

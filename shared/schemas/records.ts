@@ -210,6 +210,13 @@ export const AttendanceRegister = z.strictObject({
   attendance: z.array(Attendance),
 });
 
+/** A line item's results as graded together: each student's, new or replaced. */
+export const LineItemResults = z.strictObject({
+  line_item_id: z.uuid(),
+  class_id: z.uuid(),
+  results: z.array(Result),
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;

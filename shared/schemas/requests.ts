@@ -368,18 +368,41 @@ export const lineItemInsertRequest = /* @__PURE__ */ lazily(() =>
  * A student's result for a line item of the class named, where it stands and what it scores: a number,
  * a letter value in `text_score`, or both (a letter and the number it stands for).
  */
+const gradeFields = () => ({
+  status: z.enum(resultStatuses, `must be one of ${resultStatuses.join(', ')}`),
+  score: z._default(z.nullable(finite()), null),
+  text_score: z._default(z.nullable(requiredText(20)), null),
+  score_date: date(),
+  comment: optionalText(LIMITS.text),
+});
+
 export const resultInsertRequest = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     class_id: id(),
     line_item_id: id(),
     student_id: id(),
-    status: z.enum(resultStatuses, `must be one of ${resultStatuses.join(', ')}`),
-    score: z._default(z.nullable(finite()), null),
-    text_score: z._default(z.nullable(requiredText(20)), null),
-    score_date: date(),
-    comment: optionalText(LIMITS.text),
+    ...gradeFields(),
   }),
 );
+
+/** Records about several students entered together: 1 to `LIMITS.bulkEntries`, each student once. */
+const forStudents = <T extends z.ZodMiniType<{ student_id: string }>>(entry: T) =>
+  z.array(entry).check(
+    z.minLength(1, 'must name at least one student'),
+    z.maxLength(LIMITS.bulkEntries, atMost(LIMITS.bulkEntries, 'students')),
+    z.refine((entries) => new Set(entries.map((e) => e.student_id)).size === entries.length, {
+      message: 'must name each student once',
+    }),
+  );
+
+/**
+ * The results of a line item's students, graded together: each student's result, every student at most
+ * once. The line item (and so the class) is the path's.
+ */
+export const lineItemResultsRequest = /* @__PURE__ */ lazily(() =>
+  z.strictObject({ results: forStudents(z.strictObject({ student_id: id(), ...gradeFields() })) }),
+);
+export type LineItemResultsRequest = z.output<ReturnType<typeof lineItemResultsRequest>>;
 
 /** The longest a student can be late and still be marked tardy: a whole day, in minutes. */
 const MAX_MINUTES_LATE = 24 * 60;
@@ -431,21 +454,9 @@ export const attendanceInsertRequest = /* @__PURE__ */ lazily(() =>
  * are the path's.
  */
 export const registerRequest = /* @__PURE__ */ lazily(() =>
-  z
-    .strictObject({
-      marks: z
-        .array(z.strictObject({ student_id: id(), ...markFields() }).check(lateOnlyWhenTardy()))
-        .check(
-          z.minLength(1, 'must mark at least one student'),
-          z.maxLength(LIMITS.registerMarks, atMost(LIMITS.registerMarks, 'students')),
-        ),
-    })
-    .check(
-      z.refine((r) => new Set(r.marks.map((m) => m.student_id)).size === r.marks.length, {
-        message: 'must mark each student once',
-        path: ['marks'],
-      }),
-    ),
+  z.strictObject({
+    marks: forStudents(z.strictObject({ student_id: id(), ...markFields() }).check(lateOnlyWhenTardy())),
+  }),
 );
 export type RegisterRequest = z.output<ReturnType<typeof registerRequest>>;
 

@@ -394,7 +394,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   for (const school of roster.schools) entities.set(school.entity_id, school);
   // Drawn after the roster, so every id drawn before it is the same as in a tenant seeded without it.
   const gradebook = demoGradebook(r, { ...roster, students }, stamp);
-  const attendance = demoAttendance(r, students, stamp);
+  const attendance = demoAttendance(r, { ...roster, entities: [...entities.values()], students }, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),

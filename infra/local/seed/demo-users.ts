@@ -15,17 +15,22 @@ export interface DemoUser {
   description: string;
 }
 
+/** Whether an entity's roles are all of one kind. */
+const only = (role: string) => (entity: Entity) => {
+  const roles = new Set(entity.roles.map((r) => r.role));
+  return roles.size === 1 && roles.has(role as never);
+};
+
+/** The person the demo `teacher` account signs in as: the first entity that is a teacher and nothing else. */
+export const demoTeacher = (entities: readonly Entity[]): Entity | undefined =>
+  entities.find(only('teacher'));
+
 export function demoUsers(records: NewRecord[]): DemoUser[] {
   const entities = records.filter((r) => r.group === 'entities').map((r) => r.record as Entity);
   const tutors = records.filter((r) => r.group === 'tutors').map((r) => r.record as Tutor);
-  const kinds = (entity: Entity) => new Set(entity.roles.map((role) => role.role));
-  const only = (role: string) => (entity: Entity) => {
-    const roles = kinds(entity);
-    return roles.size === 1 && roles.has(role as never);
-  };
   const byId = new Map(entities.map((e) => [e.entity_id, e]));
   const [firstStaff, secondStaff] = entities.filter(only('staff'));
-  const teacher = entities.find(only('teacher'));
+  const teacher = demoTeacher(entities);
   const enrollments = records.filter((r) => r.group === 'enrollments').map((r) => r.record as Enrollment);
   const taught = new Set(
     enrollments

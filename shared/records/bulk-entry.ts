@@ -1,0 +1,49 @@
+// What a teacher enters for a class's students at once (docs/api.md): a class's register for a date,
+// a line item's results. Each record is made, or replaced where the student already has one (its natural
+// key's claim names it), all in one transaction, so an entry is written whole or not at all, and sent
+// again it leaves the same records. Its audit event names every student it names.
+
+import { InvalidInputError } from '../domain/errors';
+import type { ApiRequest } from '../exchange';
+import type { AuditSubject } from '../http/subject';
+import type { GroupRecords } from '../schemas/records';
+import type { InsertRequest } from '../schemas/requests';
+import { refuseCreateOutOfReach } from './person-writes';
+import { readerView } from './record-view';
+import type { RecordWriter } from './record-writer';
+import { refuseCreateOutsideSchools } from './school-writes';
+
+/** The groups entered for many students at once: one record per student and what the path names. */
+export type BulkGroup = 'attendance' | 'results';
+
+/**
+ * Writes one record per student of the class (`inputs`, in the order of `entries` in the body) in one
+ * transaction, once the caller may write in the class and every student exists; answers the records as
+ * written, in the caller's view, and the audit subject naming the students.
+ */
+export async function enterForStudents<G extends BulkGroup>(
+  request: ApiRequest,
+  writer: RecordWriter,
+  group: G,
+  entries: { field: string; classId: string; inputs: readonly InsertRequest<G>[] },
+): Promise<{ records: GroupRecords[G][]; audit: AuditSubject }> {
+  const { records } = writer;
+  const { field, classId, inputs } = entries;
+  await refuseCreateOutsideSchools({ ...request, body: { class_id: classId } }, group, records);
+  await refuseCreateOutOfReach(request, group, { class_id: classId }, records);
+  const studentIds = inputs.map((input) => (input as { student_id: string }).student_id);
+  const students = await records.entityIdsOf('students', studentIds);
+  const missing = studentIds.flatMap((id, index) =>
+    students.has(id)
+      ? []
+      : [{ name: `${field}[${index}].student_id`, in: 'body' as const, reason: `no student has id ${id}` }],
+  );
+  if (missing.length > 0)
+    throw new InvalidInputError(`Every entry of ${field} must name a student.`, missing);
+  const written = await writer.putByNaturalKey(group, inputs);
+  const view = readerView(request.auth, group);
+  return {
+    records: written.map(({ record }) => view(record) as GroupRecords[G]),
+    audit: { recordIds: studentIds, entityIds: [...new Set(students.values())] },
+  };
+}
