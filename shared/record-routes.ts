@@ -276,8 +276,35 @@ const bulkRoutes = [
   }),
 ];
 
-/** Every record group's routes, and the bulk entries'. */
-export const recordRoutes = [...recordGroups.flatMap(groupRoutes), ...bulkRoutes];
+/**
+ * A student's grades per class and grading period, from the results the reader may read: the student's
+ * record and enrollment list, their classes' ranges of the results' listing, and what those results name.
+ * Audited as a read of the student.
+ */
+const gradesRoute = () => {
+  const students = partitionsOf('students');
+  const results = partitionsOf('results');
+  return readRow({
+    id: 'get-student-grades',
+    path: '/api/students/{student_id}/grades',
+    handler: 'results/student-grades',
+    scope: readScope('results'),
+    audit: { group: 'students', named: ['student_id'] },
+    query: [],
+    reads: [
+      ...new Set([
+        ...students.get,
+        ...results.list.filter((p) => p !== keys.counterPartition && p !== keys.changePartition('results')),
+        keys.recordPartition('entities'),
+        keys.listingPartition('results'),
+        ...(['line_items', 'score_scales', 'categories'] as const).map(keys.recordPartition),
+      ]),
+    ],
+  });
+};
+
+/** Every record group's routes, the bulk entries' and a student's grades. */
+export const recordRoutes = [...recordGroups.flatMap(groupRoutes), ...bulkRoutes, gradesRoute()];
 
 /** The ids of the record groups' routes. */
 export type RecordRouteId = (typeof recordRoutes)[number]['id'];

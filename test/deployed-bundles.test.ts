@@ -502,7 +502,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 180_000);
 
-  it("take a class's register and grade a line item's students, each in one request", async () => {
+  it("take a class's register, grade a line item's students, each in one request, and read a student's grades", async () => {
     const students = await json<Row>(await request('GET', '/api/students?items_per_page=2'));
     const studentIds = (students.students as Row[]).map((s) => s.student_id as string);
     const [cls] = (await json<Row>(await request('GET', '/api/classes?items_per_page=1'))).classes as Row[];
@@ -524,6 +524,8 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect((graded.results as Row[]).map((r) => [r.student_id, r.class_id])).toEqual(
       studentIds.map((id) => [id, item?.class_id]),
     );
+    const report = await json<Row>(await request('GET', `/api/students/${studentIds[0]}/grades`));
+    expect(report.student_id).toBe(studentIds[0]);
   }, 60_000);
 
   it('serve every OneRoster 1.2 rostering collection, object and nested collection', async () => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../shared/audit/audit-event';
+import { periodGrades } from '../shared/domain/grade-average';
 import { LIMITS } from '../shared/domain/limits';
 import type { Entity } from '../shared/schemas/records';
 import { recordSchemas } from '../shared/schemas/records';
@@ -456,5 +457,49 @@ describe("a line item's results graded together (deliverable 4)", () => {
       403,
     );
     expect(await results()).toEqual(before);
+  });
+});
+
+describe("a student's grades (deliverable 5)", () => {
+  /** What the rule gives for the results of a student that a reader reads, from the administrator's reads. */
+  async function expectedGrades(studentId: string, readable: (result: Row) => boolean) {
+    const [all, items, scales, categories] = await Promise.all([
+      results(),
+      lineItemsById(),
+      json<Row>(await api.get('/api/score_scales?items_per_page=500')),
+      json<Row>(await api.get('/api/categories?items_per_page=500')),
+    ]);
+    const byId = (rows: Row[], field: string) => new Map(rows.map((row) => [row[field] as string, row]));
+    return periodGrades(
+      all.filter((r) => r.student_id === studentId && readable(r)) as never,
+      items as never,
+      byId(scales.score_scales as Row[], 'score_scale_id') as never,
+      byId(categories.categories as Row[], 'category_id') as never,
+    );
+  }
+
+  it('are the weighted averages of their results per class and grading period, as each reader may read them', async () => {
+    const { studentId } = await sharedClass();
+    const path = `/api/students/${studentId}/grades`;
+    const asAdmin = await json<Row>(await api.get(path));
+    expect(asAdmin).toEqual({ student_id: studentId, grades: await expectedGrades(studentId, () => true) });
+    expect((asAdmin.grades as Row[]).length).toBeGreaterThan(0);
+
+    const items = await lineItemsById();
+    const released = (r: Row) => items.get(r.line_item_id as string)?.released === true;
+    const asStudent = await json<Row>(await api.get(path, { token: await tokenOf('student') }));
+    expect(asStudent.grades).toEqual(await expectedGrades(studentId, released));
+
+    const taught = await classesOf('teacher', 'teacher');
+    const asTeacher = await json<Row>(await api.get(path, { token: await tokenOf('teacher') }));
+    expect(asTeacher.grades).toEqual(
+      await expectedGrades(studentId, (r) => taught.has(r.class_id as string)),
+    );
+
+    // Another family's guardian reads nothing of them.
+    expect(await studentsOf('guardian2', 'tutor')).not.toContain(studentId);
+    await expectProblem(await api.get(path, { token: await tokenOf('guardian2') }), 404);
+    await expectProblem(await api.get(`/api/students/${randomUUID()}/grades`), 404);
+    await expectProblem(await api.get('/api/students/nobody/grades'), 400);
   });
 });

@@ -25,6 +25,7 @@ import { WebhookRepository } from '../shared/data/webhook-repository';
 import {
   groups,
   idFields,
+  isRecordGroup,
   oneRosterScopes,
   type RecordGroup,
   readScope,
@@ -589,6 +590,25 @@ describe('what each route touches', () => {
     }
   });
 
+  it("a student's grades touch only their granted partitions, for each kind of reader", async () => {
+    const { track } = tracker();
+    const [student] = (await json(await send('GET', '/api/students?items_per_page=1'), 200))
+      .students as Record<string, string>[];
+    const path = `/api/students/${student?.student_id}/grades`;
+    await track('get-student-grades', async () => json(await send('GET', path), 200));
+    for (const username of ['guardian', 'student', 'teacher', 'staff']) {
+      const bearer = await personToken(username);
+      const response = await track('get-student-grades', () => send('GET', path, undefined, bearer));
+      expect([200, 403, 404]).toContain(response.status);
+    }
+    const scoped = await schoolClientToken();
+    const response = await track('get-student-grades', () => send('GET', path, undefined, scoped));
+    expect([200, 404]).toContain(response.status);
+    await track('get-student-grades', async () =>
+      json(await send('GET', `/api/students/${randomUUID()}/grades`), 404),
+    );
+  });
+
   it('the code and refresh grants and the revocation endpoint touch only the token partitions', async () => {
     const tokenRoute = routeOf('create-token');
     const revokeRoute = routeOf('revoke-token');
@@ -929,7 +949,8 @@ describe('what each route touches', () => {
     [
       ...routes.filter(
         (r) =>
-          !recordGroups.some((group) => r.id.endsWith(`-${group}`)) &&
+          // The record groups' routes (their handlers' folders) are driven above.
+          !isRecordGroup(r.handler.split('/')[0] ?? '') &&
           r.access !== 'sign' &&
           r.method === 'GET' &&
           r.dialect.kind !== 'page' &&

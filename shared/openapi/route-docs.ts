@@ -357,6 +357,11 @@ const docs: { [Id in RouteId]: RouteDocs } = {
     responses: { 200: 'AttendanceRegister' },
     requestBody: 'AttendanceRegisterRequest',
   },
+  'get-student-grades': {
+    summary:
+      "A student's grades: per class and grading period, the weighted average of their results by category",
+    responses: { 200: 'StudentGrades' },
+  },
   'put-line-item-results': {
     summary: "Grade a line item's students: every student's result, written together or not at all",
     responses: { 200: 'LineItemResults' },

@@ -121,6 +121,7 @@ import {
   StaffsList,
   StaffsSelection,
   Student,
+  StudentGrades,
   StudentsChanges,
   StudentsDeletions,
   StudentsList,
@@ -567,6 +568,13 @@ const componentTable = {
       "A class's register for a date: each student's mark (`status`, `minutes_late` only when tardy, " +
       "`note`), every student at most once, up to 32; a mark replaces the student's record for the class " +
       'and date, or makes it. All are written or none.',
+  },
+  StudentGrades: {
+    schema: StudentGrades,
+    description:
+      "A student's grades: per class and grading period (null: line items of none), the weighted average " +
+      "of the results the reader may read, as percentages, with each category's average, weight and " +
+      'number of results (docs/api.md has the rule).',
   },
   LineItemResults: {
     schema: LineItemResults,

@@ -217,6 +217,26 @@ export const LineItemResults = z.strictObject({
   results: z.array(Result),
 });
 
+/** A student's grades per class and grading period (shared/domain/grade-average.ts has the rule). */
+export const StudentGrades = z.strictObject({
+  student_id: z.uuid(),
+  grades: z.array(
+    z.strictObject({
+      class_id: z.uuid(),
+      grading_period_id: z.uuid().nullable(),
+      average: z.number().min(0).max(100),
+      categories: z.array(
+        z.strictObject({
+          category_id: z.uuid(),
+          weight: z.number().min(0),
+          average: z.number().min(0).max(100),
+          results: z.int().min(1),
+        }),
+      ),
+    }),
+  ),
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;
