@@ -115,18 +115,18 @@ export class SchoolHoldings {
     }
     if (ids.length === 0 || heldByNoSchool.includes(group)) return new Set();
     const { records } = this;
-    // A whole day's attendance names no class (''): no school holds it.
     const inSchools = async (classIds: Iterable<string>) => {
-      const schoolOf = await records.schoolsOfClasses([...new Set(classIds)].filter((id) => id !== ''));
+      const schoolOf = await records.schoolsOfClasses([...new Set(classIds)]);
       return new Set([...schoolOf].filter(([, school]) => this.schools.includes(school)).map(([id]) => id));
     };
     if (group === 'classes') return inSchools(ids);
     if (ofOneClass(group)) {
+      // A record of no class (a whole day's attendance) is held by no school.
       const classOf = new Map(
-        [...(await records.getMany(group, ids))].map(([id, r]) => [
-          id,
-          (r as { class_id: string | null }).class_id ?? '',
-        ]),
+        [...(await records.getMany(group, ids))].flatMap(([id, r]) => {
+          const classId = (r as { class_id: string | null }).class_id;
+          return classId === null ? [] : [[id, classId] as const];
+        }),
       );
       const classes = await inSchools(classOf.values());
       return new Set(ids.filter((id) => classes.has(classOf.get(id) ?? '')));

@@ -29,7 +29,7 @@ export async function enterForStudents<G extends BulkGroup>(
 ): Promise<{ records: GroupRecords[G][]; audit: AuditSubject }> {
   const { records } = writer;
   const { field, classId, inputs } = entries;
-  await refuseCreateOutsideSchools({ ...request, body: { class_id: classId } }, group, records);
+  await refuseCreateOutsideSchools(request, group, { class_id: classId }, records);
   await refuseCreateOutOfReach(request, group, { class_id: classId }, records);
   const studentIds = inputs.map((input) => (input as { student_id: string }).student_id);
   const students = await records.entityIdsOf('students', studentIds);

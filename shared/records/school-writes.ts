@@ -6,6 +6,7 @@ import { ofOneClass, SchoolHoldings, sharedBySchools } from '../auth/school-scop
 import type { RecordRepository } from '../data/record-repository';
 import { OutsideSchoolsError } from '../domain/errors';
 import { groups, type RecordGroup } from '../domain/groups';
+import { withArticle } from '../domain/words';
 import type { ApiRequest } from '../exchange';
 import { notFound } from './missing-record';
 
@@ -27,17 +28,19 @@ function refuseOtherSchool(schools: readonly string[], body: unknown) {
 export async function refuseCreateOutsideSchools(
   request: ApiRequest,
   group: RecordGroup,
+  /** The validated body. */
+  input: object,
   records: RecordRepository,
 ) {
   const schools = request.auth?.schools;
   if (!schools) return;
-  if (group === 'classes') return refuseOtherSchool(schools, request.body);
+  if (group === 'classes') return refuseOtherSchool(schools, input);
   if (ofOneClass(group)) {
-    const classId = field(request.body, 'class_id');
-    // A whole day's attendance names no class, and so no school of the client's.
-    if (classId === null && group === 'attendance') {
+    const classId = field(input, 'class_id');
+    // A record that names no class (a whole day's attendance) is of no school of the client's.
+    if (classId === null) {
       throw new OutsideSchoolsError(
-        "This client writes only in its schools: a whole day's attendance is of no class of them.",
+        `This client writes only in its schools: ${withArticle(groups[group].noun)} of no class is in none of them.`,
         [{ name: 'class_id', in: 'body', reason: "must be a class of this client's schools" }],
       );
     }

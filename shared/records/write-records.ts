@@ -94,7 +94,7 @@ export async function createRecord<G extends RecordGroup>(
   refuseMasked(request.body);
   const input = validateBody(schema, request.body, knownFields()) as InsertRequest<G>;
   refuseHidden(request.auth, group, Object.keys(request.body as object));
-  await refuseCreateOutsideSchools(request, group, writer.records);
+  await refuseCreateOutsideSchools(request, group, input, writer.records);
   await refuseCreateOutOfReach(request, group, input, writer.records);
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
