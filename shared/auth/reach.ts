@@ -13,7 +13,7 @@
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { entriesOf } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
-import { isClassWork, type ListingName, type StudentWork } from '../data/listings';
+import { isClassWork, type ListingName, rangesOfStudent, type StudentWork } from '../data/listings';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -166,12 +166,8 @@ async function studentWorkInReach(
   children: readonly { studentId: string; classIds: readonly string[] }[],
 ): Promise<ReachSources['studentWork']> {
   const shown = new Set([...lineItems.released.values()].flat());
-  // A whole day's attendance is listed under no class.
-  const days = listing === 'attendance' ? [''] : [];
   const ranges = (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
-    students.flatMap(({ studentId, classIds }) =>
-      [...classIds, ...days].map((classId) => ({ classId, studentId })),
-    );
+    students.flatMap(({ studentId, classIds }) => rangesOfStudent(listing, studentId, classIds));
   const theirs = async (students: readonly { studentId: string; classIds: readonly string[] }[]) =>
     (await records.studentWorkOfClasses(listing, ranges(students)))
       .filter((entry) => listing === 'attendance' || shown.has(entry.last))

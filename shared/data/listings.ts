@@ -57,6 +57,16 @@ export type StudentWork = 'results' | 'attendance';
 export const studentWorkOfClass = (classId: string, studentId?: string) =>
   `${classId}#${studentId ? `${studentId}#` : ''}`;
 
+/** The class a whole day's attendance is listed under: none. */
+export const NO_CLASS = '';
+
+/**
+ * The ranges of one student's records in a student work listing, for the classes they are a student of:
+ * one a class, and for attendance the whole days' too.
+ */
+export const rangesOfStudent = (listing: StudentWork, studentId: string, classIds: readonly string[]) =>
+  [...classIds, ...(listing === 'attendance' ? [NO_CLASS] : [])].map((classId) => ({ classId, studentId }));
+
 /**
  * A record about a student as its listing entry says: its id, its class, and what it is for there: a
  * result's line item, an attendance record's date.
@@ -124,7 +134,7 @@ export function listingOf<G extends RecordGroup>(
       const mark = record as GroupRecords['attendance'];
       return {
         listing: 'attendance',
-        sort: `${studentWorkOfClass(mark.class_id ?? '', mark.student_id)}${mark.date}`,
+        sort: `${studentWorkOfClass(mark.class_id ?? NO_CLASS, mark.student_id)}${mark.date}`,
       };
     }
     default:

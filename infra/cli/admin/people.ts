@@ -22,7 +22,7 @@ import {
 } from '../../../shared/data/item-kinds';
 import { ItemStore } from '../../../shared/data/items';
 import { type Key, keys } from '../../../shared/data/keys';
-import type { StudentWork } from '../../../shared/data/listings';
+import { rangesOfStudent, type StudentWork } from '../../../shared/data/listings';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
 import { revocationItems } from '../../../shared/data/revocation-repository';
@@ -380,9 +380,9 @@ async function studentsInOthersCare(stores: PeopleStores, entity: Entity) {
  */
 async function studentWorkOf(stores: PeopleStores, entity: Entity, listing: StudentWork): Promise<string[]> {
   const list = (await stores.records.enrollmentLists('entities', [entity.entity_id])).get(entity.entity_id);
-  const classIds = [...studentOf(list?.entries ?? []), ...(listing === 'attendance' ? [''] : [])];
+  const classIds = studentOf(list?.entries ?? []);
   const ranges = idsOfRole(entity, 'student').flatMap((studentId) =>
-    classIds.map((classId) => ({ classId, studentId })),
+    rangesOfStudent(listing, studentId, classIds),
   );
   return (await stores.records.studentWorkOfClasses(listing, ranges)).map((entry) => entry.recordId);
 }
