@@ -3,6 +3,7 @@
 // paths into objects and arrays (`roles.role`, `school.sourcedId`); an array matches when any element
 // does. Date-time fields compare as instants and date fields as calendar dates; the rest as text.
 
+import { isDate } from '../domain/dates';
 import { quote } from '../http/quote';
 import { OneRosterError } from './status-info';
 
@@ -32,16 +33,11 @@ const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** An ISO 8601 date-time with a time zone, as the binding writes them (W3C profile). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The shape of a date, `YYYY-MM-DD`. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The instant of a date-time, or NaN when it is not one. */
 const instantOf = (text: string) => (DATE_TIME.test(text) ? Date.parse(text) : Number.NaN);
-
-/** A calendar date that exists (no 31 February), compared as its text. */
-function isDate(text: string): boolean {
-  const at = DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
-  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === text;
-}
 
 /** How a field's values compare: as instants, as dates, or as text. */
 type Comparison = 'instant' | 'date' | 'text';

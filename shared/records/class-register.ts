@@ -1,5 +1,6 @@
 // A class's register for a date (`PUT /api/classes/{class_id}/attendance/{date}`, docs/api.md): each
 // student's mark for the class and date, entered together (bulk-entry.ts).
+import { isDate } from '../domain/dates';
 import { InvalidInputError } from '../domain/errors';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { validateBody } from '../http/validate';
@@ -8,12 +9,6 @@ import { enterForStudents } from './bulk-entry';
 import { notFound } from './missing-record';
 import { recordId } from './record-id';
 import type { RecordWriter } from './record-writer';
-
-/** A day that exists, written `YYYY-MM-DD`. */
-const isDate = (value: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-  !Number.isNaN(Date.parse(value)) &&
-  new Date(Date.parse(value)).toISOString().startsWith(value);
 
 /** The register's date, from the path: anything but a day that exists gets 400. */
 function registerDate({ path }: Pick<ApiRequest, 'path'>): string {
