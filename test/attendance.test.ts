@@ -5,14 +5,12 @@
 // their own and a guardian their children's; staff and administrators every one; another teacher none
 // (404, as any record out of reach); a client registered with schools its schools' classes'.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSchoolDays } from '../infra/local/seed/attendance';
-import type { AuditEvent } from '../shared/audit/audit-event';
 import { LIMITS } from '../shared/domain/limits';
-import type { Entity } from '../shared/schemas/records';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
+import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
 import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
@@ -24,12 +22,7 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const tokens = new Map<string, string>();
-async function tokenOf(username: string): Promise<string> {
-  const token = tokens.get(username) ?? (await api.personToken(username));
-  tokens.set(username, token);
-  return token;
-}
+const { tokenOf, classesOf, studentsOf, studentsOfClass, auditEventsOf } = demoPeople(() => api);
 
 /** Every attendance record a caller reads (the administrator's own token without a username), page by page. */
 async function attendance(username?: string): Promise<Row[]> {
@@ -46,29 +39,6 @@ async function attendance(username?: string): Promise<Row[]> {
 
 const idsOf = (rows: readonly Row[]) => rows.map((r) => r.attendance_id as string).sort();
 const byId = (a: Row, b: Row) => String(a.attendance_id).localeCompare(String(b.attendance_id));
-
-/** A person's entity, by their account. */
-async function entityOf(username: string): Promise<Entity> {
-  const user = await api.users.byLogin(username);
-  return (await api.records.get('entities', user?.entity_id as string))?.record as Entity;
-}
-
-/** The classes an account is enrolled in, with a role. */
-async function classesOf(username: string, role: string): Promise<Set<string>> {
-  const entity = await entityOf(username);
-  const enrollments = await api.records.enrollmentsOfPerson(entity.entity_id);
-  return new Set(enrollments.filter((e) => e.role === role).map((e) => e.class_id));
-}
-
-/** The student records of an account, or of the students in its care. */
-async function studentsOf(username: string, through: 'student' | 'tutor'): Promise<Set<string>> {
-  const roles = (await entityOf(username)).roles.filter((r) => r.role === through);
-  if (through === 'student') return new Set(roles.map((r) => r.id));
-  const tutors = await Promise.all(roles.map((r) => api.records.get('tutors', r.id)));
-  return new Set(
-    tutors.flatMap((t) => (t?.record as { student_ids: string[] } | undefined)?.student_ids ?? []),
-  );
-}
 
 /** A class the demo teacher teaches and the demo student is in, and the student. */
 async function sharedClass() {
@@ -315,6 +285,18 @@ describe('who reads attendance (deliverable 2)', () => {
     expect(refusedDay.errors).toEqual([
       { name: 'class_id', in: 'body', reason: "must be a class of this client's schools" },
     ]);
+    // Leaving class_id out is a whole day too.
+    const { class_id: _none, ...noClass } = late(null, studentId, laterDay());
+    const unnamed = await expectProblem(
+      await api.send(
+        'POST',
+        '/api/attendance',
+        { ...noClass, status: 'present', minutes_late: null },
+        { token },
+      ),
+      403,
+    );
+    expect(unnamed.errors).toEqual(refusedDay.errors);
     const gradebookOnly = await registeredClient(api, { name: 'Gradebook only', scopes: ['gradebook:read'] });
     await expectProblem(await api.get('/api/attendance', { token: gradebookOnly.token }), 403);
     expect((await api.send('DELETE', `/api/attendance/${made.attendance_id}`)).status).toBe(204);
@@ -379,23 +361,6 @@ describe('who writes attendance (deliverable 2)', () => {
   });
 });
 
-/** The students of a class, by their student records, from its enrollments. */
-async function studentsOfClass(classId: string): Promise<string[]> {
-  const enrollments = await api.records.enrollmentsOfClass(classId);
-  const entities = new Set(enrollments.filter((e) => e.role === 'student').map((e) => e.entity_id));
-  const students = (await json<Row>(await api.get('/api/students?items_per_page=500'))).students as Row[];
-  return students.filter((s) => entities.has(s.entity_id as string)).map((s) => s.student_id as string);
-}
-
-const auditEvents = async (response: Response): Promise<AuditEvent[]> => {
-  const id = response.headers.get('x-request-id');
-  return (await readFile(api.auditLogFile, 'utf8'))
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { audit: AuditEvent }).audit)
-    .filter((event) => event.request_id === id);
-};
-
 describe("a class's register (deliverable 4)", () => {
   it('a teacher takes it in one request: every mark made, then replaced when sent again, in one audit event naming every student', async () => {
     const { classId, studentId } = await sharedClass();
@@ -414,7 +379,7 @@ describe("a class's register (deliverable 4)", () => {
     expect(written.map((a) => [a.student_id, a.status, a.class_id, a.date])).toEqual(
       marks.map((m) => [m.student_id, m.status, classId, date]),
     );
-    const [event, ...more] = await auditEvents(first);
+    const [event, ...more] = await auditEventsOf(first);
     expect(more).toEqual([]);
     expect(event).toMatchObject({ route: 'put-class-register', group: 'students', outcome: 200 });
     expect([...(event?.record_ids ?? [])].sort()).toEqual([...students].sort());

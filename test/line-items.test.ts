@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entity } from '../shared/schemas/records';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
+import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
 import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
@@ -18,12 +19,7 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const tokens = new Map<string, string>();
-async function tokenOf(username: string): Promise<string> {
-  const token = tokens.get(username) ?? (await api.personToken(username));
-  tokens.set(username, token);
-  return token;
-}
+const { tokenOf, classesOf } = demoPeople(() => api);
 
 /** Every line item a caller reads (the administrator's own token without a username), in id order. */
 async function lineItems(username?: string): Promise<Row[]> {
@@ -34,14 +30,6 @@ async function lineItems(username?: string): Promise<Row[]> {
 }
 
 const idsOf = (rows: readonly Row[]) => rows.map((r) => r.line_item_id as string).sort();
-
-/** The classes an account is enrolled in, with a role. */
-async function classesOf(username: string, role: string): Promise<Set<string>> {
-  const user = await api.users.byLogin(username);
-  const entity = (await api.records.get('entities', user?.entity_id as string))?.record as Entity;
-  const enrollments = await api.records.enrollmentsOfPerson(entity.entity_id);
-  return new Set(enrollments.filter((e) => e.role === role).map((e) => e.class_id));
-}
 
 /** The classes the students in a guardian's care are students of. */
 async function childrensClasses(username: string): Promise<Set<string>> {

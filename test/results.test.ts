@@ -5,14 +5,12 @@
 // and administrators every one, another class's teacher none (404, as any record out of reach), and a
 // client registered with schools those of its schools' classes.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../shared/audit/audit-event';
 import { periodGrades } from '../shared/domain/grade-average';
 import { LIMITS } from '../shared/domain/limits';
-import type { Entity } from '../shared/schemas/records';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
+import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
 import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
@@ -24,12 +22,7 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const tokens = new Map<string, string>();
-async function tokenOf(username: string): Promise<string> {
-  const token = tokens.get(username) ?? (await api.personToken(username));
-  tokens.set(username, token);
-  return token;
-}
+const { tokenOf, classesOf, studentsOf, studentsOfClass, auditEventsOf } = demoPeople(() => api);
 
 /** Every record of a group a caller reads (the administrator's own token without a username), page by page. */
 async function walk(group: 'results' | 'line_items', username?: string): Promise<Row[]> {
@@ -46,29 +39,6 @@ async function walk(group: 'results' | 'line_items', username?: string): Promise
 
 const results = (username?: string) => walk('results', username);
 const idsOf = (rows: readonly Row[]) => rows.map((r) => r.result_id as string).sort();
-
-/** A person's entity, by their account. */
-async function entityOf(username: string): Promise<Entity> {
-  const user = await api.users.byLogin(username);
-  return (await api.records.get('entities', user?.entity_id as string))?.record as Entity;
-}
-
-/** The classes an account is enrolled in, with a role. */
-async function classesOf(username: string, role: string): Promise<Set<string>> {
-  const entity = await entityOf(username);
-  const enrollments = await api.records.enrollmentsOfPerson(entity.entity_id);
-  return new Set(enrollments.filter((e) => e.role === role).map((e) => e.class_id));
-}
-
-/** The student records of an account, or of the students in its care. */
-async function studentsOf(username: string, through: 'student' | 'tutor'): Promise<Set<string>> {
-  const roles = (await entityOf(username)).roles.filter((r) => r.role === through);
-  if (through === 'student') return new Set(roles.map((r) => r.id));
-  const tutors = await Promise.all(roles.map((r) => api.records.get('tutors', r.id)));
-  return new Set(
-    tutors.flatMap((t) => (t?.record as { student_ids: string[] } | undefined)?.student_ids ?? []),
-  );
-}
 
 /** The demo's released and unreleased line items, by id. */
 async function lineItemsById(): Promise<Map<string, Row>> {
@@ -343,23 +313,6 @@ describe('who writes results (deliverable 2)', () => {
   });
 });
 
-/** The students of a class, by their student records, from its enrollments. */
-async function studentsOfClass(classId: string): Promise<string[]> {
-  const enrollments = await api.records.enrollmentsOfClass(classId);
-  const entities = new Set(enrollments.filter((e) => e.role === 'student').map((e) => e.entity_id));
-  const students = (await json<Row>(await api.get('/api/students?items_per_page=500'))).students as Row[];
-  return students.filter((s) => entities.has(s.entity_id as string)).map((s) => s.student_id as string);
-}
-
-const auditEvents = async (response: Response): Promise<AuditEvent[]> => {
-  const id = response.headers.get('x-request-id');
-  return (await readFile(api.auditLogFile, 'utf8'))
-    .trim()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { audit: AuditEvent }).audit)
-    .filter((event) => event.request_id === id);
-};
-
 describe("a line item's results graded together (deliverable 4)", () => {
   it('a teacher grades its students in one request: every result made, then replaced when sent again, in one audit event naming every student', async () => {
     const { classId, project, studentId } = await sharedClass();
@@ -380,7 +333,7 @@ describe("a line item's results graded together (deliverable 4)", () => {
     expect(written.map((r) => [r.student_id, r.score, r.class_id, r.line_item_id])).toEqual(
       grades.map((g) => [g.student_id, g.score, classId, project.line_item_id]),
     );
-    const [event, ...more] = await auditEvents(first);
+    const [event, ...more] = await auditEventsOf(first);
     expect(more).toEqual([]);
     expect(event).toMatchObject({ route: 'put-line-item-results', group: 'students', outcome: 200 });
     expect([...(event?.record_ids ?? [])].sort()).toEqual([...students].sort());
