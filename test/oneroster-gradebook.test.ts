@@ -3,10 +3,11 @@
 // schemas, the objects are the native records, the binding's scopes guard them, paging, filter, sort and
 // fields work as in rostering, a delta read tells of a deleted one, and a client registered with schools
 // reads the line items and results of its schools' classes.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
 import { registeredClient } from './support/oauth';
-import { validResponse } from './support/oneroster-binding';
+import { bindingSchema, validResponse } from './support/oneroster-binding';
 import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/gradebook/v1p2';
@@ -496,6 +497,293 @@ describe("GET a class's results: /classes/{classSourcedId}/results, by student a
       await api.get(`${BASE}/classes/${outside.class_id}/results`, { token }),
       'imsx_StatusInfoDType',
       404,
+    );
+  });
+});
+
+/** A request body the binding's own schema of it accepts: what a stock client sends. */
+const bindingBody = (schema: string, body: Row) => {
+  const validate = bindingSchema(schema);
+  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+  return body;
+};
+
+const ref = (type: string, sourcedId: unknown, path: string) => ({
+  href: `${api.url}${path}/${sourcedId}`,
+  sourcedId,
+  type,
+});
+
+const newId = () => randomUUID();
+const now = () => new Date().toISOString();
+
+describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () => {
+  /** A result of the demo data: its class, a category of its line item, and the user of its student. */
+  const setting = async () => {
+    const [result] = await native('results');
+    const { class_id, line_item_id, student_id } = result as Row;
+    const item = (await (await api.get(`/api/line_items/${line_item_id}`)).json()) as Row;
+    const cls = (await (await api.get(`/api/classes/${class_id}`)).json()) as Row;
+    const student = (await (await api.get(`/api/students/${student_id}`)).json()) as Row;
+    return { cls, categoryId: item.category_id, userId: student.entity_id as string, studentId: student_id };
+  };
+
+  const lineItem = (id: string, s: Awaited<ReturnType<typeof setting>>, fields: Row = {}) => ({
+    lineItem: {
+      sourcedId: id,
+      status: 'active',
+      dateLastModified: now(),
+      title: 'Ficha de trabalho 3',
+      description: 'Frações e decimais',
+      assignDate: '2026-11-02T00:00:00.000Z',
+      dueDate: '2026-11-09T00:00:00.000Z',
+      class: ref('class', s.cls.class_id, '/ims/oneroster/rostering/v1p2/classes'),
+      school: ref('org', s.cls.school_id, '/ims/oneroster/rostering/v1p2/orgs'),
+      category: ref('category', s.categoryId, `${BASE}/categories`),
+      resultValueMin: 0,
+      resultValueMax: 20,
+      ...fields,
+    },
+  });
+
+  const result = (id: string, lineItemId: string, userId: string, fields: Row = {}) => ({
+    result: {
+      sourcedId: id,
+      status: 'active',
+      dateLastModified: now(),
+      lineItem: ref('lineItem', lineItemId, `${BASE}/lineItems`),
+      student: ref('user', userId, '/ims/oneroster/rostering/v1p2/users'),
+      scoreStatus: 'fully graded',
+      score: 17,
+      scoreDate: '2026-11-10',
+      comment: 'Bom trabalho',
+      ...fields,
+    },
+  });
+
+  const put = (path: string, body: unknown, token?: string) =>
+    api.send('PUT', `${BASE}${path}`, body, { token });
+
+  it('make and replace a line item and a result under the client’s sourcedIds, as grade passback does', async () => {
+    const s = await setting();
+    const itemId = newId();
+    const made = await put(`/lineItems/${itemId}`, bindingBody('SingleLineItemDType', lineItem(itemId, s)));
+    expect(made.status, await made.clone().text()).toBe(201);
+    expect(made.headers.get('location')).toBe(`${api.url}${BASE}/lineItems/${itemId}`);
+    expect(await made.text()).toBe('');
+    const read = await validResponse(await api.get(`${BASE}/lineItems/${itemId}`), 'SingleLineItemDType');
+    expect(read.lineItem).toMatchObject({
+      sourcedId: itemId,
+      status: 'active',
+      title: 'Ficha de trabalho 3',
+      description: 'Frações e decimais',
+      assignDate: '2026-11-02T00:00:00.000Z',
+      dueDate: '2026-11-09T00:00:00.000Z',
+      class: { sourcedId: s.cls.class_id },
+      school: { sourcedId: s.cls.school_id },
+      category: { sourcedId: s.categoryId },
+      resultValueMin: 0,
+      resultValueMax: 20,
+    });
+    const nativeItem = (await (await api.get(`/api/line_items/${itemId}`)).json()) as Row;
+    expect(nativeItem).toMatchObject({
+      class_id: s.cls.class_id,
+      assign_date: '2026-11-02',
+      released: false,
+    });
+
+    const resultId = newId();
+    const graded = await put(
+      `/results/${resultId}`,
+      bindingBody('SingleResultDType', result(resultId, itemId, s.userId)),
+    );
+    expect(graded.status, await graded.clone().text()).toBe(201);
+    const readResult = await validResponse(await api.get(`${BASE}/results/${resultId}`), 'SingleResultDType');
+    expect(readResult.result).toMatchObject({
+      sourcedId: resultId,
+      lineItem: { sourcedId: itemId },
+      student: { sourcedId: s.userId },
+      class: { sourcedId: s.cls.class_id },
+      scoreStatus: 'fully graded',
+      score: 17,
+      scoreDate: '2026-11-10',
+      comment: 'Bom trabalho',
+    });
+    expect((await (await api.get(`/api/results/${resultId}`)).json()) as Row).toMatchObject({
+      class_id: s.cls.class_id,
+      line_item_id: itemId,
+      student_id: s.studentId,
+    });
+
+    // A second PUT replaces: the same object, its new values, and no second record.
+    const before = await api.records.count('results');
+    const regraded = await put(
+      `/results/${resultId}`,
+      result(resultId, itemId, s.userId, { score: 19, comment: undefined }),
+    );
+    expect(regraded.status).toBe(201);
+    const replaced = await validResponse(await api.get(`${BASE}/results/${resultId}`), 'SingleResultDType');
+    expect(replaced.result).toMatchObject({ score: 19 });
+    expect(replaced.result).not.toHaveProperty('comment');
+    expect(await api.records.count('results')).toBe(before);
+    // What the binding's line item does not carry stays: its release to students.
+    await api.send('PUT', `/api/line_items/${itemId}`, {
+      ...Object.fromEntries(
+        Object.entries(nativeItem).filter(([k]) => !['line_item_id', 'created_at', 'updated_at'].includes(k)),
+      ),
+      released: true,
+    });
+    const renamed = await put(`/lineItems/${itemId}`, lineItem(itemId, s, { title: 'Ficha 3 (corrigida)' }));
+    expect(renamed.status).toBe(201);
+    expect((await (await api.get(`/api/line_items/${itemId}`)).json()) as Row).toMatchObject({
+      title: 'Ficha 3 (corrigida)',
+      released: true,
+    });
+
+    // DELETE: a line item a result names stays (409); its result goes, then it does; each then is 404.
+    await validResponse(await api.send('DELETE', `${BASE}/lineItems/${itemId}`), 'imsx_StatusInfoDType', 409);
+    expect((await api.send('DELETE', `${BASE}/results/${resultId}`)).status).toBe(204);
+    await validResponse(await api.get(`${BASE}/results/${resultId}`), 'imsx_StatusInfoDType', 404);
+    expect((await api.send('DELETE', `${BASE}/lineItems/${itemId}`)).status).toBe(204);
+    await validResponse(await api.send('DELETE', `${BASE}/lineItems/${itemId}`), 'imsx_StatusInfoDType', 404);
+    await validResponse(await api.send('DELETE', `${BASE}/results/not-a-uuid`), 'imsx_StatusInfoDType', 404);
+  });
+
+  it('make a category in the school year that holds today, and keep its school year on a replace', async () => {
+    const today = now().slice(0, 10);
+    const year = await createRecord(api, 'academic_sessions', {
+      title: 'Ano de hoje',
+      type: 'school_year',
+      start_date: today,
+      end_date: today,
+      parent_id: null,
+      school_year: today.slice(0, 4),
+    });
+    const id = newId();
+    const body = {
+      category: { sourcedId: id, status: 'active', dateLastModified: now(), title: 'Projetos', weight: 15 },
+    };
+    expect((await put(`/categories/${id}`, bindingBody('SingleCategoryDType', body))).status).toBe(201);
+    const read = await validResponse(await api.get(`${BASE}/categories/${id}`), 'SingleCategoryDType');
+    expect(read.category).toMatchObject({ sourcedId: id, title: 'Projetos', weight: 15 });
+    expect((await (await api.get(`/api/categories/${id}`)).json()) as Row).toMatchObject({
+      school_year_id: year.academic_session_id,
+    });
+    const renamed = { category: { ...body.category, title: 'Projetos de grupo', weight: undefined } };
+    expect((await put(`/categories/${id}`, renamed)).status).toBe(201);
+    expect((await (await api.get(`/api/categories/${id}`)).json()) as Row).toMatchObject({
+      title: 'Projetos de grupo',
+      weight: 15,
+      school_year_id: year.academic_session_id,
+    });
+    expect((await api.send('DELETE', `${BASE}/categories/${id}`)).status).toBe(204);
+    await removeRecord(api, 'academic_sessions', year.academic_session_id);
+  });
+
+  it('refuse bad input with 400 and the binding’s imsx_StatusInfo, and write nothing', async () => {
+    const s = await setting();
+    const [other] = (await native('classes')).filter((c) => c.class_id !== s.cls.class_id) as Row[];
+    const [teacher] = await native('teachers');
+    const counts = async () => Promise.all([api.records.count('line_items'), api.records.count('results')]);
+    const before = await counts();
+    const id = newId();
+    const { result_id: existingResult, line_item_id: existingItem } = (await native('results'))[0] as {
+      result_id: string;
+      line_item_id: string;
+    };
+    const refusals: [string, unknown][] = [
+      [`/lineItems/${id}`, lineItem(newId(), s)],
+      [`/lineItems/li-1`, lineItem('li-1', s)],
+      [`/lineItems/${id}`, lineItem(id, s, { status: 'tobedeleted' })],
+      [`/lineItems/${id}`, lineItem(id, s, { title: undefined })],
+      [`/lineItems/${id}`, lineItem(id, s, { title: '' })],
+      [`/lineItems/${id}`, lineItem(id, s, { assignDate: '2026-02-30' })],
+      [`/lineItems/${id}`, lineItem(id, s, { dueDate: '2026-10-01T00:00:00.000Z' })],
+      [`/lineItems/${id}`, lineItem(id, s, { resultValueMax: 'twenty' })],
+      [`/lineItems/${id}`, lineItem(id, s, { resultValueMax: undefined })],
+      [
+        `/lineItems/${id}`,
+        lineItem(id, s, {
+          school: ref('org', other?.school_id === s.cls.school_id ? newId() : other?.school_id, '/orgs'),
+        }),
+      ],
+      [`/lineItems/${id}`, lineItem(id, s, { class: ref('class', 'class-1', '/classes') })],
+      [`/lineItems/${id}`, lineItem(id, s, { category: ref('category', newId(), `${BASE}/categories`) })],
+      [`/lineItems/${id}`, { lineItem: 'Ficha' }],
+      [`/lineItems/${id}`, []],
+      [`/results/${id}`, result(id, existingItem, s.userId, { scoreStatus: 'graded' })],
+      [`/results/${id}`, result(id, existingItem, s.userId, { scoreDate: 'yesterday' })],
+      [`/results/${id}`, result(id, newId(), s.userId)],
+      [`/results/${id}`, result(id, 'li-1', s.userId)],
+      [`/results/${id}`, result(id, existingItem, teacher?.entity_id as string)],
+      [`/results/${id}`, result(id, existingItem, newId())],
+      [
+        `/results/${id}`,
+        result(id, existingItem, s.userId, { class: ref('class', other?.class_id, '/classes') }),
+      ],
+      [`/results/${existingResult}`, result(existingResult, existingItem, s.userId, { score: 'A' })],
+      [`/categories/${id}`, { category: { sourcedId: id, status: 'active', weight: 10 } }],
+    ];
+    for (const [path, body] of refusals) {
+      const response = await put(path, body);
+      expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      await validResponse(response, 'imsx_StatusInfoDType', 400);
+    }
+    // A body that is not JSON, or is not said to be, is refused as it is on every route that takes one.
+    await validResponse(await put(`/lineItems/${id}`, '{"lineItem": '), 'imsx_StatusInfoDType', 415);
+    const text = await api.send('PUT', `${BASE}/lineItems/${id}`, 'Ficha', {
+      headers: { 'content-type': 'text/plain' },
+    });
+    await validResponse(text, 'imsx_StatusInfoDType', 415);
+    expect(await counts()).toEqual(before);
+    await validResponse(await api.get(`${BASE}/lineItems/${id}`), 'imsx_StatusInfoDType', 404);
+  });
+
+  it('take gradebook.createput to PUT and gradebook.delete to DELETE, and keep a client to its schools', async () => {
+    const s = await setting();
+    const id = newId();
+    const body = lineItem(id, s);
+    for (const scope of [oneRosterScopes.gradebook, oneRosterScopes.gradebookDelete, 'gradebook:write']) {
+      const token = await api.token(scope);
+      await validResponse(await put(`/lineItems/${id}`, body, token), 'imsx_StatusInfoDType', 403);
+    }
+    const createPut = await api.token(oneRosterScopes.gradebookCreatePut);
+    expect((await put(`/lineItems/${id}`, body, createPut)).status).toBe(201);
+    await validResponse(
+      await api.send('DELETE', `${BASE}/lineItems/${id}`, undefined, { token: createPut }),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    const classes = await native('classes');
+    const outside = classes.find((c) => c.school_id !== s.cls.school_id) as Row;
+    const { token } = await registeredClient(api, {
+      name: 'Other school gradebook',
+      scopes: [oneRosterScopes.gradebookCreatePut, oneRosterScopes.gradebookDelete],
+      schools: [outside.school_id as string],
+    });
+    // Another school's line item is not there for it; it makes none in a class that is not its schools'.
+    await validResponse(await put(`/lineItems/${id}`, body, token), 'imsx_StatusInfoDType', 404);
+    await validResponse(
+      await api.send('DELETE', `${BASE}/lineItems/${id}`, undefined, { token }),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    const category = newId();
+    const categoryBody = { category: { sourcedId: category, title: 'Projetos' } };
+    await validResponse(
+      await put(`/categories/${category}`, categoryBody, token),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    const elsewhere = newId();
+    await validResponse(
+      await put(`/lineItems/${elsewhere}`, lineItem(elsewhere, s), token),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    const remover = await api.token(oneRosterScopes.gradebookDelete);
+    expect((await api.send('DELETE', `${BASE}/lineItems/${id}`, undefined, { token: remover })).status).toBe(
+      204,
     );
   });
 });

@@ -168,6 +168,38 @@ export class RecordRepository {
     return new Set([...items].filter(([, item]) => item.entity_type === 'organisation').map(([id]) => id));
   }
 
+  /**
+   * The id of the school year that holds a day (the latest to start, where two overlap), or undefined:
+   * one filtered Query of the academic sessions, the tenant's calendar (a few a year, whatever its size).
+   */
+  async schoolYearOn(day: string): Promise<string | undefined> {
+    let latest: { id: string; start: string } | undefined;
+    let startKey: Key | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: '#type = :type AND start_date <= :day AND end_date >= :day',
+          ProjectionExpression: 'academic_session_id, start_date',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: {
+            ':pk': keys.recordPartition('academic_sessions'),
+            ':type': 'school_year',
+            ':day': day,
+          },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const start = String(item.start_date);
+        if (!latest || start > latest.start) latest = { id: String(item.academic_session_id), start };
+      }
+      startKey = page.LastEvaluatedKey as Key | undefined;
+    } while (startKey);
+    return latest?.id;
+  }
+
   /** The ids of the classes of these schools, in id order: each school's range of the classes' listing. */
   async classIdsOfSchools(schoolIds: readonly string[]): Promise<string[]> {
     const ranges = await Promise.all(

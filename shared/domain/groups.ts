@@ -372,7 +372,8 @@ export const sensitiveScope = <G extends DocumentGroup>(group: G) => `${group}:r
  * reads every collection but demographics, `roster-core.readonly` the same core set, and
  * `roster-demographics.readonly` the demographics. Gradebook (its binding's OpenAPI file):
  * `gradebook.readonly` reads every collection, `gradebook-core.readonly` the collections of the model's
- * objects, not those nested under a class.
+ * objects, not those nested under a class; `gradebook.createput` creates or replaces an object by its
+ * sourcedId and `gradebook.delete` deletes one.
  */
 export const oneRosterScopes = {
   roster: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
@@ -380,6 +381,8 @@ export const oneRosterScopes = {
   demographics: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-demographics.readonly',
   gradebook: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.readonly',
   gradebookCore: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook-core.readonly',
+  gradebookCreatePut: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.createput',
+  gradebookDelete: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.delete',
 } as const;
 
 export const scopes = [

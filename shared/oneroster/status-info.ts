@@ -3,6 +3,7 @@
 // codeMinor value the binding names for the status.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { HttpError } from '../http/errors';
+import { isExposedHttpError } from '../http/problem';
 
 export type CodeMinor =
   | 'invalid_filter_field'
@@ -73,6 +74,14 @@ export function statusInfoResponse(
       statusCode: error.status,
       headers: { ...headers, ...error.headers },
       body: JSON.stringify(statusInfo(codeMinor, error.message)),
+    };
+  }
+  // What middy's body parser refuses (a body that is not JSON, or not declared so) is the client's error.
+  if (isExposedHttpError(error)) {
+    return {
+      statusCode: error.statusCode,
+      headers,
+      body: JSON.stringify(statusInfo(codeMinorOfStatus[error.statusCode] ?? 'invaliddata', error.message)),
     };
   }
   logUnexpected(error);

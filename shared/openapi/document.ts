@@ -57,6 +57,8 @@ const scopeDescriptions = Object.fromEntries([
   [oneRosterScopes.demographics, 'OneRoster 1.2: read demographics'],
   [oneRosterScopes.gradebook, 'OneRoster 1.2: read every gradebook collection'],
   [oneRosterScopes.gradebookCore, "OneRoster 1.2: read the gradebook's core collections"],
+  [oneRosterScopes.gradebookCreatePut, 'OneRoster 1.2: create or replace categories, line items and results'],
+  [oneRosterScopes.gradebookDelete, 'OneRoster 1.2: delete categories, line items and results'],
 ]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {

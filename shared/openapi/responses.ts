@@ -236,6 +236,28 @@ function oneRosterErrors(route: DocumentedRoute): Record<string, ResponseSpec> {
   };
   if (route.path.includes('{'))
     responses[404] = { description: 'Nothing has this sourcedId (unknownobject).', content };
+  if (route.access === 'write') {
+    responses[403] = {
+      ...responses[403],
+      description:
+        'The access token lacks the scope, or its client is limited to some schools and the write would reach past them (forbidden); the latter without WWW-Authenticate.',
+      headers: {
+        'WWW-Authenticate': { ...bearerChallenge('^Bearer .*error="insufficient_scope"'), required: false },
+      },
+    };
+    responses[409] = {
+      description:
+        'The write conflicts with other records: an object other records name deleted, or a fixed reference changed (invaliddata).',
+      content,
+    };
+    if (route.method === 'DELETE') {
+      responses[412] = { description: 'If-Match names another version than the current one.', content };
+    }
+  }
+  if (route.requestBody) {
+    responses[413] = { description: 'The request body is larger than the operation takes.', content };
+    responses[415] = { description: 'The request body is not JSON.', content };
+  }
   responses[429] = tooManyRequests(content);
   return responses;
 }

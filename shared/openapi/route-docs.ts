@@ -174,7 +174,7 @@ function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
   };
 }
 
-/** The OneRoster 1.2 Rostering and Gradebook bindings' reads (shared/oneroster/routes.ts). */
+/** The OneRoster 1.2 Rostering and Gradebook bindings' reads, and the Gradebook's writes (shared/oneroster/routes.ts). */
 const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
   'list-oneroster-users': { summary: 'OneRoster: list users', responses: { 200: 'OneRosterUserSet' } },
   'get-oneroster-user': { summary: 'OneRoster: get a user', responses: { 200: 'OneRosterSingleUser' } },
@@ -251,6 +251,33 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
   'list-oneroster-results-of-line-item-in-class': {
     summary: 'OneRoster: list the results for a line item of a class',
     responses: { 200: 'OneRosterResultSet' },
+  },
+  'put-oneroster-category': {
+    summary: 'OneRoster: create or replace a gradebook category',
+    responses: { 201: 'NoContent' },
+    requestBody: 'OneRosterSingleCategory',
+  },
+  'delete-oneroster-category': {
+    summary: 'OneRoster: delete a gradebook category',
+    responses: { 204: 'NoContent' },
+  },
+  'put-oneroster-line-item': {
+    summary: 'OneRoster: create or replace a gradebook line item',
+    responses: { 201: 'NoContent' },
+    requestBody: 'OneRosterSingleLineItem',
+  },
+  'delete-oneroster-line-item': {
+    summary: 'OneRoster: delete a gradebook line item',
+    responses: { 204: 'NoContent' },
+  },
+  'put-oneroster-result': {
+    summary: "OneRoster: create or replace a student's result",
+    responses: { 201: 'NoContent' },
+    requestBody: 'OneRosterSingleResult',
+  },
+  'delete-oneroster-result': {
+    summary: "OneRoster: delete a student's result",
+    responses: { 204: 'NoContent' },
   },
   'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },
   'get-oneroster-class': { summary: 'OneRoster: get a class', responses: { 200: 'OneRosterSingleClass' } },

@@ -9,6 +9,7 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import { parseEntityTags } from '../http/preconditions';
 import { header } from '../http/request';
 import { validateBody } from '../http/validate';
+import type { GroupRecords } from '../schemas/records';
 import { documentInsertRequest, type InsertRequest, type InsertSchema } from '../schemas/requests';
 import { type IdempotencyStore, idempotentPost, once } from './idempotency';
 import { carriesMasked, refuseMasked, refuseMaskedDocument, restoreMasked } from './masked-values';
@@ -152,12 +153,42 @@ export async function replaceRecord<G extends RecordGroup>(
   };
 }
 
-export async function deleteRecord(
+/**
+ * Makes a record of the group under the id a client chose, or replaces the record that has it: a PUT of
+ * the OneRoster Gradebook binding. `inputOf` makes the body to validate from the record there is, if any,
+ * so that what the binding's object does not carry stays as it is.
+ */
+export async function putRecord<G extends RecordGroup>(
+  group: G,
+  id: string,
+  schema: InsertSchema<G>,
+  request: ApiRequest,
+  writer: RecordWriter,
+  inputOf: (current: GroupRecords[G] | undefined) => unknown,
+): Promise<void> {
+  const current = await writer.records.get(group, id);
+  const input = validateBody(schema, await inputOf(current?.record), knownFields()) as InsertRequest<G>;
+  if (current) {
+    await refuseChangeOutsideSchools(request, group, id, writer.records);
+    await refuseChangeOutOfReach(request, group, id, writer.records);
+    await locatingClashes(request, group, () => writer.replace(group, id, input));
+    return;
+  }
+  await refuseCreateOutsideSchools(request, group, input, writer.records);
+  await refuseCreateOutOfReach(request, group, input, writer.records);
+  await locatingClashes(request, group, () => writer.create(group, input, undefined, id));
+}
+
+export const deleteRecord = (group: RecordGroup, request: ApiRequest, writer: RecordWriter) =>
+  removeRecord(group, recordId(group, request), request, writer);
+
+/** Deletes the group's record of this id, as DELETE does, whoever names it (a path's id or sourcedId). */
+export async function removeRecord(
   group: RecordGroup,
+  id: string,
   request: ApiRequest,
   writer: RecordWriter,
 ): Promise<ApiResponse> {
-  const id = recordId(group, request);
   await refuseChangeOutsideSchools(request, group, id, writer.records);
   await refuseChangeOutOfReach(request, group, id, writer.records);
   const removed = await writer.remove(group, id, ifMatch(request));

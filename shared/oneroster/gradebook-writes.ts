@@ -1,0 +1,217 @@
+// The OneRoster 1.2 Gradebook writes: PUT makes a category, line item or result under the sourcedId its
+// path names, or replaces the one that has it (201 either way, as the binding's OpenAPI file answers), and
+// DELETE deletes it (204). Each object becomes the native record it is served from (objects.ts), through
+// the native writes (shared/records/write-records.ts), so it meets the same rules, references and school
+// scope. What the binding's object does not carry is kept from the record it replaces: a category's school
+// year, a line item's release to students and score scale. A new category is in the school year that
+// holds the day it is made; a result's class is its line item's, its student the user's student record.
+import * as z from 'zod/mini';
+import type { RecordRepository } from '../data/record-repository';
+import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
+import type { RecordGroup } from '../domain/groups';
+import { isUuid } from '../domain/identifiers';
+import type { ApiRequest, ApiResponse } from '../exchange';
+import { validateBody } from '../http/validate';
+import type { RecordWriter } from '../records/record-writer';
+import { putRecord, removeRecord } from '../records/write-records';
+import { categoryInsertRequest, lineItemInsertRequest, resultInsertRequest } from '../schemas/requests';
+import { GRADEBOOK_PATH } from './paths';
+import { OneRosterError } from './status-info';
+
+/** A reference to another object: its sourcedId (its href and type are the binding's, and not read). */
+const ref = () => z.object({ sourcedId: z.string() });
+/** A day as the binding writes it, a date or a date-time in UTC: the native record keeps the date. */
+const day = () =>
+  z.pipe(
+    z.union([z.iso.date(), z.iso.datetime()]),
+    z.transform((value: string) => value.slice(0, 10)),
+  );
+/** Every object's own fields: a PUT makes or keeps an object active; DELETE is how one is deleted. */
+const base = () => ({
+  sourcedId: z.string(),
+  status: z.optional(z.literal('active', 'must be active: DELETE deletes an object')),
+});
+
+const categoryBody = () =>
+  z.object({ category: z.object({ ...base(), title: z.string(), weight: z.optional(z.number()) }) });
+
+const lineItemBody = () =>
+  z.object({
+    lineItem: z.object({
+      ...base(),
+      title: z.string(),
+      description: z.optional(z.string()),
+      assignDate: day(),
+      dueDate: day(),
+      class: ref(),
+      school: z.optional(ref()),
+      category: ref(),
+      gradingPeriod: z.optional(ref()),
+      scoreScale: z.optional(ref()),
+      resultValueMin: z.optional(z.number()),
+      resultValueMax: z.optional(z.number()),
+    }),
+  });
+
+const resultBody = () =>
+  z.object({
+    result: z.object({
+      ...base(),
+      lineItem: ref(),
+      student: ref(),
+      class: z.optional(ref()),
+      scoreStatus: z.string(),
+      score: z.optional(z.number()),
+      textScore: z.optional(z.string()),
+      scoreDate: day(),
+      comment: z.optional(z.string()),
+    }),
+  });
+
+/** The sourcedId in the path, in lower case as ids are stored: a PUT chooses it, so it must be a UUID. */
+function chosenId(request: ApiRequest): string {
+  const id = request.path.sourcedId ?? '';
+  if (!isUuid(id)) throw new OneRosterError(400, 'invaliddata', 'sourcedIds of this service are UUIDs.');
+  return id.toLowerCase();
+}
+
+/** The sourcedId in the path of a DELETE: anything but a UUID names no object. */
+function namedId(request: ApiRequest, kind: string): string {
+  const id = request.path.sourcedId ?? '';
+  if (!isUuid(id)) throw new OneRosterError(404, 'unknownobject', `No ${kind} has that sourcedId.`);
+  return id.toLowerCase();
+}
+
+/** A body's object, valid as the binding has it, whose sourcedId must be the path's. */
+function objectOf<K extends string, T extends { sourcedId: string }>(
+  schema: z.ZodMiniType<Record<K, T>>,
+  key: K,
+  request: ApiRequest,
+  id: string,
+): T {
+  const object = validateBody(schema, request.body, [])[key];
+  if (object.sourcedId.toLowerCase() !== id) {
+    throw new InvalidInputError(`The ${key}'s sourcedId must be the one its path names.`, [
+      { name: `${key}.sourcedId`, in: 'body', reason: "is not the path's sourcedId" },
+    ]);
+  }
+  return object;
+}
+
+const refused = (name: string, reason: string, message: string) =>
+  new InvalidInputError(message, [{ name, in: 'body', reason }]);
+
+const lower = (id: string) => id.toLowerCase();
+
+/** A PUT's answer: 201, made or replaced, with no body (the binding's OpenAPI file) but the object's address. */
+const putAnswer = (request: ApiRequest, path: string, id: string): ApiResponse => ({
+  status: 201,
+  headers: { location: `${request.config.publicBaseUrl}${GRADEBOOK_PATH}/${path}/${id}` },
+});
+
+/** The school year of a category made today. */
+async function schoolYearToday(records: RecordRepository): Promise<string> {
+  const today = new Date().toISOString().slice(0, 10);
+  const schoolYear = await records.schoolYearOn(today);
+  if (schoolYear === undefined) {
+    throw refused(
+      'category',
+      'no school year holds today',
+      'A category belongs to a school year, and none holds today: make it with POST /api/categories, naming its school year.',
+    );
+  }
+  return schoolYear;
+}
+
+/** PUT /categories/{sourcedId}. */
+export async function putCategory(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
+  const id = chosenId(request);
+  const category = objectOf(categoryBody(), 'category', request, id);
+  await putRecord('categories', id, categoryInsertRequest(), request, writer, async (current) => ({
+    title: category.title,
+    weight: category.weight ?? current?.weight ?? 1,
+    school_year_id: current?.school_year_id ?? (await schoolYearToday(writer.records)),
+  }));
+  return putAnswer(request, 'categories', id);
+}
+
+/** PUT /lineItems/{sourcedId}: its school, where given, must be its class's. */
+export async function putLineItem(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
+  const id = chosenId(request);
+  const item = objectOf(lineItemBody(), 'lineItem', request, id);
+  const classId = lower(item.class.sourcedId);
+  if (item.school && isUuid(classId)) {
+    const school = (await writer.records.schoolsOfClasses([classId])).get(classId);
+    if (school !== undefined && school !== lower(item.school.sourcedId)) {
+      throw refused('lineItem.school', "is not the class's school", "A line item's school is its class's.");
+    }
+  }
+  await putRecord('line_items', id, lineItemInsertRequest(), request, writer, (current) => ({
+    class_id: item.class.sourcedId,
+    title: item.title,
+    description: item.description ?? '',
+    category_id: item.category.sourcedId,
+    score_scale_id: item.scoreScale?.sourcedId ?? current?.score_scale_id ?? null,
+    result_value_min: item.resultValueMin ?? null,
+    result_value_max: item.resultValueMax ?? null,
+    grading_period_id: item.gradingPeriod?.sourcedId ?? null,
+    assign_date: item.assignDate,
+    due_date: item.dueDate,
+    released: current?.released ?? false,
+  }));
+  return putAnswer(request, 'lineItems', id);
+}
+
+/** The student record of a user (a person entity), by the user's sourcedId. */
+async function studentOfUser(records: RecordRepository, userId: string): Promise<string> {
+  const user = isUuid(userId) ? (await records.get('entities', lower(userId)))?.record : undefined;
+  const student = user?.roles.find((r) => r.role === 'student');
+  if (!student) {
+    throw refused('result.student', 'is not a student', "A result's student is a user who is a student.");
+  }
+  return student.id;
+}
+
+/** PUT /results/{sourcedId}: for a line item, its class the line item's, its student a student user. */
+export async function putResult(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
+  const id = chosenId(request);
+  const result = objectOf(resultBody(), 'result', request, id);
+  const lineItemId = lower(result.lineItem.sourcedId);
+  const item = isUuid(lineItemId) ? (await writer.records.get('line_items', lineItemId))?.record : undefined;
+  if (!item) {
+    throw refused('result.lineItem', 'names no line item', "A result's lineItem must name a line item.");
+  }
+  if (result.class && lower(result.class.sourcedId) !== item.class_id) {
+    throw refused('result.class', "is not the line item's class", "A result's class is its line item's.");
+  }
+  const studentId = await studentOfUser(writer.records, result.student.sourcedId);
+  await putRecord('results', id, resultInsertRequest(), request, writer, () => ({
+    class_id: item.class_id,
+    line_item_id: lineItemId,
+    student_id: studentId,
+    status: result.scoreStatus,
+    score: result.score ?? null,
+    text_score: result.textScore ?? null,
+    score_date: result.scoreDate,
+    comment: result.comment ?? '',
+  }));
+  return putAnswer(request, 'results', id);
+}
+
+/**
+ * DELETE /categories, /lineItems or /results/{sourcedId}: 204, or 409 while other records name it. The
+ * binding has no 410: an object deleted before is one there is not (404).
+ */
+export const deleteObject =
+  (group: RecordGroup, kind: string) =>
+  async (request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> => {
+    const id = namedId(request, kind);
+    try {
+      return await removeRecord(group, id, request, writer);
+    } catch (error) {
+      if (error instanceof NoLongerKeptError) {
+        throw new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
+      }
+      throw error;
+    }
+  };
