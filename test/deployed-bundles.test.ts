@@ -541,7 +541,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 600_000);
 
-  it("take a line item and a result by the Gradebook binding's PUT, replace a category, and delete all three", async () => {
+  it("take a line item and results by the Gradebook binding's PUT and POST, replace a category, and delete them", async () => {
     const gradebook = '/ims/oneroster/gradebook/v1p2';
     const [item] = (await json<Row>(await request('GET', '/api/line_items?items_per_page=1')))
       .line_items as Row[];
@@ -579,6 +579,23 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
       },
     });
     expect(graded.status, await graded.text()).toBe(201);
+    const [, other] = (await json<Row>(await request('GET', '/api/students?items_per_page=2')))
+      .students as Row[];
+    const posted = await json<Row>(
+      await request('POST', `${gradebook}/lineItems/${lineItem}/results`, {
+        results: [
+          {
+            sourcedId: 'lms-1',
+            student: { sourcedId: other?.entity_id },
+            scoreStatus: 'submitted',
+            scoreDate: '2026-12-12',
+          },
+        ],
+      }),
+      201,
+    );
+    const [pair] = posted.sourcedIdPairs as Row[];
+    expect((await request('DELETE', `${gradebook}/results/${pair?.allocatedSourcedId}`)).status).toBe(204);
     const read = await json<Row>(await request('GET', `${gradebook}/results/${result}`));
     expect(read.result).toMatchObject({
       sourcedId: result,

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
+import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
 import { bindingSchema, validResponse } from './support/oneroster-binding';
 import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
@@ -13,6 +14,7 @@ import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag 
 const BASE = '/ims/oneroster/gradebook/v1p2';
 
 let api: TestApi;
+const { auditEventsOf } = demoPeople(() => api);
 beforeAll(async () => {
   api = await startTestApi();
 });
@@ -785,5 +787,171 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
     expect((await api.send('DELETE', `${BASE}/lineItems/${id}`, undefined, { token: remover })).status).toBe(
       204,
     );
+  });
+});
+
+describe('GET /classes/{classSourcedId}/categories', () => {
+  it("answers the categories a class's line items name, with gradebook.readonly alone, and 404 for a class there is not", async () => {
+    const [items, classes] = await Promise.all([native('line_items'), native('classes')]);
+    const cls = classes.find((c) => items.some((i) => i.class_id === c.class_id)) as Row;
+    const named = new Set(items.filter((i) => i.class_id === cls.class_id).map((i) => i.category_id));
+    const path = `${BASE}/classes/${cls.class_id}/categories`;
+    const response = await api.get(`${path}?limit=100`);
+    const objects = (await validResponse(response, 'CategoriesSetDType')).categories as Obj[];
+    expect(objects.map((c) => c.sourcedId)).toEqual([...named].sort());
+    expect(response.headers.get('x-total-count')).toBe(String(named.size));
+    const all = await categoriesOf('limit=100');
+    expect(objects).toEqual(all.filter((c) => named.has(c.sourcedId)));
+    await validResponse(
+      await api.get(`${BASE}/classes/00000000-0000-4000-8000-000000000000/categories`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    const core = await api.token(oneRosterScopes.gradebookCore);
+    await validResponse(await api.get(path, { token: core }), 'imsx_StatusInfoDType', 403);
+    // A client registered with schools reads them for its schools' classes only.
+    const outside = classes.find((c) => c.school_id !== cls.school_id) as Row;
+    const { token } = await registeredClient(api, {
+      name: 'Other school categories',
+      scopes: [oneRosterScopes.gradebook],
+      schools: [outside.school_id as string],
+    });
+    await validResponse(await api.get(path, { token }), 'imsx_StatusInfoDType', 404);
+  });
+});
+
+describe('POST /lineItems/{lineItemSourcedId}/results', () => {
+  /** A new line item of a demo class, and the users of students of that class with results there. */
+  const setting = async () => {
+    const [results, userOf] = await Promise.all([everyNative('results'), usersOfStudents()]);
+    const { line_item_id, class_id } = results[0] as Row;
+    const students = [
+      ...new Set(results.filter((r) => r.class_id === class_id).map((r) => r.student_id as string)),
+    ];
+    const item = (await (await api.get(`/api/line_items/${line_item_id}`)).json()) as Row;
+    const { line_item_id: _id, created_at: _made, updated_at: _changed, ...itemBody } = item;
+    const quiz = await createRecord(api, 'line_items', { ...itemBody, title: 'Teste de avaliação' });
+    const users = students.slice(0, 3).map((s) => userOf.get(s) as string);
+    return {
+      lineItemId: quiz.line_item_id as string,
+      classId: class_id as string,
+      users,
+      students,
+      userOfStudent: userOf,
+    };
+  };
+
+  const resultSet = (lineItemId: string, users: readonly string[], fields: Row = {}) => ({
+    results: users.map((user, i) => ({
+      sourcedId: `lms-${i}`,
+      status: 'active',
+      dateLastModified: new Date().toISOString(),
+      lineItem: {
+        href: `${api.url}${BASE}/lineItems/${lineItemId}`,
+        sourcedId: lineItemId,
+        type: 'lineItem',
+      },
+      student: {
+        href: `${api.url}/ims/oneroster/rostering/v1p2/users/${user}`,
+        sourcedId: user,
+        type: 'user',
+      },
+      scoreStatus: 'fully graded',
+      score: 10 + i,
+      scoreDate: '2026-11-20',
+      ...fields,
+    })),
+  });
+
+  const post = (lineItemId: string, body: unknown, token?: string) =>
+    api.send('POST', `${BASE}/lineItems/${lineItemId}/results`, body, { token });
+
+  it("makes each student's result in one request, answers the sourcedIds given, and replaces them when posted again", async () => {
+    const { lineItemId, classId, users, students, userOfStudent } = await setting();
+    const body = bindingBody('ResultSetDType', resultSet(lineItemId, users));
+    const response = await post(lineItemId, body);
+    expect(response.headers.get('location')).toBe(
+      `${api.url}${BASE}/classes/${classId}/lineItems/${lineItemId}/results`,
+    );
+    const [event, ...more] = await auditEventsOf(response);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      route: 'post-oneroster-results-of-line-item',
+      group: 'students',
+      outcome: 201,
+    });
+    const graded = users.map((user) => students.find((s) => userOfStudent.get(s) === user));
+    expect([...(event?.record_ids ?? [])].sort()).toEqual([...graded].sort());
+    const made = await validResponse(response, 'GUIDPairSetDType', 201);
+    const pairs = made.sourcedIdPairs as { suppliedSourcedId: string; allocatedSourcedId: string }[];
+    expect(pairs.map((p) => p.suppliedSourcedId)).toEqual(['lms-0', 'lms-1', 'lms-2']);
+    for (const [i, pair] of pairs.entries()) {
+      const read = await validResponse(
+        await api.get(`${BASE}/results/${pair.allocatedSourcedId}`),
+        'SingleResultDType',
+      );
+      expect(read.result).toMatchObject({
+        lineItem: { sourcedId: lineItemId },
+        student: { sourcedId: users[i] },
+        class: { sourcedId: classId },
+        score: 10 + i,
+      });
+    }
+    const before = await api.records.count('results');
+    const again = await validResponse(
+      await post(lineItemId, resultSet(lineItemId, users, { score: 19 })),
+      'GUIDPairSetDType',
+      201,
+    );
+    expect(again.sourcedIdPairs).toEqual(pairs);
+    expect(await api.records.count('results')).toBe(before);
+    const read = await validResponse(
+      await api.get(`${BASE}/results/${pairs[0]?.allocatedSourcedId}`),
+      'SingleResultDType',
+    );
+    expect(read.result).toMatchObject({ score: 19 });
+  });
+
+  it('refuses bad input whole, with 400 and the binding’s imsx_StatusInfo, and takes gradebook.createpost alone', async () => {
+    const { lineItemId, users } = await setting();
+    const [other] = (await native('line_items')).filter((i) => i.line_item_id !== lineItemId) as Row[];
+    const [teacher] = await native('teachers');
+    const classes = await native('classes');
+    const count = () => api.records.count('results');
+    const before = await count();
+    const valid = resultSet(lineItemId, users);
+    const withFirst = (fields: Row) => ({
+      results: valid.results.map((r, i) => (i === 0 ? { ...r, ...fields } : r)),
+    });
+    const refusals: unknown[] = [
+      { results: [] },
+      { results: Array.from({ length: 33 }, () => valid.results[0]) },
+      { results: [valid.results[0], valid.results[0]] },
+      withFirst({ scoreStatus: 'graded' }),
+      withFirst({ scoreDate: '2026-13-01' }),
+      withFirst({ score: '17' }),
+      withFirst({ lineItem: { sourcedId: other?.line_item_id } }),
+      withFirst({ class: { sourcedId: classes.find((c) => c.class_id !== other?.class_id)?.class_id } }),
+      withFirst({ student: { sourcedId: teacher?.entity_id } }),
+      withFirst({ student: { sourcedId: 'user-1' } }),
+      withFirst({ status: 'tobedeleted' }),
+      { result: valid.results[0] },
+    ];
+    for (const body of refusals) {
+      const response = await post(lineItemId, body);
+      expect(response.status, `refusal ${refusals.indexOf(body)}`).toBe(400);
+      await validResponse(response, 'imsx_StatusInfoDType', 400);
+    }
+    expect(await count()).toBe(before);
+    await validResponse(
+      await post('00000000-0000-4000-8000-000000000000', valid),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    for (const scope of [oneRosterScopes.gradebookCreatePut, oneRosterScopes.gradebook, 'gradebook:write']) {
+      await validResponse(await post(lineItemId, valid, await api.token(scope)), 'imsx_StatusInfoDType', 403);
+    }
+    const poster = await api.token(oneRosterScopes.gradebookCreatePost);
+    await validResponse(await post(lineItemId, valid, poster), 'GUIDPairSetDType', 201);
   });
 });

@@ -507,7 +507,9 @@ describe('date and date-time filters on every collection', () => {
 describe('path sourcedIds', () => {
   it('answers 404 unknownobject for a sourcedId that is not a UUID, however long, on every route with one', async () => {
     const long = 'x'.repeat(2000);
-    for (const route of routes.filter((r) => r.dialect.kind === 'imsx' && r.path.includes('{'))) {
+    for (const route of routes.filter(
+      (r) => r.dialect.kind === 'imsx' && r.method === 'GET' && r.path.includes('{'),
+    )) {
       for (const id of [long, 'no-such-id', `${'0'.repeat(8)}-0000-0000-0000-00000000000g`]) {
         const path = route.path.replace('{sourcedId}', id).replace('{classSourcedId}', id);
         const body = await validResponse(await api.get(path), 'imsx_StatusInfoDType', 404);
@@ -576,7 +578,7 @@ describe('scopes', () => {
 describe('the rostering model: sessions, courses, classes, enrollments and the nested collections', () => {
   it('answers every route with objects that meet the binding schemas', async () => {
     const samples = await rosterSamples((path) => api.get(path));
-    const rostering = routes.filter((r) => r.dialect.kind === 'imsx');
+    const rostering = routes.filter((r) => r.dialect.kind === 'imsx' && r.method === 'GET');
     expect(rostering.length).toBeGreaterThanOrEqual(40);
     for (const route of rostering) {
       const path = samples.pathOf(route.path);

@@ -599,7 +599,7 @@ describe('what each route touches', () => {
       string
     >[];
     const theirs = classes.find((c) => c.school_id === clientSchool) as Record<string, string>;
-    const [student] = (await json(await send('GET', '/api/students?items_per_page=1'), 200))
+    const [student, another] = (await json(await send('GET', '/api/students?items_per_page=2'), 200))
       .students as Record<string, string>[];
     const today = new Date().toISOString().slice(0, 10);
     const year = await json(
@@ -665,8 +665,29 @@ describe('what each route touches', () => {
           );
         }
       }
+      // Another student's result posted with the line item's, made then replaced.
+      const posted = {
+        results: [
+          {
+            sourcedId: 'lms-1',
+            lineItem: ref(lineItem),
+            student: ref(another?.entity_id),
+            scoreStatus: 'submitted',
+            scoreDate: '2026-12-06',
+          },
+        ],
+      };
+      let allocated = '';
+      for (let i = 0; i < 2; i++) {
+        const pairs = await track('post-oneroster-results-of-line-item', async () =>
+          json(await send('POST', `${gradebook}/lineItems/${lineItem}/results`, posted, bearer), 201),
+        );
+        allocated = (pairs.sourcedIdPairs as { allocatedSourcedId: string }[])[0]
+          ?.allocatedSourcedId as string;
+      }
       // Deleted, then deleted again: the second finds it deleted (404).
       for (const [object, path, id] of [
+        ['result', 'results', allocated],
         ['result', 'results', results.get(bearer)],
         ['line-item', 'lineItems', lineItem],
         ['category', 'categories', categories.get(bearer)],

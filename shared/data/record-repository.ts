@@ -621,10 +621,13 @@ export class RecordRepository {
     return new Map([...claims].map(([value, claim]) => [value, String(claim.id)]));
   }
 
-  /** The stored items of these ids that exist, by id, or only the named attributes of them. */
+  /**
+   * The stored items of these ids that exist, by id, or only the named attributes of them. An id named
+   * twice is read once: DynamoDB refuses a batch that names a key twice.
+   */
   getManyItems(group: RecordGroup, ids: readonly string[], ...attributes: string[]) {
     return this.batchGet(
-      ids.map((id) => ({ ...keys.record(group, id) })),
+      [...new Set(ids)].map((id) => ({ ...keys.record(group, id) })),
       attributes,
     );
   }

@@ -373,7 +373,8 @@ export const sensitiveScope = <G extends DocumentGroup>(group: G) => `${group}:r
  * `roster-demographics.readonly` the demographics. Gradebook (its binding's OpenAPI file):
  * `gradebook.readonly` reads every collection, `gradebook-core.readonly` the collections of the model's
  * objects, not those nested under a class; `gradebook.createput` creates or replaces an object by its
- * sourcedId and `gradebook.delete` deletes one.
+ * sourcedId, `gradebook.createpost` posts a line item's results at once, and `gradebook.delete` deletes
+ * an object.
  */
 export const oneRosterScopes = {
   roster: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
@@ -382,6 +383,7 @@ export const oneRosterScopes = {
   gradebook: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.readonly',
   gradebookCore: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook-core.readonly',
   gradebookCreatePut: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.createput',
+  gradebookCreatePost: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.createpost',
   gradebookDelete: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.delete',
 } as const;
 

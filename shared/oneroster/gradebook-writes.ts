@@ -10,11 +10,18 @@ import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
+import { LIMITS } from '../domain/limits';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { validateBody } from '../http/validate';
+import { enterForStudents } from '../records/bulk-entry';
 import type { RecordWriter } from '../records/record-writer';
 import { putRecord, removeRecord } from '../records/write-records';
-import { categoryInsertRequest, lineItemInsertRequest, resultInsertRequest } from '../schemas/requests';
+import {
+  categoryInsertRequest,
+  lineItemInsertRequest,
+  lineItemResultsRequest,
+  resultInsertRequest,
+} from '../schemas/requests';
 import { GRADEBOOK_PATH } from './paths';
 import { OneRosterError } from './status-info';
 
@@ -53,20 +60,50 @@ const lineItemBody = () =>
     }),
   });
 
-const resultBody = () =>
+/** A result as the binding writes it; its line item is the path's where it is posted under one. */
+const resultObject = <L extends z.ZodMiniType>(lineItem: L) =>
   z.object({
-    result: z.object({
-      ...base(),
-      lineItem: ref(),
-      student: ref(),
-      class: z.optional(ref()),
-      scoreStatus: z.string(),
-      score: z.optional(z.number()),
-      textScore: z.optional(z.string()),
-      scoreDate: day(),
-      comment: z.optional(z.string()),
-    }),
+    ...base(),
+    lineItem,
+    student: ref(),
+    class: z.optional(ref()),
+    scoreStatus: z.string(),
+    score: z.optional(z.number()),
+    textScore: z.optional(z.string()),
+    scoreDate: day(),
+    comment: z.optional(z.string()),
   });
+
+const resultBody = () => z.object({ result: resultObject(ref()) });
+
+/** A line item's results posted together: as many as one transaction takes (LIMITS.bulkEntries). */
+const resultSetBody = () =>
+  z.object({
+    results: z
+      .array(resultObject(z.optional(ref())))
+      .check(
+        z.minLength(1, 'must hold at least one result'),
+        z.maxLength(
+          LIMITS.bulkEntries,
+          `at most ${LIMITS.bulkEntries} results: post a larger class in parts`,
+        ),
+      ),
+  });
+
+/** A result's grade, as the native result holds it. */
+const gradeOf = (result: {
+  scoreStatus: string;
+  score?: number;
+  textScore?: string;
+  scoreDate: string;
+  comment?: string;
+}) => ({
+  status: result.scoreStatus,
+  score: result.score ?? null,
+  text_score: result.textScore ?? null,
+  score_date: result.scoreDate,
+  comment: result.comment ?? '',
+});
 
 /** The sourcedId in the path, in lower case as ids are stored: a PUT chooses it, so it must be a UUID. */
 function chosenId(request: ApiRequest): string {
@@ -189,13 +226,66 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
     class_id: item.class_id,
     line_item_id: lineItemId,
     student_id: studentId,
-    status: result.scoreStatus,
-    score: result.score ?? null,
-    text_score: result.textScore ?? null,
-    score_date: result.scoreDate,
-    comment: result.comment ?? '',
+    ...gradeOf(result),
   }));
   return putAnswer(request, 'results', id);
+}
+
+/**
+ * POST /lineItems/{lineItemSourcedId}/results: the line item's results, each student's made, or replaced
+ * where the student has one (a student has one result per line item), in one transaction
+ * (shared/records/bulk-entry.ts), answered 201 with the sourcedId each was given by the one its poster
+ * supplied (GUIDPairSetDType), a replaced result keeping its own, and in `Location` where they are read.
+ */
+export async function postResultsOfLineItem(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
+  const lineItemId = namedId(request, 'lineItem');
+  const { results } = validateBody(resultSetBody(), request.body, []);
+  const item = (await writer.records.getMany('line_items', [lineItemId])).get(lineItemId);
+  if (!item) throw new OneRosterError(404, 'unknownobject', `No lineItem has the sourcedId ${lineItemId}.`);
+  const problems = results.flatMap((result, i) => [
+    ...(result.lineItem && lower(result.lineItem.sourcedId) !== lineItemId
+      ? [{ name: `results[${i}].lineItem`, in: 'body' as const, reason: "is not the path's line item" }]
+      : []),
+    ...(result.class && lower(result.class.sourcedId) !== item.class_id
+      ? [{ name: `results[${i}].class`, in: 'body' as const, reason: "is not the line item's class" }]
+      : []),
+  ]);
+  const userIds = results.map((r) => lower(r.student.sourcedId));
+  const users = await writer.records.getMany('entities', userIds.filter(isUuid));
+  const studentIds = userIds.map((id) => users.get(id)?.roles.find((r) => r.role === 'student')?.id);
+  studentIds.forEach((id, i) => {
+    if (id === undefined)
+      problems.push({ name: `results[${i}].student`, in: 'body', reason: 'is not a student' });
+  });
+  if (problems.length > 0) {
+    throw new InvalidInputError(
+      "Every result must be of the line item's class, for a student user.",
+      problems,
+    );
+  }
+  const { results: grades } = validateBody(
+    lineItemResultsRequest(),
+    { results: results.map((result, i) => ({ student_id: studentIds[i], ...gradeOf(result) })) },
+    [],
+  );
+  const written = await enterForStudents(request, writer, 'results', {
+    field: 'results',
+    classId: item.class_id,
+    inputs: grades.map((grade) => ({ class_id: item.class_id, line_item_id: lineItemId, ...grade })),
+  });
+  // Where the line item's results are read: its class's collection of them.
+  const location = `${request.config.publicBaseUrl}${GRADEBOOK_PATH}/classes/${item.class_id}/lineItems/${lineItemId}/results`;
+  return {
+    status: 201,
+    headers: { location },
+    body: {
+      sourcedIdPairs: results.map((result, i) => ({
+        suppliedSourcedId: result.sourcedId,
+        allocatedSourcedId: written.records[i]?.result_id,
+      })),
+    },
+    audit: written.audit,
+  };
 }
 
 /**

@@ -210,6 +210,33 @@ export async function listLineItemsOfClass(request: ApiRequest, reader: RosterRe
   );
 }
 
+/**
+ * GET /classes/{classSourcedId}/categories: the categories of a class's line items, read from the class's
+ * range of the line items' listing (a few hundred at most) and paged, filtered and sorted here. A category
+ * its line items name is not deleted, so a delta read tells of none deleted. `categories` reads them, as
+ * every school shares them; `reader` reads the class and its line items, within a client's schools.
+ */
+export async function listCategoriesOfClass(
+  request: ApiRequest,
+  reader: RosterReader,
+  categories: RosterReader,
+): Promise<ApiResponse> {
+  const query = objectQuery(request, 'categories');
+  const classId = pathId(request, 'class');
+  if (!(await reader.get('classes', classId))) throw unknownObject('class', classId);
+  const items = await reader.getMany('line_items', await reader.lineItemIdsOfClass(classId));
+  const named = await categories.getMany('categories', [
+    ...new Set([...items.values()].map((i) => i.category_id)),
+  ]);
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'categories',
+    [...named.values()].map((c) => make.category(c)),
+    query,
+  );
+}
+
 /** Results as objects, each naming its student by their user, read for the batch at once. */
 async function resultObjects(
   request: ApiRequest,

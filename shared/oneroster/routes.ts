@@ -256,6 +256,7 @@ const classResults = [
 ];
 
 const createPut = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePut } as const;
+const createPost = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePost } as const;
 const deletes = { kind: 'scope', scope: oneRosterScopes.gradebookDelete } as const;
 
 /**
@@ -305,6 +306,36 @@ function gradebookWrites<const Single extends string>(
     }),
   ] as const;
 }
+
+/**
+ * POST /lineItems/{lineItemSourcedId}/results: a line item's results, each student's made or replaced in
+ * one transaction (shared/records/bulk-entry.ts), granted what the native bulk entry is, the line item,
+ * and the users its results name; audited as one event naming every student.
+ */
+const postResultsOfLineItem = (() => {
+  const { create, personWrites } = partitionsOf('results');
+  const unused = [keys.idempotencyPartition('results'), ...personWrites];
+  return row({
+    id: 'post-oneroster-results-of-line-item',
+    method: 'POST',
+    path: `${GRADEBOOK_PATH}/lineItems/{sourcedId}/results`,
+    handler: 'oneroster-gradebook/post-results-of-line-item',
+    auth: createPost,
+    audit: { group: 'students', named: [] },
+    query: [],
+    access: 'write',
+    body: { type: 'json', maxBytes: LIMITS.bodyBytes },
+    dialect: imsx,
+    reads: [
+      ...new Set([
+        ...create.reads.filter((p) => !unused.includes(p)),
+        ...rec('results', 'students', 'line_items', 'entities'),
+        keys.naturalKeyPartition('results'),
+      ]),
+    ],
+    writes: create.writes.filter((p) => !unused.includes(p)),
+  });
+})();
 
 export const oneRosterRoutes = [
   ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true, deletions: roleGroups }),
@@ -491,6 +522,11 @@ export const oneRosterRoutes = [
     [...rec('line_items', 'classes'), keys.counterPartition, keys.changePartition('line_items')],
     { plural: 'line-items', deletions: ['line_items'], gradebook: true },
   ),
+  // A class's categories are those its line items name.
+  nestedInGradebook('categories-of-class', '/classes/{sourcedId}/categories', 'list-categories-of-class', [
+    ...rec('classes', 'line_items', 'categories'),
+    keys.listingPartition('line_items'),
+  ]),
   nestedInGradebook('line-items-of-class', '/classes/{sourcedId}/lineItems', 'list-line-items-of-class', [
     ...rec('classes', 'line_items'),
     keys.listingPartition('line_items'),
@@ -528,6 +564,7 @@ export const oneRosterRoutes = [
   ...gradebookWrites('lineItems', 'line-item', 'line_items', rec('classes')),
   // A result's class is its line item's, its student the student record of the user it names.
   ...gradebookWrites('results', 'result', 'results', rec('line_items', 'entities')),
+  postResultsOfLineItem,
 ];
 
 export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

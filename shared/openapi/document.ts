@@ -58,6 +58,7 @@ const scopeDescriptions = Object.fromEntries([
   [oneRosterScopes.gradebook, 'OneRoster 1.2: read every gradebook collection'],
   [oneRosterScopes.gradebookCore, "OneRoster 1.2: read the gradebook's core collections"],
   [oneRosterScopes.gradebookCreatePut, 'OneRoster 1.2: create or replace categories, line items and results'],
+  [oneRosterScopes.gradebookCreatePost, "OneRoster 1.2: post a line item's results at once"],
   [oneRosterScopes.gradebookDelete, 'OneRoster 1.2: delete categories, line items and results'],
 ]) as Record<Scope, string>;
 

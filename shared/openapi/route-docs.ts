@@ -228,6 +228,10 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
     summary: 'OneRoster: get a gradebook line item',
     responses: { 200: 'OneRosterSingleLineItem' },
   },
+  'list-oneroster-categories-of-class': {
+    summary: "OneRoster: list the gradebook categories of a class's line items",
+    responses: { 200: 'OneRosterCategorySet' },
+  },
   'list-oneroster-line-items-of-class': {
     summary: "OneRoster: list a class's gradebook line items",
     responses: { 200: 'OneRosterLineItemSet' },
@@ -274,6 +278,11 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
     summary: "OneRoster: create or replace a student's result",
     responses: { 201: 'NoContent' },
     requestBody: 'OneRosterSingleResult',
+  },
+  'post-oneroster-results-of-line-item': {
+    summary: "OneRoster: post a line item's results, each student's made or replaced",
+    responses: { 201: 'OneRosterGUIDPairSet' },
+    requestBody: 'OneRosterResultSet',
   },
   'delete-oneroster-result': {
     summary: "OneRoster: delete a student's result",

@@ -38,6 +38,7 @@ import {
   OneRosterDemographicsSet,
   OneRosterEnrollment,
   OneRosterEnrollmentSet,
+  OneRosterGUIDPairSet,
   OneRosterLineItem,
   OneRosterLineItemSet,
   OneRosterOrg,
@@ -790,6 +791,11 @@ const componentTable = {
   OneRosterSingleResult: {
     schema: OneRosterSingleResult,
     description: 'One OneRoster result (SingleResultDType).',
+  },
+  OneRosterGUIDPairSet: {
+    schema: OneRosterGUIDPairSet,
+    description:
+      'The sourcedId each posted object was given, by the one its poster supplied (GUIDPairSetDType).',
   },
   OneRosterAcademicSessionSet: {
     schema: OneRosterAcademicSessionSet,

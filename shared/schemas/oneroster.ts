@@ -164,6 +164,9 @@ export const OneRosterLineItemSet = z.strictObject({ lineItems: z.array(OneRoste
 export const OneRosterSingleLineItem = z.strictObject({ lineItem: OneRosterLineItem });
 export const OneRosterResultSet = z.strictObject({ results: z.array(OneRosterResult) });
 export const OneRosterSingleResult = z.strictObject({ result: OneRosterResult });
+export const OneRosterGUIDPairSet = z.strictObject({
+  sourcedIdPairs: z.array(z.strictObject({ suppliedSourcedId: z.string(), allocatedSourcedId: z.string() })),
+});
 export const OneRosterSingleEnrollment = z.strictObject({ enrollment: OneRosterEnrollment });
 
 export const OneRosterUserSet = z.strictObject({ users: z.array(OneRosterUser) });
