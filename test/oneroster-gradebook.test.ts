@@ -566,6 +566,48 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
   const put = (path: string, body: unknown, token?: string) =>
     api.send('PUT', `${BASE}${path}`, body, { token });
 
+  it('write nothing a client’s profile keeps from it: refuse setting it, and keep it on a replace', async () => {
+    const s = await setting();
+    const { token } = await registeredClient(api, {
+      name: 'Scores only',
+      scopes: [oneRosterScopes.gradebookCreatePut, oneRosterScopes.gradebookCreatePost],
+      profile: { oneroster: { results: { exclude: ['comment'] } } },
+    });
+    const itemId = newId();
+    expect((await put(`/lineItems/${itemId}`, lineItem(itemId, s))).status).toBe(201);
+    const resultId = newId();
+    expect((await put(`/results/${resultId}`, result(resultId, itemId, s.userId))).status).toBe(201);
+    // It sets no comment, made or replaced; a replace leaving the comment out keeps it.
+    const refused = await validResponse(
+      await put(`/results/${resultId}`, result(resultId, itemId, s.userId, { comment: 'Outro' }), token),
+      'imsx_StatusInfoDType',
+      400,
+    );
+    expect(refused.imsx_description).toContain('profile');
+    const regraded = result(resultId, itemId, s.userId, { score: 12, comment: undefined });
+    expect((await put(`/results/${resultId}`, regraded, token)).status).toBe(201);
+    expect((await (await api.get(`/api/results/${resultId}`)).json()) as Row).toMatchObject({
+      score: 12,
+      comment: 'Bom trabalho',
+    });
+    // A POST would replace results whole, clearing what it cannot read: it posts none.
+    await validResponse(
+      await api.send(
+        'POST',
+        `${BASE}/lineItems/${itemId}/results`,
+        { results: [regraded.result] },
+        { token },
+      ),
+      'imsx_StatusInfoDType',
+      400,
+    );
+    expect((await (await api.get(`/api/results/${resultId}`)).json()) as Row).toMatchObject({
+      comment: 'Bom trabalho',
+    });
+    expect((await api.send('DELETE', `${BASE}/results/${resultId}`)).status).toBe(204);
+    expect((await api.send('DELETE', `${BASE}/lineItems/${itemId}`)).status).toBe(204);
+  });
+
   it('make and replace a line item and a result under the client’s sourcedIds, as grade passback does', async () => {
     const s = await setting();
     const itemId = newId();

@@ -9,11 +9,13 @@ const all = [...routes, fallbackRoute];
 
 /**
  * The route ids a module hands to a factory of shared/wiring (api, oneRosterApi, pageApi, ...: each named
- * `…Api`), by id or as the row `serviceRoute` or `recordRoute` finds.
+ * `…Api`), by id or as the row `serviceRoute`, `recordRoute` or `gradebookWriteRoute` finds.
  */
 const namedRoutes = (source: string) =>
   [
-    ...source.matchAll(/\b(?:api|[a-z][A-Za-z]*Api)\(\s*(?:(?:serviceRoute|recordRoute)\(\s*)?'([^']+)'/g),
+    ...source.matchAll(
+      /\b(?:api|[a-z][A-Za-z]*Api)\(\s*(?:(?:serviceRoute|recordRoute|gradebookWriteRoute)\(\s*)?'([^']+)'/g,
+    ),
   ].map((m) => m[1]);
 
 describe('route handlers', () => {

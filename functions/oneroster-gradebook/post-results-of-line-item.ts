@@ -1,8 +1,10 @@
 // POST /ims/oneroster/gradebook/v1p2/lineItems/{lineItemSourcedId}/results
+import { gradebookWriteRoute } from '../../shared/oneroster/gradebook-write-routes';
 import { postResultsOfLineItem } from '../../shared/oneroster/gradebook-writes';
-import { oneRosterApi } from '../../shared/wiring/oneroster-api';
+import { oneRosterRouteApi } from '../../shared/wiring/oneroster-route-api';
 import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = oneRosterApi('post-oneroster-results-of-line-item', (request) =>
-  postResultsOfLineItem(request, recordWriter()),
+export const handler = oneRosterRouteApi(
+  gradebookWriteRoute('post-oneroster-results-of-line-item'),
+  (request) => postResultsOfLineItem(request, recordWriter()),
 );

@@ -1,8 +1,9 @@
 // PUT /ims/oneroster/gradebook/v1p2/lineItems/{sourcedId}
+import { gradebookWriteRoute } from '../../shared/oneroster/gradebook-write-routes';
 import { putLineItem } from '../../shared/oneroster/gradebook-writes';
-import { oneRosterApi } from '../../shared/wiring/oneroster-api';
+import { oneRosterRouteApi } from '../../shared/wiring/oneroster-route-api';
 import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = oneRosterApi('put-oneroster-line-item', (request) =>
+export const handler = oneRosterRouteApi(gradebookWriteRoute('put-oneroster-line-item'), (request) =>
   putLineItem(request, recordWriter()),
 );

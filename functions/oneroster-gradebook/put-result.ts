@@ -1,6 +1,9 @@
 // PUT /ims/oneroster/gradebook/v1p2/results/{sourcedId}
+import { gradebookWriteRoute } from '../../shared/oneroster/gradebook-write-routes';
 import { putResult } from '../../shared/oneroster/gradebook-writes';
-import { oneRosterApi } from '../../shared/wiring/oneroster-api';
+import { oneRosterRouteApi } from '../../shared/wiring/oneroster-route-api';
 import { recordWriter } from '../../shared/wiring/record-writer';
 
-export const handler = oneRosterApi('put-oneroster-result', (request) => putResult(request, recordWriter()));
+export const handler = oneRosterRouteApi(gradebookWriteRoute('put-oneroster-result'), (request) =>
+  putResult(request, recordWriter()),
+);

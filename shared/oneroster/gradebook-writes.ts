@@ -6,6 +6,7 @@
 // year, a line item's release to students and score scale. A new category is in the school year that
 // holds the day it is made; a result's class is its line item's, its student the user's student record.
 import * as z from 'zod/mini';
+import { allowedBy, fixedObjectFields } from '../clients/profiles';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
@@ -16,12 +17,14 @@ import { validateBody } from '../http/validate';
 import { enterForStudents } from '../records/bulk-entry';
 import type { RecordWriter } from '../records/record-writer';
 import { putRecord, removeRecord } from '../records/write-records';
+import type { GroupRecords } from '../schemas/records';
 import {
   categoryInsertRequest,
   lineItemInsertRequest,
   lineItemResultsRequest,
   resultInsertRequest,
 } from '../schemas/requests';
+import { objectFields } from './objects';
 import { GRADEBOOK_PATH } from './paths';
 import { OneRosterError } from './status-info';
 
@@ -140,6 +143,59 @@ const refused = (name: string, reason: string, message: string) =>
 
 const lower = (id: string) => id.toLowerCase();
 
+/** The objects written here, by their binding name, with the native field behind each optional field. */
+const optionalFields = {
+  categories: { weight: 'weight' },
+  lineItems: {
+    description: 'description',
+    gradingPeriod: 'grading_period_id',
+    resultValueMin: 'result_value_min',
+    resultValueMax: 'result_value_max',
+  },
+  results: { score: 'score', textScore: 'text_score', comment: 'comment' },
+} as const;
+type WrittenObject = keyof typeof optionalFields;
+
+/** The fields of an object the client's profile keeps from it (shared/clients/profiles.ts). */
+function hiddenFields(request: ApiRequest, object: WrittenObject): string[] {
+  const all = objectFields[object];
+  const readable = allowedBy(request.auth?.profile?.oneroster?.[object], all, fixedObjectFields[object]);
+  return all.filter((field) => !readable.includes(field));
+}
+
+/**
+ * A client writes no field its profile keeps from it: a body that sets one is refused, and a replace
+ * keeps the record's value of each (a PUT leaving one out would otherwise clear what it cannot read).
+ * Answers the input with those values taken from the record as it is.
+ */
+function withinProfile<T extends object>(
+  request: ApiRequest,
+  object: WrittenObject,
+  sent: readonly { name: string; body: object }[],
+  input: T,
+  current: object | undefined,
+): T {
+  const hidden = hiddenFields(request, object);
+  const set = sent.flatMap(({ name, body }) =>
+    hidden.filter((field) => field in body).map((field) => `${name}.${field}`),
+  );
+  if (set.length > 0) {
+    throw new InvalidInputError(
+      "The body sets fields this client's profile does not read.",
+      set.map((name) => ({
+        name,
+        in: 'body' as const,
+        reason: "not read by this client's profile, so not written by it either",
+      })),
+    );
+  }
+  if (!current) return input;
+  const natives: Record<string, string> = optionalFields[object];
+  const kept = hidden.flatMap((field) => (natives[field] ? [natives[field]] : []));
+  const record = current as Record<string, unknown>;
+  return { ...input, ...Object.fromEntries(kept.map((field) => [field, record[field]])) };
+}
+
 /** A PUT's answer: 201, made or replaced, with no body (the binding's OpenAPI file) but the object's address. */
 const putAnswer = (request: ApiRequest, path: string, id: string): ApiResponse => ({
   status: 201,
@@ -164,11 +220,19 @@ async function schoolYearToday(records: RecordRepository): Promise<string> {
 export async function putCategory(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
   const id = chosenId(request);
   const category = objectOf(categoryBody(), 'category', request, id);
-  await putRecord('categories', id, categoryInsertRequest(), request, writer, async (current) => ({
-    title: category.title,
-    weight: category.weight ?? current?.weight ?? 1,
-    school_year_id: current?.school_year_id ?? (await schoolYearToday(writer.records)),
-  }));
+  await putRecord('categories', id, categoryInsertRequest(), request, writer, async (current) =>
+    withinProfile(
+      request,
+      'categories',
+      [{ name: 'category', body: category }],
+      {
+        title: category.title,
+        weight: category.weight ?? current?.weight ?? 1,
+        school_year_id: current?.school_year_id ?? (await schoolYearToday(writer.records)),
+      },
+      current,
+    ),
+  );
   return putAnswer(request, 'categories', id);
 }
 
@@ -183,7 +247,24 @@ export async function putLineItem(request: ApiRequest, writer: RecordWriter): Pr
       throw refused('lineItem.school', "is not the class's school", "A line item's school is its class's.");
     }
   }
-  await putRecord('line_items', id, lineItemInsertRequest(), request, writer, (current) => ({
+  await putRecord('line_items', id, lineItemInsertRequest(), request, writer, (current) =>
+    withinProfile(
+      request,
+      'lineItems',
+      [{ name: 'lineItem', body: item }],
+      lineItemInput(item, current),
+      current,
+    ),
+  );
+  return putAnswer(request, 'lineItems', id);
+}
+
+/** A line item's native fields from the binding's object, and from the record it replaces, if any. */
+function lineItemInput(
+  item: z.output<ReturnType<typeof lineItemBody>>['lineItem'],
+  current: GroupRecords['line_items'] | undefined,
+) {
+  return {
     class_id: item.class.sourcedId,
     title: item.title,
     description: item.description ?? '',
@@ -195,8 +276,7 @@ export async function putLineItem(request: ApiRequest, writer: RecordWriter): Pr
     assign_date: item.assignDate,
     due_date: item.dueDate,
     released: current?.released ?? false,
-  }));
-  return putAnswer(request, 'lineItems', id);
+  };
 }
 
 /** The student record of a user (a person entity), by the user's sourcedId. */
@@ -222,12 +302,15 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
     throw refused('result.class', "is not the line item's class", "A result's class is its line item's.");
   }
   const studentId = await studentOfUser(writer.records, result.student.sourcedId);
-  await putRecord('results', id, resultInsertRequest(), request, writer, () => ({
-    class_id: item.class_id,
-    line_item_id: lineItemId,
-    student_id: studentId,
-    ...gradeOf(result),
-  }));
+  await putRecord('results', id, resultInsertRequest(), request, writer, (current) =>
+    withinProfile(
+      request,
+      'results',
+      [{ name: 'result', body: result }],
+      { class_id: item.class_id, line_item_id: lineItemId, student_id: studentId, ...gradeOf(result) },
+      current,
+    ),
+  );
   return putAnswer(request, 'results', id);
 }
 
@@ -240,6 +323,21 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
 export async function postResultsOfLineItem(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
   const lineItemId = namedId(request, 'lineItem');
   const { results } = validateBody(resultSetBody(), request.body, []);
+  // A result posted replaces the student's whole: a client whose profile keeps a grade's field from it
+  // sets none, and posts none at all, or a replace would clear what it cannot read.
+  withinProfile(
+    request,
+    'results',
+    results.map((body, i) => ({ name: `results[${i}]`, body })),
+    {},
+    undefined,
+  );
+  const hidden = hiddenFields(request, 'results').filter((field) => field in optionalFields.results);
+  if (hidden.length > 0) {
+    throw new InvalidInputError(
+      `This client's profile keeps ${hidden.join(', ')} of results from it, which a POST would clear: PUT each result instead.`,
+    );
+  }
   const item = (await writer.records.getMany('line_items', [lineItemId])).get(lineItemId);
   if (!item) throw new OneRosterError(404, 'unknownobject', `No lineItem has the sourcedId ${lineItemId}.`);
   const problems = results.flatMap((result, i) => [

@@ -1,14 +1,13 @@
-// The OneRoster 1.2 Rostering and Gradebook REST bindings' read operations, and the Gradebook's writes,
-// as rows of the route table (shared/routes.ts): each under /ims/oneroster/rostering/v1p2 in one of three
-// `oneroster-` areas, or under /ims/oneroster/gradebook/v1p2 in `oneroster-gradebook`, with the binding's
-// scopes and imsx_StatusInfo errors.
+// The OneRoster 1.2 Rostering and Gradebook REST bindings' read operations, and the Gradebook's writes
+// (gradebook-write-routes.ts), as rows of the route table (shared/routes.ts): each under
+// /ims/oneroster/rostering/v1p2 in one of three `oneroster-` areas, or under /ims/oneroster/gradebook/v1p2
+// in `oneroster-gradebook`, with the binding's scopes and imsx_StatusInfo errors.
 import { schoolSources } from '../auth/school-scope';
 import { keys } from '../data/keys';
 import { oneRosterScopes, personGroups, type RecordGroup, recordGroups, roleGroups } from '../domain/groups';
-import { LIMITS } from '../domain/limits';
-import { partitionsOf } from '../record-partitions';
 import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
+import { gradebookWriteRoutes } from './gradebook-write-routes';
 import { GRADEBOOK_PATH, ROSTERING_PATH } from './paths';
 
 /**
@@ -255,88 +254,6 @@ const classResults = [
   keys.deletionPartition('results'),
 ];
 
-const createPut = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePut } as const;
-const createPost = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePost } as const;
-const deletes = { kind: 'scope', scope: oneRosterScopes.gradebookDelete } as const;
-
-/**
- * A Gradebook object's writes (gradebook-writes.ts): `PUT <path>/{sourcedId}`, a create or a replace, and
- * `DELETE <path>/{sourcedId}`, granted what the native group's create, replace and delete are (without an
- * Idempotency-Key: a PUT is idempotent; without what a person's writes read: only clients hold the
- * binding's scopes) and what the object's references are found from (`reads`).
- */
-function gradebookWrites<const Single extends string>(
-  name: string,
-  single: Single,
-  group: RecordGroup,
-  reads: readonly string[],
-) {
-  const { create, replace, remove, personWrites } = partitionsOf(group);
-  // A OneRoster token is a client's: what only a person's writes read is not granted, nor the
-  // Idempotency-Key's item.
-  const unused = [keys.idempotencyPartition(group), ...personWrites];
-  const both = (...partitions: (readonly string[])[]) => [
-    ...new Set(partitions.flat().filter((p) => !unused.includes(p))),
-  ];
-  const write = {
-    path: `${GRADEBOOK_PATH}/${name}/{sourcedId}`,
-    query: [],
-    access: 'write',
-    dialect: imsx,
-  } as const;
-  return [
-    row({
-      ...write,
-      id: `put-oneroster-${single}`,
-      method: 'PUT',
-      handler: `oneroster-gradebook/put-${single}`,
-      auth: createPut,
-      body: { type: 'json', maxBytes: LIMITS.bodyBytes },
-      reads: [...new Set([...both(create.reads, replace.reads), ...reads])],
-      writes: both(create.writes, replace.writes),
-    }),
-    row({
-      ...write,
-      id: `delete-oneroster-${single}`,
-      method: 'DELETE',
-      handler: `oneroster-gradebook/delete-${single}`,
-      auth: deletes,
-      reads: both(remove.reads),
-      writes: both(remove.writes),
-    }),
-  ] as const;
-}
-
-/**
- * POST /lineItems/{lineItemSourcedId}/results: a line item's results, each student's made or replaced in
- * one transaction (shared/records/bulk-entry.ts), granted what the native bulk entry is, the line item,
- * and the users its results name; audited as one event naming every student.
- */
-const postResultsOfLineItem = (() => {
-  const { create, personWrites } = partitionsOf('results');
-  const unused = [keys.idempotencyPartition('results'), ...personWrites];
-  return row({
-    id: 'post-oneroster-results-of-line-item',
-    method: 'POST',
-    path: `${GRADEBOOK_PATH}/lineItems/{sourcedId}/results`,
-    handler: 'oneroster-gradebook/post-results-of-line-item',
-    auth: createPost,
-    audit: { group: 'students', named: [] },
-    query: [],
-    access: 'write',
-    body: { type: 'json', maxBytes: LIMITS.bodyBytes },
-    dialect: imsx,
-    reads: [
-      ...new Set([
-        ...create.reads.filter((p) => !unused.includes(p)),
-        ...rec('results', 'students', 'line_items', 'entities'),
-        keys.naturalKeyPartition('results'),
-      ]),
-    ],
-    writes: create.writes.filter((p) => !unused.includes(p)),
-  });
-})();
-
 export const oneRosterRoutes = [
   ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true, deletions: roleGroups }),
   ...collection('students', 'student', core, userReads(keys.listingPartition('students')), {
@@ -558,13 +475,7 @@ export const oneRosterRoutes = [
     'list-results-of-line-item-in-class',
     [...classResults, keys.recordPartition('line_items')],
   ),
-  // A new category is in the school year that holds the day, found among the academic sessions.
-  ...gradebookWrites('categories', 'category', 'categories', rec('academic_sessions')),
-  // A line item's school is checked to be its class's.
-  ...gradebookWrites('lineItems', 'line-item', 'line_items', rec('classes')),
-  // A result's class is its line item's, its student the student record of the user it names.
-  ...gradebookWrites('results', 'result', 'results', rec('line_items', 'entities')),
-  postResultsOfLineItem,
+  ...gradebookWriteRoutes,
 ];
 
 export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];

@@ -1,0 +1,109 @@
+// The OneRoster 1.2 Gradebook binding's writes (gradebook-writes.ts) as rows of the route table, kept
+// apart from its reads (routes.ts, which lists these too) so that a write's handler bundles only these
+// rows: PUT and DELETE of a category, line item or result, and the POST of a line item's results.
+import { keys } from '../data/keys';
+import { oneRosterScopes, type RecordGroup } from '../domain/groups';
+import { LIMITS } from '../domain/limits';
+import { partitionsOf } from '../record-partitions';
+import { row, rowOf } from '../route';
+import { GRADEBOOK_PATH } from './paths';
+
+const imsx = { kind: 'imsx' } as const;
+const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
+
+const createPut = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePut } as const;
+const createPost = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePost } as const;
+const deletes = { kind: 'scope', scope: oneRosterScopes.gradebookDelete } as const;
+
+/**
+ * A Gradebook object's writes (gradebook-writes.ts): `PUT <path>/{sourcedId}`, a create or a replace, and
+ * `DELETE <path>/{sourcedId}`, granted what the native group's create, replace and delete are (without an
+ * Idempotency-Key: a PUT is idempotent; without what a person's writes read: only clients hold the
+ * binding's scopes) and what the object's references are found from (`reads`).
+ */
+function gradebookWrites<const Single extends string>(
+  name: string,
+  single: Single,
+  group: RecordGroup,
+  reads: readonly string[],
+) {
+  const { create, replace, remove, personWrites } = partitionsOf(group);
+  // A OneRoster token is a client's: what only a person's writes read is not granted, nor the
+  // Idempotency-Key's item.
+  const unused = [keys.idempotencyPartition(group), ...personWrites];
+  const both = (...partitions: (readonly string[])[]) => [
+    ...new Set(partitions.flat().filter((p) => !unused.includes(p))),
+  ];
+  const write = {
+    path: `${GRADEBOOK_PATH}/${name}/{sourcedId}`,
+    query: [],
+    access: 'write',
+    dialect: imsx,
+  } as const;
+  return [
+    row({
+      ...write,
+      id: `put-oneroster-${single}`,
+      method: 'PUT',
+      handler: `oneroster-gradebook/put-${single}`,
+      auth: createPut,
+      body: { type: 'json', maxBytes: LIMITS.bodyBytes },
+      reads: [...new Set([...both(create.reads, replace.reads), ...reads])],
+      writes: both(create.writes, replace.writes),
+    }),
+    row({
+      ...write,
+      id: `delete-oneroster-${single}`,
+      method: 'DELETE',
+      handler: `oneroster-gradebook/delete-${single}`,
+      auth: deletes,
+      reads: both(remove.reads),
+      writes: both(remove.writes),
+    }),
+  ] as const;
+}
+
+/**
+ * POST /lineItems/{lineItemSourcedId}/results: a line item's results, each student's made or replaced in
+ * one transaction (shared/records/bulk-entry.ts), granted what the native bulk entry is, the line item,
+ * and the users its results name; audited as one event naming every student.
+ */
+const postResultsOfLineItem = (() => {
+  const { create, personWrites } = partitionsOf('results');
+  const unused = [keys.idempotencyPartition('results'), ...personWrites];
+  return row({
+    id: 'post-oneroster-results-of-line-item',
+    method: 'POST',
+    path: `${GRADEBOOK_PATH}/lineItems/{sourcedId}/results`,
+    handler: 'oneroster-gradebook/post-results-of-line-item',
+    auth: createPost,
+    audit: { group: 'students', named: [] },
+    query: [],
+    access: 'write',
+    body: { type: 'json', maxBytes: LIMITS.bodyBytes },
+    dialect: imsx,
+    reads: [
+      ...new Set([
+        ...create.reads.filter((p) => !unused.includes(p)),
+        ...rec('results', 'students', 'line_items', 'entities'),
+        keys.naturalKeyPartition('results'),
+      ]),
+    ],
+    writes: create.writes.filter((p) => !unused.includes(p)),
+  });
+})();
+
+export const gradebookWriteRoutes = [
+  // A new category is in the school year that holds the day, found among the academic sessions.
+  ...gradebookWrites('categories', 'category', 'categories', rec('academic_sessions')),
+  // A line item's school is checked to be its class's.
+  ...gradebookWrites('lineItems', 'line-item', 'line_items', rec('classes')),
+  // A result's class is its line item's, its student the student record of the user it names.
+  ...gradebookWrites('results', 'result', 'results', rec('line_items', 'entities')),
+  postResultsOfLineItem,
+];
+
+export type GradebookWriteRouteId = (typeof gradebookWriteRoutes)[number]['id'];
+
+/** The row of a Gradebook write, for its handler's factory (shared/wiring/oneroster-route-api.ts). */
+export const gradebookWriteRoute = (id: GradebookWriteRouteId) => rowOf(gradebookWriteRoutes, id);
