@@ -3,6 +3,7 @@
 // upload. Kept apart from the service's other rows (service-routes.ts) so that a record's handler bundles
 // only these, with the record factories of shared/wiring.
 import { keys } from './data/keys';
+import type { StudentWork } from './data/listings';
 import {
   groups,
   isDocumentGroup,
@@ -146,7 +147,7 @@ const groupRoutes = <G extends RecordGroup>(group: G) => {
  * It reads what its path names (`reads`) besides what a create reads.
  */
 const bulkRoute = <const Id extends string>(
-  group: 'attendance' | 'results',
+  group: StudentWork,
   r: { id: Id; path: string; operation: string; reads: readonly string[] },
 ) => {
   const { create } = partitionsOf(group);

@@ -13,7 +13,13 @@
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import { entriesOf } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
-import { isClassWork, type ListingName, rangesOfStudent, type StudentWork } from '../data/listings';
+import {
+  isClassWork,
+  isStudentWork,
+  type ListingName,
+  rangesOfStudent,
+  type StudentWork,
+} from '../data/listings';
 import { inScope, type ReadScope } from '../data/read-scope';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -81,9 +87,6 @@ const workOf = (classes: readonly string[], byClass: ReadonlyMap<string, readonl
   classes.flatMap((id) => byClass.get(id) ?? []);
 
 /** A person's own records of a group: their entity, their records of its role, their classes and enrollments. */
-/** Whether a group's records are each about one student of a class, listed by class and student. */
-const isStudentWork = (group: RecordGroup): group is StudentWork =>
-  group === 'results' || group === 'attendance';
 
 function ownIds(group: RecordGroup, { entity, enrolled, lineItems, studentWork }: ReachSources): string[] {
   if (group === 'entities') return [entity.entity_id];

@@ -5,7 +5,7 @@
 // Read on every request, as a person's reach is, since enrollments and care change while a token lives: a
 // request costs what the schools have, as `/schools/{id}/students` does, whatever the district's size.
 import { keys } from '../data/keys';
-import { isClassWork } from '../data/listings';
+import { isClassWork, isStudentWork } from '../data/listings';
 import type { ClassFacts, RecordRepository } from '../data/record-repository';
 import { type GroupDescription, groups, type RecordGroup, recordGroups, roleName } from '../domain/groups';
 import type { EntityRole } from '../schemas/records';
@@ -276,7 +276,7 @@ async function scopeOf(holdings: SchoolHoldings, group: RecordGroup): Promise<Sc
       }
     }
   }
-  if (group === 'results' || group === 'attendance') {
+  if (isStudentWork(group)) {
     for (const entry of await records.studentWorkOfClasses(
       group,
       classIds.map((classId) => ({ classId })),

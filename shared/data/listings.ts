@@ -48,7 +48,11 @@ export const entityListing = (entity: Pick<Entity, 'entity_type' | 'roles'>): Li
 export const lineItemsOfClass = (classId: string, released?: true) => `${classId}#${released ? '1#' : ''}`;
 
 /** The listings of a class's records each about one student: results and attendance. */
-export type StudentWork = 'results' | 'attendance';
+export const studentWork = ['results', 'attendance'] as const satisfies readonly RecordGroup[];
+export type StudentWork = (typeof studentWork)[number];
+/** Whether a group's records are each about one student of a class, listed by class and student. */
+export const isStudentWork = (group: RecordGroup): group is StudentWork =>
+  (studentWork as readonly RecordGroup[]).includes(group);
 
 /**
  * Where a class's records about its students start in their listing: every one, or with `studentId`
@@ -97,7 +101,7 @@ export const listedGroups = [
 /** The work of a class, each record of it listed by class: read class by class for a person's reach. */
 export type ClassWork = 'line_items' | StudentWork;
 export const isClassWork = (group: RecordGroup): group is ClassWork =>
-  group === 'line_items' || group === 'results' || group === 'attendance';
+  group === 'line_items' || isStudentWork(group);
 
 /** The listing a record is in, if any: entities by kind, the student and teacher role records, classes, a class's work. */
 export function listingOf<G extends RecordGroup>(

@@ -3,6 +3,7 @@
 // key's claim names it), all in one transaction, so an entry is written whole or not at all, and sent
 // again it leaves the same records. Its audit event names every student it names.
 
+import type { StudentWork } from '../data/listings';
 import { InvalidInputError } from '../domain/errors';
 import type { ApiRequest } from '../exchange';
 import type { AuditSubject } from '../http/subject';
@@ -13,15 +14,12 @@ import { readerView } from './record-view';
 import type { RecordWriter } from './record-writer';
 import { refuseCreateOutsideSchools } from './school-writes';
 
-/** The groups entered for many students at once: one record per student and what the path names. */
-export type BulkGroup = 'attendance' | 'results';
-
 /**
  * Writes one record per student of the class (`inputs`, in the order of `entries` in the body) in one
  * transaction, once the caller may write in the class and every student exists; answers the records as
  * written, in the caller's view, and the audit subject naming the students.
  */
-export async function enterForStudents<G extends BulkGroup>(
+export async function enterForStudents<G extends StudentWork>(
   request: ApiRequest,
   writer: RecordWriter,
   group: G,

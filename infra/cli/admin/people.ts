@@ -22,7 +22,7 @@ import {
 } from '../../../shared/data/item-kinds';
 import { ItemStore } from '../../../shared/data/items';
 import { type Key, keys } from '../../../shared/data/keys';
-import { rangesOfStudent, type StudentWork } from '../../../shared/data/listings';
+import { rangesOfStudent, type StudentWork, studentWork } from '../../../shared/data/listings';
 import { internal } from '../../../shared/data/record-items';
 import type { RecordRepository } from '../../../shared/data/record-repository';
 import { revocationItems } from '../../../shared/data/revocation-repository';
@@ -405,7 +405,7 @@ async function eraseRecords(
   for (const { id, tutors } of blocking) {
     for (const tutorId of tutors) await releaseStudent(stores, tutorId, id, erasure);
   }
-  for (const listing of ['results', 'attendance'] as const) {
+  for (const listing of studentWork) {
     for (const id of await studentWorkOf(stores, entity, listing)) {
       await stores.writer.remove(listing, id);
       erasure.records.push({ group: listing, id });
