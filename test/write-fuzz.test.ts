@@ -52,8 +52,12 @@ const otherType = (value: unknown): fc.Arbitrary<unknown> => {
   return fc.oneof(...choices);
 };
 
-/** A valid body broken in one way: a field of the wrong type, a required field gone, an unknown field, a broken nested entry. */
-function broken(valid: Row, required: string[]): fc.Arbitrary<unknown> {
+/**
+ * A valid body broken in one way: a field of the wrong type, a required field gone, an unknown field (where
+ * the body refuses one: a OneRoster object's are the binding's extensions, and ignored), a broken nested
+ * entry.
+ */
+function broken(valid: Row, required: string[], unknownRefused = true): fc.Arbitrary<unknown> {
   const fields = Object.keys(valid);
   const nested = fields.filter((f) => Array.isArray(valid[f]) && (valid[f] as unknown[]).length > 0);
   return fc.oneof(
@@ -64,10 +68,14 @@ function broken(valid: Row, required: string[]): fc.Arbitrary<unknown> {
       const { [field]: _gone, ...rest } = valid;
       return rest;
     }),
-    fc
-      .string({ minLength: 1, maxLength: 12 })
-      .filter((key) => !(key in valid) && key !== 'bank_accounts' && key !== '__proto__')
-      .map((key) => ({ ...valid, [key]: 'x' })),
+    ...(unknownRefused
+      ? [
+          fc
+            .string({ minLength: 1, maxLength: 12 })
+            .filter((key) => !(key in valid) && key !== 'bank_accounts' && key !== '__proto__')
+            .map((key) => ({ ...valid, [key]: 'x' })),
+        ]
+      : []),
     ...(nested.length > 0
       ? [
           fc.constantFrom(...nested).chain((field) => {
@@ -89,12 +97,12 @@ const anyBody: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('{', '{"a":}', '[1,2', '\u0000', 'true', '""'),
 );
 
-async function expectRefused(method: string, path: string, body: unknown) {
+async function expectRefused(method: string, path: string, body: unknown, type = 'application/problem+json') {
   const response = await api.send(method, path, typeof body === 'string' ? body : JSON.stringify(body));
   const text = await response.text();
   expect(response.status, `${method} ${path} ${text}`).toBeGreaterThanOrEqual(400);
   expect(response.status, `${method} ${path} ${text}`).toBeLessThan(500);
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(response.headers.get('content-type')).toBe(type);
 }
 
 describe('malformed bodies for every write operation', () => {
@@ -135,5 +143,83 @@ describe('malformed bodies for every write operation', () => {
       );
     }
     expect(await scanTable()).toEqual(before);
+  });
+
+  it('to the OneRoster Gradebook binding always get a 4xx imsx_StatusInfo and leave the table as it was', async () => {
+    const gradebook = '/ims/oneroster/gradebook/v1p2';
+    const [result] = (await json<Row>(await api.get('/api/results?items_per_page=1'))).results as Row[];
+    const item = await json<Row>(await api.get(`/api/line_items/${result?.line_item_id}`));
+    const student = await json<Row>(await api.get(`/api/students/${result?.student_id}`));
+    const ref = (sourcedId: unknown) => ({ sourcedId });
+    // The fields each write reads, valid: every one broken in turn, each required one left out.
+    const lineItem: Row = {
+      sourcedId: item.line_item_id,
+      status: 'active',
+      title: 'Ficha',
+      description: 'Frações',
+      assignDate: '2026-11-02',
+      dueDate: '2026-11-09',
+      class: ref(item.class_id),
+      category: ref(item.category_id),
+      resultValueMax: 20,
+    };
+    const grade: Row = {
+      sourcedId: result?.result_id,
+      status: 'active',
+      lineItem: ref(item.line_item_id),
+      student: ref(student.entity_id),
+      scoreStatus: 'fully graded',
+      score: 15,
+      scoreDate: '2026-11-10',
+      comment: 'Bom',
+    };
+    const imsx = 'application/json';
+    const before = await scanTable();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          broken(lineItem, ['sourcedId', 'title', 'assignDate', 'dueDate', 'class', 'category'], false).map(
+            (body) => ({ lineItem: body }),
+          ),
+          anyBody,
+        ),
+        async (body) => expectRefused('PUT', `${gradebook}/lineItems/${item.line_item_id}`, body, imsx),
+      ),
+      { numRuns: 40 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          broken(grade, ['sourcedId', 'lineItem', 'student', 'scoreStatus', 'scoreDate'], false).map(
+            (body) => ({ result: body }),
+          ),
+          anyBody,
+        ),
+        async (body) => expectRefused('PUT', `${gradebook}/results/${result?.result_id}`, body, imsx),
+      ),
+      { numRuns: 40 },
+    );
+    // Posted under its line item, a result may leave its lineItem out.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          broken(grade, ['sourcedId', 'student', 'scoreStatus', 'scoreDate'], false).map((body) => ({
+            results: [body],
+          })),
+          anyBody,
+        ),
+        async (body) =>
+          expectRefused('POST', `${gradebook}/lineItems/${item.line_item_id}/results`, body, imsx),
+      ),
+      { numRuns: 40 },
+    );
+    expect(await scanTable()).toEqual(before);
+    // And each body before it was broken is taken: what was refused was the break.
+    const taken = [
+      await api.send('PUT', `${gradebook}/lineItems/${item.line_item_id}`, { lineItem }),
+      await api.send('PUT', `${gradebook}/results/${result?.result_id}`, { result: grade }),
+      await api.send('POST', `${gradebook}/lineItems/${item.line_item_id}/results`, { results: [grade] }),
+    ];
+    expect(taken.map((response) => response.status)).toEqual([201, 201, 201]);
   });
 });
