@@ -677,10 +677,15 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
       ),
       released: true,
     });
-    const renamed = await put(`/lineItems/${itemId}`, lineItem(itemId, s, { title: 'Ficha 3 (corrigida)' }));
+    // A date-time with an offset is kept as its day in UTC.
+    const renamed = await put(
+      `/lineItems/${itemId}`,
+      lineItem(itemId, s, { title: 'Ficha 3 (corrigida)', dueDate: '2026-11-09T23:30:00-02:00' }),
+    );
     expect(renamed.status).toBe(201);
     expect((await (await api.get(`/api/line_items/${itemId}`)).json()) as Row).toMatchObject({
       title: 'Ficha 3 (corrigida)',
+      due_date: '2026-11-10',
       released: true,
     });
 
@@ -691,6 +696,18 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
     expect((await api.send('DELETE', `${BASE}/lineItems/${itemId}`)).status).toBe(204);
     await validResponse(await api.send('DELETE', `${BASE}/lineItems/${itemId}`), 'imsx_StatusInfoDType', 404);
     await validResponse(await api.send('DELETE', `${BASE}/results/not-a-uuid`), 'imsx_StatusInfoDType', 404);
+  });
+
+  it('make one line item of PUTs of a new sourcedId sent at once, each answered 201', async () => {
+    const s = await setting();
+    const before = await api.records.count('line_items');
+    const id = newId();
+    const answers = await Promise.all(
+      ['Ficha A', 'Ficha B', 'Ficha C'].map((title) => put(`/lineItems/${id}`, lineItem(id, s, { title }))),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    expect(await api.records.count('line_items')).toBe(before + 1);
+    expect((await api.send('DELETE', `${BASE}/lineItems/${id}`)).status).toBe(204);
   });
 
   it('make a category in the school year that holds today, and keep its school year on a replace', async () => {
@@ -745,6 +762,11 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
       [`/lineItems/${id}`, lineItem(id, s, { dueDate: '2026-10-01T00:00:00.000Z' })],
       [`/lineItems/${id}`, lineItem(id, s, { resultValueMax: 'twenty' })],
       [`/lineItems/${id}`, lineItem(id, s, { resultValueMax: undefined })],
+      // Numbers DynamoDB cannot hold as sent (past 2^53, or below its smallest) are refused, not a 500.
+      [`/lineItems/${id}`, lineItem(id, s, { resultValueMax: 1e300 })],
+      [`/results/${id}`, result(id, existingItem, s.userId, { score: 1e16 })],
+      [`/results/${id}`, result(id, existingItem, s.userId, { score: 5e-324 })],
+      [`/lineItems/${id}`, lineItem(id, s, { assignDate: '2026-11-02T08:00:00' })],
       [
         `/lineItems/${id}`,
         lineItem(id, s, {
@@ -773,8 +795,8 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
       expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(400);
       await validResponse(response, 'imsx_StatusInfoDType', 400);
     }
-    // A body that is not JSON, or is not said to be, is refused as it is on every route that takes one.
-    await validResponse(await put(`/lineItems/${id}`, '{"lineItem": '), 'imsx_StatusInfoDType', 415);
+    // A body that is not JSON is a bad request, one not said to be JSON of a type not taken, as natively.
+    await validResponse(await put(`/lineItems/${id}`, '{"lineItem": '), 'imsx_StatusInfoDType', 400);
     const text = await api.send('PUT', `${BASE}/lineItems/${id}`, 'Ficha', {
       headers: { 'content-type': 'text/plain' },
     });
@@ -972,6 +994,7 @@ describe('POST /lineItems/{lineItemSourcedId}/results', () => {
       withFirst({ scoreStatus: 'graded' }),
       withFirst({ scoreDate: '2026-13-01' }),
       withFirst({ score: '17' }),
+      withFirst({ score: -1e16 }),
       withFirst({ lineItem: { sourcedId: other?.line_item_id } }),
       withFirst({ class: { sourcedId: classes.find((c) => c.class_id !== other?.class_id)?.class_id } }),
       withFirst({ student: { sourcedId: teacher?.entity_id } }),
@@ -993,6 +1016,16 @@ describe('POST /lineItems/{lineItemSourcedId}/results', () => {
     for (const scope of [oneRosterScopes.gradebookCreatePut, oneRosterScopes.gradebook, 'gradebook:write']) {
       await validResponse(await post(lineItemId, valid, await api.token(scope)), 'imsx_StatusInfoDType', 403);
     }
+    // Another school's line item is not there for a client registered with schools.
+    const quiz = (await (await api.get(`/api/line_items/${lineItemId}`)).json()) as Row;
+    const cls = classes.find((c) => c.class_id === quiz.class_id);
+    const elsewhere = classes.find((c) => c.school_id !== cls?.school_id) as Row;
+    const { token: schoolToken } = await registeredClient(api, {
+      name: 'Other school poster',
+      scopes: [oneRosterScopes.gradebookCreatePost],
+      schools: [elsewhere.school_id as string],
+    });
+    await validResponse(await post(lineItemId, valid, schoolToken), 'imsx_StatusInfoDType', 404);
     const poster = await api.token(oneRosterScopes.gradebookCreatePost);
     await validResponse(await post(lineItemId, valid, poster), 'GUIDPairSetDType', 201);
   });

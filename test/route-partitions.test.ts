@@ -700,6 +700,18 @@ describe('what each route touches', () => {
         }
       }
     }
+    // An administrator's token carries the binding's scopes too: its writes stay within the same grants.
+    const admin = await personToken('admin');
+    const adminItem = randomUUID();
+    await track('put-oneroster-line-item', async () =>
+      json(
+        await send('PUT', `${gradebook}/lineItems/${adminItem}`, bodies['line-item'](adminItem), admin),
+        201,
+      ),
+    );
+    await track('delete-oneroster-line-item', async () =>
+      json(await send('DELETE', `${gradebook}/lineItems/${adminItem}`, undefined, admin), 204),
+    );
     await json(await send('DELETE', `/api/academic_sessions/${year.academic_session_id}`), 204);
     // A PUT reads a deleted object's trace only when it is deleted between the PUT's read and its write.
     for (const route of routes.filter((r) => r.dialect.kind === 'imsx' && r.access === 'write')) {

@@ -1,11 +1,11 @@
 // DELETE /ims/oneroster/gradebook/v1p2/categories/{sourcedId}
 import { gradebookWriteRoute } from '../../shared/oneroster/gradebook-write-routes';
 import { deleteObject } from '../../shared/oneroster/gradebook-writes';
-import { oneRosterRouteApi } from '../../shared/wiring/oneroster-route-api';
+import { oneRosterWriteApi } from '../../shared/wiring/oneroster-write-api';
 import { recordWriter } from '../../shared/wiring/record-writer';
 
 const remove = deleteObject('categories', 'category');
 
-export const handler = oneRosterRouteApi(gradebookWriteRoute('delete-oneroster-category'), (request) =>
+export const handler = oneRosterWriteApi(gradebookWriteRoute('delete-oneroster-category'), (request) =>
   remove(request, recordWriter()),
 );

@@ -13,8 +13,8 @@ export interface ErrorDialect {
   ): APIGatewayProxyStructuredResultV2;
 }
 
-/** middy's JSON parser reports a malformed body as 415; it is a bad request. */
-function asProblem(error: unknown): unknown {
+/** middy's JSON parser reports a malformed body as 415; it is a bad request, in every dialect. */
+export function malformedAsBadRequest(error: unknown): unknown {
   const parser = error as { statusCode?: unknown; message?: unknown } | null;
   if (parser?.statusCode === 415 && parser.message === 'Invalid or malformed JSON was provided') {
     return new BadRequestError('The body is not valid JSON.', [
@@ -37,7 +37,7 @@ function asOAuthError(error: unknown): unknown {
 }
 
 export const problemDialect: ErrorDialect = {
-  render: (error, context) => errorResponse(asProblem(error), context),
+  render: (error, context) => errorResponse(malformedAsBadRequest(error), context),
 };
 
 export const oauthDialect: ErrorDialect = {

@@ -1,9 +1,11 @@
 // The OneRoster binding's routes answer every error with an imsx_StatusInfo body (binding section 3.3).
-import type { ErrorDialect } from '../http/dialect';
+import { type ErrorDialect, malformedAsBadRequest } from '../http/dialect';
 import { logFailure } from '../http/problem';
 import { statusInfoResponse } from './status-info';
 
 export const imsxDialect: ErrorDialect = {
   render: (error, context) =>
-    statusInfoResponse(error, context.requestId, (failure) => logFailure(failure, context)),
+    statusInfoResponse(malformedAsBadRequest(error), context.requestId, (failure) =>
+      logFailure(failure, context),
+    ),
 };

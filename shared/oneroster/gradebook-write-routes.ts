@@ -1,6 +1,7 @@
 // The OneRoster 1.2 Gradebook binding's writes (gradebook-writes.ts) as rows of the route table, kept
 // apart from its reads (routes.ts, which lists these too) so that a write's handler bundles only these
 // rows: PUT and DELETE of a category, line item or result, and the POST of a line item's results.
+import { schoolHeldSources } from '../auth/school-scope';
 import { keys } from '../data/keys';
 import { oneRosterScopes, type RecordGroup } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
@@ -18,8 +19,9 @@ const deletes = { kind: 'scope', scope: oneRosterScopes.gradebookDelete } as con
 /**
  * A Gradebook object's writes (gradebook-writes.ts): `PUT <path>/{sourcedId}`, a create or a replace, and
  * `DELETE <path>/{sourcedId}`, granted what the native group's create, replace and delete are (without an
- * Idempotency-Key: a PUT is idempotent; without what a person's writes read: only clients hold the
- * binding's scopes) and what the object's references are found from (`reads`).
+ * Idempotency-Key: a PUT is idempotent; without what a teacher's writes read: of the people, only an
+ * administrator holds the binding's scopes, and writes everywhere) and what the object's references are
+ * found from (`reads`). Each checks a person's sign-in, as the native writes do.
  */
 function gradebookWrites<const Single extends string>(
   name: string,
@@ -28,8 +30,7 @@ function gradebookWrites<const Single extends string>(
   reads: readonly string[],
 ) {
   const { create, replace, remove, personWrites } = partitionsOf(group);
-  // A OneRoster token is a client's: what only a person's writes read is not granted, nor the
-  // Idempotency-Key's item.
+  // Neither what only a teacher's writes read nor the Idempotency-Key's item is granted.
   const unused = [keys.idempotencyPartition(group), ...personWrites];
   const both = (...partitions: (readonly string[])[]) => [
     ...new Set(partitions.flat().filter((p) => !unused.includes(p))),
@@ -38,6 +39,7 @@ function gradebookWrites<const Single extends string>(
     path: `${GRADEBOOK_PATH}/${name}/{sourcedId}`,
     query: [],
     access: 'write',
+    checksSignIn: true,
     dialect: imsx,
   } as const;
   return [
@@ -65,8 +67,9 @@ function gradebookWrites<const Single extends string>(
 
 /**
  * POST /lineItems/{lineItemSourcedId}/results: a line item's results, each student's made or replaced in
- * one transaction (shared/records/bulk-entry.ts), granted what the native bulk entry is, the line item,
- * and the users its results name; audited as one event naming every student.
+ * one transaction (shared/records/bulk-entry.ts), granted what the native bulk entry is, the line item
+ * (and whether a client's schools hold it), and the users its results name; audited as one event naming
+ * every student.
  */
 const postResultsOfLineItem = (() => {
   const { create, personWrites } = partitionsOf('results');
@@ -80,12 +83,14 @@ const postResultsOfLineItem = (() => {
     audit: { group: 'students', named: [] },
     query: [],
     access: 'write',
+    checksSignIn: true,
     body: { type: 'json', maxBytes: LIMITS.bodyBytes },
     dialect: imsx,
     reads: [
       ...new Set([
         ...create.reads.filter((p) => !unused.includes(p)),
         ...rec('results', 'students', 'line_items', 'entities'),
+        ...schoolHeldSources('line_items'),
         keys.naturalKeyPartition('results'),
       ]),
     ],
@@ -105,5 +110,5 @@ export const gradebookWriteRoutes = [
 
 export type GradebookWriteRouteId = (typeof gradebookWriteRoutes)[number]['id'];
 
-/** The row of a Gradebook write, for its handler's factory (shared/wiring/oneroster-route-api.ts). */
+/** The row of a Gradebook write, for its handler's factory (shared/wiring/oneroster-write-api.ts). */
 export const gradebookWriteRoute = (id: GradebookWriteRouteId) => rowOf(gradebookWriteRoutes, id);

@@ -16,7 +16,8 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import { validateBody } from '../http/validate';
 import { enterForStudents } from '../records/bulk-entry';
 import type { RecordWriter } from '../records/record-writer';
-import { putRecord, removeRecord } from '../records/write-records';
+import { refuseChangeOutsideSchools } from '../records/school-writes';
+import { type PutBodies, putRecord, removeRecord } from '../records/write-records';
 import type { GroupRecords } from '../schemas/records';
 import {
   categoryInsertRequest,
@@ -30,11 +31,13 @@ import { OneRosterError } from './status-info';
 
 /** A reference to another object: its sourcedId (its href and type are the binding's, and not read). */
 const ref = () => z.object({ sourcedId: z.string() });
-/** A day as the binding writes it, a date or a date-time in UTC: the native record keeps the date. */
+/** A day as the binding writes it, a date or a date-time: the native record keeps the date, in UTC. */
 const day = () =>
   z.pipe(
-    z.union([z.iso.date(), z.iso.datetime()]),
-    z.transform((value: string) => value.slice(0, 10)),
+    z.union([z.iso.date(), z.iso.datetime({ offset: true })]),
+    z.transform((value: string) =>
+      value.length === 10 ? value : new Date(value).toISOString().slice(0, 10),
+    ),
   );
 /** Every object's own fields: a PUT makes or keeps an object active; DELETE is how one is deleted. */
 const base = () => ({
@@ -202,6 +205,14 @@ const putAnswer = (request: ApiRequest, path: string, id: string): ApiResponse =
   headers: { location: `${request.config.publicBaseUrl}${GRADEBOOK_PATH}/${path}/${id}` },
 });
 
+/** A PUT's bodies made alike, whether it replaces a record (`current`) or makes one. */
+const bothWays = <G extends RecordGroup>(
+  body: (current: GroupRecords[G] | undefined) => unknown,
+): PutBodies<G> => ({
+  replacing: body,
+  making: () => body(undefined),
+});
+
 /** The school year of a category made today. */
 async function schoolYearToday(records: RecordRepository): Promise<string> {
   const today = new Date().toISOString().slice(0, 10);
@@ -220,19 +231,33 @@ async function schoolYearToday(records: RecordRepository): Promise<string> {
 export async function putCategory(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
   const id = chosenId(request);
   const category = objectOf(categoryBody(), 'category', request, id);
-  await putRecord('categories', id, categoryInsertRequest(), request, writer, async (current) =>
-    withinProfile(
-      request,
-      'categories',
-      [{ name: 'category', body: category }],
-      {
-        title: category.title,
-        weight: category.weight ?? current?.weight ?? 1,
-        school_year_id: current?.school_year_id ?? (await schoolYearToday(writer.records)),
-      },
-      current,
-    ),
-  );
+  const sent = [{ name: 'category', body: category }];
+  await putRecord('categories', id, categoryInsertRequest(), request, writer, {
+    replacing: (current) =>
+      withinProfile(
+        request,
+        'categories',
+        sent,
+        {
+          title: category.title,
+          weight: category.weight ?? current.weight,
+          school_year_id: current.school_year_id,
+        },
+        current,
+      ),
+    making: async () =>
+      withinProfile(
+        request,
+        'categories',
+        sent,
+        {
+          title: category.title,
+          weight: category.weight ?? 1,
+          school_year_id: await schoolYearToday(writer.records),
+        },
+        undefined,
+      ),
+  });
   return putAnswer(request, 'categories', id);
 }
 
@@ -247,13 +272,20 @@ export async function putLineItem(request: ApiRequest, writer: RecordWriter): Pr
       throw refused('lineItem.school', "is not the class's school", "A line item's school is its class's.");
     }
   }
-  await putRecord('line_items', id, lineItemInsertRequest(), request, writer, (current) =>
-    withinProfile(
-      request,
-      'lineItems',
-      [{ name: 'lineItem', body: item }],
-      lineItemInput(item, current),
-      current,
+  await putRecord(
+    'line_items',
+    id,
+    lineItemInsertRequest(),
+    request,
+    writer,
+    bothWays((current) =>
+      withinProfile(
+        request,
+        'lineItems',
+        [{ name: 'lineItem', body: item }],
+        lineItemInput(item, current),
+        current,
+      ),
     ),
   );
   return putAnswer(request, 'lineItems', id);
@@ -302,13 +334,20 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
     throw refused('result.class', "is not the line item's class", "A result's class is its line item's.");
   }
   const studentId = await studentOfUser(writer.records, result.student.sourcedId);
-  await putRecord('results', id, resultInsertRequest(), request, writer, (current) =>
-    withinProfile(
-      request,
-      'results',
-      [{ name: 'result', body: result }],
-      { class_id: item.class_id, line_item_id: lineItemId, student_id: studentId, ...gradeOf(result) },
-      current,
+  await putRecord(
+    'results',
+    id,
+    resultInsertRequest(),
+    request,
+    writer,
+    bothWays((current) =>
+      withinProfile(
+        request,
+        'results',
+        [{ name: 'result', body: result }],
+        { class_id: item.class_id, line_item_id: lineItemId, student_id: studentId, ...gradeOf(result) },
+        current,
+      ),
     ),
   );
   return putAnswer(request, 'results', id);
@@ -340,6 +379,8 @@ export async function postResultsOfLineItem(request: ApiRequest, writer: RecordW
   }
   const item = (await writer.records.getMany('line_items', [lineItemId])).get(lineItemId);
   if (!item) throw new OneRosterError(404, 'unknownobject', `No lineItem has the sourcedId ${lineItemId}.`);
+  // Another school's line item is not there for a client registered with schools.
+  await refuseChangeOutsideSchools(request, 'line_items', lineItemId, writer.records);
   const problems = results.flatMap((result, i) => [
     ...(result.lineItem && lower(result.lineItem.sourcedId) !== lineItemId
       ? [{ name: `results[${i}].lineItem`, in: 'body' as const, reason: "is not the path's line item" }]

@@ -76,7 +76,7 @@ export function statusInfoResponse(
       body: JSON.stringify(statusInfo(codeMinor, error.message)),
     };
   }
-  // What middy's body parser refuses (a body that is not JSON, or not declared so) is the client's error.
+  // What middy's body parser refuses (a body not declared JSON: 415) is the client's error.
   if (isExposedHttpError(error)) {
     return {
       statusCode: error.statusCode,

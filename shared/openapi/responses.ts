@@ -256,7 +256,7 @@ function oneRosterErrors(route: DocumentedRoute): Record<string, ResponseSpec> {
   }
   if (route.requestBody) {
     responses[413] = { description: 'The request body is larger than the operation takes.', content };
-    responses[415] = { description: 'The request body is not JSON.', content };
+    responses[415] = { description: 'The request body is not declared JSON (Content-Type).', content };
   }
   responses[429] = tooManyRequests(content);
   return responses;

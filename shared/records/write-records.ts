@@ -2,7 +2,7 @@
 // document. Bodies are validated against the group's insert request before anything is written.
 import { subjectOf } from '../audit/audit-event';
 import { etag, type StoredRecord } from '../data/record-items';
-import { StateConflictError } from '../domain/errors';
+import { NoLongerKeptError, RecordNotFoundError, StateConflictError } from '../domain/errors';
 import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
 import type { ApiRequest, ApiResponse } from '../exchange';
@@ -153,10 +153,17 @@ export async function replaceRecord<G extends RecordGroup>(
   };
 }
 
+/** What a PUT under a chosen id validates: made from the record it replaces, or for a new one. */
+export interface PutBodies<G extends RecordGroup> {
+  replacing: (current: GroupRecords[G]) => unknown;
+  making: () => unknown;
+}
+
 /**
  * Makes a record of the group under the id a client chose, or replaces the record that has it: a PUT of
- * the OneRoster Gradebook binding. `inputOf` makes the body to validate from the record there is, if any,
- * so that what the binding's object does not carry stays as it is.
+ * the OneRoster Gradebook binding. A replacement is made from the record as the write finds it (read again
+ * when another write changed it first), so that what the body does not carry stays as it is. A record
+ * another request made, or deleted, between the read and the write is replaced, or made, instead.
  */
 export async function putRecord<G extends RecordGroup>(
   group: G,
@@ -164,19 +171,33 @@ export async function putRecord<G extends RecordGroup>(
   schema: InsertSchema<G>,
   request: ApiRequest,
   writer: RecordWriter,
-  inputOf: (current: GroupRecords[G] | undefined) => unknown,
+  bodies: PutBodies<G>,
 ): Promise<void> {
-  const current = await writer.records.get(group, id);
-  const input = validateBody(schema, await inputOf(current?.record), knownFields()) as InsertRequest<G>;
-  if (current) {
-    await refuseChangeOutsideSchools(request, group, id, writer.records);
-    await refuseChangeOutOfReach(request, group, id, writer.records);
-    await locatingClashes(request, group, () => writer.replace(group, id, input));
-    return;
+  const validated = (body: unknown) => validateBody(schema, body, knownFields()) as InsertRequest<G>;
+  for (let attempt = 0; ; attempt++) {
+    const current = await writer.records.get(group, id);
+    try {
+      if (current) {
+        validated(bodies.replacing(current.record));
+        await refuseChangeOutsideSchools(request, group, id, writer.records);
+        await refuseChangeOutOfReach(request, group, id, writer.records);
+        await locatingClashes(request, group, () =>
+          writer.replace(group, id, (found) => validated(bodies.replacing(found))),
+        );
+        return;
+      }
+      const input = validated(await bodies.making());
+      await refuseCreateOutsideSchools(request, group, input, writer.records);
+      await refuseCreateOutOfReach(request, group, input, writer.records);
+      await locatingClashes(request, group, () => writer.create(group, input, undefined, id));
+      return;
+    } catch (error) {
+      const raced = current
+        ? error instanceof NoLongerKeptError || error instanceof RecordNotFoundError
+        : error instanceof StateConflictError && (await writer.records.get(group, id)) !== undefined;
+      if (attempt > 0 || !raced) throw error;
+    }
   }
-  await refuseCreateOutsideSchools(request, group, input, writer.records);
-  await refuseCreateOutOfReach(request, group, input, writer.records);
-  await locatingClashes(request, group, () => writer.create(group, input, undefined, id));
 }
 
 export const deleteRecord = (group: RecordGroup, request: ApiRequest, writer: RecordWriter) =>

@@ -264,8 +264,20 @@ export const enrollmentInsertRequest = /* @__PURE__ */ lazily(() =>
     ),
 );
 
-/** A weight or score: a finite number, which JSON always gives. */
-const finite = () => z.number('must be a number');
+/**
+ * A weight or score: a finite number (JSON gives no other) that DynamoDB stores as it is sent: at most
+ * 1e15 either way, and 0 or at least 1e-9 from it. Beyond, the SDK cannot write it exactly or DynamoDB
+ * refuses it; neither is a score or a weight.
+ */
+const finite = () =>
+  z
+    .number('must be a number')
+    .check(
+      z.refine(
+        (n: number) => Math.abs(n) <= 1e15 && (n === 0 || Math.abs(n) >= 1e-9),
+        'must be 0, or between 1e-9 and 1e15 either way',
+      ),
+    );
 
 export const categoryInsertRequest = /* @__PURE__ */ lazily(() =>
   z.strictObject({

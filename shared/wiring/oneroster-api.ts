@@ -1,11 +1,27 @@
-// The factory of the OneRoster binding's reads, by route id: the row of the binding's table
-// (shared/oneroster/routes.ts) served by oneRosterRouteApi. Kept apart from api.ts so that the service's
-// own routes carry nothing of the binding's error format.
+// The factory of the OneRoster binding's routes: the bearer-token factory with the binding's
+// imsx_StatusInfo errors. Kept apart from api.ts so that the service's own routes carry nothing of the
+// binding's error format.
 
+import { bearerAuthentication } from '../auth/authenticate';
 import type { ApiHandler } from '../exchange';
+import { createApi } from '../http/api';
+import { imsxDialect } from '../oneroster/dialect';
 import { type OneRosterRouteId, oneRosterRoutes } from '../oneroster/routes';
 import { rowOf } from '../route';
-import { oneRosterRouteApi } from './oneroster-route-api';
+import { auditLog } from './audit-log';
+import { clientPolicies } from './client-policies';
+import { kernelRuntime } from './kernel-runtime';
+import { observersOf } from './observers';
+import { admission } from './rate-limit';
+import { tokenVerifier } from './token-verifier';
 
-export const oneRosterApi = (routeId: OneRosterRouteId, handle: ApiHandler) =>
-  oneRosterRouteApi(rowOf(oneRosterRoutes, routeId), handle);
+export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
+  const route = rowOf(oneRosterRoutes, routeId);
+  return createApi(route, handle, {
+    ...kernelRuntime,
+    authenticate: bearerAuthentication(route, { verifier: tokenVerifier, policies: clientPolicies }),
+    admit: admission(route),
+    dialects: { imsx: imsxDialect },
+    observers: observersOf(route, auditLog),
+  });
+}

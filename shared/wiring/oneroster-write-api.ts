@@ -1,6 +1,7 @@
-// The factory of a OneRoster binding's route given its row: the bearer-token factory with the binding's
-// imsx_StatusInfo errors. A Gradebook write's handler hands it the row gradebookWriteRoute finds, so that
-// its bundle holds the write rows alone, not the binding's whole table (oneroster-api.ts finds a read's).
+// The factory of the OneRoster Gradebook binding's writes, given the row gradebookWriteRoute finds (so that
+// a write's bundle holds the write rows alone, not the binding's whole table): the bearer-token factory
+// with the binding's imsx_StatusInfo errors, refusing a person's token at once when its sign-in is revoked
+// (`checksSignIn`), as the native writes do (revocable-api.ts).
 
 import { bearerAuthentication } from '../auth/authenticate';
 import type { ApiHandler } from '../exchange';
@@ -12,12 +13,17 @@ import { clientPolicies } from './client-policies';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { admission } from './rate-limit';
+import { refreshTokenRepository } from './refresh-token-repository';
 import { tokenVerifier } from './token-verifier';
 
-export function oneRosterRouteApi(route: Route, handle: ApiHandler) {
+export function oneRosterWriteApi(route: Route, handle: ApiHandler) {
   return createApi(route, handle, {
     ...kernelRuntime,
-    authenticate: bearerAuthentication(route, { verifier: tokenVerifier, policies: clientPolicies }),
+    authenticate: bearerAuthentication(route, {
+      verifier: tokenVerifier,
+      signIns: refreshTokenRepository,
+      policies: clientPolicies,
+    }),
     admit: admission(route),
     dialects: { imsx: imsxDialect },
     observers: observersOf(route, auditLog),
