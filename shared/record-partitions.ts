@@ -5,6 +5,7 @@ import { reachSources } from './auth/reach';
 import { partlyWritten } from './auth/roles';
 import { ofOneClass, schoolHeldSources, schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
+import { isStudentWork } from './data/listings';
 import {
   type GroupDescription,
   groups,
@@ -66,8 +67,16 @@ export function partitionsOf(group: RecordGroup) {
     get: [...new Set([record, keys.gonePartition(group), ...reach, ...held])],
     deleted: readers(keys.deletionPartition(group), ...schoolDeletionSources(group)),
     create: {
-      // A school-scoped client's enrollment or line item is checked to be in its schools' classes (school-writes.ts).
-      reads: [idempotency, ...(ofOneClass(group) ? [keys.recordPartition('classes')] : []), ...writer],
+      // A school-scoped client's enrollment or line item is checked to be in its schools' classes, and a
+      // result's or attendance record's student to be one its schools hold (school-writes.ts).
+      reads: [
+        ...new Set([
+          idempotency,
+          ...(ofOneClass(group) ? [keys.recordPartition('classes')] : []),
+          ...(isStudentWork(group) ? schoolHeldSources('students') : []),
+          ...writer,
+        ]),
+      ],
       writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
     },
     replace: {

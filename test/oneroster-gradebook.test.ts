@@ -824,7 +824,11 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
     const outside = classes.find((c) => c.school_id !== s.cls.school_id) as Row;
     const { token } = await registeredClient(api, {
       name: 'Other school gradebook',
-      scopes: [oneRosterScopes.gradebookCreatePut, oneRosterScopes.gradebookDelete],
+      scopes: [
+        oneRosterScopes.gradebookCreatePut,
+        oneRosterScopes.gradebookCreatePost,
+        oneRosterScopes.gradebookDelete,
+      ],
       schools: [outside.school_id as string],
     });
     // Another school's line item is not there for it; it makes none in a class that is not its schools'.
@@ -851,6 +855,23 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
     expect((await api.send('DELETE', `${BASE}/lineItems/${id}`, undefined, { token: remover })).status).toBe(
       204,
     );
+    // In a class of its school, it grades no student its schools do not hold: it reads none of them.
+    const theirs = newId();
+    expect((await put(`/lineItems/${theirs}`, lineItem(theirs, { ...s, cls: outside }))).status).toBe(201);
+    const stranger = newId();
+    const refused = await validResponse(
+      await put(`/results/${stranger}`, result(stranger, theirs, s.userId), token),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    expect(refused.imsx_description).toContain('student');
+    const posted = { results: [result('lms-1', theirs, s.userId).result] };
+    await validResponse(
+      await api.send('POST', `${BASE}/lineItems/${theirs}/results`, posted, { token }),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    expect((await api.send('DELETE', `${BASE}/lineItems/${theirs}`)).status).toBe(204);
   });
 });
 

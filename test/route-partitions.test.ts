@@ -19,6 +19,7 @@ import { ofOneClass, SchoolHoldings, sharedBySchools } from '../shared/auth/scho
 import { base32Decode, base32Encode, totp } from '../shared/auth/totp';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
+import { isStudentWork } from '../shared/data/listings';
 import { RecordRepository } from '../shared/data/record-repository';
 import { UserRepository } from '../shared/data/user-repository';
 import { WebhookRepository } from '../shared/data/webhook-repository';
@@ -240,6 +241,15 @@ async function rosterIds() {
     person: people[0]?.entity_id as string,
   };
   return { ...roster, lineItem: await newLineItem(roster.classes[0] as string, roster) };
+}
+
+/** Student records of people enrolled in a class as students: records about them are of its school. */
+async function studentsOfClass(classId: string): Promise<Record<string, string>[]> {
+  const enrollments = await new RecordRepository(direct, run.tableName).enrollmentsOfClass(classId);
+  const enrolled = new Set(enrollments.filter((e) => e.role === 'student').map((e) => e.entity_id));
+  const students = (await json(await send('GET', '/api/students?items_per_page=500'), 200))
+    .students as Record<string, string>[];
+  return students.filter((s) => enrolled.has(s.entity_id as string));
 }
 
 /** A new line item of a class, for results to name: none has a result for it yet. */
@@ -543,6 +553,16 @@ describe('what each route touches', () => {
         json(await asSchool('POST', `/api/${group}`, { ...body(), class_id: randomUUID() }), 403),
       );
     }
+    // A result or attendance record in its school's class, of a student its school does not hold.
+    if (isStudentWork(group)) {
+      const classes = (await json(await send('GET', '/api/classes?items_per_page=100'), 200))
+        .classes as Record<string, string>[];
+      const theirs = classes.find((c) => c.school_id === clientSchool)?.class_id;
+      const stranger = { ...body(), class_id: theirs, student_id: await outsideSchool('students') };
+      await track(`create-${group}`, async () =>
+        json(await asSchool('POST', `/api/${group}`, stranger), 403),
+      );
+    }
     for (const [id, made] of calls) expectAllUsed(routeOf(id), made);
   });
 
@@ -552,8 +572,8 @@ describe('what each route touches', () => {
     const own = (await json(await send('GET', '/api/classes?items_per_page=1', undefined, teacher), 200))
       .classes as Record<string, string>[];
     const classId = own[0]?.class_id as string;
-    const students = (await json(await send('GET', '/api/students?items_per_page=2'), 200))
-      .students as Record<string, string>[];
+    // Students of the class, whom a school's client whose school it is may name there.
+    const students = (await studentsOfClass(classId)).slice(0, 2);
     const lineItem = await newLineItem(classId, await rosterIds());
     const entries = [
       {
@@ -599,8 +619,7 @@ describe('what each route touches', () => {
       string
     >[];
     const theirs = classes.find((c) => c.school_id === clientSchool) as Record<string, string>;
-    const [student, another] = (await json(await send('GET', '/api/students?items_per_page=2'), 200))
-      .students as Record<string, string>[];
+    const [student, another] = await studentsOfClass(theirs.class_id as string);
     const today = new Date().toISOString().slice(0, 10);
     const year = await json(
       await send('POST', '/api/academic_sessions', {

@@ -12,7 +12,7 @@ import type { InsertRequest } from '../schemas/requests';
 import { refuseCreateOutOfReach } from './person-writes';
 import { readerView } from './record-view';
 import type { RecordWriter } from './record-writer';
-import { refuseCreateOutsideSchools } from './school-writes';
+import { refuseCreateOutsideSchools, refuseStudentsOutsideSchools } from './school-writes';
 
 /**
  * Writes one record per student of the class (`inputs`, in the order of `entries` in the body) in one
@@ -38,6 +38,12 @@ export async function enterForStudents<G extends StudentWork>(
   );
   if (missing.length > 0)
     throw new InvalidInputError(`Every entry of ${field} must name a student.`, missing);
+  await refuseStudentsOutsideSchools(
+    request,
+    records,
+    studentIds,
+    (index) => `${field}[${index}].student_id`,
+  );
   const written = await writer.putByNaturalKey(group, inputs);
   const view = readerView(request.auth, group);
   return {
