@@ -4,6 +4,7 @@
 // and what the OneRoster binding requires of an object, is always kept. Two profiles ship ready.
 import { idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
+import { objectFields } from '../oneroster/objects';
 
 export type FieldRule = { include: readonly string[] } | { exclude: readonly string[] };
 
@@ -84,6 +85,13 @@ export function allowedBy(rule: FieldRule | undefined, all: readonly string[], f
 /** The fields of a group's records a profile lets its client read (all of them without a profile). */
 export const readableRecordFields = (profile: Profile | undefined, group: RecordGroup): readonly string[] =>
   allowedBy(profile?.records?.[group], recordFields[group], fixedRecordFields(group));
+
+/** The fields of a OneRoster object a profile lets its client read (all of them without a profile). */
+export const readableObjectFields = (
+  profile: Profile | undefined,
+  object: OneRosterObjectName,
+): readonly string[] =>
+  allowedBy(profile?.oneroster?.[object], objectFields[object], fixedObjectFields[object]);
 
 /** The fields of a group's records a profile keeps from its client: what it neither reads nor writes. */
 export const hiddenRecordFields = (profile: Profile | undefined, group: RecordGroup): readonly string[] => {

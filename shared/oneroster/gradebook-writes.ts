@@ -6,7 +6,8 @@
 // year, a line item's release to students and score scale. A new category is in the school year that
 // holds the day it is made; a result's class is its line item's, its student the user's student record.
 import * as z from 'zod/mini';
-import { allowedBy, fixedObjectFields } from '../clients/profiles';
+import { idsOfRole } from '../auth/reach';
+import { readableObjectFields } from '../clients/profiles';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
@@ -26,6 +27,7 @@ import {
   resultInsertRequest,
 } from '../schemas/requests';
 import { objectFields } from './objects';
+import { pathId, unknownObject } from './path-ids';
 import { GRADEBOOK_PATH } from './paths';
 import { OneRosterError } from './status-info';
 
@@ -118,13 +120,6 @@ function chosenId(request: ApiRequest): string {
   return id.toLowerCase();
 }
 
-/** The sourcedId in the path of a DELETE: anything but a UUID names no object. */
-function namedId(request: ApiRequest, kind: string): string {
-  const id = request.path.sourcedId ?? '';
-  if (!isUuid(id)) throw new OneRosterError(404, 'unknownobject', `No ${kind} has that sourcedId.`);
-  return id.toLowerCase();
-}
-
 /** A body's object, valid as the binding has it, whose sourcedId must be the path's. */
 function objectOf<K extends string, T extends { sourcedId: string }>(
   schema: z.ZodMiniType<Record<K, T>>,
@@ -161,23 +156,19 @@ type WrittenObject = keyof typeof optionalFields;
 
 /** The fields of an object the client's profile keeps from it (shared/clients/profiles.ts). */
 function hiddenFields(request: ApiRequest, object: WrittenObject): string[] {
-  const all = objectFields[object];
-  const readable = allowedBy(request.auth?.profile?.oneroster?.[object], all, fixedObjectFields[object]);
-  return all.filter((field) => !readable.includes(field));
+  const readable = readableObjectFields(request.auth?.profile, object);
+  return objectFields[object].filter((field) => !readable.includes(field));
 }
 
 /**
- * A client writes no field its profile keeps from it: a body that sets one is refused, and a replace
- * keeps the record's value of each (a PUT leaving one out would otherwise clear what it cannot read).
- * Answers the input with those values taken from the record as it is.
+ * Refuses a body that sets a field its client's profile keeps from it: it writes none of them. Answers
+ * those fields.
  */
-function withinProfile<T extends object>(
+function refuseHiddenFields(
   request: ApiRequest,
   object: WrittenObject,
   sent: readonly { name: string; body: object }[],
-  input: T,
-  current: object | undefined,
-): T {
+): string[] {
   const hidden = hiddenFields(request, object);
   const set = sent.flatMap(({ name, body }) =>
     hidden.filter((field) => field in body).map((field) => `${name}.${field}`),
@@ -192,6 +183,22 @@ function withinProfile<T extends object>(
       })),
     );
   }
+  return hidden;
+}
+
+/**
+ * A client writes no field its profile keeps from it: a body that sets one is refused, and a replace
+ * keeps the record's value of each (a PUT leaving one out would otherwise clear what it cannot read).
+ * Answers the input with those values taken from the record as it is.
+ */
+function withinProfile<T extends object>(
+  request: ApiRequest,
+  object: WrittenObject,
+  sent: readonly { name: string; body: object }[],
+  input: T,
+  current: object | undefined,
+): T {
+  const hidden = refuseHiddenFields(request, object, sent);
   if (!current) return input;
   const natives: Record<string, string> = optionalFields[object];
   const kept = hidden.flatMap((field) => (natives[field] ? [natives[field]] : []));
@@ -311,14 +318,17 @@ function lineItemInput(
   };
 }
 
-/** The student record of a user (a person entity), by the user's sourcedId. */
-async function studentOfUser(records: RecordRepository, userId: string): Promise<string> {
-  const user = isUuid(userId) ? (await records.get('entities', lower(userId)))?.record : undefined;
-  const student = user?.roles.find((r) => r.role === 'student');
-  if (!student) {
-    throw refused('result.student', 'is not a student', "A result's student is a user who is a student.");
-  }
-  return student.id;
+/** The student record of each user (a person entity), by the users' sourcedIds: none for a user who is no student. */
+async function studentsOfUsers(
+  records: RecordRepository,
+  userIds: readonly string[],
+): Promise<(string | undefined)[]> {
+  const ids = userIds.map(lower);
+  const users = await records.getMany('entities', ids.filter(isUuid));
+  return ids.map((id) => {
+    const user = users.get(id);
+    return user && idsOfRole(user, 'student')[0];
+  });
 }
 
 /** PUT /results/{sourcedId}: for a line item, its class the line item's, its student a student user. */
@@ -333,7 +343,10 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
   if (result.class && lower(result.class.sourcedId) !== item.class_id) {
     throw refused('result.class', "is not the line item's class", "A result's class is its line item's.");
   }
-  const studentId = await studentOfUser(writer.records, result.student.sourcedId);
+  const [studentId] = await studentsOfUsers(writer.records, [result.student.sourcedId]);
+  if (!studentId) {
+    throw refused('result.student', 'is not a student', "A result's student is a user who is a student.");
+  }
   await putRecord(
     'results',
     id,
@@ -360,25 +373,22 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
  * supplied (GUIDPairSetDType), a replaced result keeping its own, and in `Location` where they are read.
  */
 export async function postResultsOfLineItem(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
-  const lineItemId = namedId(request, 'lineItem');
+  const lineItemId = pathId(request, 'lineItem');
   const { results } = validateBody(resultSetBody(), request.body, []);
   // A result posted replaces the student's whole: a client whose profile keeps a grade's field from it
   // sets none, and posts none at all, or a replace would clear what it cannot read.
-  withinProfile(
+  const hidden = refuseHiddenFields(
     request,
     'results',
     results.map((body, i) => ({ name: `results[${i}]`, body })),
-    {},
-    undefined,
-  );
-  const hidden = hiddenFields(request, 'results').filter((field) => field in optionalFields.results);
+  ).filter((field) => field in optionalFields.results);
   if (hidden.length > 0) {
     throw new InvalidInputError(
       `This client's profile keeps ${hidden.join(', ')} of results from it, which a POST would clear: PUT each result instead.`,
     );
   }
   const item = (await writer.records.getMany('line_items', [lineItemId])).get(lineItemId);
-  if (!item) throw new OneRosterError(404, 'unknownobject', `No lineItem has the sourcedId ${lineItemId}.`);
+  if (!item) throw unknownObject('lineItem', lineItemId);
   // Another school's line item is not there for a client registered with schools.
   await refuseChangeOutsideSchools(request, 'line_items', lineItemId, writer.records);
   const problems = results.flatMap((result, i) => [
@@ -389,9 +399,10 @@ export async function postResultsOfLineItem(request: ApiRequest, writer: RecordW
       ? [{ name: `results[${i}].class`, in: 'body' as const, reason: "is not the line item's class" }]
       : []),
   ]);
-  const userIds = results.map((r) => lower(r.student.sourcedId));
-  const users = await writer.records.getMany('entities', userIds.filter(isUuid));
-  const studentIds = userIds.map((id) => users.get(id)?.roles.find((r) => r.role === 'student')?.id);
+  const studentIds = await studentsOfUsers(
+    writer.records,
+    results.map((r) => r.student.sourcedId),
+  );
   studentIds.forEach((id, i) => {
     if (id === undefined)
       problems.push({ name: `results[${i}].student`, in: 'body', reason: 'is not a student' });
@@ -434,12 +445,12 @@ export async function postResultsOfLineItem(request: ApiRequest, writer: RecordW
 export const deleteObject =
   (group: RecordGroup, kind: string) =>
   async (request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> => {
-    const id = namedId(request, kind);
+    const id = pathId(request, kind);
     try {
       return await removeRecord(group, id, request, writer);
     } catch (error) {
       if (error instanceof NoLongerKeptError) {
-        throw new OneRosterError(404, 'unknownobject', `No ${kind} has the sourcedId ${id}.`);
+        throw unknownObject(kind, id);
       }
       throw error;
     }

@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Category, Entity, GroupRecords, Result } from '../schemas/records';
 import { inKeyOrder, walks } from './collection-query';
 import type { OneRosterLineItem, OneRosterResult } from './objects';
+import { pathId, unknownObject } from './path-ids';
 import { idOf, type RosterReader, type WalkEntry } from './roster-reader';
 import {
   atClassSchools,
@@ -20,9 +21,7 @@ import {
   keyedResponse,
   makerFor,
   objectQuery,
-  pathId,
   singleObject,
-  unknownObject,
   walkOf,
   walkResponse,
   withDeleted,

@@ -9,6 +9,7 @@ import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
 import { type CollectionQuery, inKeyOrder, walks } from './collection-query';
 import type { ObjectMaker, OneRosterEnrollment, OneRosterUser } from './objects';
+import { pathId, unknownObject } from './path-ids';
 import { bounded, type RosterReader, type WalkEntry } from './roster-reader';
 import {
   atClassSchools,
@@ -20,10 +21,8 @@ import {
   keyedResponse,
   makerFor,
   objectQuery,
-  pathId,
   singleObject,
   type UserRole,
-  unknownObject,
   usersPageResponse,
   usersResponse,
   walkOf,

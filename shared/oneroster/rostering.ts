@@ -3,11 +3,9 @@
 // group, or only what changed since a time when the filter allows), makes the objects, then filters,
 // sorts, pages and selects fields (collection-query.ts). docs/oneroster.md tells the read cost of each.
 
-import { allowedBy, fixedObjectFields, type OneRosterObjectName } from '../clients/profiles';
+import { type OneRosterObjectName, readableObjectFields } from '../clients/profiles';
 import type { Deletion } from '../data/pages';
-import { RecordNotFoundError } from '../domain/errors';
 import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
-import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Entity, EntityRole, GroupRecords, Tutor } from '../schemas/records';
 import { type Affiliations, affiliationsOf } from './affiliations';
@@ -33,6 +31,7 @@ import {
   organisationsOf,
   tenantOrganisation,
 } from './objects';
+import { pathId, unknownObject } from './path-ids';
 import type { DeltaFeed, RosterReader, WalkEntry } from './roster-reader';
 import { OneRosterError } from './status-info';
 import { batchSize, type Placed, type WalkedPage, walkPage } from './walk';
@@ -522,7 +521,7 @@ export async function listUsers(
  */
 export function objectQuery(request: ApiRequest, object: OneRosterObjectName): CollectionQuery {
   const all = objectFields[object];
-  const readable = allowedBy(request.auth?.profile?.oneroster?.[object], all, fixedObjectFields[object]);
+  const readable = readableObjectFields(request.auth?.profile, object);
   const query = parseCollectionQuery(request.query, readable);
   return readable.length < all.length && !query.fields ? { ...query, fields: [...readable] } : query;
 }
@@ -534,22 +533,6 @@ export function singleObject(request: ApiRequest, object: OneRosterObjectName) {
     body: { [key]: selectFields(object, fields) },
     ...audited(key, [object]),
   });
-}
-
-export const unknownObject = (kind: string, id: string) =>
-  new RecordNotFoundError(`No ${kind} has the sourcedId ${id}.`);
-
-/**
- * The sourcedId a path names (`{sourcedId}`, or `{classSourcedId}` under a school), in lower case as ids
- * are stored. Every sourcedId of this service is a UUID, so anything else names no object: 404 before
- * the table is read, without echoing what may be kilobytes of text.
- */
-export function pathId(request: ApiRequest, kind: string, name = 'sourcedId'): string {
-  const id = request.path[name] ?? '';
-  if (!isUuid(id)) {
-    throw new RecordNotFoundError(`No ${kind} has that sourcedId: sourcedIds are UUIDs.`);
-  }
-  return id.toLowerCase();
 }
 
 /** GET /users/{sourcedId}, /students/{sourcedId} and /teachers/{sourcedId}. */
