@@ -541,7 +541,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 600_000);
 
-  it("take a line item and results by the Gradebook binding's PUT and POST, replace a category, and delete them", async () => {
+  it("take a line item and results by the Gradebook binding's PUT and POST, replace a category, make a class's score scale, and delete them", async () => {
     const gradebook = '/ims/oneroster/gradebook/v1p2';
     const [item] = (await json<Row>(await request('GET', '/api/line_items?items_per_page=1')))
       .line_items as Row[];
@@ -613,6 +613,18 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     expect((await request('DELETE', `${gradebook}/results/${result}`)).status).toBe(204);
     expect((await request('DELETE', `${gradebook}/lineItems/${lineItem}`)).status).toBe(204);
     expect((await request('DELETE', `${gradebook}/categories/${spare.category_id}`)).status).toBe(204);
+    const scale = randomUUID();
+    const scaled = await request('PUT', `${gradebook}/scoreScales/${scale}`, {
+      scoreScale: {
+        sourcedId: scale,
+        title: 'Níveis',
+        type: 'numeric',
+        class: { sourcedId: item?.class_id },
+        scoreScaleValue: [{ itemValueLHS: '1 - 5', itemValueRHS: '1 - 5' }],
+      },
+    });
+    expect(scaled.status, await scaled.text()).toBe(201);
+    expect((await request('DELETE', `${gradebook}/scoreScales/${scale}`)).status).toBe(204);
   }, 60_000);
 
   it('govern the clients: register one with a profile and a limit, rotate its secret, read its usage, disable it', async () => {

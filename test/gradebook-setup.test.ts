@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
-type Group = 'categories' | 'score_scales';
+type Group = 'categories' | 'score_scales' | 'classes';
 
 const list = async (group: Group, token?: string): Promise<Row[]> => {
   const page = await json<Row>(await api.get(`/api/${group}?items_per_page=500`, token ? { token } : {}));
@@ -47,7 +47,7 @@ const schoolYear = async () =>
   );
 
 describe('the demo tenant', () => {
-  it('has categories of its school year and its three score scales, as their schemas say', async () => {
+  it("has categories of its school year, the school group's three score scales and a class's own, as their schemas say", async () => {
     const [categories, scales, sessions] = await Promise.all([
       list('categories'),
       list('score_scales'),
@@ -59,7 +59,12 @@ describe('the demo tenant', () => {
       expect(recordSchemas.categories.safeParse(category).error).toBeUndefined();
       expect(years.map((y) => y.academic_session_id)).toContain(category.school_year_id);
     }
-    expect(scales.map((s) => s.type).sort()).toEqual(['letter', 'numeric', 'numeric']);
+    const shared = scales.filter((s) => s.class_id === null);
+    expect(shared.map((s) => s.type).sort()).toEqual(['letter', 'numeric', 'numeric']);
+    const own = scales.filter((s) => s.class_id !== null);
+    expect(own.map((s) => [s.title, s.type])).toEqual([['Apresentações orais', 'letter']]);
+    const classes = await list('classes');
+    expect(classes.map((c) => c.class_id)).toContain(own[0]?.class_id);
     for (const scale of scales) expect(recordSchemas.score_scales.safeParse(scale).error).toBeUndefined();
   });
 });

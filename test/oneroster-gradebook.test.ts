@@ -1051,3 +1051,254 @@ describe('POST /lineItems/{lineItemSourcedId}/results', () => {
     await validResponse(await post(lineItemId, valid, poster), 'GUIDPairSetDType', 201);
   });
 });
+
+describe('GET, PUT and DELETE /scoreScales, and the score scales of a class and of a school', () => {
+  const ROSTER = '/ims/oneroster/rostering/v1p2';
+  const put = (path: string, body: unknown, token?: string) =>
+    api.send('PUT', `${BASE}${path}`, body, { token });
+  const scale = (id: string, classId: unknown, fields: Row = {}) => ({
+    scoreScale: {
+      sourcedId: id,
+      status: 'active',
+      dateLastModified: now(),
+      title: 'Escala da turma',
+      type: 'numeric',
+      class: ref('class', classId, `${ROSTER}/classes`),
+      scoreScaleValue: [{ itemValueLHS: '0 - 20', itemValueRHS: '0 - 20' }],
+      ...fields,
+    },
+  });
+  const scalesOf = async (path: string, token?: string) =>
+    (
+      (await validResponse(await api.get(`${BASE}${path}`, { token }), 'ScoreScaleSetDType'))
+        .scoreScales as Obj[]
+    ).map((s) => s.sourcedId);
+
+  it("serve a class's own scales as the binding describes them, the tenant's none, and refer a line item to one", async () => {
+    const since = now();
+    const [cls, other] = (await native('classes')) as Row[];
+    const tenantScales = (await native('score_scales')).filter((s) => s.class_id === null);
+    expect(tenantScales.length).toBeGreaterThan(0);
+    // The demo's first class has a scale of its own already.
+    const ownBefore = await scalesOf(`/classes/${cls?.class_id}/scoreScales`);
+    const atSchoolBefore = await scalesOf(`/schools/${cls?.school_id}/scoreScales`);
+    const numeric = newId();
+    const made = await put(
+      `/scoreScales/${numeric}`,
+      bindingBody('SingleScoreScaleDType', scale(numeric, cls?.class_id)),
+    );
+    expect(made.status, await made.clone().text()).toBe(201);
+    expect(made.headers.get('location')).toBe(`${api.url}${BASE}/scoreScales/${numeric}`);
+    const letters = newId();
+    const lettered = scale(letters, cls?.class_id, {
+      title: 'Menções',
+      type: 'letter',
+      scoreScaleValue: ['Muito Bom', 'Bom', 'Suficiente'].map((m) => ({ itemValueLHS: m, itemValueRHS: m })),
+    });
+    expect(
+      (await put(`/scoreScales/${letters}`, bindingBody('SingleScoreScaleDType', lettered))).status,
+    ).toBe(201);
+
+    const read = await validResponse(
+      await api.get(`${BASE}/scoreScales/${numeric}`),
+      'SingleScoreScaleDType',
+    );
+    expect(read.scoreScale).toMatchObject({
+      sourcedId: numeric,
+      status: 'active',
+      title: 'Escala da turma',
+      type: 'numeric',
+      class: { sourcedId: cls?.class_id, type: 'class' },
+      scoreScaleValue: [{ itemValueLHS: '0 - 20', itemValueRHS: '0 - 20' }],
+    });
+    expect((await (await api.get(`/api/score_scales/${numeric}`)).json()) as Row).toMatchObject({
+      class_id: cls?.class_id,
+      type: 'numeric',
+      minimum: 0,
+      maximum: 20,
+      values: [],
+    });
+    expect((await (await api.get(`/api/score_scales/${letters}`)).json()) as Row).toMatchObject({
+      type: 'letter',
+      minimum: null,
+      values: ['Muito Bom', 'Bom', 'Suficiente'],
+    });
+
+    // The tenant's scales belong to no class: not the binding's, so not there.
+    const all = await scalesOf('/scoreScales?limit=1000');
+    expect(all).toEqual(expect.arrayContaining([numeric, letters]));
+    for (const { score_scale_id } of tenantScales) {
+      expect(all).not.toContain(score_scale_id);
+      await validResponse(
+        await api.get(`${BASE}/scoreScales/${score_scale_id}`),
+        'imsx_StatusInfoDType',
+        404,
+      );
+      await validResponse(
+        await api.send('DELETE', `${BASE}/scoreScales/${score_scale_id}`),
+        'imsx_StatusInfoDType',
+        404,
+      );
+      await validResponse(
+        await put(`/scoreScales/${score_scale_id}`, scale(score_scale_id as string, cls?.class_id)),
+        'imsx_StatusInfoDType',
+        409,
+      );
+    }
+    expect(await scalesOf(`/classes/${cls?.class_id}/scoreScales`)).toEqual(
+      [...ownBefore, numeric, letters].sort(),
+    );
+    expect(await scalesOf(`/classes/${other?.class_id}/scoreScales`)).not.toContain(numeric);
+    await validResponse(await api.get(`${BASE}/classes/${newId()}/scoreScales`), 'imsx_StatusInfoDType', 404);
+    expect(await scalesOf(`/schools/${cls?.school_id}/scoreScales`)).toEqual(
+      [...atSchoolBefore, numeric, letters].sort(),
+    );
+    const otherSchool = (await native('classes')).find((c) => c.school_id !== cls?.school_id)?.school_id;
+    expect(await scalesOf(`/schools/${otherSchool}/scoreScales`)).not.toContain(numeric);
+    await validResponse(
+      await api.get(`${BASE}/schools/${cls?.class_id}/scoreScales`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    // A class's scales take gradebook.readonly alone; the collection gradebook-core.readonly too.
+    const core = await api.token(oneRosterScopes.gradebookCore);
+    expect(await scalesOf('/scoreScales', core)).toEqual(expect.arrayContaining([numeric]));
+    await validResponse(
+      await api.get(`${BASE}/classes/${cls?.class_id}/scoreScales`, { token: core }),
+      'imsx_StatusInfoDType',
+      403,
+    );
+
+    // A line item on a class's scale refers to it; on the tenant's, to none.
+    const [category] = await native('categories');
+    const itemId = newId();
+    const onScale = {
+      lineItem: {
+        sourcedId: itemId,
+        title: 'Projeto',
+        assignDate: '2026-11-02',
+        dueDate: '2026-11-09',
+        class: ref('class', cls?.class_id, `${ROSTER}/classes`),
+        category: ref('category', category?.category_id, `${BASE}/categories`),
+        scoreScale: ref('scoreScale', numeric, `${BASE}/scoreScales`),
+      },
+    };
+    expect((await put(`/lineItems/${itemId}`, onScale)).status).toBe(201);
+    const item = await validResponse(await api.get(`${BASE}/lineItems/${itemId}`), 'SingleLineItemDType');
+    expect(item.lineItem).toMatchObject({
+      scoreScale: {
+        sourcedId: numeric,
+        type: 'scoreScale',
+        href: `${api.url}${BASE}/scoreScales/${numeric}`,
+      },
+    });
+    const ofClass = (
+      (
+        await validResponse(
+          await api.get(`${BASE}/classes/${cls?.class_id}/lineItems?limit=1000`),
+          'LineItemSetDType',
+        )
+      ).lineItems as Obj[]
+    ).find((i) => i.sourcedId === itemId);
+    expect(ofClass).toMatchObject({ scoreScale: { sourcedId: numeric } });
+    const onTenantScale = (await native('line_items')).find((i) =>
+      tenantScales.some((s) => s.score_scale_id === i.score_scale_id),
+    );
+    const tenantItem = await validResponse(
+      await api.get(`${BASE}/lineItems/${onTenantScale?.line_item_id}`),
+      'SingleLineItemDType',
+    );
+    expect(tenantItem.lineItem).not.toHaveProperty('scoreScale');
+
+    // A scale a line item names stays (409); then it goes, and a delta tells of it.
+    await validResponse(
+      await api.send('DELETE', `${BASE}/scoreScales/${numeric}`),
+      'imsx_StatusInfoDType',
+      409,
+    );
+    expect((await api.send('DELETE', `${BASE}/lineItems/${itemId}`)).status).toBe(204);
+    expect((await api.send('DELETE', `${BASE}/scoreScales/${numeric}`)).status).toBe(204);
+    await validResponse(await api.get(`${BASE}/scoreScales/${numeric}`), 'imsx_StatusInfoDType', 404);
+    await validResponse(
+      await api.send('DELETE', `${BASE}/scoreScales/${numeric}`),
+      'imsx_StatusInfoDType',
+      404,
+    );
+    await waitForSyncLag();
+    const delta = `?limit=1000&filter=${encodeURIComponent(`dateLastModified>'${since}'`)}`;
+    for (const path of [
+      '/scoreScales',
+      `/classes/${cls?.class_id}/scoreScales`,
+      `/schools/${cls?.school_id}/scoreScales`,
+    ]) {
+      const told = (await validResponse(await api.get(`${BASE}${path}${delta}`), 'ScoreScaleSetDType'))
+        .scoreScales as Obj[];
+      expect(told, path).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            sourcedId: numeric,
+            status: 'tobedeleted',
+            type: 'numeric',
+            class: expect.objectContaining({ sourcedId: cls?.class_id }),
+          }),
+          expect.objectContaining({ sourcedId: letters, status: 'active' }),
+        ]),
+      );
+    }
+    expect((await api.send('DELETE', `${BASE}/scoreScales/${letters}`)).status).toBe(204);
+  });
+
+  it('refuse a scale the service cannot keep with 400, write nothing, and take only the write scopes', async () => {
+    const [cls] = (await native('classes')) as Row[];
+    const before = await api.records.count('score_scales');
+    const id = newId();
+    const refusals: unknown[] = [
+      scale(id, cls?.class_id, { type: 'percentage' }),
+      scale(id, cls?.class_id, { scoreScaleValue: [] }),
+      scale(id, cls?.class_id, { scoreScaleValue: [{ itemValueLHS: 'zero', itemValueRHS: 'twenty' }] }),
+      scale(id, cls?.class_id, { scoreScaleValue: [{ itemValueLHS: '20 - 0', itemValueRHS: '20 - 0' }] }),
+      scale(id, cls?.class_id, {
+        scoreScaleValue: [
+          { itemValueLHS: '0 - 10', itemValueRHS: '0 - 10' },
+          { itemValueLHS: '10 - 20', itemValueRHS: '10 - 20' },
+        ],
+      }),
+      scale(id, cls?.class_id, {
+        type: 'letter',
+        scoreScaleValue: [{ itemValueLHS: 'A', itemValueRHS: '' }],
+      }),
+      scale(id, newId()),
+      scale(id, 'class-1'),
+      scale(id, cls?.class_id, { class: undefined }),
+      scale(id, cls?.class_id, { title: undefined }),
+      scale(newId(), cls?.class_id),
+      { scoreScale: 'Escala' },
+    ];
+    for (const body of refusals) {
+      await validResponse(await put(`/scoreScales/${id}`, body), 'imsx_StatusInfoDType', 400);
+    }
+    for (const scope of [oneRosterScopes.gradebook, oneRosterScopes.gradebookDelete, 'gradebook:write']) {
+      const token = await api.token(scope);
+      await validResponse(
+        await put(`/scoreScales/${id}`, scale(id, cls?.class_id), token),
+        'imsx_StatusInfoDType',
+        403,
+      );
+    }
+    // Every school shares the scales: a client registered with schools reads them and writes none.
+    const { token } = await registeredClient(api, {
+      name: 'One school scales',
+      scopes: [oneRosterScopes.gradebook, oneRosterScopes.gradebookCreatePut],
+      schools: [cls?.school_id as string],
+    });
+    await validResponse(
+      await put(`/scoreScales/${id}`, scale(id, cls?.class_id), token),
+      'imsx_StatusInfoDType',
+      403,
+    );
+    expect(await api.records.count('score_scales')).toBe(before);
+    expect((await put(`/scoreScales/${id}`, scale(id, cls?.class_id))).status).toBe(201);
+    expect(await scalesOf(`/classes/${cls?.class_id}/scoreScales`, token)).toContain(id);
+    expect((await api.send('DELETE', `${BASE}/scoreScales/${id}`)).status).toBe(204);
+  });
+});

@@ -384,7 +384,13 @@ describe('what each route touches', () => {
             school_year_id: roster.schoolYears[alternate],
           };
         case 'score_scales':
-          return { title: 'Escala de teste', type: 'numeric', minimum: 0, maximum: 10 + alternate };
+          return {
+            title: 'Escala de teste',
+            type: 'numeric',
+            class_id: roster.classes[alternate],
+            minimum: 0,
+            maximum: 10 + alternate,
+          };
         case 'line_items':
           return {
             class_id: roster.classes[0],
@@ -637,6 +643,16 @@ describe('what each route touches', () => {
       category: (id: string) => ({
         category: { sourcedId: id, status: 'active', title: 'Projetos', weight: 5 },
       }),
+      'score-scale': (id: string) => ({
+        scoreScale: {
+          sourcedId: id,
+          status: 'active',
+          title: 'Níveis',
+          type: 'numeric',
+          class: ref(theirs.class_id),
+          scoreScaleValue: [{ itemValueLHS: '1 - 5', itemValueRHS: '1 - 5' }],
+        },
+      }),
       'line-item': (id: string) => ({
         lineItem: {
           sourcedId: id,
@@ -663,21 +679,24 @@ describe('what each route touches', () => {
       }),
     };
     // Each object made, replaced and deleted by the tenant's client, then by the school's client; a
-    // category, which every school shares, the school's client does not write.
+    // category or score scale, which every school shares, the school's client does not write.
     const results = new Map<string, string>();
     const categories = new Map<string, string>();
+    const scales = new Map<string, string>();
     for (const bearer of [token, scoped]) {
       const lineItem = randomUUID();
       for (const [object, path] of [
         ['category', 'categories'],
+        ['score-scale', 'scoreScales'],
         ['line-item', 'lineItems'],
         ['result', 'results'],
       ] as const) {
         const id = object === 'line-item' ? lineItem : randomUUID();
         if (object === 'result') results.set(bearer, id);
         if (object === 'category') categories.set(bearer, id);
+        if (object === 'score-scale') scales.set(bearer, id);
         const body = bodies[object](id, lineItem);
-        const shared = object === 'category' && bearer === scoped;
+        const shared = (object === 'category' || object === 'score-scale') && bearer === scoped;
         for (let i = 0; i < 2; i++) {
           await track(`put-oneroster-${object}`, async () =>
             json(await send('PUT', `${gradebook}/${path}/${id}`, body, bearer), shared ? 403 : 201),
@@ -710,8 +729,9 @@ describe('what each route touches', () => {
         ['result', 'results', results.get(bearer)],
         ['line-item', 'lineItems', lineItem],
         ['category', 'categories', categories.get(bearer)],
+        ['score-scale', 'scoreScales', scales.get(bearer)],
       ] as const) {
-        const shared = object === 'category' && bearer === scoped;
+        const shared = (object === 'category' || object === 'score-scale') && bearer === scoped;
         for (const status of shared ? [403] : [204, 404]) {
           await track(`delete-oneroster-${object}`, async () =>
             json(await send('DELETE', `${gradebook}/${path}/${id}`, undefined, bearer), status),

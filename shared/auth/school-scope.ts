@@ -42,9 +42,11 @@ export const sharedBySchools = (group: RecordGroup): boolean =>
 
 /**
  * Whether a group's records each belong to one class, which their `class_id` names (an enrollment, a line
- * item): the schools hold them with the class, and a client of those schools makes them only there.
+ * item): the schools hold them with the class, and a client of those schools makes them only there. A
+ * group the schools share is not, though a record of it may name a class (a class's own score scale).
  */
 export const ofOneClass = (group: RecordGroup): boolean =>
+  !sharedBySchools(group) &&
   (groups[group] as GroupDescription).references.some(
     (reference) => reference.field === 'class_id' && reference.group === 'classes',
   );

@@ -18,6 +18,7 @@ export const oneRosterObjects = [
   'classes',
   'enrollments',
   'categories',
+  'scoreScales',
   'lineItems',
   'results',
 ] as const;
@@ -58,6 +59,7 @@ export const fixedObjectFields: Record<OneRosterObjectName, readonly string[]> =
   classes: ['sourcedId', 'status', 'dateLastModified', 'title', 'classType', 'course', 'school', 'terms'],
   enrollments: ['sourcedId', 'status', 'dateLastModified', 'user', 'class', 'school', 'role'],
   categories: ['sourcedId', 'status', 'dateLastModified', 'title'],
+  scoreScales: ['sourcedId', 'status', 'dateLastModified', 'title', 'type', 'class', 'scoreScaleValue'],
   lineItems: [
     'sourcedId',
     'status',

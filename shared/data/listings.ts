@@ -1,7 +1,7 @@
 // The listings: collections the OneRoster binding pages that are not a whole native group (its users,
 // the users of one role, the organisations, the persons without a role whom /users leaves out, and the
 // classes by school), and a class's work by class (its line items, its students' results and
-// attendance), which a person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId
+// attendance, its own score scales), which a person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId
 // order (the classes within each school, the work within each class), so a page of one is a Query of a
 // key range whatever the tenant's size. A record's listing follows from the record (`listingOf`): every
 // Put of a record item writes it (record-items.ts), and the two steps that change an entity's roles
@@ -19,6 +19,7 @@ export const listingNames = [
   'line_items',
   'results',
   'attendance',
+  'score_scales',
 ] as const;
 export type ListingName = (typeof listingNames)[number];
 
@@ -26,8 +27,9 @@ export type ListingName = (typeof listingNames)[number];
  * A record's place in a listing: the listing, and what it is sorted by there: the entity id of a person
  * or organisation, `<school_id>#<class_id>` for a class, `<class_id>#<released>#<line_item_id>` for a
  * line item (`released` is `1` once released to students, `0` before),
- * `<class_id>#<student_id>#<line_item_id>` for a result and `<class_id>#<student_id>#<date>` for an
- * attendance record (its class empty for a whole day's).
+ * `<class_id>#<student_id>#<line_item_id>` for a result, `<class_id>#<student_id>#<date>` for an
+ * attendance record (its class empty for a whole day's) and `<class_id>#<score_scale_id>` for a class's
+ * own score scale (the tenant's scales, which name no class, are in no listing).
  */
 export interface ListingEntry {
   listing: ListingName;
@@ -87,6 +89,9 @@ export const ofStudentWork = (sort: string): Omit<StudentWorkEntry, 'recordId'> 
   return { classId, last };
 };
 
+/** Where a class's own score scales start in theirs. */
+export const scoreScalesOfClass = (classId: string) => `${classId}#`;
+
 /** The groups whose records are listed (by `listingOf`). */
 export const listedGroups = [
   'entities',
@@ -96,6 +101,7 @@ export const listedGroups = [
   'line_items',
   'results',
   'attendance',
+  'score_scales',
 ] as const satisfies readonly RecordGroup[];
 
 /** The work of a class, each record of it listed by class: read class by class for a person's reach. */
@@ -140,6 +146,12 @@ export function listingOf<G extends RecordGroup>(
         listing: 'attendance',
         sort: `${studentWorkOfClass(mark.class_id ?? NO_CLASS, mark.student_id)}${mark.date}`,
       };
+    }
+    case 'score_scales': {
+      const scale = record as GroupRecords['score_scales'];
+      return scale.class_id === null
+        ? undefined
+        : { listing: 'score_scales', sort: `${scoreScalesOfClass(scale.class_id)}${scale.score_scale_id}` };
     }
     default:
       return undefined;

@@ -19,6 +19,7 @@ import {
   ofStudentWork,
   type StudentWork,
   type StudentWorkEntry,
+  scoreScalesOfClass,
   studentWorkOfClass,
 } from './listings';
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
@@ -224,6 +225,12 @@ export class RecordRepository {
       }),
     );
     return new Map(ranges);
+  }
+
+  /** The ids of a class's own score scales, in id order: its range of the scales' listing. */
+  async scoreScalesOfClass(classId: string): Promise<string[]> {
+    const scales = await this.listings.all('score_scales', scoreScalesOfClass(classId));
+    return scales.map((s) => s.recordId).sort();
   }
 
   /**

@@ -16,7 +16,7 @@ export const tombstoneFields = {
   classes: ['course_id', 'school_id', 'term_ids'],
   enrollments: ['class_id', 'entity_id', 'role'],
   categories: ['school_year_id'],
-  score_scales: ['type'],
+  score_scales: ['type', 'class_id'],
   line_items: ['class_id', 'category_id'],
   results: ['class_id', 'line_item_id', 'student_id'],
   attendance: ['class_id', 'student_id', 'date'],

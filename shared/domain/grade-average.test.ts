@@ -44,6 +44,7 @@ const letters: ScoreScale = {
   score_scale_id: 'mentions',
   title: 'Menções',
   type: 'letter',
+  class_id: null,
   minimum: null,
   maximum: null,
   values: ['Muito Bom', 'Bom', 'Suficiente', 'Insuficiente'],

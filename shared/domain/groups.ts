@@ -233,7 +233,7 @@ export const groups = {
     processnumber: false,
     documents: false,
     links: undefined,
-    references: [],
+    references: [{ field: 'class_id', group: 'classes', nullable: true }],
     scopes: 'gradebook',
     schoolWide: true,
     noun: 'score scale',

@@ -84,6 +84,7 @@ export const recordFields: Record<RecordGroup, readonly string[]> = {
     'score_scale_id',
     'title',
     'type',
+    'class_id',
     'minimum',
     'maximum',
     'values',

@@ -1,6 +1,7 @@
 // The OneRoster 1.2 Gradebook binding's writes (gradebook-writes.ts) as rows of the route table, kept
 // apart from its reads (routes.ts, which lists these too) so that a write's handler bundles only these
-// rows: PUT and DELETE of a category, line item or result, and the POST of a line item's results.
+// rows: PUT and DELETE of a category, score scale, line item or result, and the POST of a line item's
+// results.
 import { schoolHeldSources } from '../auth/school-scope';
 import { keys } from '../data/keys';
 import { oneRosterScopes, type RecordGroup } from '../domain/groups';
@@ -101,6 +102,8 @@ const postResultsOfLineItem = (() => {
 export const gradebookWriteRoutes = [
   // A new category is in the school year that holds the day, found among the academic sessions.
   ...gradebookWrites('categories', 'category', 'categories', rec('academic_sessions')),
+  // A score scale is a class's own: the write's reference to its class checks that it is there.
+  ...gradebookWrites('scoreScales', 'score-scale', 'score_scales', []),
   // A line item's school is checked to be its class's.
   ...gradebookWrites('lineItems', 'line-item', 'line_items', rec('classes')),
   // A result's class is its line item's, its student the student record of the user it names.

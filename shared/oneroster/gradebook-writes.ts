@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { idsOfRole } from '../auth/reach';
 import { readableObjectFields } from '../clients/profiles';
 import type { RecordRepository } from '../data/record-repository';
-import { InvalidInputError, NoLongerKeptError } from '../domain/errors';
+import { InvalidInputError, NoLongerKeptError, StateConflictError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
 import { isUuid } from '../domain/identifiers';
 import { LIMITS } from '../domain/limits';
@@ -25,6 +25,7 @@ import {
   lineItemInsertRequest,
   lineItemResultsRequest,
   resultInsertRequest,
+  scoreScaleInsertRequest,
 } from '../schemas/requests';
 import { objectFields } from './objects';
 import { pathId, unknownObject } from './path-ids';
@@ -49,6 +50,20 @@ const base = () => ({
 
 const categoryBody = () =>
   z.object({ category: z.object({ ...base(), title: z.string(), weight: z.optional(z.number()) }) });
+
+const scoreScaleBody = () =>
+  z.object({
+    scoreScale: z.object({
+      ...base(),
+      title: z.string(),
+      type: z.string(),
+      class: ref(),
+      course: z.optional(ref()),
+      scoreScaleValue: z
+        .array(z.object({ itemValueLHS: z.string(), itemValueRHS: z.string() }))
+        .check(z.minLength(1, 'must hold at least one value')),
+    }),
+  });
 
 const lineItemBody = () =>
   z.object({
@@ -144,6 +159,7 @@ const lower = (id: string) => id.toLowerCase();
 /** The objects written here, by their binding name, with the native field behind each optional field. */
 const optionalFields = {
   categories: { weight: 'weight' },
+  scoreScales: {},
   lineItems: {
     description: 'description',
     gradingPeriod: 'grading_period_id',
@@ -266,6 +282,70 @@ export async function putCategory(request: ApiRequest, writer: RecordWriter): Pr
       ),
   });
   return putAnswer(request, 'categories', id);
+}
+
+/** A numeric scale's range as the binding writes one, `x - y`: its minimum and maximum. */
+const NUMBER = String.raw`-?\d+(?:\.\d+)?(?:e[-+]?\d+)?`;
+const RANGE = new RegExp(String.raw`^\s*(${NUMBER})\s*-\s*(${NUMBER})\s*$`, 'i');
+
+/**
+ * What a score scale's values are natively: a numeric scale's one value is its range (`x - y` on the
+ * left); a letter scale's values are its letters (on the right), best first.
+ */
+function scaleOf(scale: z.output<ReturnType<typeof scoreScaleBody>>['scoreScale']) {
+  const { type, scoreScaleValue: values } = scale;
+  if (type === 'letter') {
+    return { type, minimum: null, maximum: null, values: values.map((v) => v.itemValueRHS) };
+  }
+  if (type !== 'numeric') {
+    throw refused(
+      'scoreScale.type',
+      'must be numeric or letter',
+      'A score scale here is numeric (a range) or letter (its letters, best first).',
+    );
+  }
+  const range = values.length === 1 ? RANGE.exec(values[0]?.itemValueLHS ?? '') : null;
+  if (!range) {
+    throw refused(
+      'scoreScale.scoreScaleValue',
+      "a numeric scale has one value, its range ('x - y') on the left",
+      "A numeric score scale's value is its range.",
+    );
+  }
+  return { type, minimum: Number(range[1]), maximum: Number(range[2]), values: [] };
+}
+
+/**
+ * PUT /scoreScales/{sourcedId}: a class's own scale. The sourcedId of one of the tenant's scales, which the
+ * binding does not serve, is refused (409): it is not made a class's.
+ */
+export async function putScoreScale(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
+  const id = chosenId(request);
+  const scale = objectOf(scoreScaleBody(), 'scoreScale', request, id);
+  const input = { title: scale.title, class_id: lower(scale.class.sourcedId), ...scaleOf(scale) };
+  const sent = [{ name: 'scoreScale', body: scale }];
+  await putRecord('score_scales', id, scoreScaleInsertRequest(), request, writer, {
+    replacing: (current) => {
+      if (current.class_id === null) {
+        throw new StateConflictError(
+          "This sourcedId is one of the tenant's score scales, which belong to no class.",
+          [{ name: 'scoreScale.sourcedId', in: 'body', reason: "names a tenant's score scale" }],
+        );
+      }
+      return withinProfile(request, 'scoreScales', sent, input, current);
+    },
+    making: () => withinProfile(request, 'scoreScales', sent, input, undefined),
+  });
+  return putAnswer(request, 'scoreScales', id);
+}
+
+/** DELETE /scoreScales/{sourcedId}: a class's own scale; the tenant's are not there (404). */
+export async function deleteScoreScale(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
+  const id = pathId(request, 'scoreScale');
+  if ((await writer.records.get('score_scales', id))?.record.class_id === null) {
+    throw unknownObject('scoreScale', id);
+  }
+  return deleteObject('score_scales', 'scoreScale')(request, writer);
 }
 
 /** PUT /lineItems/{sourcedId}: its school, where given, must be its class's. */

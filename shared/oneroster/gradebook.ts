@@ -1,17 +1,19 @@
-// The OneRoster 1.2 Gradebook reads: categories, line items and results, as the rostering collections are
-// read (paged in sourcedId order, walked for a filter or a delta, read whole only to sort by another
-// field, a group bounded like theirs). A category holds no person's data and every school shares it, so a
-// client registered with schools reads them all (rosterReader); it reads the line items and results of its
-// schools' classes. A line item is at its class's school, read by the page's class ids; a result names its
-// student by their user, read by the page's student ids. The collections nested under a class read the
-// class's range of a listing whole (its line items, its results: its students times its line items).
+// The OneRoster 1.2 Gradebook reads: categories, score scales, line items and results, as the rostering
+// collections are read (paged in sourcedId order, walked for a filter or a delta, read whole only to sort
+// by another field, a group bounded like theirs). A category or score scale holds no person's data and
+// every school shares it, so a client registered with schools reads them all (rosterReader); it reads the
+// line items and results of its schools' classes. The binding's score scales are classes' own (the
+// tenant's, which name no class, are not served): read whole, or a class's from its listing. A line item
+// is at its class's school, read by the page's class ids; a result names its student by their user, read
+// by the page's student ids. The collections nested under a class read the class's range of a listing
+// whole (its line items, its results: its students times its line items, its own score scales).
 
 import { idsOfRole } from '../auth/reach';
 import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Category, Entity, GroupRecords, Result } from '../schemas/records';
+import type { Category, Entity, GroupRecords, LineItem, Result, ScoreScale } from '../schemas/records';
 import { inKeyOrder, walks } from './collection-query';
-import type { OneRosterLineItem, OneRosterResult } from './objects';
+import type { ClassScale, ObjectMaker, OneRosterLineItem, OneRosterResult } from './objects';
 import { pathId, unknownObject } from './path-ids';
 import { idOf, type RosterReader, type WalkEntry } from './roster-reader';
 import {
@@ -21,6 +23,7 @@ import {
   keyedResponse,
   makerFor,
   objectQuery,
+  schoolOf,
   singleObject,
   walkOf,
   walkResponse,
@@ -80,13 +83,134 @@ export async function getCategory(request: ApiRequest, reader: RosterReader): Pr
   return respond('category', maker(request).category(category));
 }
 
-/** The line items of some walk entries or records as objects, each at its class's school (atClassSchools). */
-function lineItemObjects(request: ApiRequest, reader: RosterReader, entries: readonly WalkEntry[]) {
+/** The scales among these that are a class's own, the binding's score scales (the tenant's name no class). */
+const ofClasses = (scales: Iterable<ScoreScale>) =>
+  [...scales].filter((s): s is ClassScale => typeof s.class_id === 'string');
+
+/** The ids among these of the scales that are a class's own, read by id (every school shares them). */
+async function classScaleIds(reader: RosterReader, ids: readonly string[]): Promise<ReadonlySet<string>> {
+  if (ids.length === 0) return new Set();
+  return new Set(
+    ofClasses((await reader.scoreScales([...new Set(ids)])).values()).map((s) => s.score_scale_id),
+  );
+}
+
+/**
+ * The line items of some walk entries or records as objects, each at its class's school (atClassSchools)
+ * and on its score scale where that is a class's.
+ */
+async function lineItemObjects(request: ApiRequest, reader: RosterReader, entries: readonly WalkEntry[]) {
   const make = maker(request);
+  const scales = await classScaleIds(
+    reader,
+    entries.flatMap((e) => (e.kind === 'changed' ? ((e.record as LineItem).score_scale_id ?? []) : [])),
+  );
   return atClassSchools<'line_items', OneRosterLineItem>(reader, entries, {
-    changed: (item, school) => make.lineItem(item, school),
+    changed: (item, school) => make.lineItem(item, school, scales.has(item.score_scale_id ?? '')),
     deleted: ({ id, deleted_at, kept }, school) => make.deletedLineItem(id, deleted_at, kept, school),
   });
+}
+
+/** The binding's deleted score scales, from the native deletions of scales that were a class's. */
+const deletedScales = (make: ObjectMaker, deletions: readonly Deletion<'score_scales'>[]) =>
+  deletions.flatMap((d) => (d.kept.class_id ? [make.deletedScoreScale(d.id, d.deleted_at, d.kept)] : []));
+
+/**
+ * GET /scoreScales: every class's own scales, read whole (a class has a few at most; the tenant's scales
+ * are not the binding's) and paged, filtered and sorted here, with the deleted ones for a delta.
+ */
+export async function listScoreScales(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const query = objectQuery(request, 'scoreScales');
+  const make = maker(request);
+  const [scales, deletions] = await Promise.all([
+    reader.all('score_scales'),
+    deletionsFor(reader, 'score_scales', query),
+  ]);
+  return collectionResponse(
+    request,
+    'scoreScales',
+    withDeleted(
+      ofClasses(scales).map((s) => make.scoreScale(s)),
+      deletedScales(make, deletions),
+    ),
+    query,
+  );
+}
+
+/** GET /scoreScales/{sourcedId}: a class's own scale; the tenant's are not there. */
+export async function getScoreScale(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
+  const respond = singleObject(request, 'scoreScales');
+  const id = pathId(request, 'scoreScale');
+  const [scale] = ofClasses([(await reader.get('score_scales', id))?.record ?? []].flat());
+  if (!scale) throw unknownObject('scoreScale', id);
+  return respond('scoreScale', maker(request).scoreScale(scale));
+}
+
+/**
+ * GET /classes/{classSourcedId}/scoreScales: a class's own scales, its range of the scales' listing, paged,
+ * filtered and sorted here. `reader` reads the class, within a client's schools; `shared` the scales and
+ * their deletions, which every school shares.
+ */
+export async function listScoreScalesOfClass(
+  request: ApiRequest,
+  reader: RosterReader,
+  shared: RosterReader,
+): Promise<ApiResponse> {
+  const query = objectQuery(request, 'scoreScales');
+  const classId = await namedClass(request, reader);
+  const [scales, deletions] = await Promise.all([
+    shared.scoreScaleIdsOfClass(classId).then((ids) => shared.scoreScales(ids)),
+    deletionsFor(shared, 'score_scales', query),
+  ]);
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'scoreScales',
+    withDeleted(
+      ofClasses(scales.values()).map((s) => make.scoreScale(s)),
+      deletedScales(
+        make,
+        deletions.filter((d) => d.kept.class_id === classId),
+      ),
+    ),
+    query,
+  );
+}
+
+/**
+ * GET /schools/{schoolSourcedId}/scoreScales: the own scales of a school's classes: every class's scales,
+ * read whole as /scoreScales, with those classes' schools by id. `reader` reads the school, within a
+ * client's schools; `shared` the scales, their deletions and their classes' schools.
+ */
+export async function listScoreScalesOfSchool(
+  request: ApiRequest,
+  reader: RosterReader,
+  shared: RosterReader,
+): Promise<ApiResponse> {
+  const query = objectQuery(request, 'scoreScales');
+  const schoolId = await schoolOf(request, reader);
+  const [all, deletions] = await Promise.all([
+    shared.all('score_scales'),
+    deletionsFor(shared, 'score_scales', query),
+  ]);
+  const present = ofClasses(all);
+  const schools = await shared.schoolsOfClasses([
+    ...new Set([...present.map((s) => s.class_id), ...deletions.flatMap((d) => d.kept.class_id ?? [])]),
+  ]);
+  const atSchool = (classId: string | null | undefined) => schools.get(classId ?? '') === schoolId;
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'scoreScales',
+    withDeleted(
+      present.filter((s) => atSchool(s.class_id)).map((s) => make.scoreScale(s)),
+      deletedScales(
+        make,
+        deletions.filter((d) => atSchool(d.kept.class_id)),
+      ),
+    ),
+    query,
+  );
 }
 
 /** Records of a group as walk entries at their ids, to be made into objects alike. */
@@ -198,11 +322,17 @@ export async function listLineItemsOfClass(request: ApiRequest, reader: RosterRe
   const deleted = deletions
     .filter(({ kept }) => kept.class_id === classId)
     .map((d) => make.deletedLineItem(d.id, d.deleted_at, d.kept, cls.school_id));
+  const scales = await classScaleIds(
+    reader,
+    [...items.values()].flatMap((item) => item.score_scale_id ?? []),
+  );
   return collectionResponse(
     request,
     'lineItems',
     withDeleted(
-      [...items.values()].map((item) => make.lineItem(item, cls.school_id)),
+      [...items.values()].map((item) =>
+        make.lineItem(item, cls.school_id, scales.has(item.score_scale_id ?? '')),
+      ),
       deleted,
     ),
     query,

@@ -15,6 +15,7 @@ import type {
   EntityRole,
   LineItem,
   Result,
+  ScoreScale,
   Staff,
   Student,
   Teacher,
@@ -111,10 +112,31 @@ export interface OneRosterCategory {
 }
 
 /**
+ * A class's score scale: the native scale of a class (its `class_id`), its type `numeric` or `letter`.
+ * A numeric scale's value is its range, from its minimum to its maximum, on both sides; a letter scale's
+ * values are its letters, best first, each its own on both sides. The binding's scale belongs to a class,
+ * so the tenant's scales, which name none, are not served.
+ */
+export interface OneRosterScoreScale {
+  sourcedId: string;
+  status: ObjectStatus;
+  dateLastModified: string;
+  title: string;
+  type: string;
+  class: GuidRef<'class'>;
+  scoreScaleValue: { itemValueLHS: string; itemValueRHS: string }[];
+}
+
+/** A native score scale that is a class's own: the binding's score scales. */
+export type ClassScale = ScoreScale & { class_id: string };
+
+/** A numeric scale's range as the binding writes one: `x - y`. */
+const rangeValue = (minimum: number, maximum: number) => `${minimum} - ${maximum}`;
+
+/**
  * A class's line item. Its dates are the native days at midnight UTC (the binding's are date-times); its
- * school is its class's. A score scale is not referred to until the binding's score scales are served
- * (each belongs to a class there, where the native ones are the tenant's): a range is given where the line
- * item has one.
+ * school is its class's. It refers to its score scale where that is a class's (the binding's scales each
+ * belong to a class); a range is given where the line item has one.
  */
 export interface OneRosterLineItem {
   sourcedId: string;
@@ -128,6 +150,7 @@ export interface OneRosterLineItem {
   school: GuidRef<'org'>;
   category: GuidRef<'category'>;
   gradingPeriod?: GuidRef<'academicSession'>;
+  scoreScale?: GuidRef<'scoreScale'>;
   resultValueMin?: number;
   resultValueMax?: number;
 }
@@ -302,8 +325,32 @@ export class ObjectMaker {
     };
   }
 
-  /** A line item, at its class's school. */
-  lineItem(item: LineItem, schoolId: string): OneRosterLineItem {
+  /** A class's score scale. */
+  scoreScale(scale: ClassScale): OneRosterScoreScale {
+    return {
+      sourcedId: scale.score_scale_id,
+      status: 'active',
+      dateLastModified: scale.updated_at,
+      title: scale.title,
+      type: scale.type,
+      class: this.ref('class', 'classes', scale.class_id),
+      scoreScaleValue:
+        scale.minimum !== null && scale.maximum !== null
+          ? [
+              {
+                itemValueLHS: rangeValue(scale.minimum, scale.maximum),
+                itemValueRHS: rangeValue(scale.minimum, scale.maximum),
+              },
+            ]
+          : scale.values.map((value) => ({ itemValueLHS: value, itemValueRHS: value })),
+    };
+  }
+
+  /**
+   * A line item, at its class's school, on its score scale where that scale is a class's (`classScale`,
+   * whether the caller found it so).
+   */
+  lineItem(item: LineItem, schoolId: string, classScale = false): OneRosterLineItem {
     return {
       sourcedId: item.line_item_id,
       status: 'active',
@@ -317,6 +364,9 @@ export class ObjectMaker {
       category: this.ref('category', 'categories', item.category_id, GRADEBOOK_PATH),
       ...(item.grading_period_id
         ? { gradingPeriod: this.ref('academicSession', 'gradingPeriods', item.grading_period_id) }
+        : {}),
+      ...(classScale && item.score_scale_id
+        ? { scoreScale: this.ref('scoreScale', 'scoreScales', item.score_scale_id, GRADEBOOK_PATH) }
         : {}),
       ...(item.result_value_min === null ? {} : { resultValueMin: item.result_value_min }),
       ...(item.result_value_max === null ? {} : { resultValueMax: item.result_value_max }),
@@ -493,6 +543,19 @@ export class ObjectMaker {
     return { sourcedId: id, status: 'tobedeleted', dateLastModified: deletedAt, title: '', weight: 0 };
   }
 
+  /** A class's score scale deleted: its type and class as its tombstone kept them, no values but an empty one. */
+  deletedScoreScale(id: string, deletedAt: string, kept: Tombstone<'score_scales'>): OneRosterScoreScale {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      title: '',
+      type: kept.type ?? '',
+      class: this.ref('class', 'classes', kept.class_id ?? id),
+      scoreScaleValue: [{ itemValueLHS: '', itemValueRHS: '' }],
+    };
+  }
+
   /** A line item deleted, at the school of its class where the class is still there, else the root org. */
   deletedLineItem(
     id: string,
@@ -634,6 +697,7 @@ export const objectFields = {
     'periods',
   ],
   categories: ['sourcedId', 'status', 'dateLastModified', 'title', 'weight'],
+  scoreScales: ['sourcedId', 'status', 'dateLastModified', 'title', 'type', 'class', 'scoreScaleValue'],
   lineItems: [
     'sourcedId',
     'status',
@@ -646,6 +710,7 @@ export const objectFields = {
     'school',
     'category',
     'gradingPeriod',
+    'scoreScale',
     'resultValueMin',
     'resultValueMax',
   ],

@@ -162,6 +162,16 @@ export class RosterReader {
     return (await this.records.lineItemsOfClasses([classId])).get(classId) ?? [];
   }
 
+  /** The ids of a class's own score scales, in id order: its range of the scales' listing. */
+  scoreScaleIdsOfClass(classId: string): Promise<string[]> {
+    return this.records.scoreScalesOfClass(classId);
+  }
+
+  /** Score scales by id, whoever reads: every school shares them, as their native group says (`schoolWide`). */
+  scoreScales(ids: readonly string[]) {
+    return this.records.getMany('score_scales', ids);
+  }
+
   /**
    * A class's results, or of some students of it, with the line item each is for: its range of the
    * results' listing (its students times its line items), or each student's part of it.

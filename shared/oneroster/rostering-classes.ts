@@ -17,10 +17,10 @@ import {
   deletionsFor,
   hasRole,
   homeOrgId,
-  isOrg,
   keyedResponse,
   makerFor,
   objectQuery,
+  schoolOf,
   singleObject,
   type UserRole,
   usersPageResponse,
@@ -122,14 +122,6 @@ async function entriesOfSchool(reader: RosterReader, schoolId: string) {
   const classIds = await reader.classIdsOfSchool(schoolId);
   const lists = await reader.enrollmentListsOfClasses(classIds);
   return { classIds, entries: [...lists.values()].flatMap((l) => l.entries) };
-}
-
-/** The school a nested path names, checked to be one. */
-async function schoolOf(request: ApiRequest, reader: RosterReader): Promise<string> {
-  const id = pathId(request, 'school');
-  const entity = (await reader.get('entities', id))?.record;
-  if (!entity || !isOrg('school')(entity)) throw unknownObject('school', id);
-  return id;
 }
 
 /** GET /courses, and /schools/{schoolSourcedId}/courses. */

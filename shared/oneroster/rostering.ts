@@ -553,6 +553,14 @@ export async function getUser(
 export const isOrg = (type: string | undefined) => (e: Entity) =>
   e.entity_type === 'organisation' && (type === undefined || (e as { org_type?: unknown }).org_type === type);
 
+/** The school a nested path names, checked to be one. */
+export async function schoolOf(request: ApiRequest, reader: RosterReader): Promise<string> {
+  const id = pathId(request, 'school');
+  const entity = (await reader.get('entities', id))?.record;
+  if (!entity || !isOrg('school')(entity)) throw unknownObject('school', id);
+  return id;
+}
+
 /** GET /orgs and /schools. */
 export async function listOrgs(
   request: ApiRequest,

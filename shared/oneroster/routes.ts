@@ -432,11 +432,48 @@ export const oneRosterRoutes = [
     [...rec('categories'), keys.counterPartition, keys.changePartition('categories')],
     { deletions: ['categories'], gradebook: true },
   ),
+  // The binding's score scales are classes' own: the scales are read whole (a few a class at most) and
+  // the tenant's, which name no class, left out; a class's from its range of the scales' listing.
+  ...collection(
+    'scoreScales',
+    'score-scale',
+    gradebookCore,
+    [...rec('score_scales'), keys.counterPartition],
+    {
+      plural: 'score-scales',
+      deletions: ['score_scales'],
+      gradebook: true,
+    },
+  ),
+  nestedInGradebook(
+    'score-scales-of-class',
+    '/classes/{sourcedId}/scoreScales',
+    'list-score-scales-of-class',
+    [
+      ...rec('classes', 'score_scales'),
+      keys.listingPartition('score_scales'),
+      keys.deletionPartition('score_scales'),
+    ],
+  ),
+  nestedInGradebook(
+    'score-scales-of-school',
+    '/schools/{sourcedId}/scoreScales',
+    'list-score-scales-of-school',
+    [
+      ...rec('entities', 'classes', 'score_scales'),
+      keys.counterPartition,
+      keys.deletionPartition('score_scales'),
+    ],
+  ),
   ...collection(
     'lineItems',
     'line-item',
     gradebookCore,
-    [...rec('line_items', 'classes'), keys.counterPartition, keys.changePartition('line_items')],
+    [
+      ...rec('line_items', 'classes', 'score_scales'),
+      keys.counterPartition,
+      keys.changePartition('line_items'),
+    ],
     { plural: 'line-items', deletions: ['line_items'], gradebook: true },
   ),
   // A class's categories are those its line items name.
@@ -445,7 +482,7 @@ export const oneRosterRoutes = [
     keys.listingPartition('line_items'),
   ]),
   nestedInGradebook('line-items-of-class', '/classes/{sourcedId}/lineItems', 'list-line-items-of-class', [
-    ...rec('classes', 'line_items'),
+    ...rec('classes', 'line_items', 'score_scales'),
     keys.listingPartition('line_items'),
     keys.deletionPartition('line_items'),
   ]),

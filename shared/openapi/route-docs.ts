@@ -220,6 +220,31 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
     summary: 'OneRoster: get a gradebook category',
     responses: { 200: 'OneRosterSingleCategory' },
   },
+  'list-oneroster-score-scales': {
+    summary: "OneRoster: list classes' score scales",
+    responses: { 200: 'OneRosterScoreScaleSet' },
+  },
+  'get-oneroster-score-scale': {
+    summary: "OneRoster: get a class's score scale",
+    responses: { 200: 'OneRosterSingleScoreScale' },
+  },
+  'list-oneroster-score-scales-of-class': {
+    summary: "OneRoster: list a class's score scales",
+    responses: { 200: 'OneRosterScoreScaleSet' },
+  },
+  'list-oneroster-score-scales-of-school': {
+    summary: "OneRoster: list the score scales of a school's classes",
+    responses: { 200: 'OneRosterScoreScaleSet' },
+  },
+  'put-oneroster-score-scale': {
+    summary: "OneRoster: create or replace a class's score scale",
+    responses: { 201: 'NoContent' },
+    requestBody: 'OneRosterSingleScoreScale',
+  },
+  'delete-oneroster-score-scale': {
+    summary: "OneRoster: delete a class's score scale",
+    responses: { 204: 'NoContent' },
+  },
   'list-oneroster-line-items': {
     summary: 'OneRoster: list gradebook line items',
     responses: { 200: 'OneRosterLineItemSet' },

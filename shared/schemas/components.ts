@@ -45,6 +45,8 @@ import {
   OneRosterOrgSet,
   OneRosterResult,
   OneRosterResultSet,
+  OneRosterScoreScale,
+  OneRosterScoreScaleSet,
   OneRosterSingleAcademicSession,
   OneRosterSingleCategory,
   OneRosterSingleClass,
@@ -54,6 +56,7 @@ import {
   OneRosterSingleLineItem,
   OneRosterSingleOrg,
   OneRosterSingleResult,
+  OneRosterSingleScoreScale,
   OneRosterSingleUser,
   OneRosterUser,
   OneRosterUserSet,
@@ -765,6 +768,19 @@ const componentTable = {
   OneRosterSingleCategory: {
     schema: OneRosterSingleCategory,
     description: 'One OneRoster category (SingleCategoryDType).',
+  },
+  OneRosterScoreScale: {
+    schema: OneRosterScoreScale,
+    description:
+      "A OneRoster 1.2 gradebook score scale: a class's own scale, its range or its letters as scoreScaleValue.",
+  },
+  OneRosterScoreScaleSet: {
+    schema: OneRosterScoreScaleSet,
+    description: 'A page of OneRoster score scales (ScoreScaleSetDType).',
+  },
+  OneRosterSingleScoreScale: {
+    schema: OneRosterSingleScoreScale,
+    description: 'One OneRoster score scale (SingleScoreScaleDType).',
   },
   OneRosterLineItem: {
     schema: OneRosterLineItem,

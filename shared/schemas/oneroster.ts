@@ -119,6 +119,16 @@ export const OneRosterCategory = z
   })
   .partial();
 
+export const OneRosterScoreScale = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    type: z.string(),
+    class: guidRef('class'),
+    scoreScaleValue: z.array(z.strictObject({ itemValueLHS: z.string(), itemValueRHS: z.string() })).min(1),
+  })
+  .partial();
+
 export const OneRosterLineItem = z
   .strictObject({
     ...base,
@@ -130,6 +140,7 @@ export const OneRosterLineItem = z
     school: guidRef('org'),
     category: guidRef('category'),
     gradingPeriod: guidRef('academicSession'),
+    scoreScale: guidRef('scoreScale'),
     resultValueMin: z.number(),
     resultValueMax: z.number(),
   })
@@ -160,6 +171,8 @@ export const OneRosterSingleClass = z.strictObject({ class: OneRosterClass });
 export const OneRosterEnrollmentSet = z.strictObject({ enrollments: z.array(OneRosterEnrollment) });
 export const OneRosterCategorySet = z.strictObject({ categories: z.array(OneRosterCategory) });
 export const OneRosterSingleCategory = z.strictObject({ category: OneRosterCategory });
+export const OneRosterScoreScaleSet = z.strictObject({ scoreScales: z.array(OneRosterScoreScale) });
+export const OneRosterSingleScoreScale = z.strictObject({ scoreScale: OneRosterScoreScale });
 export const OneRosterLineItemSet = z.strictObject({ lineItems: z.array(OneRosterLineItem) });
 export const OneRosterSingleLineItem = z.strictObject({ lineItem: OneRosterLineItem });
 export const OneRosterResultSet = z.strictObject({ results: z.array(OneRosterResult) });

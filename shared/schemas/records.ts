@@ -142,11 +142,15 @@ export const Category = z.strictObject({
   updated_at: timestamp,
 });
 
-/** A numeric scale has its range and no letter values; a letter scale its values, best first, and no range. */
+/**
+ * A numeric scale has its range and no letter values; a letter scale its values, best first, and no range.
+ * A class's own scale names it; the tenant's, which every class may use, names none.
+ */
 export const ScoreScale = z.strictObject({
   score_scale_id: z.uuid(),
   title: z.string(),
   type: z.enum(scoreScaleTypes),
+  class_id: z.uuid().nullable(),
   minimum: z.number().nullable(),
   maximum: z.number().nullable(),
   values: z.array(z.string()),

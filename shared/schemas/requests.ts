@@ -299,6 +299,7 @@ export const scoreScaleInsertRequest = /* @__PURE__ */ lazily(() =>
     .strictObject({
       title: requiredText(200),
       type: z.enum(scoreScaleTypes, `must be one of ${scoreScaleTypes.join(', ')}`),
+      class_id: z._default(z.nullable(id()), null),
       minimum: z._default(z.nullable(finite()), null),
       maximum: z._default(z.nullable(finite()), null),
       values: z._default(

@@ -64,6 +64,8 @@ export const schemaOfKey: Record<string, string> = {
   enrollment: 'SingleEnrollmentDType',
   categories: 'CategoriesSetDType',
   category: 'SingleCategoryDType',
+  scoreScales: 'ScoreScaleSetDType',
+  scoreScale: 'SingleScoreScaleDType',
   lineItems: 'LineItemSetDType',
   lineItem: 'SingleLineItemDType',
   results: 'ResultSetDType',

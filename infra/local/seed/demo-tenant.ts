@@ -6,6 +6,7 @@ import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from '../../../
 import type {
   Address,
   BankAccount,
+  Class,
   Contact,
   Entity,
   EntityRole,
@@ -17,7 +18,7 @@ import type {
 } from '../../../shared/schemas/records';
 import { demoAttendance } from './attendance';
 import { avatarPng } from './avatar';
-import { demoGradebook } from './gradebook';
+import { demoClassScale, demoGradebook } from './gradebook';
 import { Random } from './random';
 import { demoRoster } from './rostering';
 import {
@@ -395,6 +396,8 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   // Drawn after the roster, so every id drawn before it is the same as in a tenant seeded without it.
   const gradebook = demoGradebook(r, { ...roster, students }, stamp);
   const attendance = demoAttendance(r, { ...roster, entities: [...entities.values()], students }, stamp);
+  const [firstClass] = [...roster.classes].sort((a, b) => (a.class_id < b.class_id ? -1 : 1));
+  const classScale = demoClassScale(r, firstClass as Class, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -407,7 +410,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...roster.classes.map((record) => ({ group: 'classes' as const, record })),
     ...roster.enrollments.map((record) => ({ group: 'enrollments' as const, record })),
     ...gradebook.categories.map((record) => ({ group: 'categories' as const, record })),
-    ...gradebook.scoreScales.map((record) => ({ group: 'score_scales' as const, record })),
+    ...[...gradebook.scoreScales, classScale].map((record) => ({ group: 'score_scales' as const, record })),
     ...gradebook.lineItems.map((record) => ({ group: 'line_items' as const, record })),
     ...gradebook.results.map((record) => ({ group: 'results' as const, record })),
     ...attendance.map((record) => ({ group: 'attendance' as const, record })),

@@ -30,11 +30,12 @@ const categories = [
 ];
 
 const scales: Omit<ScoreScale, 'score_scale_id' | 'created_at' | 'updated_at'>[] = [
-  { title: 'Escala de 0 a 20', type: 'numeric', minimum: 0, maximum: 20, values: [] },
-  { title: 'Níveis de 1 a 5', type: 'numeric', minimum: 1, maximum: 5, values: [] },
+  { title: 'Escala de 0 a 20', type: 'numeric', class_id: null, minimum: 0, maximum: 20, values: [] },
+  { title: 'Níveis de 1 a 5', type: 'numeric', class_id: null, minimum: 1, maximum: 5, values: [] },
   {
     title: 'Menções do 1.º ciclo',
     type: 'letter',
+    class_id: null,
     minimum: null,
     maximum: null,
     values: ['Muito Bom', 'Bom', 'Suficiente', 'Insuficiente'],
@@ -104,6 +105,28 @@ export function demoGradebook(
     }),
   );
   return { ...setup, lineItems, results: testResults(r, lineItems, enrollments, students, stamp) };
+}
+
+/**
+ * A class's own scale, beside the school group's: the teacher of the first class (in id order, the first a
+ * OneRoster client lists) marks oral presentations with descriptive levels. Drawn last, so that every id
+ * drawn before it is the same as without it.
+ */
+export function demoClassScale(
+  r: Random,
+  cls: Class,
+  stamp: () => { created_at: string; updated_at: string },
+): ScoreScale {
+  return {
+    score_scale_id: r.uuid(),
+    title: 'Apresentações orais',
+    type: 'letter',
+    class_id: cls.class_id,
+    minimum: null,
+    maximum: null,
+    values: ['Excelente', 'Bom', 'A melhorar'],
+    ...stamp(),
+  };
 }
 
 /** Each student's result in their classes' released test: graded, a percentage mostly between 50 and 95. */

@@ -1,0 +1,9 @@
+// DELETE /ims/oneroster/gradebook/v1p2/scoreScales/{sourcedId}
+import { gradebookWriteRoute } from '../../shared/oneroster/gradebook-write-routes';
+import { deleteScoreScale } from '../../shared/oneroster/gradebook-writes';
+import { oneRosterWriteApi } from '../../shared/wiring/oneroster-write-api';
+import { recordWriter } from '../../shared/wiring/record-writer';
+
+export const handler = oneRosterWriteApi(gradebookWriteRoute('delete-oneroster-score-scale'), (request) =>
+  deleteScoreScale(request, recordWriter()),
+);
