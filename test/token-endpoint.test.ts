@@ -94,10 +94,35 @@ describe('token endpoint errors', () => {
         form({ grant_type: 'client_credentials' }),
         { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` },
       ],
+      // Ids longer than any DynamoDB key: no client or secret has one (they were a 500).
+      [form({ grant_type: 'client_credentials', client_id: 'a'.repeat(1100), client_secret: 'x' }), {}],
+      [form({ grant_type: 'client_credentials' }), { authorization: basic('é'.repeat(600), DEMO_SECRET) }],
+      [
+        form({ grant_type: 'client_credentials' }),
+        { authorization: basic('demo-client', `${'a'.repeat(1100)}.x`) },
+      ],
+      [
+        form({
+          grant_type: 'authorization_code',
+          code: 'x',
+          code_verifier: 'y',
+          client_id: 'a'.repeat(1100),
+        }),
+        {},
+      ],
     ] as const) {
       // expectOAuthError checks the Basic challenge of every 401.
       await expectOAuthError(await tokenRequest(body, headers), 401, 'invalid_client');
     }
+  });
+
+  it('answers a revocation for a client id longer than any key as for any unknown client', async () => {
+    const revoke = (clientId: string) => postForm(api, 'revoke', { token: 'x', client_id: clientId });
+    const unknown = await revoke('nobody');
+    const long = await revoke('a'.repeat(1100));
+    expect(unknown.status).toBe(401);
+    expect(long.status).toBe(unknown.status);
+    expect(await long.json()).toEqual(await unknown.json());
   });
 
   it('invalid_request for a missing grant_type, repeated parameters, two ways of authenticating, or bad bodies', async () => {

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ItemKind } from './item-kinds';
 import type { Key } from './keys';
-import { tableDesign, timeToLive } from './table';
+import { holdable, tableDesign, timeToLive } from './table';
 
 /** The time-to-live attribute an item of `kind` holding `attributes` is written with, if its kind expires by one of them. */
 function expiryOf(kind: ItemKind, attributes: object): Record<string, number> {
@@ -95,8 +95,12 @@ export class ItemStore {
     await this.db.send(new PutCommand(this.putInput(kind, key, attributes, options)));
   }
 
-  /** The item at `key` as last written (a strongly consistent read), without its keys and time to live. */
+  /**
+   * The item at `key` as last written (a strongly consistent read), without its keys and time to live;
+   * none at a key no item can have (`holdable`), without asking.
+   */
   async get<T>(key: Key): Promise<T | undefined> {
+    if (!holdable(key)) return undefined;
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
     );

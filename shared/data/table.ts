@@ -34,6 +34,16 @@ export const tableDesign = {
   timeToLiveAttribute: 'ttl',
 } as const;
 
+/** The longest key values DynamoDB takes, in bytes of UTF-8: a partition key's and a sort key's. */
+const MAX_KEY_BYTES = { partition: 2048, sort: 1024 } as const;
+
+/**
+ * Whether DynamoDB can hold an item at this key. A key past its limits names no item, and DynamoDB
+ * refuses a read of one (ValidationException): a client's id or a secret's, say, as long as its sender made it.
+ */
+export const holdable = (key: { pk: string; sk: string }) =>
+  Buffer.byteLength(key.pk) <= MAX_KEY_BYTES.partition && Buffer.byteLength(key.sk) <= MAX_KEY_BYTES.sort;
+
 /**
  * The time-to-live attribute's value for an item that may go once `at` has passed: epoch seconds.
  * DynamoDB removes the item some time after it, so readers check expiry themselves.
