@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { subjectOf } from '../audit/audit-event';
 import { classEntry, entriesOf, personEntry } from '../data/enrollment-entries';
+import { keys } from '../data/keys';
 import {
   carriedAttributes,
   etag,
@@ -39,7 +40,7 @@ import {
   type WriteContext,
 } from './write-rules';
 import { WriteSteps } from './write-steps';
-import { commit, Retry, retrying, type Step } from './write-transaction';
+import { commit, RETRY, Retry, retrying, type Step } from './write-transaction';
 
 /** Steps a caller adds to a write's transaction (an idempotency key's response), given what it writes. */
 export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Step[];
@@ -126,12 +127,17 @@ export class RecordWriter {
   /**
    * Makes or replaces records of a group with a natural key (`naturalKey` in groups.ts), all in one
    * transaction or none (a class's register): a record whose key a request holds is replaced as its next
-   * version, any other made under a new id. More than one transaction holds is refused (400).
+   * version, any other made under a new id. More than one transaction holds is refused (400). A key
+   * another request claimed since it was read (the same register sent twice at once) is found again on
+   * the next try, and its record replaced.
    */
   async putByNaturalKey<G extends RecordGroup>(
     group: G,
     inputs: readonly InsertRequest<G>[],
   ): Promise<StoredRecord<G>[]> {
+    const claims = keys.naturalKeyPartition(group);
+    const claimRaced = (step: Step): Step =>
+      step.action.Put?.Item?.pk === claims ? { ...step, onConditionFailed: () => RETRY } : step;
     return retrying(async () => {
       const context = this.context();
       const keyOf = (input: InsertRequest<G>) => naturalKeyOf(group, input) as string;
@@ -142,7 +148,7 @@ export class RecordWriter {
         const item = id === undefined ? undefined : items.get(id);
         if (id === undefined || item === undefined) {
           const { created, steps } = this.newRecord(group, input, randomUUID(), context);
-          return { stored: created, made: true, steps };
+          return { stored: created, made: true, steps: steps.map(claimRaced) };
         }
         const next = personRules[group].replace(toRecord(group, item), input, id, item);
         const { written, steps } = this.nextVersion(group, id, item, next, undefined, context.now);
