@@ -84,6 +84,23 @@ describe('query parameters an operation does not take', () => {
   });
 });
 
+describe('times a feed is asked from', () => {
+  it('are refused (400) when they are no instant of the years 0000 to 9999 in UTC, or name a day there is not', async () => {
+    for (const since of ['9999-12-31T23:59:59-23:59', '2026-02-30T08:00:00Z', '2026-09-01T08:00:00']) {
+      const value = encodeURIComponent(since);
+      for (const path of [`/api/students/deleted?since=${value}`, `/api/students?updated_since=${value}`]) {
+        const problem = await expectProblem(await api.get(path), 400);
+        expect(
+          problem.errors?.map((e) => e.name),
+          path,
+        ).toEqual([path.includes('updated') ? 'updated_since' : 'since']);
+      }
+    }
+    const future = encodeURIComponent('9999-12-31T23:59:59Z');
+    expect((await api.get(`/api/students/deleted?since=${future}`)).status).toBe(200);
+  });
+});
+
 describe('malformed requests never get a 500', () => {
   const token = () => api.token();
   const listPaths = routes.filter((r) => r.method === 'GET' && !r.path.includes('{')).map((r) => r.path);

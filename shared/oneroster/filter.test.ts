@@ -46,6 +46,7 @@ describe('parseFilter', () => {
     ["dateLastModified>'yesterday'", 'a date-time field with no date-time'],
     ["dateLastModified>'2026-09-01'", 'a date-time field with a date alone'],
     ["dateLastModified>'2026-09-01T10:00:00'", 'a date-time without a time zone'],
+    ["dateLastModified>'9999-12-31T23:59:59-23:59'", 'an instant in the year 10000 (UTC)'],
     ["roles.beginDate<'2026-02-30'", 'a date that does not exist'],
     ["roles.endDate<'2026-13-01'", 'a month that does not exist'],
     ["birthDate='01/02/2010'", 'a date field with no ISO date'],

@@ -4,6 +4,7 @@
 // does. Date-time fields compare as instants and date fields as calendar dates; the rest as text.
 
 import { isDate } from '../domain/dates';
+import { parseInstant } from '../domain/instants';
 import { quote } from '../http/quote';
 import { OneRosterError } from './status-info';
 
@@ -31,13 +32,14 @@ const dateTimeFields = new Set(['dateLastModified']);
 const dateFields = new Set(['birthDate', 'startDate', 'endDate', 'beginDate']);
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
-/** An ISO 8601 date-time with a time zone, as the binding writes them (W3C profile). */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 /** The shape of a date, `YYYY-MM-DD`. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The instant of a date-time, or NaN when it is not one. */
-const instantOf = (text: string) => (DATE_TIME.test(text) ? Date.parse(text) : Number.NaN);
+/** The instant of a date-time with a time zone, as the binding writes them (W3C profile), or NaN when it is not one. */
+const instantOf = (text: string) => {
+  const at = parseInstant(text);
+  return at === undefined ? Number.NaN : Date.parse(at);
+};
 
 /** How a field's values compare: as instants, as dates, or as text. */
 type Comparison = 'instant' | 'date' | 'text';
