@@ -2,6 +2,7 @@
 // group, its validation, integrity rules and conditional requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idFields, personGroups, recordGroups, roleGroups } from '../shared/domain/groups';
+import { LIMITS } from '../shared/domain/limits';
 import { QUOTE_LENGTH } from '../shared/http/quote';
 import { recordSchemas } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
@@ -282,6 +283,21 @@ describe('integrity', () => {
       400,
     );
     expect(moved.errors?.map((e) => e.name)).toEqual(['entity_id']);
+  });
+
+  it('keeps a student in the care of at most 20 tutors: the next is refused with 409, naming the student', async () => {
+    const student = await json<Row>(await api.send('POST', '/api/students', personBody('A')), 201);
+    const tutor = () =>
+      api.send('POST', '/api/tutors', { ...personBody('E'), student_ids: [student.student_id] });
+    const tutors: Row[] = [];
+    for (let i = 0; i < LIMITS.tutorsPerStudent; i++) tutors.push(await json<Row>(await tutor(), 201));
+    const before = await api.records.count('tutors');
+    const refused = await expectProblem(await tutor(), 409);
+    expect(refused.errors?.[0]).toMatchObject({ name: 'student_ids' });
+    expect(refused.detail).toContain(String(student.student_id));
+    expect(await api.records.count('tutors')).toBe(before);
+    for (const t of tutors) await api.send('DELETE', `/api/tutors/${t.tutor_id}`);
+    await api.send('DELETE', `/api/students/${student.student_id}`);
   });
 
   it("refuses to delete an entity with roles, or a student still in a tutor's care", async () => {

@@ -28,6 +28,11 @@ export const LIMITS = {
   cursorChars: 512,
   listItems: 20,
   tutorStudents: 20,
+  /**
+   * The tutors one student may have in their care: each is an entry in a set on the student's item, so a
+   * student with the largest record still takes every one of them inside DynamoDB's 400 KB item.
+   */
+  tutorsPerStudent: 20,
   /** A gradebook category's weight in a grade's weighted average: weights are relative to each other. */
   categoryWeight: 1_000,
   /** The letter values of a score scale (A+ to F and more). */

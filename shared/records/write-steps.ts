@@ -307,7 +307,10 @@ export class WriteSteps {
     };
   }
 
-  /** Puts a tutor in a student's set of tutors; the student must exist. */
+  /**
+   * Puts a tutor in a student's set of tutors; the student must exist and have room for them: at most
+   * `LIMITS.tutorsPerStudent` tutors (409 past it).
+   */
   linkStudent(studentId: string, tutorId: string): Step {
     return this.linkStudents(studentId, [tutorId], 1);
   }
@@ -328,15 +331,32 @@ export class WriteSteps {
           TableName: this.tableName,
           Key: keys.record('students', studentId),
           UpdateExpression: 'ADD #tutors :tutor, #l :changes',
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(#tutors) OR size(#tutors) <= :room)',
           ExpressionAttributeNames: { '#tutors': internal.tutors, '#l': internal.links },
-          ExpressionAttributeValues: { ':tutor': new Set(tutorIds), ':changes': changes },
+          ExpressionAttributeValues: {
+            ':tutor': new Set(tutorIds),
+            ':changes': changes,
+            ':room': LIMITS.tutorsPerStudent - tutorIds.length,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      onConditionFailed: () =>
-        new InvalidInputError('student_ids names a student that does not exist.', [
-          { name: 'student_ids', in: 'body', reason: `no student has student_id ${studentId}` },
-        ]),
+      onConditionFailed: (old) =>
+        old
+          ? new StateConflictError(
+              `Student ${studentId} already has the most tutors one may have (${LIMITS.tutorsPerStudent}).`,
+              [
+                {
+                  name: 'student_ids',
+                  in: 'body',
+                  reason: `student ${studentId} has no room for another tutor`,
+                },
+              ],
+            )
+          : new InvalidInputError('student_ids names a student that does not exist.', [
+              { name: 'student_ids', in: 'body', reason: `no student has student_id ${studentId}` },
+            ]),
     };
   }
 

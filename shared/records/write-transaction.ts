@@ -48,13 +48,31 @@ export interface Step {
 /** Thrown by an attempt that read or wrote in a race with another writer: `retrying` runs it again. */
 export class Retry extends Error {}
 
+/**
+ * A write that would take an item past DynamoDB's 400 KB (a record with its lists, a tutor or an
+ * enrollment more): no race, so trying again would not help. 409: the records as they are refuse it.
+ */
+const tooLarge = () =>
+  new StateConflictError(
+    'This write would make a record larger than the 400 KB DynamoDB holds, so nothing was written: make the record smaller (its photo, documents or lists) first.',
+  );
+
+/** Whether DynamoDB refused a write for the size of an item it would write: a Put's own, or an update's. */
+const overItemSize = (message: string | undefined) => /item size/i.test(message ?? '');
+
 /** Writes the steps in one transaction; a failed condition throws its step's error, or `Retry`. */
 export async function commit(db: DynamoDBDocumentClient, steps: readonly Step[]): Promise<void> {
   try {
     await db.send(new TransactWriteCommand({ TransactItems: steps.map((s) => s.action) }));
   } catch (error) {
+    if (error instanceof Error && error.name === 'ValidationException' && overItemSize(error.message)) {
+      throw tooLarge();
+    }
     if (!(error instanceof TransactionCanceledException)) throw error;
     const reasons = error.CancellationReasons ?? [];
+    // Any other invalid action is no race but a fault of the service's: it goes on as one (500, logged).
+    const invalid = reasons.find((reason) => reason.Code === 'ValidationError');
+    if (invalid) throw overItemSize(invalid.Message) ? tooLarge() : error;
     for (const [i, reason] of reasons.entries()) {
       if (reason.Code !== 'ConditionalCheckFailed') continue;
       const outcome =
