@@ -795,6 +795,13 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
       expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(400);
       await validResponse(response, 'imsx_StatusInfoDType', 400);
     }
+    // imsx_description names each field at fault, and why.
+    const untitled = await validResponse(
+      await put(`/lineItems/${id}`, lineItem(id, s, { title: undefined, resultValueMax: 'twenty' })),
+      'imsx_StatusInfoDType',
+      400,
+    );
+    expect(untitled.imsx_description).toMatch(/lineItem\.title: .+; lineItem\.resultValueMax: /);
     // A body that is not JSON is a bad request, one not said to be JSON of a type not taken, as natively.
     await validResponse(await put(`/lineItems/${id}`, '{"lineItem": '), 'imsx_StatusInfoDType', 400);
     const text = await api.send('PUT', `${BASE}/lineItems/${id}`, 'Ficha', {

@@ -57,6 +57,15 @@ export const statusInfo = (codeMinor: CodeMinor, description: string): StatusInf
 });
 
 /**
+ * What a client error says in imsx_description: its message and, where it found fields at fault, each
+ * with why (`lineItem.title: required`), which the binding's status info has no other place for.
+ */
+const describe = ({ message, invalidParams = [] }: HttpError) =>
+  invalidParams.length === 0
+    ? message
+    : `${message} ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}`;
+
+/**
  * The response for an error of a OneRoster route: the error's own status and headers (a 401 keeps its
  * Bearer challenge) with an imsx_StatusInfo body. `unexpected` gives the body of anything that is not a
  * client error, after the caller has logged it.
@@ -73,7 +82,7 @@ export function statusInfoResponse(
     return {
       statusCode: error.status,
       headers: { ...headers, ...error.headers },
-      body: JSON.stringify(statusInfo(codeMinor, error.message)),
+      body: JSON.stringify(statusInfo(codeMinor, describe(error))),
     };
   }
   // What middy's body parser refuses (a body not declared JSON: 415) is the client's error.
