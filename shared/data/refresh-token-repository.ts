@@ -3,12 +3,7 @@
 // as a whole. Rotation is one transaction, so a token is exchanged at most once; a used token stays until
 // the family expires, so presenting it again is recognised as reuse (RFC 9700 section 4.14.2).
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdentityScope } from '../auth/identity-claims';
 import type { Scope } from '../domain/groups';
 import { itemKinds } from './item-kinds';
@@ -110,23 +105,6 @@ export class RefreshTokenRepository {
   /** A family revoked before its sign-in completed holds only its status. */
   family(familyId: string): Promise<RefreshFamily | undefined> {
     return this.items.get<RefreshFamily>(keys.refreshFamily(familyId));
-  }
-
-  /**
-   * Whether a sign-in (a family) has been revoked: one strongly consistent read of its status. A family
-   * never written (a client without refresh tokens) and not revoked is not.
-   */
-  async isRevoked(familyId: string): Promise<boolean> {
-    const { Item } = await this.db.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: keys.refreshFamily(familyId),
-        ProjectionExpression: '#status',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ConsistentRead: true,
-      }),
-    );
-    return Item?.status === 'revoked';
   }
 
   /**

@@ -14,7 +14,7 @@ import { clientPolicies } from './client-policies';
 import { kernelRuntime } from './kernel-runtime';
 import { observersOf } from './observers';
 import { admission } from './rate-limit';
-import { refreshTokenRepository } from './refresh-token-repository';
+import { signInFamilies } from './sign-in-families';
 import { tokenVerifier } from './token-verifier';
 
 /** The factory, its routes' errors answered in `dialects`. */
@@ -27,7 +27,7 @@ export function revocableApiIn(
     ...kernelRuntime,
     authenticate: bearerAuthentication(route, {
       verifier: tokenVerifier,
-      signIns: refreshTokenRepository,
+      signIns: signInFamilies,
       policies: clientPolicies,
     }),
     admit: admission(route),
