@@ -22,7 +22,9 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const { tokenOf, classesOf, studentsOf, studentsOfClass, auditEventsOf } = demoPeople(() => api);
+const { tokenOf, classesOf, studentsOf, studentsOfClass, studentNotInClass, auditEventsOf } = demoPeople(
+  () => api,
+);
 
 /** Every attendance record a caller reads (the administrator's own token without a username), page by page. */
 async function attendance(username?: string): Promise<Row[]> {
@@ -452,6 +454,13 @@ describe("a class's register (deliverable 4)", () => {
         'marks[1].status',
       ],
       [path, { marks: [{ ...good, minutes_late: 5 }] }, 400, 'marks[0].minutes_late'],
+      // A student of the school the class does not enroll.
+      [
+        path,
+        { marks: [good, { student_id: await studentNotInClass(classId), status: 'present' }] },
+        400,
+        'marks[1].student_id',
+      ],
       [path, { marks: Array.from({ length: LIMITS.bulkEntries + 1 }, () => good) }, 400, 'marks'],
       [path, { students: [good] }, 400, 'students'],
     ];

@@ -22,7 +22,9 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const { tokenOf, classesOf, studentsOf, studentsOfClass, auditEventsOf } = demoPeople(() => api);
+const { tokenOf, classesOf, studentsOf, studentsOfClass, studentNotInClass, auditEventsOf } = demoPeople(
+  () => api,
+);
 
 /** Every record of a group a caller reads (the administrator's own token without a username), page by page. */
 async function walk(group: 'results' | 'line_items', username?: string): Promise<Row[]> {
@@ -134,7 +136,7 @@ describe('results', () => {
     expect((await api.send('DELETE', `/api/results/${anew.result_id}`)).status).toBe(204);
   });
 
-  it('refuse a missing class, line item or student, a line item of another class, a bad status, score or date (400), writing nothing', async () => {
+  it('refuse a missing class, line item or student, a student the class does not enroll, a line item of another class, a bad status, score or date (400), writing nothing', async () => {
     const { classId, project, studentId } = await sharedClass();
     const items = await lineItemsById();
     const elsewhere = [...items.values()].find((i) => i.class_id !== classId) as Row;
@@ -152,6 +154,8 @@ describe('results', () => {
       [{ ...body, score_date: '2026-02-30' }, 'score_date'],
       [{ ...body, score_date: undefined }, 'score_date'],
       [{ ...body, grade: 'A' }, 'grade'],
+      // A student the class does not enroll: no result of theirs is made there.
+      [{ ...body, student_id: await studentNotInClass(classId) }, 'student_id'],
     ];
     for (const [sent, field] of cases) {
       const problem = await expectProblem(await api.send('POST', '/api/results', sent), 400);

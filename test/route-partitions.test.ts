@@ -346,9 +346,15 @@ describe('what each route touches', () => {
   it.each(recordGroups.map((g) => [g] as const))('every operation of %s', async (group: RecordGroup) => {
     const idField = idFields[group];
     const { calls, track } = tracker();
-    const students = await json(await send('GET', '/api/students?items_per_page=2'), 200);
-    const [first, second] = (students.students as Record<string, string>[]).map((s) => s.student_id);
     const roster = await rosterIds();
+    // A record about a student of a class is made for one the class enrolls.
+    const students = isStudentWork(group)
+      ? await studentsOfClass(roster.classes[0] as string)
+      : ((await json(await send('GET', '/api/students?items_per_page=2'), 200)).students as Record<
+          string,
+          string
+        >[]);
+    const [first, second] = students.map((s) => s.student_id);
     const body = (studentId?: string) => {
       const alternate = studentId === second ? 1 : 0;
       switch (group) {
@@ -496,13 +502,19 @@ describe('what each route touches', () => {
       const classId = own[0]?.class_id as string;
       // A result names a line item of its class: one made there for it.
       const lineItem = group === 'results' ? { line_item_id: await newLineItem(classId, roster) } : {};
-      const mine = { ...body(first), class_id: classId, ...lineItem };
+      // A record about a student of the class: one it enrolls.
+      const [pupil] = isStudentWork(group) ? await studentsOfClass(classId) : [];
+      const ofPupil = pupil ? { student_id: pupil.student_id } : {};
+      const mine = { ...body(first), class_id: classId, ...ofPupil, ...lineItem };
       const made = await track(`create-${group}`, async () =>
         json(await send('POST', `/api/${group}`, mine, bearer), 201),
       );
       const at = `/api/${group}/${made[idField]}`;
       await track(`replace-${group}`, async () =>
-        json(await send('PUT', at, { ...body(second), class_id: classId, ...lineItem }, bearer), 200),
+        json(
+          await send('PUT', at, { ...body(second), class_id: classId, ...ofPupil, ...lineItem }, bearer),
+          200,
+        ),
       );
       await track(`delete-${group}`, async () => json(await send('DELETE', at, undefined, bearer), 204));
     }

@@ -1,5 +1,6 @@
 // POST /api/attendance
 import { recordRoute } from '../../shared/record-routes';
+import { refuseStudentNotInClass } from '../../shared/records/class-students';
 import { createRecord } from '../../shared/records/write-records';
 import { attendanceInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
@@ -7,5 +8,12 @@ import { recordWriter } from '../../shared/wiring/record-writer';
 import { revocableApi } from '../../shared/wiring/revocable-api';
 
 export const handler = revocableApi(recordRoute('create-attendance'), (request) =>
-  createRecord('attendance', attendanceInsertRequest(), request, recordWriter(), idempotencyStore()),
+  createRecord(
+    'attendance',
+    attendanceInsertRequest(),
+    request,
+    recordWriter(),
+    idempotencyStore(),
+    refuseStudentNotInClass,
+  ),
 );

@@ -16,6 +16,7 @@ import { LIMITS } from '../domain/limits';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { validateBody } from '../http/validate';
 import { enterForStudents } from '../records/bulk-entry';
+import { refuseStudentNotInClass } from '../records/class-students';
 import type { RecordWriter } from '../records/record-writer';
 import { refuseChangeOutsideSchools } from '../records/school-writes';
 import { type PutBodies, putRecord, removeRecord } from '../records/write-records';
@@ -427,13 +428,8 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
   if (!studentId) {
     throw refused('result.student', 'is not a student', "A result's student is a user who is a student.");
   }
-  await putRecord(
-    'results',
-    id,
-    resultInsertRequest(),
-    request,
-    writer,
-    bothWays((current) =>
+  await putRecord('results', id, resultInsertRequest(), request, writer, {
+    ...bothWays((current) =>
       withinProfile(
         request,
         'results',
@@ -442,7 +438,8 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
         current,
       ),
     ),
-  );
+    check: refuseStudentNotInClass,
+  });
   return putAnswer(request, 'results', id);
 }
 

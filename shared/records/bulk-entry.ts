@@ -9,6 +9,7 @@ import type { ApiRequest } from '../exchange';
 import type { AuditSubject } from '../http/subject';
 import type { GroupRecords } from '../schemas/records';
 import type { InsertRequest } from '../schemas/requests';
+import { refuseStudentsNotInClass } from './class-students';
 import { refuseCreateOutOfReach } from './person-writes';
 import { readerView } from './record-view';
 import type { RecordWriter } from './record-writer';
@@ -44,6 +45,7 @@ export async function enterForStudents<G extends StudentWork>(
     studentIds,
     (index) => `${field}[${index}].student_id`,
   );
+  await refuseStudentsNotInClass(records, classId, studentIds, students, (i) => `${field}[${i}].student_id`);
   const written = await writer.putByNaturalKey(group, inputs);
   const view = readerView(request.auth, group);
   return {

@@ -2,6 +2,7 @@
 // document. Bodies are validated against the group's insert request before anything is written.
 import { subjectOf } from '../audit/audit-event';
 import { etag, type StoredRecord } from '../data/record-items';
+import type { RecordRepository } from '../data/record-repository';
 import { NoLongerKeptError, RecordNotFoundError, StateConflictError } from '../domain/errors';
 import { type DocumentGroup, idFields, type RecordGroup } from '../domain/groups';
 import { recordFields } from '../domain/record-fields';
@@ -84,6 +85,25 @@ async function locatingClashes<T>(request: ApiRequest, group: RecordGroup, write
   }
 }
 
+/**
+ * A check a group's new records meet beyond every group's (a result's student is one its class enrolls,
+ * class-students.ts), given by the handlers of that group's writes, so that no other bundle carries it.
+ */
+export type NewRecordCheck = (group: RecordGroup, input: object, records: RecordRepository) => Promise<void>;
+
+/** Refuses a new record the caller may not make: outside its client's schools, out of its person's reach, or `check`'s. */
+async function refuseNew(
+  request: ApiRequest,
+  group: RecordGroup,
+  input: object,
+  records: RecordRepository,
+  check: NewRecordCheck | undefined,
+) {
+  await refuseCreateOutsideSchools(request, group, input, records);
+  await refuseCreateOutOfReach(request, group, input, records);
+  await check?.(group, input, records);
+}
+
 /** Creates a record of the group from a body that its insert request (`schema`) validates. */
 export async function createRecord<G extends RecordGroup>(
   group: G,
@@ -91,12 +111,12 @@ export async function createRecord<G extends RecordGroup>(
   request: ApiRequest,
   writer: RecordWriter,
   idempotency: IdempotencyStore,
+  check?: NewRecordCheck,
 ): Promise<ApiResponse> {
   refuseMasked(request.body);
   const input = validateBody(schema, request.body, knownFields()) as InsertRequest<G>;
   refuseHidden(request.auth, group, Object.keys(request.body as object));
-  await refuseCreateOutsideSchools(request, group, input, writer.records);
-  await refuseCreateOutOfReach(request, group, input, writer.records);
+  await refuseNew(request, group, input, writer.records, check);
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
@@ -157,6 +177,8 @@ export async function replaceRecord<G extends RecordGroup>(
 export interface PutBodies<G extends RecordGroup> {
   replacing: (current: GroupRecords[G]) => unknown;
   making: () => unknown;
+  /** What a new record meets beyond every group's (NewRecordCheck). */
+  check?: NewRecordCheck;
 }
 
 /**
@@ -187,8 +209,7 @@ export async function putRecord<G extends RecordGroup>(
         return;
       }
       const input = validated(await bodies.making());
-      await refuseCreateOutsideSchools(request, group, input, writer.records);
-      await refuseCreateOutOfReach(request, group, input, writer.records);
+      await refuseNew(request, group, input, writer.records, bodies.check);
       await locatingClashes(request, group, () => writer.create(group, input, undefined, id));
       return;
     } catch (error) {

@@ -50,6 +50,14 @@ export function demoPeople(api: () => TestApi) {
     return students.filter((s) => entities.has(s.entity_id)).map((s) => s.student_id);
   }
 
+  /** A student record of someone the class does not enroll as a student. */
+  async function studentNotInClass(classId: string): Promise<string> {
+    const enrolled = new Set(await studentsOfClass(classId));
+    const response = await api().get('/api/students?items_per_page=500');
+    const students = ((await response.json()) as { students: { student_id: string }[] }).students;
+    return students.map((s) => s.student_id).find((id) => !enrolled.has(id)) as string;
+  }
+
   /** The audit events of one response, by its x-request-id. */
   async function auditEventsOf(response: Response): Promise<AuditEvent[]> {
     const id = response.headers.get('x-request-id');
@@ -60,5 +68,5 @@ export function demoPeople(api: () => TestApi) {
       .filter((event) => event.request_id === id);
   }
 
-  return { tokenOf, entityOf, classesOf, studentsOf, studentsOfClass, auditEventsOf };
+  return { tokenOf, entityOf, classesOf, studentsOf, studentsOfClass, studentNotInClass, auditEventsOf };
 }

@@ -1,0 +1,60 @@
+// A record about a student of a class (a result, an attendance mark) is made only for a student the class
+// enrolls as one: the student's person lists an enrollment in the class with the role `student`. A whole
+// day's attendance names no class and is any student's. A record already made is replaced whatever the
+// student's enrollment now, so a mark of a student who has since left can still be corrected.
+import { isStudentWork } from '../data/listings';
+import type { RecordRepository } from '../data/record-repository';
+import { InvalidInputError } from '../domain/errors';
+import type { RecordGroup } from '../domain/groups';
+
+/**
+ * Refuses (400) the students of `entityOf` (student id to its person's entity id) that `classId` does not
+ * enroll as students, naming each one's field by its place (`name`).
+ */
+export async function refuseStudentsNotInClass(
+  records: RecordRepository,
+  classId: string,
+  studentIds: readonly string[],
+  entityOf: ReadonlyMap<string, string>,
+  name: (index: number) => string,
+): Promise<void> {
+  const lists = await records.enrollmentLists('entities', [...new Set(entityOf.values())]);
+  const enrolled = (studentId: string) =>
+    lists
+      .get(entityOf.get(studentId) ?? '')
+      ?.entries.some((entry) => entry.otherId === classId && entry.role === 'student') === true;
+  const outside = studentIds.flatMap((id, index) =>
+    enrolled(id)
+      ? []
+      : [
+          {
+            name: name(index),
+            in: 'body' as const,
+            reason: `student ${id} is not enrolled in class ${classId}`,
+          },
+        ],
+  );
+  // A class there is not is left to the write's own reference check, which names the class.
+  if (outside.length > 0 && (await records.schoolsOfClasses([classId])).has(classId)) {
+    throw new InvalidInputError(
+      'A record about a student of a class is made only for its students.',
+      outside,
+    );
+  }
+}
+
+/**
+ * Refuses (400) a new record about a student of a class (`isStudentWork`) whose class does not enroll the
+ * student as one. A student there is not is left to the write's own reference check, which says so.
+ */
+export async function refuseStudentNotInClass(
+  group: RecordGroup,
+  input: object,
+  records: RecordRepository,
+): Promise<void> {
+  const { class_id: classId, student_id: studentId } = input as { class_id?: unknown; student_id?: unknown };
+  if (!isStudentWork(group) || typeof classId !== 'string' || typeof studentId !== 'string') return;
+  const entityOf = await records.entityIdsOf('students', [studentId]);
+  if (!entityOf.has(studentId)) return;
+  await refuseStudentsNotInClass(records, classId, [studentId], entityOf, () => 'student_id');
+}
