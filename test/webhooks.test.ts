@@ -359,6 +359,14 @@ describe('webhooks', { timeout: 180_000 }, () => {
       400,
     );
     await expectProblem(await api.send('POST', `/api/webhooks/${webhook.webhook_id}/replay`, {}), 400);
+    // In UTC, the year 10000: no instant the events are kept for.
+    const far = await expectProblem(
+      await api.send('POST', `/api/webhooks/${webhook.webhook_id}/replay`, {
+        since: '9999-12-31T23:59:59-23:59',
+      }),
+      400,
+    );
+    expect(far.errors?.map((e) => e.name)).toEqual(['since']);
     // Another client's subscription is not there for it.
     const stranger = await registeredClient(api, { name: 'Stranger', scopes: ['webhooks:manage'] });
     await expectProblem(await api.get(`/api/webhooks/${webhook.webhook_id}`, { token: stranger.token }), 404);

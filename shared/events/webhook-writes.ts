@@ -109,10 +109,11 @@ export async function rotateWebhookSecretRequest(
 export async function replayRequest(request: ApiRequest, webhooks: WebhookRepository): Promise<ApiResponse> {
   const webhook = await ownSubscription(request, webhooks);
   const input = validateBody(WebhookReplayRequest, request.body, Object.keys(WebhookReplayRequest.shape));
-  const since = parseInstant(input.since) as string;
+  const since = parseInstant(input.since);
   const now = new Date();
   const keptFrom = new Date(now.getTime() - WEBHOOK_EVENT_RETENTION_DAYS * 86_400_000).toISOString();
-  if (since < keptFrom || since > now.toISOString()) {
+  // The schema takes a date-time with an offset; one outside the years 0000 to 9999 in UTC is no instant here.
+  if (since === undefined || since < keptFrom || since > now.toISOString()) {
     const reason = `must be within the last ${WEBHOOK_EVENT_RETENTION_DAYS} days, when events are kept`;
     throw new InvalidInputError(`since ${reason}.`, [{ name: 'since', in: 'body', reason }]);
   }
