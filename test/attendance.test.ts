@@ -433,6 +433,47 @@ describe("a class's register (deliverable 4)", () => {
     }
   });
 
+  it('still corrects a mark of a student who has left the class, and makes none of theirs on a new day', async () => {
+    const { classId } = await sharedClass();
+    const token = await tokenOf('teacher');
+    const [leaving] = await studentsOfClass(classId);
+    const path = `/api/classes/${classId}/attendance/${laterDay()}`;
+    const marked = await json<Row>(
+      await api.send('PUT', path, { marks: [{ student_id: leaving, status: 'absent' }] }, { token }),
+    );
+    const student = await json<Row>(await api.get(`/api/students/${leaving}`));
+    const enrollment = (await api.records.enrollmentsOfClass(classId)).find(
+      (e) => e.entity_id === student.entity_id && e.role === 'student',
+    );
+    const { class_id, entity_id, role, primary, begin_date, end_date } = enrollment as Row;
+    await api.send('DELETE', `/api/enrollments/${enrollment?.enrollment_id}`);
+    const corrected = await json<Row>(
+      await api.send('PUT', path, { marks: [{ student_id: leaving, status: 'excused' }] }, { token }),
+    );
+    expect((corrected.attendance as Row[])[0]).toMatchObject({
+      attendance_id: (marked.attendance as Row[])[0]?.attendance_id,
+      status: 'excused',
+    });
+    const later = `/api/classes/${classId}/attendance/${laterDay()}`;
+    const problem = await expectProblem(
+      await api.send('PUT', later, { marks: [{ student_id: leaving, status: 'present' }] }, { token }),
+      400,
+    );
+    expect(problem.errors?.map((e) => e.name)).toEqual(['marks[0].student_id']);
+    await api.send('DELETE', `/api/attendance/${(marked.attendance as Row[])[0]?.attendance_id}`);
+    await json<Row>(
+      await api.send('POST', '/api/enrollments', {
+        class_id,
+        entity_id,
+        role,
+        primary,
+        begin_date,
+        end_date,
+      }),
+      201,
+    );
+  });
+
   it('is refused whole, writing nothing: a bad date, class, mark or student, a student twice, too many, or a class the teacher does not teach', async () => {
     const { classId, studentId } = await sharedClass();
     const token = await tokenOf('teacher');

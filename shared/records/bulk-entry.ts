@@ -4,6 +4,7 @@
 // again it leaves the same records. Its audit event names every student it names.
 
 import type { StudentWork } from '../data/listings';
+import { naturalKeyOf } from '../data/record-links';
 import { InvalidInputError } from '../domain/errors';
 import type { ApiRequest } from '../exchange';
 import type { AuditSubject } from '../http/subject';
@@ -45,7 +46,21 @@ export async function enterForStudents<G extends StudentWork>(
     studentIds,
     (index) => `${field}[${index}].student_id`,
   );
-  await refuseStudentsNotInClass(records, classId, studentIds, students, (i) => `${field}[${i}].student_id`);
+  // A student's record already made is replaced whatever their enrollment now: only new ones are checked.
+  const holders = await records.naturalKeyHolders(
+    group,
+    inputs.map((input) => naturalKeyOf(group, input) as string),
+  );
+  const fresh = studentIds.flatMap((id, index) =>
+    holders.has(naturalKeyOf(group, inputs[index]) as string) ? [] : [{ id, index }],
+  );
+  await refuseStudentsNotInClass(
+    records,
+    classId,
+    fresh.map((f) => f.id),
+    students,
+    (i) => `${field}[${fresh[i]?.index}].student_id`,
+  );
   const written = await writer.putByNaturalKey(group, inputs);
   const view = readerView(request.auth, group);
   return {
