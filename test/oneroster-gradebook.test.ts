@@ -1191,6 +1191,25 @@ describe('GET, PUT and DELETE /scoreScales, and the score scales of a class and 
       },
     };
     expect((await put(`/lineItems/${itemId}`, onScale)).status).toBe(201);
+    // Another class's line item is not on it, and the scale does not move to another class.
+    const elsewhere = newId();
+    const refused = await validResponse(
+      await put(`/lineItems/${elsewhere}`, {
+        lineItem: {
+          ...onScale.lineItem,
+          sourcedId: elsewhere,
+          class: ref('class', other?.class_id, `${ROSTER}/classes`),
+        },
+      }),
+      'imsx_StatusInfoDType',
+      400,
+    );
+    expect(refused.imsx_description).toContain('score_scale_id');
+    await validResponse(
+      await put(`/scoreScales/${numeric}`, scale(numeric, other?.class_id)),
+      'imsx_StatusInfoDType',
+      409,
+    );
     const item = await validResponse(await api.get(`${BASE}/lineItems/${itemId}`), 'SingleLineItemDType');
     expect(item.lineItem).toMatchObject({
       scoreScale: {
@@ -1253,6 +1272,51 @@ describe('GET, PUT and DELETE /scoreScales, and the score scales of a class and 
       );
     }
     expect((await api.send('DELETE', `${BASE}/scoreScales/${letters}`)).status).toBe(204);
+  });
+
+  it("take a scale stored before scales named a class as the tenant's", async () => {
+    const [cls] = (await native('classes')) as Row[];
+    const id = newId();
+    const stamp = now();
+    // As written before `class_id` was a field of a scale: the item has none.
+    await api.records.insert([
+      {
+        group: 'score_scales',
+        record: {
+          score_scale_id: id,
+          title: 'Escala antiga',
+          type: 'numeric',
+          minimum: 0,
+          maximum: 10,
+          values: [],
+          created_at: stamp,
+          updated_at: stamp,
+        } as never,
+      },
+    ]);
+    const stored = (await (await api.get(`/api/score_scales/${id}`)).json()) as Row;
+    expect(Object.keys(stored)).toEqual(
+      Object.keys({
+        score_scale_id: 0,
+        title: 0,
+        type: 0,
+        class_id: 0,
+        minimum: 0,
+        maximum: 0,
+        values: 0,
+        created_at: 0,
+        updated_at: 0,
+      }),
+    );
+    expect(stored.class_id).toBeNull();
+    await validResponse(await api.get(`${BASE}/scoreScales/${id}`), 'imsx_StatusInfoDType', 404);
+    await validResponse(
+      await put(`/scoreScales/${id}`, scale(id, cls?.class_id)),
+      'imsx_StatusInfoDType',
+      409,
+    );
+    await validResponse(await api.send('DELETE', `${BASE}/scoreScales/${id}`), 'imsx_StatusInfoDType', 404);
+    expect((await api.send('DELETE', `/api/score_scales/${id}`)).status).toBe(204);
   });
 
   it('refuse a scale the service cannot keep with 400, write nothing, and take only the write scopes', async () => {

@@ -236,7 +236,15 @@ async function rosterIds() {
     courses: await ids('courses'),
     classes: await ids('classes'),
     categories: await ids('categories'),
-    scales: await ids('score_scales'),
+    // The tenant's scales, which any class's line items may be on.
+    scales: (
+      (await json(await send('GET', '/api/score_scales?items_per_page=500'), 200)).score_scales as Record<
+        string,
+        string | null
+      >[]
+    )
+      .filter((s) => s.class_id === null)
+      .map((s) => s.score_scale_id as string),
     gradingPeriods: sessions.filter((s) => s.type === 'grading_period').map((s) => s.academic_session_id),
     person: people[0]?.entity_id as string,
   };
@@ -393,7 +401,7 @@ describe('what each route touches', () => {
           return {
             title: 'Escala de teste',
             type: 'numeric',
-            class_id: roster.classes[alternate],
+            class_id: roster.classes[0],
             minimum: 0,
             maximum: 10 + alternate,
           };

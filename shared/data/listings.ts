@@ -149,7 +149,7 @@ export function listingOf<G extends RecordGroup>(
     }
     case 'score_scales': {
       const scale = record as GroupRecords['score_scales'];
-      return scale.class_id === null
+      return typeof scale.class_id !== 'string'
         ? undefined
         : { listing: 'score_scales', sort: `${scoreScalesOfClass(scale.class_id)}${scale.score_scale_id}` };
     }

@@ -2,7 +2,7 @@
 // attributes (version, change-index keys, a student's tutors) that never leave the service.
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { idFields, type RecordGroup } from '../domain/groups';
-import { recordFields } from '../domain/record-fields';
+import { laterFields, recordFields } from '../domain/record-fields';
 import type { GroupRecords } from '../schemas/records';
 import { keys } from './keys';
 import { listingOf } from './listings';
@@ -74,10 +74,17 @@ export function recordItem<G extends RecordGroup>(group: G, record: GroupRecords
   };
 }
 
-/** The record an item holds, its fields in the specification's order (DynamoDB keeps none). */
+/**
+ * The record an item holds, its fields in the specification's order (DynamoDB keeps none); a field its
+ * group gained after the item was stored reads as `laterFields` says.
+ */
 export function toRecord<G extends RecordGroup>(group: G, item: Item): GroupRecords[G] {
   const record: Item = {};
-  for (const field of recordFields[group]) if (field in item) record[field] = item[field];
+  const later: Readonly<Record<string, unknown>> = laterFields[group] ?? {};
+  for (const field of recordFields[group]) {
+    if (field in item) record[field] = item[field];
+    else if (field in later) record[field] = later[field];
+  }
   for (const field of Object.keys(item))
     if (!(field in record) && !storageAttributes.has(field)) record[field] = item[field];
   return record as GroupRecords[G];

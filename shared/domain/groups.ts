@@ -98,6 +98,8 @@ export interface Reference {
    * class. Checked in the write that names it.
    */
   matching?: 'class_id';
+  /** With `matching`, the named record may instead hold none (null): a tenant's scale, which every class uses. */
+  orShared?: true;
 }
 
 export const groups = {
@@ -235,6 +237,8 @@ export const groups = {
     links: undefined,
     references: [{ field: 'class_id', group: 'classes', nullable: true }],
     scopes: 'gradebook',
+    // The class of a scale its line items are on stays theirs.
+    fixed: ['class_id'],
     schoolWide: true,
     noun: 'score scale',
     plural: 'score scales',
@@ -248,7 +252,14 @@ export const groups = {
     references: [
       { field: 'class_id', group: 'classes' },
       { field: 'category_id', group: 'categories' },
-      { field: 'score_scale_id', group: 'score_scales', nullable: true },
+      // A line item is on the tenant's scale or on one of its own class's.
+      {
+        field: 'score_scale_id',
+        group: 'score_scales',
+        nullable: true,
+        matching: 'class_id',
+        orShared: true,
+      },
       {
         field: 'grading_period_id',
         group: 'academic_sessions',

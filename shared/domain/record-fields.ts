@@ -132,3 +132,11 @@ export const recordFields: Record<RecordGroup, readonly string[]> = {
     'updated_at',
   ],
 };
+
+/**
+ * Fields a group gained after records of it could be stored, with what a record stored before reads as:
+ * a score scale stored before scales could be a class's own is the tenant's.
+ */
+export const laterFields: Partial<Record<RecordGroup, Readonly<Record<string, unknown>>>> = {
+  score_scales: { class_id: null },
+};

@@ -222,10 +222,6 @@ export class SchoolRosterReader extends RosterReader {
     return (await this.within('classes', [classId])).length > 0 ? super.lineItemIdsOfClass(classId) : [];
   }
 
-  override async scoreScaleIdsOfClass(classId: string): Promise<string[]> {
-    return (await this.within('classes', [classId])).length > 0 ? super.scoreScaleIdsOfClass(classId) : [];
-  }
-
   override async resultsOfClass(classId: string, studentIds?: readonly string[]) {
     return (await this.within('classes', [classId])).length > 0
       ? super.resultsOfClass(classId, studentIds)

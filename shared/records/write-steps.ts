@@ -31,6 +31,14 @@ export interface DeleteGuard {
   refusal: () => Error;
 }
 
+/**
+ * The condition that a set (`name`) has room for what a write adds, `room` being how many entries it may
+ * hold before: an absent set has room unless the write alone adds more than the limit (merged writes of
+ * an import may), when no set has.
+ */
+const roomFor = (name: string, room: number) =>
+  room >= 0 ? `(attribute_not_exists(${name}) OR size(${name}) <= :room)` : `size(${name}) <= :room`;
+
 /** How many entries a stored set holds (none when it is absent). */
 const sizeOf = (value: unknown) => (value instanceof Set ? value.size : 0);
 
@@ -331,8 +339,7 @@ export class WriteSteps {
           TableName: this.tableName,
           Key: keys.record('students', studentId),
           UpdateExpression: 'ADD #tutors :tutor, #l :changes',
-          ConditionExpression:
-            'attribute_exists(pk) AND (attribute_not_exists(#tutors) OR size(#tutors) <= :room)',
+          ConditionExpression: `attribute_exists(pk) AND ${roomFor('#tutors', LIMITS.tutorsPerStudent - tutorIds.length)}`,
           ExpressionAttributeNames: { '#tutors': internal.tutors, '#l': internal.links },
           ExpressionAttributeValues: {
             ':tutor': new Set(tutorIds),
@@ -470,8 +477,14 @@ export class WriteSteps {
     const conditions = [
       ...(naming ? ['attribute_exists(pk)'] : []),
       ...(typed ? ['#kind = :kind'] : []),
-      ...(matched ? ['#match = :match'] : []),
-      ...(room !== undefined ? ['(attribute_not_exists(#a) OR size(#a) <= :room)'] : []),
+      ...(matched
+        ? [
+            reference.orShared
+              ? '(#match = :match OR attribute_not_exists(#match) OR attribute_type(#match, :null))'
+              : '#match = :match',
+          ]
+        : []),
+      ...(room !== undefined ? [roomFor('#a', room)] : []),
     ];
     return {
       action: {
@@ -491,7 +504,7 @@ export class WriteSteps {
             ...values,
             ':changes': changes,
             ...(typed ? { ':kind': kind.value } : {}),
-            ...(matched ? { ':match': matching } : {}),
+            ...(matched ? { ':match': matching, ...(reference.orShared ? { ':null': 'NULL' } : {}) } : {}),
             ...(room !== undefined ? { ':room': room } : {}),
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
