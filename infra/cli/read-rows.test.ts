@@ -28,6 +28,20 @@ describe('import rows (issue: writing records, deliverable 6)', () => {
     expect(unflatten({ ative: 'yes' })).toEqual({ ative: 'yes' });
   });
 
+  it('makes a __proto__ or constructor column a field of the row, never a change to Object.prototype', () => {
+    const row = unflatten({ processnumber: 'P1', '__proto__.x': '1', 'constructor.prototype.y': '2' });
+    expect(Object.keys(row)).toEqual(['processnumber', '__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+    expect(({} as Record<string, unknown>).y).toBeUndefined();
+  });
+
+  it('takes an index of more than three digits as a key, for validation to refuse, not as a list that long', () => {
+    const row = unflatten({ 'addresses.999999999.city': 'Porto', 'contacts.4294967295.contact': 'x' });
+    expect(Array.isArray(row.addresses)).toBe(false);
+    expect(Object.keys(row.addresses as object)).toEqual(['999999999']);
+    expect(Object.keys(row.contacts as object)).toEqual(['4294967295']);
+  });
+
   it('tells the format from the file name', () => {
     expect(formatOf('students.CSV')).toBe('csv');
     expect(formatOf('a.json')).toBe('json');

@@ -51,22 +51,32 @@ function cellValue(column: string, cell: string): unknown {
   return cell;
 }
 
-/** Turns dotted CSV columns into nested objects and lists; empty cells are left out. */
+/**
+ * A segment of a dotted column that is a list index: a few digits, as many as a record's lists could hold
+ * (`addresses.999999999.city` is a key, which validation refuses, not a list a billion long).
+ */
+const INDEX = /^\d{1,3}$/;
+
+/**
+ * Turns dotted CSV columns into nested objects and lists; empty cells are left out. The objects have no
+ * prototype, so a column named `__proto__.x` or `constructor.prototype.y` is a field like any other (which
+ * validation refuses as unknown), never a way into Object.prototype.
+ */
 export function unflatten(record: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [column, cell] of Object.entries(record)) {
     if (cell === '') continue;
     const path = column.split('.');
     let node: Record<string, unknown> | unknown[] = out;
     path.forEach((segment, i) => {
       const last = i === path.length - 1;
-      const key = /^\d+$/.test(segment) ? Number(segment) : segment;
+      const key = INDEX.test(segment) ? Number(segment) : segment;
       const container = node as Record<string | number, unknown>;
       if (last) {
         container[key] = cellValue(column, cell);
         return;
       }
-      container[key] ??= /^\d+$/.test(path[i + 1] ?? '') ? [] : {};
+      container[key] ??= INDEX.test(path[i + 1] ?? '') ? [] : Object.create(null);
       node = container[key] as Record<string, unknown> | unknown[];
     });
   }
