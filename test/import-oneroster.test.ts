@@ -132,7 +132,8 @@ describe('npm run import --format oneroster', () => {
       zip,
       zipSync({
         'manifest.csv': strToU8(manifestOf({ courses: 'delta', classes: 'absent', orgs: 'absent' })),
-        'courses.csv': strToU8(tableCsv('courses' satisfies OneRosterTable, [target])),
+        // Blank lines, as an editor leaves at the end of a file, are no rows.
+        'courses.csv': strToU8(`${tableCsv('courses' satisfies OneRosterTable, [target])}\r\n\r\n`),
       }),
     );
     const result = run('infra/cli/import.ts', zip, '--format', 'oneroster');

@@ -94,10 +94,9 @@ export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase
   const manifestFile = files['manifest.csv'];
   if (!manifestFile) throw new OneRosterZipError(`${file} has no manifest.csv.`);
   const manifest = new Map(
-    (parse(Buffer.from(manifestFile), { columns: true, bom: true }) as Cells[]).map((r) => [
-      r.propertyName,
-      r.value,
-    ]),
+    (parse(Buffer.from(manifestFile), { columns: true, bom: true, skip_empty_lines: true }) as Cells[]).map(
+      (r) => [r.propertyName, r.value],
+    ),
   );
   if (manifest.get('oneroster.version') !== '1.2')
     throw new OneRosterZipError('manifest.csv must say oneroster.version 1.2.');
@@ -114,7 +113,13 @@ export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase
       throw new OneRosterZipError(`manifest.csv lists ${table}.csv as ${mode}, but the zip lacks it.`);
     let records: { record: Cells; info: { lines: number } }[];
     try {
-      records = parse(Buffer.from(body), { columns: true, bom: true, info: true, relax_column_count: true });
+      records = parse(Buffer.from(body), {
+        columns: true,
+        bom: true,
+        info: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+      });
     } catch (error) {
       throw new OneRosterZipError(`${table}.csv is not readable as CSV (${(error as Error).message}).`);
     }
