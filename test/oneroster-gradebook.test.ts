@@ -710,6 +710,23 @@ describe('PUT and DELETE /categories, /lineItems and /results/{sourcedId}', () =
     expect((await api.send('DELETE', `${BASE}/lineItems/${id}`)).status).toBe(204);
   });
 
+  it('answer each PUT racing DELETEs of its sourcedId with 201, making or replacing the object', async () => {
+    const s = await setting();
+    const id = newId();
+    for (let round = 0; round < 5; round++) {
+      expect((await put(`/lineItems/${id}`, lineItem(id, s))).status).toBe(201);
+      const answers = await Promise.all([
+        ...['Ficha A', 'Ficha B', 'Ficha C'].map((title) =>
+          put(`/lineItems/${id}`, lineItem(id, s, { title })),
+        ),
+        ...[0, 1, 2].map(() => api.send('DELETE', `${BASE}/lineItems/${id}`)),
+      ]);
+      expect(answers.slice(0, 3).map((a) => a.status)).toEqual([201, 201, 201]);
+      for (const deleted of answers.slice(3)) expect([204, 404]).toContain(deleted.status);
+      await api.send('DELETE', `${BASE}/lineItems/${id}`);
+    }
+  });
+
   it('make a category in the school year that holds today, and keep its school year on a replace', async () => {
     const today = now().slice(0, 10);
     const year = await createRecord(api, 'academic_sessions', {

@@ -23,6 +23,7 @@ import { tombstoneOf } from '../data/tombstones';
 import { DomainError, InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import { type DocumentGroup, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
+import { withArticle } from '../domain/words';
 import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
@@ -57,6 +58,14 @@ const MAX_TRANSACTION_ACTIONS = 100;
 /** How far up a tree the cycle check walks: a district, its schools and their departments are three. */
 const MAX_TREE_DEPTH = 20;
 
+/** A record is there under the id a create chose for it. */
+const taken = (group: RecordGroup, id: string) =>
+  new StateConflictError(
+    `${groups[group].noun} ${id} exists already.`,
+    [{ name: idFields[group], in: 'body', reason: `${withArticle(groups[group].noun)} has id ${id}` }],
+    { field: idFields[group], id },
+  );
+
 const enrollmentReference = (group: 'classes' | 'entities'): Reference =>
   groups.enrollments.references.find((r) => r.group === group) as Reference;
 
@@ -84,8 +93,12 @@ export class RecordWriter {
     chosenId?: string,
   ): Promise<StoredRecord<G>> {
     return retrying(async () => {
-      const { created, steps } = this.newRecord(group, input, chosenId ?? randomUUID(), this.context());
-      await commit(this.db, [...also(created), ...steps, this.steps.count(group, 1)]);
+      const id = chosenId ?? randomUUID();
+      const { created, steps } = this.newRecord(group, input, id, this.context());
+      // Under an id the caller chose, a record there is no race to try again: it is there (409).
+      const [put, ...rest] = steps as [Step, ...Step[]];
+      const made = chosenId === undefined ? put : { ...put, onConditionFailed: () => taken(group, id) };
+      await commit(this.db, [...also(created), made, ...rest, this.steps.count(group, 1)]);
       return created;
     });
   }

@@ -187,6 +187,9 @@ export interface PutBodies<G extends RecordGroup> {
  * when another write changed it first), so that what the body does not carry stays as it is. A record
  * another request made, or deleted, between the read and the write is replaced, or made, instead.
  */
+/** How many times a PUT is tried while other requests make or delete its record between its read and its write. */
+const PUT_ATTEMPTS = 8;
+
 export async function putRecord<G extends RecordGroup>(
   group: G,
   id: string,
@@ -215,8 +218,10 @@ export async function putRecord<G extends RecordGroup>(
     } catch (error) {
       const raced = current
         ? error instanceof NoLongerKeptError || error instanceof RecordNotFoundError
-        : error instanceof StateConflictError && (await writer.records.get(group, id)) !== undefined;
-      if (attempt > 0 || !raced) throw error;
+        : error instanceof StateConflictError &&
+          (error.holder?.id === id || (await writer.records.get(group, id)) !== undefined);
+      // Each try lost to a write that made or deleted the record meanwhile: as many as PUT_ATTEMPTS of those.
+      if (attempt >= PUT_ATTEMPTS - 1 || !raced) throw error;
     }
   }
 }
