@@ -170,6 +170,8 @@ describe('a conditional request', () => {
     await expectProblem(staleDelete, 412);
     await expectNamed(staleDelete, ids);
     const trail = await auditOfPerson(fileAuditSource(api.auditLogFile), student.entity_id, since);
-    expect(trail.map((e) => e.outcome)).toEqual([304, 412, 412]);
+    // The student's creation may be stamped after `since` was read on a busy machine (seen in a CI run):
+    // what matters is that the trail names the person on each conditional request.
+    expect(trail.filter((e) => e.outcome !== 201).map((e) => e.outcome)).toEqual([304, 412, 412]);
   });
 });
