@@ -12,8 +12,8 @@ import { idsOfRole } from '../auth/reach';
 import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { Category, Entity, GroupRecords, LineItem, Result, ScoreScale } from '../schemas/records';
-import { inKeyOrder, walks } from './collection-query';
-import type { ClassScale, ObjectMaker, OneRosterLineItem, OneRosterResult } from './objects';
+import { type CollectionQuery, inKeyOrder, walks } from './collection-query';
+import type { ClassScale, OneRosterLineItem, OneRosterResult } from './objects';
 import { pathId, unknownObject } from './path-ids';
 import { idOf, type RosterReader, type WalkEntry } from './roster-reader';
 import {
@@ -111,9 +111,34 @@ async function lineItemObjects(request: ApiRequest, reader: RosterReader, entrie
   });
 }
 
-/** The binding's deleted score scales, from the native deletions of scales that were a class's. */
-const deletedScales = (make: ObjectMaker, deletions: readonly Deletion<'score_scales'>[]) =>
-  deletions.flatMap((d) => (d.kept.class_id ? [make.deletedScoreScale(d.id, d.deleted_at, d.kept)] : []));
+/**
+ * A collection of the binding's score scales: the classes' own among `scales`, with those among
+ * `deletions` for a delta, each kept where its class is one `inPath` takes (every one, by default).
+ */
+function scalesResponse(
+  request: ApiRequest,
+  query: CollectionQuery,
+  scales: Iterable<ScoreScale>,
+  deletions: readonly Deletion<'score_scales'>[],
+  inPath: (classId: string) => boolean = () => true,
+): Promise<ApiResponse> {
+  const make = maker(request);
+  return collectionResponse(
+    request,
+    'scoreScales',
+    withDeleted(
+      ofClasses(scales)
+        .filter((s) => inPath(s.class_id))
+        .map((s) => make.scoreScale(s)),
+      deletions.flatMap((d) =>
+        d.kept.class_id && inPath(d.kept.class_id)
+          ? [make.deletedScoreScale(d.id, d.deleted_at, d.kept)]
+          : [],
+      ),
+    ),
+    query,
+  );
+}
 
 /**
  * GET /scoreScales: every class's own scales, read whole (a class has a few at most; the tenant's scales
@@ -121,20 +146,11 @@ const deletedScales = (make: ObjectMaker, deletions: readonly Deletion<'score_sc
  */
 export async function listScoreScales(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
   const query = objectQuery(request, 'scoreScales');
-  const make = maker(request);
   const [scales, deletions] = await Promise.all([
     reader.all('score_scales'),
     deletionsFor(reader, 'score_scales', query),
   ]);
-  return collectionResponse(
-    request,
-    'scoreScales',
-    withDeleted(
-      ofClasses(scales).map((s) => make.scoreScale(s)),
-      deletedScales(make, deletions),
-    ),
-    query,
-  );
+  return scalesResponse(request, query, scales, deletions);
 }
 
 /** GET /scoreScales/{sourcedId}: a class's own scale; the tenant's are not there. */
@@ -162,19 +178,7 @@ export async function listScoreScalesOfClass(
     shared.scoreScaleIdsOfClass(classId).then((ids) => shared.scoreScales(ids)),
     deletionsFor(shared, 'score_scales', query),
   ]);
-  const make = maker(request);
-  return collectionResponse(
-    request,
-    'scoreScales',
-    withDeleted(
-      ofClasses(scales.values()).map((s) => make.scoreScale(s)),
-      deletedScales(
-        make,
-        deletions.filter((d) => d.kept.class_id === classId),
-      ),
-    ),
-    query,
-  );
+  return scalesResponse(request, query, scales.values(), deletions, (id) => id === classId);
 }
 
 /**
@@ -197,20 +201,7 @@ export async function listScoreScalesOfSchool(
   const schools = await shared.schoolsOfClasses([
     ...new Set([...present.map((s) => s.class_id), ...deletions.flatMap((d) => d.kept.class_id ?? [])]),
   ]);
-  const atSchool = (classId: string | null | undefined) => schools.get(classId ?? '') === schoolId;
-  const make = maker(request);
-  return collectionResponse(
-    request,
-    'scoreScales',
-    withDeleted(
-      present.filter((s) => atSchool(s.class_id)).map((s) => make.scoreScale(s)),
-      deletedScales(
-        make,
-        deletions.filter((d) => atSchool(d.kept.class_id)),
-      ),
-    ),
-    query,
-  );
+  return scalesResponse(request, query, present, deletions, (id) => schools.get(id) === schoolId);
 }
 
 /** Records of a group as walk entries at their ids, to be made into objects alike. */
