@@ -8,8 +8,8 @@ import { InvalidInputError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
 
 /**
- * Refuses (400) the students of `entityOf` (student id to its person's entity id) that `classId` does not
- * enroll as students, naming each one's field by its place (`name`).
+ * Refuses (400) those of `studentIds` that `classId` does not enroll as students, naming each one's field
+ * by its place (`name`); `entityOf` gives a student's person's entity id. Only their persons are read.
  */
 export async function refuseStudentsNotInClass(
   records: RecordRepository,
@@ -18,7 +18,9 @@ export async function refuseStudentsNotInClass(
   entityOf: ReadonlyMap<string, string>,
   name: (index: number) => string,
 ): Promise<void> {
-  const lists = await records.enrollmentLists('entities', [...new Set(entityOf.values())]);
+  if (studentIds.length === 0) return;
+  const entities = studentIds.flatMap((id) => entityOf.get(id) ?? []);
+  const lists = await records.enrollmentLists('entities', [...new Set(entities)]);
   const enrolled = (studentId: string) =>
     lists
       .get(entityOf.get(studentId) ?? '')
