@@ -6,6 +6,7 @@ import { partlyWritten } from './auth/roles';
 import { ofOneClass, schoolHeldSources, schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
 import { isStudentWork } from './data/listings';
+import { tallyKeeper } from './data/tallies';
 import {
   type GroupDescription,
   groups,
@@ -60,6 +61,9 @@ export function partitionsOf(group: RecordGroup) {
   const held = schoolHeldSources(group);
   // A person who writes only the group's records of the classes they teach: their entity lists them.
   const writer = partlyWritten(group) ? [keys.recordPartition('entities')] : [];
+  // The record keeping what the group's records add up to, changed with each of them (tallies.ts).
+  const keeper = tallyKeeper(group);
+  const tally = keeper ? [keys.recordPartition(keeper.group)] : [];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {
@@ -82,7 +86,7 @@ export function partitionsOf(group: RecordGroup) {
     replace: {
       reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer])],
       // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
-      writes: [...new Set([record, ...numbered, ...relinks, ...owner])],
+      writes: [...new Set([record, ...numbered, ...relinks, ...owner, ...tally])],
     },
     remove: {
       reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held, ...writer])],

@@ -218,8 +218,55 @@ const gradesRoute = () => {
   });
 };
 
-/** Every record group's routes, the bulk entries' and a student's grades. */
-export const recordRoutes = [...recordGroups.flatMap(groupRoutes), ...bulkRoutes, gradesRoute()];
+/**
+ * A line item's score distribution, from the tally it keeps: the line item (and whether the reader may
+ * read it), the reader's entity (whether they teach its class) and its score scale.
+ */
+const distributionRoute = () =>
+  readRow({
+    id: 'get-line-item-distribution',
+    path: '/api/line_items/{line_item_id}/distribution',
+    handler: 'results/distribution',
+    scope: readScope('results'),
+    query: [],
+    reads: [
+      ...new Set([
+        ...partitionsOf('line_items').get,
+        keys.recordPartition('entities'),
+        keys.recordPartition('score_scales'),
+      ]),
+    ],
+  });
+
+/**
+ * A student's attendance summary, from the tally they keep: the student (and whether the reader may read
+ * them), what the reader reads of their attendance (their entity, their tutor records), and the classes'
+ * terms and schools. Audited as a read of the student.
+ */
+const attendanceSummaryRoute = () =>
+  readRow({
+    id: 'get-student-attendance-summary',
+    path: '/api/students/{student_id}/attendance_summary',
+    handler: 'attendance/summary',
+    scope: readScope('attendance'),
+    audit: { group: 'students', named: ['student_id'] },
+    query: [],
+    reads: [
+      ...new Set([
+        ...partitionsOf('students').get,
+        ...(['entities', 'tutors', 'classes'] as const).map(keys.recordPartition),
+      ]),
+    ],
+  });
+
+/** Every record group's routes, the bulk entries', a student's grades and the gradebook's summaries. */
+export const recordRoutes = [
+  ...recordGroups.flatMap(groupRoutes),
+  ...bulkRoutes,
+  gradesRoute(),
+  distributionRoute(),
+  attendanceSummaryRoute(),
+];
 
 /** The ids of the record groups' routes. */
 export type RecordRouteId = (typeof recordRoutes)[number]['id'];

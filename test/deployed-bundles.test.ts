@@ -514,7 +514,7 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     }
   }, 180_000);
 
-  it("take a class's register, grade a line item's students, each in one request, and read a student's grades", async () => {
+  it("take a class's register, grade a line item's students, each in one request, and read a student's grades and the summaries", async () => {
     const [item] = (await json<Row>(await request('GET', '/api/line_items?items_per_page=1')))
       .line_items as Row[];
     const cls = { class_id: item?.class_id as string };
@@ -537,6 +537,16 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
     );
     const report = await json<Row>(await request('GET', `/api/students/${studentIds[0]}/grades`));
     expect(report.student_id).toBe(studentIds[0]);
+    // The summaries read the tallies the register and the grading just changed.
+    const summary = await json<Row>(
+      await request('GET', `/api/students/${studentIds[0]}/attendance_summary`),
+    );
+    const inClass = (summary.classes as Row[]).find((c) => c.class_id === cls.class_id);
+    expect((inClass?.marks as Row | undefined)?.present).toBeGreaterThan(0);
+    const distribution = await json<Row>(
+      await request('GET', `/api/line_items/${item?.line_item_id}/distribution`),
+    );
+    expect((distribution.statuses as Row).submitted).toBeGreaterThanOrEqual(studentIds.length);
   }, 60_000);
 
   it('serve every OneRoster 1.2 rostering collection, object and nested collection', async () => {

@@ -3,6 +3,7 @@
 // DynamoDB holds: it is refused with 409, never retried as a race nor answered with a 500.
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRecords } from '../shared/data/seed-records';
 import { StateConflictError } from '../shared/domain/errors';
 import type { HttpError } from '../shared/http/errors';
 import { commit, retrying, type Step } from '../shared/records/write-transaction';
@@ -30,7 +31,8 @@ describe("a list of records near DynamoDB's item size limit", () => {
       processnumber: `L${i}`,
       photobase64: photo,
     }));
-    for (const staff of large) await api.records.insert([{ group: 'staffs', record: staff }]);
+    for (const staff of large)
+      await insertRecords(api.db, api.tableName, [{ group: 'staffs', record: staff }]);
 
     const seen: string[] = [];
     let query = 'items_per_page=500';

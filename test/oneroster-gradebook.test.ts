@@ -5,6 +5,7 @@
 // reads the line items and results of its schools' classes.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRecords } from '../shared/data/seed-records';
 import { oneRosterScopes } from '../shared/domain/groups';
 import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
@@ -1296,7 +1297,7 @@ describe('GET, PUT and DELETE /scoreScales, and the score scales of a class and 
     const id = newId();
     const stamp = now();
     // As written before `class_id` was a field of a scale: the item has none.
-    await api.records.insert([
+    await insertRecords(api.db, api.tableName, [
       {
         group: 'score_scales',
         record: {

@@ -3,6 +3,7 @@
 // get 400 problems.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../shared/data/cursor';
+import { insertRecords } from '../shared/data/seed-records';
 import { recordGroups } from '../shared/domain/groups';
 import type { Student } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
@@ -72,7 +73,11 @@ describe('cursor walks', () => {
     const added: string[] = [];
     const { seen } = await walk(11, async () => {
       const batch = [newStudent(template), newStudent(template), newStudent(template)];
-      await api.records.insert(batch.map((record) => ({ group: 'students', record })));
+      await insertRecords(
+        api.db,
+        api.tableName,
+        batch.map((record) => ({ group: 'students', record })),
+      );
       added.push(...batch.map((s) => s.student_id));
     });
     expect(new Set(seen).size).toBe(seen.length);

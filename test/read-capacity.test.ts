@@ -8,6 +8,7 @@ import { demoTenant } from '../infra/local/seed/demo-tenant';
 import { createDocumentClient } from '../shared/data/document-client';
 import { reportReadCapacity } from '../shared/data/read-capacity';
 import { RecordRepository } from '../shared/data/record-repository';
+import { insertRecords } from '../shared/data/seed-records';
 import type { Student } from '../shared/schemas/records';
 
 const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
@@ -23,7 +24,7 @@ beforeAll(async () => {
     const id = randomUUID();
     return { group: 'students' as const, record: { ...template, student_id: id, processnumber: `C${i}` } };
   });
-  await records.insert(students);
+  await insertRecords(db, tableName, students);
 });
 afterAll(() => db.destroy());
 

@@ -804,6 +804,28 @@ describe('what each route touches', () => {
     );
   });
 
+  it("the gradebook's summaries touch only their granted partitions, for each kind of reader", async () => {
+    const { track } = tracker();
+    const [student] = (await json(await send('GET', '/api/students?items_per_page=1'), 200))
+      .students as Record<string, string>[];
+    const [item] = (await json(await send('GET', '/api/line_items?items_per_page=1'), 200))
+      .line_items as Record<string, string>[];
+    const reads = [
+      ['get-student-attendance-summary', `/api/students/${student?.student_id}/attendance_summary`],
+      ['get-line-item-distribution', `/api/line_items/${item?.line_item_id}/distribution`],
+    ] as const;
+    for (const [id, path] of reads) {
+      await track(id, async () => json(await send('GET', path), 200));
+      for (const username of ['guardian', 'student', 'teacher', 'staff']) {
+        const bearer = await personToken(username);
+        const response = await track(id, () => send('GET', path, undefined, bearer));
+        expect([200, 403, 404]).toContain(response.status);
+      }
+      const response = await track(id, async () => send('GET', path, undefined, await schoolClientToken()));
+      expect([200, 404]).toContain(response.status);
+    }
+  });
+
   it('the code and refresh grants and the revocation endpoint touch only the token partitions', async () => {
     const tokenRoute = routeOf('create-token');
     const revokeRoute = routeOf('revoke-token');

@@ -7,8 +7,8 @@ import { ensureTable } from '../infra/local/bootstrap';
 import { demoTenant } from '../infra/local/seed/demo-tenant';
 import { createDocumentClient } from '../shared/data/document-client';
 import { keys } from '../shared/data/keys';
-import { type NewRecord, RecordRepository } from '../shared/data/record-repository';
-import { seedRecords } from '../shared/data/seed-records';
+import { RecordRepository } from '../shared/data/record-repository';
+import { insertRecords, type NewRecord, seedRecords } from '../shared/data/seed-records';
 
 const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
 afterAll(() => db.destroy());
@@ -41,7 +41,7 @@ describe('the demo seed', () => {
   it('writes what inserting the same records writes, with the same counts', async () => {
     const inserted = await newTable();
     const seeded = await newTable();
-    await inserted.records.insert(closedSet());
+    await insertRecords(db, inserted.tableName, closedSet());
     await seedRecords(db, seeded.tableName, closedSet());
     const expected = await itemsOf(inserted.tableName);
     expect(expected.size).toBeGreaterThan(closedSet().length);

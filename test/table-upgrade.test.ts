@@ -7,6 +7,7 @@ import { ensureTable } from '../infra/local/bootstrap';
 import { type DynamoDbLocal, startDynamoDbLocal } from '../infra/local/dynamodb-local';
 import { createDocumentClient } from '../shared/data/document-client';
 import { RecordRepository } from '../shared/data/record-repository';
+import { insertRecords } from '../shared/data/seed-records';
 import { createTableInput, tableDesign } from '../shared/data/table';
 import type { Student } from '../shared/schemas/records';
 
@@ -46,7 +47,7 @@ it('adds the indexes an older table lacks, and finds its records by e-mail', asy
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   } as unknown as Student;
-  await records.insert([{ group: 'students', record: student }]);
+  await insertRecords(db, tableName, [{ group: 'students', record: student }]);
 
   expect(await ensureTable(db, tableName)).toBe(false);
   const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));

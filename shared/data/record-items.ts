@@ -7,6 +7,7 @@ import type { GroupRecords } from '../schemas/records';
 import { keys } from './keys';
 import { listingOf } from './listings';
 import { tableDesign } from './table';
+import { TALLY_PREFIX } from './tallies';
 
 export type Item = Record<string, NativeAttributeValue>;
 
@@ -29,13 +30,21 @@ export const internal = {
 } as const;
 
 /** The internal attributes a record's next version carries over from the stored one. */
-export const carriedAttributes = [
+const carriedAttributes: readonly string[] = [
   internal.tutors,
   internal.refs,
   internal.enrollments,
   internal.enrolledAt,
   internal.links,
 ];
+
+/** What other records' writes keep on a stored record: its internal attributes and its tallies (tallies.ts). */
+export const carriedFrom = (item: Item): Item =>
+  Object.fromEntries(
+    Object.entries(item).filter(
+      ([name]) => carriedAttributes.includes(name) || name.startsWith(TALLY_PREFIX),
+    ),
+  );
 
 const storageAttributes = new Set<string>([
   tableDesign.partitionKey,
@@ -86,7 +95,8 @@ export function toRecord<G extends RecordGroup>(group: G, item: Item): GroupReco
     else if (field in later) record[field] = later[field];
   }
   for (const field of Object.keys(item))
-    if (!(field in record) && !storageAttributes.has(field)) record[field] = item[field];
+    if (!(field in record) && !storageAttributes.has(field) && !field.startsWith(TALLY_PREFIX))
+      record[field] = item[field];
   return record as GroupRecords[G];
 }
 

@@ -1,12 +1,11 @@
-// Reads records, and inserts new ones in bulk (tests). Lists are Queries on the group's partition in id
-// order; a page's read cost depends only on its size. Counts come from counter items that every write
-// changes in the same transaction as the records it touches.
+// Reads records (shared/data/seed-records.ts inserts them in bulk). Lists are Queries on the group's
+// partition in id order; a page's read cost depends only on its size. Counts come from counter items that
+// every write changes in the same transaction as the records it touches.
 import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { idFields, type RecordGroup, type RoleGroup, recordGroups } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
@@ -25,32 +24,10 @@ import {
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
-import {
-  countChange,
-  type Item,
-  internal,
-  recordId,
-  recordItem,
-  type StoredRecord,
-  toRecord,
-  toStoredRecord,
-} from './record-items';
-import { linksOf, naturalKeyOf } from './record-links';
+import { type Item, internal, type StoredRecord, toRecord, toStoredRecord } from './record-items';
 import { tableDesign } from './table';
 import type { Tombstone } from './tombstones';
 
-export interface NewRecord<G extends RecordGroup = RecordGroup> {
-  group: G;
-  record: GroupRecords[G];
-}
-
-/**
- * DynamoDB takes at most 100 actions in one transaction: a seed's records (one action each, two with a
- * processnumber claim) fill it up to this, leaving room for a counter per group.
- */
-const MAX_RECORD_ACTIONS_PER_TRANSACTION = 90;
-/** A transaction holds at most 4 MB: records are grouped well under it, by their JSON size. */
-const MAX_RECORD_BYTES_PER_TRANSACTION = 3_000_000;
 /** DynamoDB reads at most 100 keys in one BatchGetItem. */
 const MAX_KEYS_PER_BATCH_GET = 100;
 
@@ -715,98 +692,4 @@ export class RecordRepository {
     } while (ExclusiveStartKey);
     return counts;
   }
-
-  /**
-   * Inserts a set of new, mutually consistent records (a seed): each transaction holds its records, their
-   * processnumber claims and the counter changes, so counts stay exact whatever fails. What records name
-   * (a tutor's students, the rostering references) must be in the same set, which is written with the
-   * links already on it; a record whose id or processnumber exists already fails its transaction.
-   */
-  async insert(records: NewRecord[]): Promise<void> {
-    const linksOf = insertedLinks(records);
-    const chunks: NewRecord[][] = [[]];
-    let actions = 0;
-    let bytes = 0;
-    for (const one of records) {
-      const needs = newItems(one, linksOf).length;
-      const size = JSON.stringify(one.record).length;
-      if (
-        actions + needs > MAX_RECORD_ACTIONS_PER_TRANSACTION ||
-        (actions > 0 && bytes + size > MAX_RECORD_BYTES_PER_TRANSACTION)
-      ) {
-        chunks.push([]);
-        actions = 0;
-        bytes = 0;
-      }
-      chunks.at(-1)?.push(one);
-      actions += needs;
-      bytes += size;
-    }
-    for (const chunk of chunks) {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...chunk.flatMap((one) =>
-              newItems(one, linksOf).map((Item) => ({
-                Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
-              })),
-            ),
-            ...countChanges(this.tableName, chunk),
-          ],
-        }),
-      );
-    }
-  }
-}
-
-/** The changes of the groups' counts that inserting `records` makes: one action a group. */
-export function countChanges(tableName: string, records: readonly NewRecord[]) {
-  const added = new Map<RecordGroup, number>();
-  for (const { group } of records) added.set(group, (added.get(group) ?? 0) + 1);
-  return [...added].map(([group, n]) => countChange(tableName, group, n));
-}
-
-/** The items a new record of an inserted set writes: its own, with the links the set gives it, and its processnumber claim. */
-export function newItems({ group, record }: NewRecord, linksOf: Map<string, Item>): Item[] {
-  const id = recordId(group, record);
-  const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
-  const naturalKey = naturalKeyOf(group, record);
-  return [
-    item,
-    ...('processnumber' in record ? [{ ...keys.processnumber(group, record.processnumber), id }] : []),
-    ...(naturalKey === undefined ? [] : [{ ...keys.naturalKey(group, naturalKey), id }]),
-  ];
-}
-
-/**
- * The internal attributes each record of an inserted set gets from the others (record-links.ts), by
- * `<group>#<id>`: a student's tutors, the count of records naming a session, course or organisation, and
- * the enrollments a class and a person list, with when they last changed. Throws if a record names one
- * outside the set.
- */
-export function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
-  const present = new Set(records.map(({ group, record }) => `${group}#${recordId(group, record)}`));
-  const links = new Map<string, Item>();
-  const on = (group: RecordGroup, id: string) => {
-    const key = `${group}#${id}`;
-    if (!present.has(key)) throw new Error(`An inserted record names ${key}, which is not in the set`);
-    const item = links.get(key) ?? { [internal.links]: 0 };
-    links.set(key, item);
-    return item;
-  };
-  for (const { group, record } of records) {
-    for (const link of linksOf(group, recordId(group, record), record)) {
-      const item = on(link.group, link.id);
-      if (link.entry === undefined) {
-        item[link.attribute] = Number(item[link.attribute] ?? 0) + 1;
-        continue;
-      }
-      item[link.attribute] = new Set([...((item[link.attribute] as Set<string>) ?? []), link.entry]);
-      if (link.attribute === internal.enrollments) {
-        const at = item[internal.enrolledAt] as string | undefined;
-        if (!at || at < record.updated_at) item[internal.enrolledAt] = record.updated_at;
-      }
-    }
-  }
-  return links;
 }

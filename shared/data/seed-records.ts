@@ -1,23 +1,45 @@
-// The demo seed's write: a set of new, mutually consistent records, as RecordRepository.insert writes
-// them, into a table that holds no records yet. The same items go in batches rather than transactions,
-// and each group's count once: a seed stopped part-way is made again from an empty table (its seed
-// marker comes last), so the transactions' all-or-nothing would buy it nothing, and batches write some
-// three times as fast on DynamoDB Local. A module of its own, so the handlers' bundles do not carry it.
+// The demo seed's write and the insert the tests arrange records with: a set of new, mutually
+// consistent records, each written with the links the others give it. Kept apart from the repositories,
+// so that the handlers' bundles do not carry it.
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { RecordGroup } from '../domain/groups';
+import type { GroupRecords } from '../schemas/records';
 import { putInBatches } from './items';
-import { countChanges, insertedLinks, type NewRecord, newItems } from './record-repository';
+import { keys } from './keys';
+import { countChange, type Item, internal, recordId, recordItem } from './record-items';
+import { linksOf, naturalKeyOf } from './record-links';
+import { tallyChange, tallyKeeper } from './tallies';
+
+export interface NewRecord<G extends RecordGroup = RecordGroup> {
+  group: G;
+  record: GroupRecords[G];
+}
+
+/**
+ * DynamoDB takes at most 100 actions in one transaction: a seed's records (one action each, two with a
+ * processnumber claim) fill it up to this, leaving room for a counter per group.
+ */
+const MAX_RECORD_ACTIONS_PER_TRANSACTION = 90;
+/** A transaction holds at most 4 MB: records are grouped well under it, by their JSON size. */
+const MAX_RECORD_BYTES_PER_TRANSACTION = 3_000_000;
 
 /** BatchWriteItem requests a seed sends at once. */
 const BATCH_WRITES_AT_ONCE = 8;
 
+/**
+ * The demo seed's write, as `insertRecords` writes them, into a table that holds no records yet. The
+ * same items go in batches rather than transactions, and each group's count once: a seed stopped
+ * part-way is made again from an empty table (its seed marker comes last), so the transactions'
+ * all-or-nothing would buy it nothing, and batches write some three times as fast on DynamoDB Local.
+ */
 export async function seedRecords(
   db: DynamoDBDocumentClient,
   tableName: string,
   records: readonly NewRecord[],
 ): Promise<void> {
-  const linksOf = insertedLinks(records);
-  const items = records.flatMap((one) => newItems(one, linksOf));
-  // Where insert's conditions would refuse a repeated id or processnumber, a batch would overwrite it.
+  const links = insertedLinks(records);
+  const items = records.flatMap((one) => newItems(one, links));
+  // Where insertRecords' conditions would refuse a repeated id or processnumber, a batch would overwrite it.
   const written = new Set<string>();
   for (const { pk, sk } of items) {
     const key = `${pk}\u0000${sk}`;
@@ -26,4 +48,107 @@ export async function seedRecords(
   }
   await putInBatches(db, tableName, items, BATCH_WRITES_AT_ONCE);
   await db.send(new TransactWriteCommand({ TransactItems: countChanges(tableName, records) }));
+}
+
+/**
+ * Inserts a set of new, mutually consistent records (a seed): each transaction holds its records, their
+ * processnumber claims and the counter changes, so counts stay exact whatever fails. What records name
+ * (a tutor's students, the rostering references) must be in the same set, which is written with the
+ * links already on it; a record whose id or processnumber exists already fails its transaction.
+ */
+export async function insertRecords(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  records: readonly NewRecord[],
+): Promise<void> {
+  const links = insertedLinks(records);
+  const chunks: NewRecord[][] = [[]];
+  let actions = 0;
+  let bytes = 0;
+  for (const one of records) {
+    const needs = newItems(one, links).length;
+    const size = JSON.stringify(one.record).length;
+    if (
+      actions + needs > MAX_RECORD_ACTIONS_PER_TRANSACTION ||
+      (actions > 0 && bytes + size > MAX_RECORD_BYTES_PER_TRANSACTION)
+    ) {
+      chunks.push([]);
+      actions = 0;
+      bytes = 0;
+    }
+    chunks.at(-1)?.push(one);
+    actions += needs;
+    bytes += size;
+  }
+  for (const chunk of chunks) {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...chunk.flatMap((one) =>
+            newItems(one, links).map((Item) => ({
+              Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+            })),
+          ),
+          ...countChanges(tableName, chunk),
+        ],
+      }),
+    );
+  }
+}
+
+/** The changes of the groups' counts that inserting `records` makes: one action a group. */
+export function countChanges(tableName: string, records: readonly NewRecord[]) {
+  const added = new Map<RecordGroup, number>();
+  for (const { group } of records) added.set(group, (added.get(group) ?? 0) + 1);
+  return [...added].map(([group, n]) => countChange(tableName, group, n));
+}
+
+/** The items a new record of an inserted set writes: its own, with the links the set gives it, and its processnumber claim. */
+export function newItems({ group, record }: NewRecord, linksOf: Map<string, Item>): Item[] {
+  const id = recordId(group, record);
+  const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
+  const naturalKey = naturalKeyOf(group, record);
+  return [
+    item,
+    ...('processnumber' in record ? [{ ...keys.processnumber(group, record.processnumber), id }] : []),
+    ...(naturalKey === undefined ? [] : [{ ...keys.naturalKey(group, naturalKey), id }]),
+  ];
+}
+
+/**
+ * The internal attributes each record of an inserted set gets from the others (record-links.ts), by
+ * `<group>#<id>`: a student's tutors, the count of records naming a session, course or organisation, and
+ * the enrollments a class and a person list, with when they last changed. Throws if a record names one
+ * outside the set.
+ */
+export function insertedLinks(records: readonly NewRecord[]): Map<string, Item> {
+  const present = new Set(records.map(({ group, record }) => `${group}#${recordId(group, record)}`));
+  const links = new Map<string, Item>();
+  const on = (group: RecordGroup, id: string) => {
+    const key = `${group}#${id}`;
+    if (!present.has(key)) throw new Error(`An inserted record names ${key}, which is not in the set`);
+    const item = links.get(key) ?? { [internal.links]: 0 };
+    links.set(key, item);
+    return item;
+  };
+  for (const { group, record } of records) {
+    for (const link of linksOf(group, recordId(group, record), record)) {
+      const item = on(link.group, link.id);
+      if (link.entry === undefined) {
+        item[link.attribute] = Number(item[link.attribute] ?? 0) + 1;
+        continue;
+      }
+      item[link.attribute] = new Set([...((item[link.attribute] as Set<string>) ?? []), link.entry]);
+      if (link.attribute === internal.enrollments) {
+        const at = item[internal.enrolledAt] as string | undefined;
+        if (!at || at < record.updated_at) item[internal.enrolledAt] = record.updated_at;
+      }
+    }
+    // What the record counts in the tally its keeper holds (tallies.ts).
+    const keeper = tallyKeeper(group);
+    if (!keeper) continue;
+    const kept = on(keeper.group, (record as Record<string, string>)[keeper.field] as string);
+    for (const [name, by] of tallyChange(group, undefined, record)) kept[name] = Number(kept[name] ?? 0) + by;
+  }
+  return links;
 }

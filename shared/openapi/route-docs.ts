@@ -423,6 +423,14 @@ const docs: { [Id in RouteId]: RouteDocs } = {
       "A student's grades: per class and grading period, the weighted average of their results by category",
     responses: { 200: 'StudentGrades' },
   },
+  'get-line-item-distribution': {
+    summary: "A line item's score distribution: its results by status, score and letter, and in tenths",
+    responses: { 200: 'LineItemDistribution' },
+  },
+  'get-student-attendance-summary': {
+    summary: "A student's attendance rate per class, per term and per month of whole days",
+    responses: { 200: 'AttendanceSummary' },
+  },
   'put-line-item-results': {
     summary: "Grade a line item's students: every student's result, written together or not at all",
     responses: { 200: 'LineItemResults' },

@@ -9,7 +9,7 @@ import { subjectOf } from '../audit/audit-event';
 import { classEntry, entriesOf, personEntry } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
 import {
-  carriedAttributes,
+  carriedFrom,
   etag,
   type Item,
   internal,
@@ -384,7 +384,7 @@ export class RecordWriter {
     // carried over as read; the put is conditional on it not having changed since.
     const nextItem = {
       ...recordItem(group, next, version + 1),
-      ...Object.fromEntries(carriedAttributes.filter((a) => a in item).map((a) => [a, item[a]])),
+      ...carriedFrom(item),
     };
     const links = item[internal.links] === undefined ? undefined : Number(item[internal.links]);
     return {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Item, internal, recordItem } from '../data/record-items';
 import { enrollmentEntry, linkedIds, namedIds, naturalKeyOf } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
+import { tallyChange, tallyKeptBy } from '../data/tallies';
 import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
   type GradebookGroup,
@@ -319,9 +320,20 @@ export function referenceSteps(
     }
     const matching =
       reference.matching && (after as Record<string, string> | undefined)?.[reference.matching];
+    // The record keeping the group's tally (tallies.ts) has it changed by the update that counts this one.
+    const keeps = tallyKeptBy(group) === reference.field;
+    const tally = (from: object | undefined, to: object | undefined) =>
+      keeps ? [...tallyChange(group, from, to)].map(([name, by]) => `${id}\u0000${name}\u0000${by}`) : [];
+    const still = is.filter((t) => was.includes(t));
+    const moved = tally(before, after);
     return [
-      ...is.filter((t) => !was.includes(t)).map((target) => steps.refer(reference, target, 1, matching)),
-      ...was.filter((t) => !is.includes(t)).map((target) => steps.refer(reference, target, -1)),
+      ...is
+        .filter((t) => !was.includes(t))
+        .map((target) => steps.refer(reference, target, 1, matching, tally(undefined, after))),
+      ...was
+        .filter((t) => !is.includes(t))
+        .map((target) => steps.refer(reference, target, -1, undefined, tally(before, undefined))),
+      ...(moved.length > 0 ? still.map((target) => steps.refer(reference, target, 0, matching, moved)) : []),
     ];
   });
 }

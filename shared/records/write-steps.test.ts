@@ -1,5 +1,6 @@
 // The room conditions of the sets a write adds to (write-steps.ts): merged additions past the limit
-// leave no room, even on a record with no set yet.
+// leave no room, even on a record with no set yet. The tally changes of several records merge into the
+// one update that counts them on the record keeping the tally.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../domain/limits';
 import { mergeSteps } from './transaction-packs';
@@ -20,5 +21,41 @@ describe("a student's tutors", () => {
     const [step] = linked(LIMITS.tutorsPerStudent + 1);
     expect(step?.action.Update?.ConditionExpression).not.toContain('attribute_not_exists(#tutors)');
     expect(step?.action.Update?.ExpressionAttributeValues?.[':room']).toBe(-1);
+  });
+});
+
+describe("a line item's tally", () => {
+  const steps = new WriteSteps('table');
+  const item = { field: 'line_item_id', group: 'line_items', matching: 'class_id' } as const;
+
+  it("merges the results' changes into the update that counts them on the line item, even where they cancel out", () => {
+    const [step, ...more] = mergeSteps([
+      steps.refer(item, 'item', 1, 'class', [
+        'r1\u0000_tally#score#15\u00001',
+        'r1\u0000_tally#status#submitted\u00001',
+      ]),
+      steps.refer(item, 'item', 1, 'class', [
+        'r2\u0000_tally#score#15\u00001',
+        'r2\u0000_tally#status#submitted\u00001',
+      ]),
+      steps.refer(item, 'item', 0, 'class', [
+        'r3\u0000_tally#score#15\u0000-1',
+        'r3\u0000_tally#score#12\u00001',
+      ]),
+      steps.refer(item, 'item', 0, 'class', ['r4\u0000_tally#score#12\u0000-1']),
+    ]);
+    expect(more).toEqual([]);
+    const update = step?.action.Update;
+    expect(update?.Key).toEqual({ pk: 'REC#line_items', sk: 'item' });
+    expect(update?.ConditionExpression).toContain('#match = :match');
+    const names = update?.ExpressionAttributeNames ?? {};
+    const values = update?.ExpressionAttributeValues ?? {};
+    const added = Object.fromEntries(
+      [...(update?.UpdateExpression ?? '').matchAll(/(#\w+) (:\w+)/g)].map(([, n, v]) => [
+        names[n as string],
+        values[v as string],
+      ]),
+    );
+    expect(added).toEqual({ _refs: 2, _links: 4, '_tally#score#15': 1, '_tally#status#submitted': 2 });
   });
 });

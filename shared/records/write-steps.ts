@@ -382,40 +382,57 @@ export class WriteSteps {
   }
 
   /**
-   * Counts a record naming `id` through `reference` (`by` 1) or no longer naming it (`by` -1). A record
-   * named anew must exist, and be an entity of the reference's type where it says.
+   * Counts a record naming `id` through `reference` (`by` 1) or no longer naming it (`by` -1), or still
+   * naming it (`by` 0). A record named anew or still must exist, and be an entity of the reference's type
+   * where it says. `tally` changes the counts the named record keeps of what names it (tallies.ts): each
+   * entry one record's change of one count, `<record id>\u0000<attribute>\u0000<by>`, so that several
+   * records' changes merge into one update (a register's marks).
    */
-  refer(reference: Reference, id: string, by: 1 | -1, matching?: string): Step {
-    return this.referMany(reference, id, by, 1, matching);
+  refer(
+    reference: Reference,
+    id: string,
+    by: 1 | 0 | -1,
+    matching?: string,
+    tally: readonly string[] = [],
+  ): Step {
+    return this.referMany(reference, id, by, 1, matching, tally);
   }
 
-  /** `changes` writes of `refer`, adding up to `by`. */
+  /** `changes` writes of `refer`, adding up to `by` and to the tally entries. */
   private referMany(
     reference: Reference,
     id: string,
     by: number,
     changes: number,
     matching: string | undefined,
+    tally: readonly string[],
   ): Step {
+    const net = new Map<string, number>();
+    for (const entry of tally) {
+      const [, name = '', change] = entry.split('\u0000');
+      net.set(name, (net.get(name) ?? 0) + Number(change));
+    }
+    const counts = [...net].filter(([, change]) => change !== 0);
     return {
       ...this.linkUpdate(
         reference,
         id,
-        by > 0,
-        'ADD #a :n, #l :changes',
-        { ':n': by },
+        by >= 0,
+        `ADD ${['#a :n', '#l :changes', ...counts.map((_, i) => `#t${i} :t${i}`)].join(', ')}`,
+        { ':n': by, ...Object.fromEntries(counts.map(([, change], i) => [`:t${i}`, change])) },
         internal.refs,
         changes,
         undefined,
         matching,
+        Object.fromEntries(counts.map(([name], i) => [`#t${i}`, name])),
       ),
       additive: {
         item: itemKey(keys.record(reference.group, id)),
-        kind: `refer${by > 0 ? '+' : '-'}${matching ?? ''}`,
-        entries: [],
+        kind: `refer${by >= 0 ? '+' : '-'}${matching ?? ''}`,
+        entries: tally,
         by,
         changes,
-        build: (_entries, total, n) => this.referMany(reference, id, total, n, matching),
+        build: (entries, total, n) => this.referMany(reference, id, total, n, matching, entries),
       },
     };
   }
@@ -470,6 +487,7 @@ export class WriteSteps {
     changes: number,
     room?: number,
     matching?: string,
+    names: Record<string, string> = {},
   ): Step {
     const { group, kind, field } = reference;
     const typed = naming && kind !== undefined;
@@ -494,6 +512,7 @@ export class WriteSteps {
           UpdateExpression: expression,
           ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
           ExpressionAttributeNames: {
+            ...names,
             '#a': attribute,
             '#l': internal.links,
             ...(':at' in values ? { '#at': internal.enrolledAt } : {}),

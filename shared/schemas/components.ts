@@ -74,6 +74,7 @@ import {
   AttendanceList,
   AttendanceRegister,
   AttendanceSelection,
+  AttendanceSummary,
   BankAccount,
   CategoriesChanges,
   CategoriesDeletions,
@@ -104,6 +105,7 @@ import {
   EntityRole,
   IdentificationDocument,
   LineItem,
+  LineItemDistribution,
   LineItemResults,
   LineItemsChanges,
   LineItemsDeletions,
@@ -579,6 +581,20 @@ const componentTable = {
       "A student's grades: per class and grading period (null: line items of none), the weighted average " +
       "of the results the reader may read, as percentages, with each category's average, weight and " +
       'number of results (docs/api.md has the rule).',
+  },
+  LineItemDistribution: {
+    schema: LineItemDistribution,
+    description:
+      "A line item's results by status, by score and by letter (exempt results have neither), and the " +
+      'scores as percentages of its range: how many count, their average and how many fall in each tenth ' +
+      "(`from` included, `to` not, but 100 in the last), as a student's grade counts them (docs/api.md).",
+  },
+  AttendanceSummary: {
+    schema: AttendanceSummary,
+    description:
+      "A student's attendance marks, and the rate they make (present and tardy among the marks not " +
+      'excused, a percentage; null with none), per class, per term (the marks of the classes the term ' +
+      "holds) and per month of whole-day marks, as far as the reader reads the student's attendance.",
   },
   LineItemResults: {
     schema: LineItemResults,

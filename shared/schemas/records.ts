@@ -241,6 +241,51 @@ export const StudentGrades = z.strictObject({
   ),
 });
 
+/** How many results of a line item have one score, or one letter. */
+const countOf = <const K extends string, V extends z.ZodType>(key: K, value: V) =>
+  z.strictObject({ [key]: value, count: z.int().min(1) } as { [k in K]: V } & { count: z.ZodInt });
+
+/** A line item's score distribution, from its tally (docs/api.md, "Summaries"). */
+export const LineItemDistribution = z.strictObject({
+  line_item_id: z.uuid(),
+  class_id: z.uuid(),
+  results: z.int().min(0),
+  statuses: z.strictObject(
+    Object.fromEntries(resultStatuses.map((status) => [status, z.int().min(0)])) as Record<
+      (typeof resultStatuses)[number],
+      z.ZodInt
+    >,
+  ),
+  scores: z.array(countOf('score', z.number())),
+  text_scores: z.array(countOf('text_score', z.string())),
+  percentages: z.strictObject({
+    counted: z.int().min(0),
+    average: z.number().min(0).max(100).nullable(),
+    bands: z.array(
+      z.strictObject({ from: z.number().min(0), to: z.number().max(100), count: z.int().min(0) }),
+    ),
+  }),
+});
+
+/** Attendance marks, and the rate they make (null with none but excused ones). */
+const markCounts = {
+  marks: z.strictObject(
+    Object.fromEntries(attendanceStatuses.map((status) => [status, z.int().min(0)])) as Record<
+      (typeof attendanceStatuses)[number],
+      z.ZodInt
+    >,
+  ),
+  rate: z.number().min(0).max(100).nullable(),
+};
+
+/** A student's attendance per class, term and month of whole days, from their tallies (docs/api.md). */
+export const AttendanceSummary = z.strictObject({
+  student_id: z.uuid(),
+  classes: z.array(z.strictObject({ class_id: z.uuid(), term_ids: z.array(z.uuid()), ...markCounts })),
+  terms: z.array(z.strictObject({ term_id: z.uuid(), ...markCounts })),
+  days: z.array(z.strictObject({ month: z.string().regex(/^\d{4}-\d{2}$/), ...markCounts })),
+});
+
 export type Address = z.infer<typeof Address>;
 export type Contact = z.infer<typeof Contact>;
 export type IdentificationDocument = z.infer<typeof IdentificationDocument>;

@@ -49,7 +49,7 @@ export type Command =
   | { noun: 'audit'; verb: 'person'; entityId: string; since: string | undefined; json: boolean }
   | { noun: 'people'; verb: 'export'; entityId: string; out: string | undefined }
   | { noun: 'people'; verb: 'erase'; entityId: string; force: boolean }
-  | { noun: 'records'; verb: 'list-again' };
+  | { noun: 'records'; verb: 'list-again' | 'tally-again' };
 
 export type Parsed = { help: string } | { command: Command };
 
@@ -417,6 +417,15 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
         details:
           'Reads the entities, students, teachers and classes and updates only those whose entry is missing or stale; safe to run again, and while the service runs.',
         build: () => ({ noun: 'records', verb: 'list-again' }),
+      },
+      'tally-again': {
+        summary:
+          "count the gradebook's tallies again from the results and attendance (once, after upgrading)",
+        args: [],
+        options: {},
+        details:
+          "Reads every result and attendance record and puts each line item's and student's tally where no write changed it meanwhile, trying those again; safe to run again, and while the service runs.",
+        build: () => ({ noun: 'records', verb: 'tally-again' }),
       },
     },
   },

@@ -27,6 +27,7 @@ import { table } from './format';
 import { type KeyStores, listKeys, retireKey, rotateKey } from './keys';
 import { listAgain } from './listings';
 import { erasePerson, exportPerson, type PeopleStores } from './people';
+import { tallyAgain } from './tallies';
 import { UsageError } from './usage-error';
 import {
   type AccountStores,
@@ -283,7 +284,16 @@ async function runPeople(command: Of<'people'>, { people, print }: Context): Pro
   );
 }
 
-async function runRecords({ table: { db, tableName }, print }: Context): Promise<void> {
+async function runRecords(
+  command: Extract<Command, { noun: 'records' }>,
+  { table: { db, tableName }, print }: Context,
+): Promise<void> {
+  if (command.verb === 'tally-again') {
+    const { updated, unsettled } = await tallyAgain(db, tableName);
+    return print(
+      `Counted the tallies again from the records: corrected ${updated} line item(s) and student(s)${unsettled > 0 ? `; ${unsettled} kept being written: run it again` : ''}.`,
+    );
+  }
   const updated = await listAgain(db, tableName);
   print(`Listed ${updated} record(s) again; every other record had its entry.`);
 }
@@ -293,7 +303,7 @@ function run(command: Command, context: Context): Promise<void> {
   if (command.noun === 'users') return runUsers(command, context);
   if (command.noun === 'audit') return runAudit(command, context);
   if (command.noun === 'people') return runPeople(command, context);
-  if (command.noun === 'records') return runRecords(context);
+  if (command.noun === 'records') return runRecords(command, context);
   return runKeys(command, context);
 }
 

@@ -1,7 +1,7 @@
 // The demo tenant's records: families of students and their tutors, teachers (some of them tutors
 // too), staff, the organisations around a school group in Porto, and the group's schools, school year,
 // courses, classes and enrollments (rostering.ts). Deterministic for a given seed.
-import type { NewRecord } from '../../../shared/data/record-repository';
+import type { NewRecord } from '../../../shared/data/seed-records';
 import { citizenCardNumber, iban, nifCheckDigit, portugueseNib } from '../../../shared/domain/identifiers';
 import type {
   Address,

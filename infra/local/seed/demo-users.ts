@@ -2,7 +2,7 @@
 // each shows its role's reach: an administrator on the staff, a teacher, two guardians of different
 // families (each reads only their own children), a student of the teacher's (so the teacher's grades
 // reach them) and a staff member without admin rights.
-import type { NewRecord } from '../../../shared/data/record-repository';
+import type { NewRecord } from '../../../shared/data/seed-records';
 import type { Enrollment, Entity, Tutor } from '../../../shared/schemas/records';
 
 export interface DemoUser {
