@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourcedIds } from '../infra/cli/oneroster-ids';
 import { ensureTable } from '../infra/local/bootstrap';
 import { RecordRepository } from '../shared/data/record-repository';
-import { type RecordGroup, recordGroups } from '../shared/domain/groups';
+import { idFields, type RecordGroup, recordGroups } from '../shared/domain/groups';
 import { type OneRosterTable, tableCsv } from '../shared/exports/oneroster-csv';
 import { runCliOn } from './support/cli-run';
 import { json } from './support/contract';
@@ -88,13 +88,26 @@ describe('npm run import --format oneroster', () => {
       }),
     );
 
+    const gendersOf = async (group: 'students' | 'teachers') =>
+      Object.fromEntries(
+        (
+          (await json<Record<string, unknown>>(await api.get(`/api/${group}?items_per_page=500`)))[
+            group
+          ] as Cells[]
+        ).map((r) => [r[idFields[group]], r.gender]),
+      );
+    const [studentGenders, teacherGenders] = [await gendersOf('students'), await gendersOf('teachers')];
+    expect(Object.values(studentGenders)).toContain('Female');
     const first = run('infra/cli/import.ts', zip, '--format', 'oneroster');
     expect(first.status, first.stderr).toBe(1);
     // Line 1 is the header: the bad course is the file's last row.
     expect(first.stdout).toMatch(new RegExp(`courses\\.csv line ${courses.length + 2}: org_id`));
     expect(first.stdout).toMatch(new RegExp(`enrollments\\.csv line ${enrollments.length + 2}: `));
     expect(first.stdout).toMatch(/orgs\.csv: \d+ rows: 0 created, \d+ updated, \d+ unchanged, 0 refused/);
-    expect(first.stdout).toMatch(/users\.csv: \d+ rows: 0 created, \d+ updated, \d+ unchanged, 0 refused/);
+    expect(first.stdout).toMatch(/users\.csv: \d+ rows: 0 created, 0 updated, \d+ unchanged, 0 refused/);
+    // A person's gender that the file's sex stands for stays as written ("Female", not "female").
+    expect(await gendersOf('students')).toEqual(studentGenders);
+    expect(await gendersOf('teachers')).toEqual(teacherGenders);
     expect(first.stdout).toContain(`courses.csv: ${courses.length + 1} rows: 0 created, 1 updated`);
     expect(first.stdout).toContain(`classes.csv: ${classes.length + 1} rows: 1 created, 0 updated`);
     expect(first.stdout).toMatch(

@@ -6,6 +6,7 @@
 // user and, later, their tutor record) is one row.
 import type { RecordRepository } from '../../shared/data/record-repository';
 import type { RecordGroup } from '../../shared/domain/groups';
+import { sexOf } from '../../shared/oneroster/objects';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
 import { inParallel } from './in-parallel';
@@ -44,7 +45,12 @@ export async function importOneRoster(
   const upserters = new Map<RecordGroup, Upserter>();
   const upserter = (group: RecordGroup) => {
     const known =
-      upserters.get(group) ?? createUpserter(group, records, writer, knownFields(), { byId: true });
+      upserters.get(group) ??
+      createUpserter(group, records, writer, knownFields(), {
+        byId: true,
+        // A person's gender that the file's sex stands for stays as it is written ("Feminino", "Female").
+        sameAs: { gender: (current, value) => sexOf(String(current ?? '')) === sexOf(String(value ?? '')) },
+      });
     upserters.set(group, known);
     return known;
   };

@@ -58,6 +58,11 @@ export interface UpsertOptions {
    * photo, address or document, and loading one must not drop the record's own.
    */
   byId?: boolean;
+  /**
+   * Fields whose current value a record keeps where the value's stands for the same, by field: whether
+   * the two are the same (a OneRoster user's `sex` for a person's free-text gender, which it maps to).
+   */
+  sameAs?: Record<string, (current: unknown, value: unknown) => boolean>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -122,7 +127,16 @@ export function createUpserter(
   };
   /** What a value makes of the current record's fields (or of `defaults`, for a new one), validated. */
   const inputById = async (value: unknown, defaults: Record<string, unknown>, current: unknown) => {
-    const whole = { ...(current ?? defaults), ...(value as object) };
+    const now = current as Record<string, unknown> | undefined;
+    const given = value as Record<string, unknown>;
+    const kept = Object.entries(options.sameAs ?? {}).filter(
+      ([field, same]) => now && field in now && field in given && same(now[field], given[field]),
+    );
+    const whole = {
+      ...(now ?? defaults),
+      ...given,
+      ...Object.fromEntries(kept.map(([field]) => [field, now?.[field]])),
+    };
     return validateBody(insertRequests[group], writable(await resolveLinks(whole)), knownFields);
   };
   /**
