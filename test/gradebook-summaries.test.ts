@@ -13,6 +13,7 @@ import { AttendanceSummary, LineItemDistribution } from '../shared/schemas/recor
 import { runAdminOn } from './support/admin-run';
 import { expectProblem, json } from './support/contract';
 import { demoPeople } from './support/demo-people';
+import { registeredClient } from './support/oauth';
 import { startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
@@ -296,6 +297,42 @@ describe('tallies kept on write', () => {
   });
 });
 
+describe('what a result holds', () => {
+  it('counts any letter as it is, separators and control characters included, and takes it away on delete', async () => {
+    const { classId, studentId } = await sharedClass();
+    const item = await newLineItem(classId);
+    const odd = ['B#2', 'A\u0000999', 'x\u0000y'];
+    const made = [];
+    for (const [i, studentIdOf] of [
+      studentId,
+      ...(await studentsOfClass(classId)).filter((s) => s !== studentId),
+    ]
+      .slice(0, odd.length)
+      .entries()) {
+      made.push(
+        await json<Row>(
+          await api.send('POST', '/api/results', {
+            class_id: classId,
+            line_item_id: item.line_item_id,
+            student_id: studentIdOf,
+            status: 'submitted',
+            text_score: odd[i],
+            score_date: '2026-11-05',
+          }),
+          201,
+        ),
+      );
+    }
+    expect((await distributionOf(item.line_item_id)).text_scores).toEqual(
+      [...odd].sort().map((text_score) => ({ text_score, count: 1 })),
+    );
+    for (const result of made) {
+      expect((await api.send('DELETE', `/api/results/${result.result_id}`)).status).toBe(204);
+    }
+    expect(await distributionOf(item.line_item_id)).toMatchObject({ results: 0, text_scores: [] });
+  });
+});
+
 describe('a full bulk entry (LIMITS.bulkEntries)', () => {
   it("takes a register and a line item's results of that many new records in one transaction each, their tallies with them", async () => {
     const { classId } = await sharedClass();
@@ -391,6 +428,21 @@ describe('who reads the summaries (deliverable 2)', () => {
       (whole.classes as Row[]).map((c) => c.class_id).filter((id) => taught.has(id as string)),
     );
     expect((asTeacher.classes as Row[]).map((c) => c.class_id)).toContain(classId);
+    // A client registered with the class's school: that school's classes, and no whole day, which no school holds.
+    const school = (await json<Row>(await api.get(`/api/classes/${classId}`))).school_id as string;
+    const { token } = await registeredClient(api, {
+      name: 'One school summaries',
+      scopes: ['attendance:read', 'students:read'],
+      schools: [school],
+    });
+    const asSchool = await summaryOf(studentId, token);
+    expect(asSchool.days).toEqual([]);
+    const classes = await walk('classes');
+    expect((asSchool.classes as Row[]).map((c) => c.class_id)).toEqual(
+      (whole.classes as Row[])
+        .map((c) => c.class_id)
+        .filter((id) => classes.find((c) => c.class_id === id)?.school_id === school),
+    );
   });
 });
 

@@ -3,7 +3,7 @@
 // days, per month, from the tally the student keeps (shared/data/tallies.ts): the student's own item and
 // their classes' terms, whatever the school's size. The reader sees what they
 // read of the student's attendance: the student and their guardians all of it, a teacher the classes
-// they teach (never whole days), a client registered with schools those schools' classes.
+// they teach (never whole days), a client registered with schools those schools' classes (no whole days).
 import { canRead, classesTaught, idsOfRole } from '../auth/reach';
 import { reachOf } from '../auth/roles';
 import { entriesOf } from '../data/enrollment-entries';
@@ -82,7 +82,7 @@ export async function attendanceSummary(
   };
   const byClass = marksBy('class');
   const byMonth = marksBy('day');
-  // A school-scoped client reads its schools' classes; a whole day is the student's, whom it holds.
+  // A school-scoped client reads its schools' classes.
   const schools = request.auth?.schools;
   const schoolOf = schools ? await records.schoolsOfClasses([...byClass.keys()]) : undefined;
   const shown = [...byClass.keys()].filter(
@@ -108,7 +108,8 @@ export async function attendanceSummary(
       terms: [...terms]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([term_id, marks]) => ({ term_id, ...rated(marks) })),
-      days: reach.all ? [...byMonth].map(([month, marks]) => ({ month, ...rated(marks) })) : [],
+      // A whole day names no class, so no school holds it (school-scope.ts): a school-scoped client reads none.
+      days: reach.all && !schools ? [...byMonth].map(([month, marks]) => ({ month, ...rated(marks) })) : [],
     },
     audit: { recordIds: [studentId], entityIds: [String(stored.entity_id)] },
   };

@@ -323,7 +323,7 @@ export function referenceSteps(
     // The record keeping the group's tally (tallies.ts) has it changed by the update that counts this one.
     const keeps = tallyKeptBy(group) === reference.field;
     const tally = (from: object | undefined, to: object | undefined) =>
-      keeps ? [...tallyChange(group, from, to)].map(([name, by]) => `${id}\u0000${name}\u0000${by}`) : [];
+      keeps ? [...tallyChange(group, from, to)].map(([name, by]) => JSON.stringify([id, name, by])) : [];
     const still = is.filter((t) => was.includes(t));
     const moved = tally(before, after);
     return [

@@ -31,18 +31,18 @@ describe("a line item's tally", () => {
   it("merges the results' changes into the update that counts them on the line item, even where they cancel out", () => {
     const [step, ...more] = mergeSteps([
       steps.refer(item, 'item', 1, 'class', [
-        'r1\u0000_tally#score#15\u00001',
-        'r1\u0000_tally#status#submitted\u00001',
+        JSON.stringify(['r1', '_tally#score#15', 1]),
+        JSON.stringify(['r1', '_tally#status#submitted', 1]),
       ]),
       steps.refer(item, 'item', 1, 'class', [
-        'r2\u0000_tally#score#15\u00001',
-        'r2\u0000_tally#status#submitted\u00001',
+        JSON.stringify(['r2', '_tally#score#15', 1]),
+        JSON.stringify(['r2', '_tally#status#submitted', 1]),
       ]),
       steps.refer(item, 'item', 0, 'class', [
-        'r3\u0000_tally#score#15\u0000-1',
-        'r3\u0000_tally#score#12\u00001',
+        JSON.stringify(['r3', '_tally#score#15', -1]),
+        JSON.stringify(['r3', '_tally#score#12', 1]),
       ]),
-      steps.refer(item, 'item', 0, 'class', ['r4\u0000_tally#score#12\u0000-1']),
+      steps.refer(item, 'item', 0, 'class', [JSON.stringify(['r4', '_tally#score#12', -1])]),
     ]);
     expect(more).toEqual([]);
     const update = step?.action.Update;

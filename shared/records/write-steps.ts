@@ -385,8 +385,8 @@ export class WriteSteps {
    * Counts a record naming `id` through `reference` (`by` 1) or no longer naming it (`by` -1), or still
    * naming it (`by` 0). A record named anew or still must exist, and be an entity of the reference's type
    * where it says. `tally` changes the counts the named record keeps of what names it (tallies.ts): each
-   * entry one record's change of one count, `<record id>\u0000<attribute>\u0000<by>`, so that several
-   * records' changes merge into one update (a register's marks).
+   * entry one record's change of one count, `[<record id>, <attribute>, <by>]` as JSON, so that several
+   * records' changes merge into one update (a register's marks), whatever the attribute holds.
    */
   refer(
     reference: Reference,
@@ -409,8 +409,8 @@ export class WriteSteps {
   ): Step {
     const net = new Map<string, number>();
     for (const entry of tally) {
-      const [, name = '', change] = entry.split('\u0000');
-      net.set(name, (net.get(name) ?? 0) + Number(change));
+      const [, name, change] = JSON.parse(entry) as [string, string, number];
+      net.set(name, (net.get(name) ?? 0) + change);
     }
     const counts = [...net].filter(([, change]) => change !== 0);
     return {
