@@ -72,8 +72,8 @@ const listOf = (cell: string | undefined) =>
     : [];
 const orNull = (cell: string | undefined) => (cell ? cell : null);
 
-/** The binding's `sex` as the native free-text gender: male and female as they are, anything else none. */
-const genderOf = (sex: string) => (sex === 'male' || sex === 'female' ? sex : '');
+/** The binding's `sex` as the native free-text gender: male, female and other as they are, anything else none. */
+const genderOf = (sex: string) => (sex === 'male' || sex === 'female' || sex === 'other' ? sex : '');
 
 interface Parsed {
   mode: 'bulk' | 'delta';
