@@ -5,7 +5,7 @@
 // it: the distribution those who read every result of the line item, the attendance as the reader reads
 // the student's attendance.
 import { randomUUID } from 'node:crypto';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentOf } from '../shared/domain/grade-average';
 import { LIMITS } from '../shared/domain/limits';
@@ -160,6 +160,14 @@ async function expectedSummary(studentId: string) {
   };
 }
 
+/** The counts a line item's or student's item keeps (tallies.ts), as stored. */
+async function storedTally(group: 'line_items' | 'students', id: unknown): Promise<Record<string, unknown>> {
+  const { Item = {} } = await api.db.send(
+    new GetCommand({ TableName: api.tableName, Key: { pk: `REC#${group}`, sk: String(id) } }),
+  );
+  return Object.fromEntries(Object.entries(Item).filter(([name]) => name.startsWith('_tally#')));
+}
+
 /** A class the demo teacher teaches and the demo student is in, its students, and the demo student. */
 async function sharedClass() {
   const [taught, learning, students] = await Promise.all([
@@ -259,6 +267,10 @@ describe('tallies kept on write', () => {
     const after = await distributionOf(item.line_item_id);
     expectDistribution(after, await expectedDistribution(item));
     expect(after.results).toBe(bulk.length);
+    // A count that fell to zero is taken off the line item: its item holds only what results hold now.
+    expect(
+      Object.values(await storedTally('line_items', item.line_item_id)).every((n) => Number(n) > 0),
+    ).toBe(true);
   });
 
   it('an attendance summary follows marks of classes and of whole days, made, replaced and deleted', async () => {
@@ -330,6 +342,31 @@ describe('what a result holds', () => {
       expect((await api.send('DELETE', `/api/results/${result.result_id}`)).status).toBe(204);
     }
     expect(await distributionOf(item.line_item_id)).toMatchObject({ results: 0, text_scores: [] });
+    expect(await storedTally('line_items', item.line_item_id)).toEqual({});
+  });
+
+  it('keeps no count of a value no result holds any more, however often it is regraded', async () => {
+    const { classId, students } = await sharedClass();
+    const item = await newLineItem(classId);
+    const some = students.slice(0, 5);
+    for (let round = 0; round < 6; round++) {
+      const results = some.map((studentId, i) => ({
+        student_id: studentId,
+        status: 'fully graded',
+        score: round * 1.25 + i / 4,
+        text_score: `R${round}`,
+        score_date: '2026-11-06',
+      }));
+      await json<Row>(await api.send('PUT', `/api/line_items/${item.line_item_id}/results`, { results }));
+    }
+    const stored = await storedTally('line_items', item.line_item_id);
+    expect(Object.keys(stored).sort()).toEqual(
+      [
+        '_tally#status#fully graded',
+        '_tally#text#R5',
+        ...some.map((_, i) => `_tally#score#${5 * 1.25 + i / 4}`),
+      ].sort(),
+    );
   });
 });
 
@@ -485,6 +522,17 @@ describe('records tally-again (docs/deploy.md)', () => {
     const { classId, studentId, students } = await sharedClass();
     const item = await newLineItem(classId);
     await dropTallies();
+    // A line item left with more stale counts than one update expression holds.
+    const stale = Array.from({ length: 250 }, (_, i) => `_tally#score#${1000 + i}`);
+    await api.db.send(
+      new UpdateCommand({
+        TableName: api.tableName,
+        Key: { pk: 'REC#line_items', sk: item.line_item_id as string },
+        UpdateExpression: `SET ${stale.map((_, i) => `#s${i} = :zero`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(stale.map((name, i) => [`#s${i}`, name])),
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
     expect(await distributionOf(item.line_item_id)).toMatchObject({ results: 0 });
     // Results are written while it counts: each is counted once, by the write or by the recount.
     const writing = Promise.all(
@@ -511,6 +559,9 @@ describe('records tally-again (docs/deploy.md)', () => {
       expectDistribution(await distributionOf(one.line_item_id), await expectedDistribution(one, results));
     }
     expect(await summaryOf(studentId)).toEqual(await expectedSummary(studentId));
+    expect(
+      Object.keys(await storedTally('line_items', item.line_item_id)).some((n) => stale.includes(n)),
+    ).toBe(false);
     // Run again, it finds nothing to correct.
     const again = await runAdminOn(api, ['records', 'tally-again']);
     expect(again.stdout).toContain('corrected 0 line item(s) and student(s)');

@@ -426,6 +426,12 @@ export class WriteSteps {
         matching,
         Object.fromEntries(counts.map(([name], i) => [`#t${i}`, name])),
       ),
+      ...(counts.some(([, change]) => change < 0) && {
+        lowered: {
+          key: keys.record(reference.group, id),
+          names: counts.filter(([, change]) => change < 0).map(([name]) => name),
+        },
+      }),
       additive: {
         item: itemKey(keys.record(reference.group, id)),
         kind: `refer${by >= 0 ? '+' : '-'}${matching ?? ''}`,

@@ -2,7 +2,7 @@
 // means, so a cancelled transaction becomes the client's error (409, 412, 400) or a race; a write that
 // raced another is tried again from a fresh read, with jittered backoff.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Item } from '../data/record-items';
 import { StateConflictError } from '../domain/errors';
@@ -43,6 +43,11 @@ export interface Step {
   action: TransactItem;
   onConditionFailed?: OnConditionFailed;
   additive?: Additive;
+  /**
+   * Counts the action took down, which may now be zero: once the transaction commits, each still at zero
+   * is removed from the item, so that counts of values no record holds any more do not pile up on it.
+   */
+  lowered?: { key: Item; names: readonly string[] };
 }
 
 /** Thrown by an attempt that read or wrote in a race with another writer: `retrying` runs it again. */
@@ -59,6 +64,28 @@ const tooLarge = () =>
 
 /** Whether DynamoDB refused a write for the size of an item it would write: a Put's own, or an update's. */
 const overItemSize = (message: string | undefined) => /item size/i.test(message ?? '');
+
+/**
+ * Removes the counts the steps took down that are at zero now, each where it still is: one another write
+ * raised since stays. The write has committed whatever happens here: a removal that fails leaves a count
+ * of zero, which counts nothing, so its failure is not the write's.
+ */
+async function removeZeros(db: DynamoDBDocumentClient, steps: readonly Step[]): Promise<void> {
+  const removals = steps.flatMap(({ action, lowered }) =>
+    (lowered?.names ?? []).map(
+      (name) =>
+        new UpdateCommand({
+          TableName: action.Update?.TableName,
+          Key: lowered?.key,
+          UpdateExpression: 'REMOVE #count',
+          ConditionExpression: '#count = :zero',
+          ExpressionAttributeNames: { '#count': name },
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+    ),
+  );
+  await Promise.all(removals.map((removal) => db.send(removal).catch(() => undefined)));
+}
 
 /** Writes the steps in one transaction; a failed condition throws its step's error, or `Retry`. */
 export async function commit(db: DynamoDBDocumentClient, steps: readonly Step[]): Promise<void> {
@@ -81,6 +108,7 @@ export async function commit(db: DynamoDBDocumentClient, steps: readonly Step[])
     }
     throw new Retry();
   }
+  await removeZeros(db, steps);
 }
 
 /**

@@ -16,6 +16,9 @@ import {
 } from '../../../shared/data/tallies';
 import type { Reference } from '../../../shared/domain/groups';
 
+/** How many counts one update sets or removes: its expression stays well inside DynamoDB's 4 KB. */
+const CHANGES_PER_UPDATE = 100;
+
 /** How many passes a recount makes before it leaves the records written in each to the next run. */
 const PASSES = 5;
 
@@ -74,31 +77,43 @@ async function tallyGroupAgain(
     const set = [...is].filter(([name, count]) => was.get(name) !== count);
     const gone = [...was.keys()].filter((name) => !is.has(name));
     if (set.length === 0 && gone.length === 0) continue;
-    const links = item[internal.links];
+    // In parts: an update expression holds at most 4 KB. Each part moves `_links` on, and the next
+    // expects it there, so a write between two parts stops the rest (the next pass counts it again).
+    const changes: { name: string; count?: number }[] = [
+      ...set.map(([name, count]) => ({ name, count })),
+      ...gone.map((name) => ({ name })),
+    ];
+    let links = item[internal.links] as number | undefined;
     try {
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.record(keeper.group, id),
-          UpdateExpression: [
-            ...(set.length > 0 ? [`SET ${set.map((_, i) => `#s${i} = :s${i}`).join(', ')}`] : []),
-            ...(gone.length > 0 ? [`REMOVE ${gone.map((_, i) => `#r${i}`).join(', ')}`] : []),
-            'ADD #l :one',
-          ].join(' '),
-          ConditionExpression:
-            links === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#l)' : '#l = :links',
-          ExpressionAttributeNames: {
-            '#l': internal.links,
-            ...Object.fromEntries(set.map(([name], i) => [`#s${i}`, name])),
-            ...Object.fromEntries(gone.map((name, i) => [`#r${i}`, name])),
-          },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ...(links === undefined ? {} : { ':links': links }),
-            ...Object.fromEntries(set.map(([, count], i) => [`:s${i}`, count])),
-          },
-        }),
-      );
+      for (let start = 0; start < changes.length; start += CHANGES_PER_UPDATE) {
+        const part = changes.slice(start, start + CHANGES_PER_UPDATE);
+        const setting = part.filter((c) => c.count !== undefined);
+        const removing = part.filter((c) => c.count === undefined);
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.record(keeper.group, id),
+            UpdateExpression: [
+              ...(setting.length > 0 ? [`SET ${setting.map((_, i) => `#s${i} = :s${i}`).join(', ')}`] : []),
+              ...(removing.length > 0 ? [`REMOVE ${removing.map((_, i) => `#r${i}`).join(', ')}`] : []),
+              'ADD #l :one',
+            ].join(' '),
+            ConditionExpression:
+              links === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#l)' : '#l = :links',
+            ExpressionAttributeNames: {
+              '#l': internal.links,
+              ...Object.fromEntries(setting.map(({ name }, i) => [`#s${i}`, name])),
+              ...Object.fromEntries(removing.map(({ name }, i) => [`#r${i}`, name])),
+            },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ...(links === undefined ? {} : { ':links': links }),
+              ...Object.fromEntries(setting.map(({ count }, i) => [`:s${i}`, count])),
+            },
+          }),
+        );
+        links = (links ?? 0) + 1;
+      }
       updated += 1;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
