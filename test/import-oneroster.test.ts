@@ -102,6 +102,9 @@ describe('npm run import --format oneroster', () => {
         ).map((r) => [r[idFields[group]], r.gender]),
       );
     const [studentGenders, teacherGenders] = [await gendersOf('students'), await gendersOf('teachers')];
+    const tutorsBefore = (
+      await json<Record<string, unknown>>(await api.get('/api/tutors?items_per_page=500'))
+    ).tutors as Cells[];
     expect(Object.values(studentGenders)).toContain('Female');
     expect(studentGenders[studentId as string]).toBe('Não binário');
     const first = run('infra/cli/import.ts', zip, '--format', 'oneroster');
@@ -114,6 +117,12 @@ describe('npm run import --format oneroster', () => {
     // A person's gender that the file's sex stands for stays as written ("Female", not "female").
     expect(await gendersOf('students')).toEqual(studentGenders);
     expect(await gendersOf('teachers')).toEqual(teacherGenders);
+    // A guardian's students are a set: the file's order leaves the record as it is.
+    const tutorsAfter = (await json<Record<string, unknown>>(await api.get('/api/tutors?items_per_page=500')))
+      .tutors as Cells[];
+    expect(tutorsAfter.map((t) => [t.tutor_id, t.student_ids, t.updated_at])).toEqual(
+      tutorsBefore.map((t) => [t.tutor_id, t.student_ids, t.updated_at]),
+    );
     expect(first.stdout).toContain(`courses.csv: ${courses.length + 1} rows: 0 created, 1 updated`);
     expect(first.stdout).toContain(`classes.csv: ${classes.length + 1} rows: 1 created, 0 updated`);
     expect(first.stdout).toMatch(

@@ -15,6 +15,10 @@ import { type PlannedRow, readOneRosterZip, type Write } from './oneroster-rows'
 import { rowProgress, runBatches, tallyOf } from './row-pool';
 import { createUpserter, type Outcome, removePerson, removeRecord, type Upserter } from './upsert';
 
+/** Whether two lists hold the same entries, whatever their order. */
+const sameSet = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((entry) => b.includes(entry));
+
 /** Rows a batch of a phase takes unless told: its new records are created in transactions of many. */
 export const BATCH_ROWS = 250;
 
@@ -48,8 +52,12 @@ export async function importOneRoster(
       upserters.get(group) ??
       createUpserter(group, records, writer, knownFields(), {
         byId: true,
-        // A person's gender that the file's sex stands for stays as it is written ("Feminino", "Female").
-        sameAs: { gender: (current, value) => sexOf(String(current ?? '')) === sexOf(String(value ?? '')) },
+        sameAs: {
+          // A person's gender that the file's sex stands for stays as it is written ("Feminino", "Female").
+          gender: (current, value) => sexOf(String(current ?? '')) === sexOf(String(value ?? '')),
+          // A guardian's students are a set: the file's order is not a change.
+          student_ids: sameSet,
+        },
       });
     upserters.set(group, known);
     return known;
