@@ -1,6 +1,7 @@
 // Malformed bodies for every write operation (issue "Writing records", deliverable 7): property-based
 // tests send arbitrary JSON, broken fields and non-JSON text, and expect a 4xx problem every time and a
 // table that is exactly as it was.
+import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,8 +174,30 @@ describe('malformed bodies for every write operation', () => {
       scoreDate: '2026-11-10',
       comment: 'Bom',
     };
+    // A class's own score scale, under a new sourcedId.
+    const scaleId = randomUUID();
+    const scale: Row = {
+      sourcedId: scaleId,
+      status: 'active',
+      title: 'Escala da turma',
+      type: 'letter',
+      class: ref(item.class_id),
+      scoreScaleValue: ['Muito Bom', 'Bom', 'Suficiente'].map((v) => ({ itemValueLHS: v, itemValueRHS: v })),
+    };
     const imsx = 'application/json';
     const before = await scanTable();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          broken(scale, ['sourcedId', 'title', 'type', 'class', 'scoreScaleValue'], false).map((body) => ({
+            scoreScale: body,
+          })),
+          anyBody,
+        ),
+        async (body) => expectRefused('PUT', `${gradebook}/scoreScales/${scaleId}`, body, imsx),
+      ),
+      { numRuns: 40 },
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
@@ -216,10 +239,11 @@ describe('malformed bodies for every write operation', () => {
     expect(await scanTable()).toEqual(before);
     // And each body before it was broken is taken: what was refused was the break.
     const taken = [
+      await api.send('PUT', `${gradebook}/scoreScales/${scaleId}`, { scoreScale: scale }),
       await api.send('PUT', `${gradebook}/lineItems/${item.line_item_id}`, { lineItem }),
       await api.send('PUT', `${gradebook}/results/${result?.result_id}`, { result: grade }),
       await api.send('POST', `${gradebook}/lineItems/${item.line_item_id}/results`, { results: [grade] }),
     ];
-    expect(taken.map((response) => response.status)).toEqual([201, 201, 201]);
+    expect(taken.map((response) => response.status)).toEqual([201, 201, 201, 201]);
   });
 });
