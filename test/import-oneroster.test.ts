@@ -114,6 +114,8 @@ describe('npm run import --format oneroster', () => {
     expect(first.stdout).toMatch(new RegExp(`enrollments\\.csv line ${enrollments.length + 2}: `));
     expect(first.stdout).toMatch(/orgs\.csv: \d+ rows: 0 created, \d+ updated, \d+ unchanged, 0 refused/);
     expect(first.stdout).toMatch(/users\.csv: \d+ rows: 0 created, 0 updated, \d+ unchanged, 0 refused/);
+    // Nor any role: an enabled user's inactive role beside an active one stays inactive.
+    expect(first.stdout).toMatch(/roles\.csv: \d+ rows: 0 created, 0 updated, \d+ unchanged, 0 refused/);
     // A person's gender that the file's sex stands for stays as written ("Female", not "female").
     expect(await gendersOf('students')).toEqual(studentGenders);
     expect(await gendersOf('teachers')).toEqual(teacherGenders);

@@ -5,7 +5,14 @@
 // many rather than one each (docs/oneroster.md gives the rates measured). A row written in two phases (a
 // user and, later, their tutor record) is one row.
 import type { RecordRepository } from '../../shared/data/record-repository';
-import type { RecordGroup } from '../../shared/domain/groups';
+import {
+  idFields,
+  isRoleGroup,
+  type RecordGroup,
+  type RoleGroup,
+  roleGroups,
+  roleName,
+} from '../../shared/domain/groups';
 import { sexOf } from '../../shared/oneroster/objects';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
@@ -18,6 +25,37 @@ import { createUpserter, type Outcome, removePerson, removeRecord, type Upserter
 /** Whether two lists hold the same entries, whatever their order. */
 const sameSet = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((entry) => b.includes(entry));
+
+/**
+ * A user's `enabledUser` stands for every role of the person (a user is enabled when any of its roles is
+ * active), while each role record has its own `ative`. So an enabled user's role is made active only
+ * where the person has no other active role: one that is not stays as it is (its `ative` left out of the
+ * value, which the upsert keeps), and the service's own export loads back unchanged.
+ */
+async function keepOtherRolesActive(
+  records: RecordRepository,
+  group: RoleGroup,
+  values: { value: unknown }[],
+): Promise<void> {
+  const enabling = values.filter(({ value }) => (value as { ative?: unknown }).ative === true);
+  if (enabling.length === 0) return;
+  const persons = await records.rolesOfEntities([
+    ...new Set(enabling.map(({ value }) => String((value as { entity_id: unknown }).entity_id))),
+  ]);
+  const roles = [...persons.values()].flatMap((p) => p.roles);
+  const active = new Set<string>();
+  for (const roleGroup of roleGroups) {
+    const ids = roles.filter((r) => r.role === roleName(roleGroup)).map((r) => r.id);
+    for (const [id, item] of await records.getManyItems(roleGroup, ids, 'ative'))
+      if (item.ative) active.add(id);
+  }
+  for (const entry of enabling) {
+    const { ative: _, ...rest } = entry.value as Record<string, unknown>;
+    const id = rest[idFields[group]];
+    const others = persons.get(String(rest.entity_id))?.roles.filter((r) => r.id !== id) ?? [];
+    if (others.some((r) => active.has(r.id))) entry.value = rest;
+  }
+}
 
 /** Rows a batch of a phase takes unless told: its new records are created in transactions of many. */
 export const BATCH_ROWS = 250;
@@ -99,6 +137,7 @@ export async function importOneRoster(
         upserts.set(w.group, values);
       }
       for (const [group, values] of upserts) {
+        if (isRoleGroup(group)) await keepOtherRolesActive(records, group, values);
         const done = await upserter(group).upsertMany(values, concurrency);
         for (const [k, { i }] of values.entries()) record(i, done[k] as Outcome);
       }
