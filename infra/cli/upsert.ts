@@ -167,7 +167,8 @@ export function createUpserter(
       ([field]) => !(isRoleGroup(group) && field === 'entity_id'),
     );
     const record = current.record as Record<string, unknown>;
-    if (fields.every(([field, wanted]) => isDeepStrictEqual(record[field], wanted))) {
+    // A field the record does not hold is none, as null is (an organisation's parent_id).
+    if (fields.every(([field, wanted]) => isDeepStrictEqual(record[field] ?? null, wanted ?? null))) {
       return { result: 'unchanged' };
     }
     await writer.replace(group, id, input as InsertRequest<typeof group>, {
