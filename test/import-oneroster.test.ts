@@ -482,4 +482,23 @@ describe('npm run import --format oneroster', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('is not a zip');
   });
+
+  it('refuses a zip whose CSV is not UTF-8 text, with exit status 2, before it writes anything', async () => {
+    const orgs = `sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId\r\n${randomUUID()},active,2026-11-01T00:00:00Z,Escola Básica de São João,school,EBSJ,\r\n`;
+    const zip = join(dir, 'latin1.zip');
+    writeFileSync(
+      zip,
+      zipSync({
+        'manifest.csv': strToU8(manifestOf({ orgs: 'bulk' })),
+        'orgs.csv': new Uint8Array(Buffer.from(orgs, 'latin1')),
+      }),
+    );
+    const before = await api.get('/api/system').then((r) => r.json());
+    const result = run('infra/cli/import.ts', zip, '--format', 'oneroster');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('orgs.csv is not UTF-8 text');
+    expect(await api.get('/api/system').then((r) => r.json())).toMatchObject({
+      counts: (before as { counts: object }).counts,
+    });
+  });
 });

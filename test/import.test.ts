@@ -303,6 +303,30 @@ describe('npm run import', () => {
     await expectProblem(await api.get(`/api/score_scales/${mixed}`), 404);
   });
 
+  it('refuses a file that is not UTF-8 text whole, with exit code 2, writing nothing', async () => {
+    // A spreadsheet's "CSV" in Windows-1252: its accented letters are single bytes no UTF-8 text holds.
+    const csv = join(dir, 'latin1.csv');
+    writeFileSync(
+      csv,
+      Buffer.from(`${header}\n${row('LAT1', 'João Araújo', 'joao@example.org', GOOD_IBAN)}\n`, 'latin1'),
+    );
+    const json = join(dir, 'latin1.ndjson');
+    writeFileSync(json, Buffer.from('{"processnumber":"LAT2","name":"Inês"}\n', 'latin1'));
+    const before = await api.get('/api/system').then((r) => r.json());
+    for (const [file, format] of [
+      [csv, 'csv'],
+      [json, 'ndjson'],
+    ] as const) {
+      const result = runImport(file, '--group', 'students', '--format', format);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${file} is not UTF-8 text`);
+    }
+    expect(await byProcessnumber('students', 'LAT1')).toBeUndefined();
+    expect(await api.get('/api/system').then((r) => r.json())).toMatchObject({
+      counts: (before as { counts: object }).counts,
+    });
+  });
+
   it('refuses bad arguments with a usage line and exit code 2', () => {
     for (const args of [
       [],

@@ -10,6 +10,7 @@ import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/
 import { orgTypes } from '../../shared/domain/rostering';
 import { restoredCells } from '../../shared/exports/csv';
 import type { SourcedIds, SourcedKind } from './oneroster-ids';
+import { isUtf8, notUtf8 } from './read-rows';
 
 type Cells = Record<string, string>;
 
@@ -93,6 +94,8 @@ export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase
   }
   const manifestFile = files['manifest.csv'];
   if (!manifestFile) throw new OneRosterZipError(`${file} has no manifest.csv.`);
+  for (const [name, body] of Object.entries(files))
+    if (name.endsWith('.csv') && !isUtf8(body)) throw new OneRosterZipError(notUtf8(name));
   const manifest = new Map(
     (parse(Buffer.from(manifestFile), { columns: true, bom: true, skip_empty_lines: true }) as Cells[]).map(
       (r) => [r.propertyName, r.value],

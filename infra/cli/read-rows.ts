@@ -143,8 +143,41 @@ async function* jsonRows(file: string, group: string): AsyncGenerator<Row> {
     yield { line: starts.length === list.length ? (starts[i] as number) : i + 1, value };
 }
 
-export function readRows(file: string, format: Format, group: string): AsyncGenerator<Row> {
-  if (format === 'csv') return csvRows(file);
-  if (format === 'ndjson') return ndjsonRows(file);
-  return jsonRows(file, group);
+/** A file that is not UTF-8 text: refused whole, before any of its rows is read. */
+export class NotUtf8Error extends Error {}
+
+/** Why a file that is not UTF-8 text is refused. */
+export const notUtf8 = (name: string) =>
+  `${name} is not UTF-8 text: save it as UTF-8 (a spreadsheet's "CSV UTF-8") and import it again. Nothing was written.`;
+
+/** Whether bytes are UTF-8 text (a file in Latin-1 or Windows-1252 is not, once it holds an accented letter). */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses a file that is not UTF-8 text, read through once first: read as UTF-8, each of its accented
+ * letters would come back as U+FFFD, and be written so.
+ */
+async function refuseNotUtf8(file: string): Promise<void> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of createReadStream(file)) decoder.decode(chunk as Buffer, { stream: true });
+    decoder.decode();
+  } catch (error) {
+    if (error instanceof TypeError) throw new NotUtf8Error(notUtf8(file));
+    throw error;
+  }
+}
+
+export async function* readRows(file: string, format: Format, group: string): AsyncGenerator<Row> {
+  await refuseNotUtf8(file);
+  if (format === 'csv') yield* csvRows(file);
+  else if (format === 'ndjson') yield* ndjsonRows(file);
+  else yield* jsonRows(file, group);
 }
