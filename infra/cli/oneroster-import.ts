@@ -43,12 +43,18 @@ async function keepOtherRolesActive(
     ...new Set(enabling.map(({ value }) => String((value as { entity_id: unknown }).entity_id))),
   ]);
   const roles = [...persons.values()].flatMap((p) => p.roles);
-  const active = new Set<string>();
-  for (const roleGroup of roleGroups) {
-    const ids = roles.filter((r) => r.role === roleName(roleGroup)).map((r) => r.id);
-    for (const [id, item] of await records.getManyItems(roleGroup, ids, 'ative'))
-      if (item.ative) active.add(id);
-  }
+  const read = await Promise.all(
+    roleGroups.map((roleGroup) =>
+      records.getManyItems(
+        roleGroup,
+        roles.filter((r) => r.role === roleName(roleGroup)).map((r) => r.id),
+        'ative',
+      ),
+    ),
+  );
+  const active = new Set(
+    read.flatMap((items) => [...items].flatMap(([id, item]) => (item.ative ? [id] : []))),
+  );
   for (const entry of enabling) {
     const { ative: _, ...rest } = entry.value as Record<string, unknown>;
     const id = rest[idFields[group]];

@@ -2,13 +2,13 @@
 // consistent records, each written with the links the others give it. Kept apart from the repositories,
 // so that the handlers' bundles do not carry it.
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { RecordGroup } from '../domain/groups';
+import type { RecordGroup, Reference } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
 import { putInBatches } from './items';
 import { keys } from './keys';
 import { countChange, type Item, internal, recordId, recordItem } from './record-items';
 import { linksOf, naturalKeyOf } from './record-links';
-import { tallyChange, tallyKeeper } from './tallies';
+import { talliedGroups, tallyKeeper, tallyTotals } from './tallies';
 
 export interface NewRecord<G extends RecordGroup = RecordGroup> {
   group: G;
@@ -62,34 +62,37 @@ export async function insertRecords(
   records: readonly NewRecord[],
 ): Promise<void> {
   const links = insertedLinks(records);
-  const chunks: NewRecord[][] = [[]];
+  const chunks: { one: NewRecord; items: Item[] }[][] = [[]];
   let actions = 0;
   let bytes = 0;
   for (const one of records) {
-    const needs = newItems(one, links).length;
+    const items = newItems(one, links);
     const size = JSON.stringify(one.record).length;
     if (
-      actions + needs > MAX_RECORD_ACTIONS_PER_TRANSACTION ||
+      actions + items.length > MAX_RECORD_ACTIONS_PER_TRANSACTION ||
       (actions > 0 && bytes + size > MAX_RECORD_BYTES_PER_TRANSACTION)
     ) {
       chunks.push([]);
       actions = 0;
       bytes = 0;
     }
-    chunks.at(-1)?.push(one);
-    actions += needs;
+    chunks.at(-1)?.push({ one, items });
+    actions += items.length;
     bytes += size;
   }
   for (const chunk of chunks) {
     await db.send(
       new TransactWriteCommand({
         TransactItems: [
-          ...chunk.flatMap((one) =>
-            newItems(one, links).map((Item) => ({
+          ...chunk.flatMap(({ items }) =>
+            items.map((Item) => ({
               Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
             })),
           ),
-          ...countChanges(tableName, chunk),
+          ...countChanges(
+            tableName,
+            chunk.map(({ one }) => one),
+          ),
         ],
       }),
     );
@@ -144,11 +147,13 @@ export function insertedLinks(records: readonly NewRecord[]): Map<string, Item> 
         if (!at || at < record.updated_at) item[internal.enrolledAt] = record.updated_at;
       }
     }
-    // What the record counts in the tally its keeper holds (tallies.ts).
-    const keeper = tallyKeeper(group);
-    if (!keeper) continue;
-    const kept = on(keeper.group, (record as Record<string, string>)[keeper.field] as string);
-    for (const [name, by] of tallyChange(group, undefined, record)) kept[name] = Number(kept[name] ?? 0) + by;
+  }
+  // What the set adds up to on the records keeping its groups' tallies (tallies.ts).
+  for (const group of talliedGroups) {
+    const keeper = tallyKeeper(group) as Reference;
+    const ofGroup = records.filter((one) => one.group === group).map((one) => one.record);
+    for (const [id, counts] of tallyTotals(group, ofGroup))
+      Object.assign(on(keeper.group, id), Object.fromEntries(counts));
   }
   return links;
 }

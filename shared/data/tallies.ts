@@ -74,6 +74,24 @@ export function tallyChange(
 }
 
 /**
+ * What records of a group add up to on the records keeping their tally: by keeping record's id, each
+ * count (a seed's tallies, a recount's); none for a group not tallied.
+ */
+export function tallyTotals(group: RecordGroup, records: Iterable<object>): Map<string, Map<string, number>> {
+  const totals = new Map<string, Map<string, number>>();
+  const field = tallyKeptBy(group);
+  if (field === undefined) return totals;
+  for (const record of records) {
+    const id = String((record as Record<string, unknown>)[field]);
+    const total = totals.get(id) ?? new Map<string, number>();
+    totals.set(id, total);
+    for (const [name, by] of tallyChange(group, undefined, record))
+      total.set(name, (total.get(name) ?? 0) + by);
+  }
+  return totals;
+}
+
+/**
  * A tally's counts under a prefix (`status`, `score`, `class#<class_id>`, …) by what follows it, from
  * the item of the record that keeps it; none below one.
  */

@@ -10,14 +10,18 @@ import { entriesOf } from '../data/enrollment-entries';
 import { internal, toRecord } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { countsOf } from '../data/tallies';
-import type { attendanceStatuses } from '../domain/attendance';
+import { attendanceStatuses } from '../domain/attendance';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import { notFound } from './missing-record';
 import { recordId } from './record-id';
 
 type Marks = Record<(typeof attendanceStatuses)[number], number>;
 
-const noMarks = (): Marks => ({ present: 0, absent: 0, tardy: 0, excused: 0 });
+/** Marks of each status, made by `count`. */
+const marksOf = (count: (status: keyof Marks) => number) =>
+  Object.fromEntries(attendanceStatuses.map((status) => [status, count(status)])) as Marks;
+
+const noMarks = () => marksOf(() => 0);
 
 /** Marks and their rate: the share of the marks not excused that are present or tardy, a percentage. */
 function rated(marks: Marks) {
@@ -26,12 +30,7 @@ function rated(marks: Marks) {
   return { marks, rate };
 }
 
-const added = (a: Marks, b: Marks): Marks => ({
-  present: a.present + b.present,
-  absent: a.absent + b.absent,
-  tardy: a.tardy + b.tardy,
-  excused: a.excused + b.excused,
-});
+const added = (a: Marks, b: Marks) => marksOf((status) => a[status] + b[status]);
 
 /**
  * What of the student's attendance a person reads: all of it (their own, their children's, or everyone's),

@@ -413,6 +413,7 @@ export class WriteSteps {
       net.set(name, (net.get(name) ?? 0) + change);
     }
     const counts = [...net].filter(([, change]) => change !== 0);
+    const lowered = counts.filter(([, change]) => change < 0).map(([name]) => name);
     return {
       ...this.linkUpdate(
         reference,
@@ -426,12 +427,7 @@ export class WriteSteps {
         matching,
         Object.fromEntries(counts.map(([name], i) => [`#t${i}`, name])),
       ),
-      ...(counts.some(([, change]) => change < 0) && {
-        lowered: {
-          key: keys.record(reference.group, id),
-          names: counts.filter(([, change]) => change < 0).map(([name]) => name),
-        },
-      }),
+      ...(lowered.length > 0 && { lowered: { key: keys.record(reference.group, id), names: lowered } }),
       additive: {
         item: itemKey(keys.record(reference.group, id)),
         kind: `refer${by >= 0 ? '+' : '-'}${matching ?? ''}`,
