@@ -22,9 +22,8 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const { tokenOf, classesOf, studentsOf, studentsOfClass, studentNotInClass, auditEventsOf } = demoPeople(
-  () => api,
-);
+const { tokenOf, classesOf, studentsOf, studentsOfClass, sharedClass, studentNotInClass, auditEventsOf } =
+  demoPeople(() => api);
 
 /** Every attendance record a caller reads (the administrator's own token without a username), page by page. */
 async function attendance(username?: string): Promise<Row[]> {
@@ -41,18 +40,6 @@ async function attendance(username?: string): Promise<Row[]> {
 
 const idsOf = (rows: readonly Row[]) => rows.map((r) => r.attendance_id as string).sort();
 const byId = (a: Row, b: Row) => String(a.attendance_id).localeCompare(String(b.attendance_id));
-
-/** A class the demo teacher teaches and the demo student is in, and the student. */
-async function sharedClass() {
-  const [taught, learning, students] = await Promise.all([
-    classesOf('teacher', 'teacher'),
-    classesOf('student', 'student'),
-    studentsOf('student', 'student'),
-  ]);
-  const classId = [...taught].find((id) => learning.has(id)) as string;
-  expect(classId, 'the demo teacher teaches the demo student').toBeDefined();
-  return { classId, studentId: [...students][0] as string };
-}
 
 /** A mark for a day after the demo's four weeks, each test its own so none meets another's claim. */
 let nextDay = 1;

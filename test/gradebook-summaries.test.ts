@@ -24,7 +24,7 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const { tokenOf, classesOf, studentsOf, studentsOfClass } = demoPeople(() => api);
+const { tokenOf, classesOf, studentsOfClass, sharedClass } = demoPeople(() => api);
 
 /** Every record of a group the administrator's own token reads, page by page. */
 async function walk(group: 'results' | 'line_items' | 'attendance' | 'classes'): Promise<Row[]> {
@@ -168,16 +168,10 @@ async function storedTally(group: 'line_items' | 'students', id: unknown): Promi
   return Object.fromEntries(Object.entries(Item).filter(([name]) => name.startsWith('_tally#')));
 }
 
-/** A class the demo teacher teaches and the demo student is in, its students, and the demo student. */
-async function sharedClass() {
-  const [taught, learning, students] = await Promise.all([
-    classesOf('teacher', 'teacher'),
-    classesOf('student', 'student'),
-    studentsOf('student', 'student'),
-  ]);
-  const classId = [...taught].find((id) => learning.has(id)) as string;
-  expect(classId, 'the demo teacher teaches the demo student').toBeDefined();
-  return { classId, studentId: [...students][0] as string, students: await studentsOfClass(classId) };
+/** The class the demo teacher teaches the demo student (demo-people.ts), with its students. */
+async function sharedClassAndStudents() {
+  const shared = await sharedClass();
+  return { ...shared, students: await studentsOfClass(shared.classId) };
 }
 
 /** A new line item of a class, out of 20 points, like the demo's first test of `like` (the class itself). */
@@ -220,7 +214,7 @@ describe('the demo tenant (deliverable 6)', () => {
 
 describe('tallies kept on write', () => {
   it('a distribution follows results made at once, replaced, graded in bulk and deleted', async () => {
-    const { classId, students } = await sharedClass();
+    const { classId, students } = await sharedClassAndStudents();
     const item = await newLineItem(classId);
     expect(await distributionOf(item.line_item_id)).toMatchObject({ results: 0, scores: [] });
     const some = students.slice(0, Math.min(students.length, 20));
@@ -274,7 +268,7 @@ describe('tallies kept on write', () => {
   });
 
   it('an attendance summary follows marks of classes and of whole days, made, replaced and deleted', async () => {
-    const { classId, studentId, students } = await sharedClass();
+    const { classId, studentId, students } = await sharedClassAndStudents();
     const before = await summaryOf(studentId);
     const register = (status: string) => ({
       marks: students.slice(0, LIMITS.bulkEntries).map((id) => ({ student_id: id, status })),
@@ -311,7 +305,7 @@ describe('tallies kept on write', () => {
 
 describe('what a result holds', () => {
   it('counts any letter as it is, separators and control characters included, and takes it away on delete', async () => {
-    const { classId, studentId } = await sharedClass();
+    const { classId, studentId } = await sharedClassAndStudents();
     const item = await newLineItem(classId);
     const odd = ['B#2', 'A\u0000999', 'x\u0000y'];
     const made = [];
@@ -346,7 +340,7 @@ describe('what a result holds', () => {
   });
 
   it('keeps no count of a value no result holds any more, however often it is regraded', async () => {
-    const { classId, students } = await sharedClass();
+    const { classId, students } = await sharedClassAndStudents();
     const item = await newLineItem(classId);
     const some = students.slice(0, 5);
     for (let round = 0; round < 6; round++) {
@@ -372,7 +366,7 @@ describe('what a result holds', () => {
 
 describe('a full bulk entry (LIMITS.bulkEntries)', () => {
   it("takes a register and a line item's results of that many new records in one transaction each, their tallies with them", async () => {
-    const { classId } = await sharedClass();
+    const { classId } = await sharedClassAndStudents();
     const model = await json<Row>(await api.get(`/api/classes/${classId}`));
     const { class_id: _, created_at: __, updated_at: ___, ...classBody } = model;
     const made = await json<Row>(
@@ -422,7 +416,7 @@ describe('a full bulk entry (LIMITS.bulkEntries)', () => {
 
 describe('who reads the summaries (deliverable 2)', () => {
   it("a line item's distribution: its class's teacher and staff; not there for its students nor their guardians", async () => {
-    const { classId } = await sharedClass();
+    const { classId } = await sharedClassAndStudents();
     const item = (await walk('line_items')).find((i) => i.class_id === classId && i.released) as Row;
     expect(item, 'a released line item of the shared class').toBeDefined();
     const expected = await distributionOf(item.line_item_id);
@@ -439,7 +433,7 @@ describe('who reads the summaries (deliverable 2)', () => {
   });
 
   it("a student's attendance: all of it for the student and their guardian, a teacher only its classes", async () => {
-    const { classId, studentId } = await sharedClass();
+    const { classId, studentId } = await sharedClassAndStudents();
     await json<Row>(
       await api.send('POST', '/api/attendance', {
         class_id: null,
@@ -519,7 +513,7 @@ describe('records tally-again (docs/deploy.md)', () => {
   }
 
   it('counts the tallies of a table from before them again, while results are being written', async () => {
-    const { classId, studentId, students } = await sharedClass();
+    const { classId, studentId, students } = await sharedClassAndStudents();
     const item = await newLineItem(classId);
     await dropTallies();
     // A line item left with more stale counts than one update expression holds.

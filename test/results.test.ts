@@ -22,9 +22,8 @@ afterAll(() => api.stop());
 
 type Row = Record<string, unknown>;
 
-const { tokenOf, classesOf, studentsOf, studentsOfClass, studentNotInClass, auditEventsOf } = demoPeople(
-  () => api,
-);
+const { tokenOf, classesOf, studentsOf, studentsOfClass, sharedClass, studentNotInClass, auditEventsOf } =
+  demoPeople(() => api);
 
 /** Every record of a group a caller reads (the administrator's own token without a username), page by page. */
 async function walk(group: 'results' | 'line_items', username?: string): Promise<Row[]> {
@@ -48,20 +47,13 @@ async function lineItemsById(): Promise<Map<string, Row>> {
 }
 
 /** A class the demo student is in and the demo teacher teaches, its unreleased project, and the student. */
-async function sharedClass() {
-  const [taught, learning, items] = await Promise.all([
-    classesOf('teacher', 'teacher'),
-    classesOf('student', 'student'),
-    lineItemsById(),
-  ]);
-  const classId = [...taught].find((id) => learning.has(id)) as string;
-  expect(classId, 'the demo teacher teaches the demo student').toBeDefined();
+async function sharedClassItems() {
+  const [{ classId, studentId }, items] = await Promise.all([sharedClass(), lineItemsById()]);
   // The demo's two: the test, released, and the project, released only by a test below.
   const ofClass = [...items.values()].filter((i) => i.class_id === classId);
   const project = ofClass.find((i) => i.title === 'Trabalho de grupo') as Row;
   const test = ofClass.find((i) => i.title === 'Teste de avaliação 1') as Row;
-  const [studentId] = await studentsOf('student', 'student');
-  return { classId, project, test, studentId: studentId as string };
+  return { classId, project, test, studentId };
 }
 
 const graded = (classId: string, lineItemId: string, studentId: string) => ({
@@ -95,7 +87,7 @@ describe('the demo tenant (deliverable 6)', () => {
 
 describe('results', () => {
   it('are created once per line item and student, read, replaced with If-Match and deleted, and keep their line item and student from being deleted', async () => {
-    const { classId, project, studentId } = await sharedClass();
+    const { classId, project, studentId } = await sharedClassItems();
     const body = graded(classId, project.line_item_id as string, studentId);
     const since = new Date(Date.now() - 1_000).toISOString();
     const created = await api.send('POST', '/api/results', body);
@@ -137,7 +129,7 @@ describe('results', () => {
   });
 
   it('refuse a missing class, line item or student, a student the class does not enroll, a line item of another class, a bad status, score or date (400), writing nothing', async () => {
-    const { classId, project, studentId } = await sharedClass();
+    const { classId, project, studentId } = await sharedClassItems();
     const items = await lineItemsById();
     const elsewhere = [...items.values()].find((i) => i.class_id !== classId) as Row;
     const body = graded(classId, project.line_item_id as string, studentId);
@@ -172,7 +164,7 @@ describe('results', () => {
 
 describe('who reads results (deliverable 2)', () => {
   it("a teacher: every result of the classes they teach, released or not, and no other class's (404)", async () => {
-    const { classId, project, studentId } = await sharedClass();
+    const { classId, project, studentId } = await sharedClassItems();
     const made = await json<Row>(
       await api.send('POST', '/api/results', graded(classId, project.line_item_id as string, studentId)),
       201,
@@ -208,7 +200,7 @@ describe('who reads results (deliverable 2)', () => {
   });
 
   it('a student sees a result once its line item is released, in their changes feed too', async () => {
-    const { classId, project, studentId } = await sharedClass();
+    const { classId, project, studentId } = await sharedClassItems();
     const result = await json<Row>(
       await api.send('POST', '/api/results', graded(classId, project.line_item_id as string, studentId)),
       201,
@@ -254,7 +246,7 @@ describe('who reads results (deliverable 2)', () => {
 
 describe('who writes results (deliverable 2)', () => {
   it('a teacher: the results of the classes they teach, which the student reads only once the line item is released', async () => {
-    const { classId, test, studentId } = await sharedClass();
+    const { classId, test, studentId } = await sharedClassItems();
     const token = await tokenOf('teacher');
     const mine = (await results()).find(
       (r) => r.line_item_id === test.line_item_id && r.student_id === studentId,
@@ -319,7 +311,7 @@ describe('who writes results (deliverable 2)', () => {
 
 describe("a line item's results graded together (deliverable 4)", () => {
   it('a teacher grades its students in one request: every result made, then replaced when sent again, in one audit event naming every student', async () => {
-    const { classId, project, studentId } = await sharedClass();
+    const { classId, project, studentId } = await sharedClassItems();
     const token = await tokenOf('teacher');
     const students = (await studentsOfClass(classId)).slice(0, LIMITS.bulkEntries);
     expect(students).toContain(studentId);
@@ -371,7 +363,7 @@ describe("a line item's results graded together (deliverable 4)", () => {
   });
 
   it('is refused whole, writing nothing: a bad grade or student, a student twice, too many, a missing line item, or one of a class the teacher does not teach', async () => {
-    const { project, studentId } = await sharedClass();
+    const { project, studentId } = await sharedClassItems();
     const token = await tokenOf('teacher');
     const before = await results();
     const path = `/api/line_items/${project.line_item_id}/results`;
@@ -436,7 +428,7 @@ describe("a student's grades (deliverable 5)", () => {
   }
 
   it('are the weighted averages of their results per class and grading period, as each reader may read them', async () => {
-    const { studentId } = await sharedClass();
+    const { studentId } = await sharedClassItems();
     const path = `/api/students/${studentId}/grades`;
     const asAdmin = await json<Row>(await api.get(path));
     expect(asAdmin).toEqual({ student_id: studentId, grades: await expectedGrades(studentId, () => true) });

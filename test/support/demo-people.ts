@@ -1,8 +1,10 @@
 // What tests of who reads and writes what ask about the demo accounts: each account's token (issued once
 // a file), its entity, the classes it is enrolled in by role, its student records or those in its care,
-// a class's students, and the audit events of one response. `api` is read when asked, so a file makes
+// a class's students, the class the demo teacher teaches the demo student, and the audit events of one
+// response. `api` is read when asked, so a file makes
 // these before its `beforeAll` starts the API.
 import { readFile } from 'node:fs/promises';
+import { expect } from 'vitest';
 import type { AuditEvent } from '../../shared/audit/audit-event';
 import type { Entity } from '../../shared/schemas/records';
 import type { TestApi } from './test-api';
@@ -50,6 +52,18 @@ export function demoPeople(api: () => TestApi) {
     return students.filter((s) => entities.has(s.entity_id)).map((s) => s.student_id);
   }
 
+  /** A class the demo teacher teaches and the demo student is in, and the demo student's record. */
+  async function sharedClass(): Promise<{ classId: string; studentId: string }> {
+    const [taught, learning, students] = await Promise.all([
+      classesOf('teacher', 'teacher'),
+      classesOf('student', 'student'),
+      studentsOf('student', 'student'),
+    ]);
+    const classId = [...taught].find((id) => learning.has(id)) as string;
+    expect(classId, 'the demo teacher teaches the demo student').toBeDefined();
+    return { classId, studentId: [...students][0] as string };
+  }
+
   /** A student record of someone the class does not enroll as a student. */
   async function studentNotInClass(classId: string): Promise<string> {
     const enrolled = new Set(await studentsOfClass(classId));
@@ -68,5 +82,14 @@ export function demoPeople(api: () => TestApi) {
       .filter((event) => event.request_id === id);
   }
 
-  return { tokenOf, entityOf, classesOf, studentsOf, studentsOfClass, studentNotInClass, auditEventsOf };
+  return {
+    tokenOf,
+    entityOf,
+    classesOf,
+    studentsOf,
+    studentsOfClass,
+    sharedClass,
+    studentNotInClass,
+    auditEventsOf,
+  };
 }
