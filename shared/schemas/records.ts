@@ -241,6 +241,12 @@ export const StudentGrades = z.strictObject({
   ),
 });
 
+/** How many records have each of a vocabulary's values (a result's statuses, an attendance mark's). */
+const countsByValue = <const T extends readonly string[]>(values: T) =>
+  z.strictObject(
+    Object.fromEntries(values.map((value) => [value, z.int().min(0)])) as Record<T[number], z.ZodInt>,
+  );
+
 /** How many results of a line item have one score, or one letter. */
 const countOf = <const K extends string, V extends z.ZodType>(key: K, value: V) =>
   z.strictObject({ [key]: value, count: z.int().min(1) } as { [k in K]: V } & { count: z.ZodInt });
@@ -250,12 +256,7 @@ export const LineItemDistribution = z.strictObject({
   line_item_id: z.uuid(),
   class_id: z.uuid(),
   results: z.int().min(0),
-  statuses: z.strictObject(
-    Object.fromEntries(resultStatuses.map((status) => [status, z.int().min(0)])) as Record<
-      (typeof resultStatuses)[number],
-      z.ZodInt
-    >,
-  ),
+  statuses: countsByValue(resultStatuses),
   scores: z.array(countOf('score', z.number())),
   text_scores: z.array(countOf('text_score', z.string())),
   percentages: z.strictObject({
@@ -269,12 +270,7 @@ export const LineItemDistribution = z.strictObject({
 
 /** Attendance marks, and the rate they make (null with none but excused ones). */
 const markCounts = {
-  marks: z.strictObject(
-    Object.fromEntries(attendanceStatuses.map((status) => [status, z.int().min(0)])) as Record<
-      (typeof attendanceStatuses)[number],
-      z.ZodInt
-    >,
-  ),
+  marks: countsByValue(attendanceStatuses),
   rate: z.number().min(0).max(100).nullable(),
 };
 
