@@ -217,9 +217,9 @@ describe('the scheduled export', () => {
       sha256: await sha256(zipBytes),
     });
     const files = unzipSync(zipBytes);
-    expect(Object.keys(files).sort()).toEqual(
-      ['manifest.csv', ...oneRosterTables.map((t) => `${t}.csv`)].sort(),
-    );
+    // Every table has rows but lineItemScoreScales: no demo line item is on a class's own scale.
+    const written = oneRosterTables.filter((t) => t !== 'lineItemScoreScales');
+    expect(Object.keys(files).sort()).toEqual(['manifest.csv', ...written.map((t) => `${t}.csv`)].sort());
     // Cells as a spreadsheet shows them: a neutralised formula's leading quote is not part of its value.
     const table = (name: string) =>
       (parse(Buffer.from(files[name] as Uint8Array), { columns: true }) as Record<string, string>[]).map(
@@ -242,8 +242,12 @@ describe('the scheduled export', () => {
       'file.roles': 'bulk',
       'file.enrollments': 'bulk',
       'file.demographics': 'bulk',
-      'file.lineItems': 'absent',
-      'file.results': 'absent',
+      'file.categories': 'bulk',
+      'file.scoreScales': 'bulk',
+      'file.lineItems': 'bulk',
+      'file.lineItemScoreScales': 'absent',
+      'file.results': 'bulk',
+      'file.resources': 'absent',
       'source.systemName': 'school-api',
       'source.systemCode': 'demo',
     });
@@ -263,7 +267,7 @@ describe('the scheduled export', () => {
       );
     const refId = (ref: unknown) => (ref as { sourcedId: string } | undefined)?.sourcedId ?? '';
     const listCell = (values: unknown) => (values as string[]).join(',');
-    for (const name of oneRosterTables) {
+    for (const name of written) {
       expect(header(`${name}.csv`)).toEqual([...oneRosterHeaders[name]]);
       const rows = table(`${name}.csv`);
       expect(rows.length).toBe(manifest.oneroster.tables[name]);
@@ -371,6 +375,71 @@ describe('the scheduled export', () => {
         birthDate: demographics?.birthDate,
         sex: demographics?.sex,
         cityOfBirth: demographics?.cityOfBirth,
+      });
+    }
+  });
+
+  it("writes the gradebook's tables as the REST Gradebook binding serves its objects", async () => {
+    const files = unzipSync(await object(`${prefix}oneroster-csv.zip`));
+    const table = (name: string) =>
+      (parse(Buffer.from(files[name] as Uint8Array), { columns: true }) as Record<string, string>[]).map(
+        restoredCells,
+      );
+    const token = await api.token(oneRosterScopes.gradebook);
+    const rest = async (path: string) =>
+      json<Record<string, Record<string, unknown>>>(
+        await api.get(`/ims/oneroster/gradebook/v1p2/${path}`, { token }),
+      );
+    const refId = (ref: unknown) => (ref as { sourcedId: string } | undefined)?.sourcedId ?? '';
+    const cell = (value: unknown) => (value === undefined ? '' : String(value));
+    expect(table('categories.csv').length).toBe(manifest.groups.categories.total_items);
+    for (const row of table('categories.csv')) {
+      const { category } = await rest(`categories/${row.sourcedId}`);
+      expect(row).toMatchObject({ title: category?.title, weight: cell(category?.weight) });
+    }
+    for (const row of table('scoreScales.csv')) {
+      const { scoreScale } = await rest(`scoreScales/${row.sourcedId}`);
+      const values = scoreScale?.scoreScaleValue as { itemValueLHS: string; itemValueRHS: string }[];
+      expect(row).toMatchObject({
+        title: scoreScale?.title,
+        type: scoreScale?.type,
+        classSourcedId: refId(scoreScale?.class),
+        scoreScaleValue: values.map((v) => `{${v.itemValueLHS}:${v.itemValueRHS}}`).join(','),
+      });
+    }
+    const lineItems = table('lineItems.csv');
+    expect(lineItems.length).toBe(manifest.groups.line_items.total_items);
+    for (const row of lineItems.slice(0, 6)) {
+      const { lineItem } = await rest(`lineItems/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        title: lineItem?.title,
+        description: lineItem?.description,
+        assignDate: String(lineItem?.assignDate).slice(0, 10),
+        dueDate: String(lineItem?.dueDate).slice(0, 10),
+        classSourcedId: refId(lineItem?.class),
+        categorySourcedId: refId(lineItem?.category),
+        schoolSourcedId: refId(lineItem?.school),
+        // The demo's line items are each in the first grading period.
+        academicSessionSourcedId: refId(lineItem?.gradingPeriod),
+      });
+      // On the tenant's scale of 0 to 20, which the binding has not, a line item gives the scale's range.
+      if (lineItem?.resultValueMax !== undefined)
+        expect(row.resultValueMax).toBe(cell(lineItem.resultValueMax));
+      else expect([row.resultValueMin, row.resultValueMax]).toEqual(['0', '20']);
+    }
+    const results = table('results.csv');
+    expect(results.length).toBe(manifest.groups.results.total_items);
+    for (const row of results.slice(0, 6)) {
+      const { result } = await rest(`results/${row.sourcedId}`);
+      expect(row).toMatchObject({
+        lineItemSourcedId: refId(result?.lineItem),
+        studentSourcedId: refId(result?.student),
+        classSourcedId: refId(result?.class),
+        scoreStatus: result?.scoreStatus,
+        score: cell(result?.score),
+        textScore: cell(result?.textScore),
+        scoreDate: result?.scoreDate,
+        comment: cell(result?.comment),
       });
     }
   });

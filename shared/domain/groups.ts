@@ -365,12 +365,10 @@ export const readScope = <G extends RecordGroup>(group: G) => `${scopeName(group
 
 export const writeScope = <G extends RecordGroup>(group: G) => `${scopeName(group)}:write` as const;
 
-/** The gradebook's groups: guarded by the gradebook scopes, and not part of the roster. */
+/** The gradebook's groups: guarded by the gradebook scopes. */
 export type GradebookGroup = {
   [G in RecordGroup]: ScopeName<G> extends 'gradebook' ? G : never;
 }[RecordGroup];
-export const isGradebookGroup = (group: RecordGroup): group is GradebookGroup =>
-  scopeName(group) === 'gradebook';
 
 /**
  * Reading the values of a group's identification documents and bank accounts unmasked

@@ -125,7 +125,72 @@ describe('the OneRoster zip', () => {
     enrollment(cls.class_id, ana.entity.entity_id),
     enrollment(cls.class_id, rui.entity.entity_id, 'teacher'),
   ];
+  const category = {
+    category_id: id(),
+    title: 'Testes',
+    weight: 60,
+    school_year_id: year.academic_session_id,
+    ...stamps,
+  };
+  const scale = (classId: string | null) => ({
+    score_scale_id: id(),
+    title: 'Letras',
+    type: 'letter',
+    class_id: classId,
+    minimum: null,
+    maximum: null,
+    values: ['A', 'B', 'C'],
+    ...stamps,
+  });
+  const [classScale, tenantScale, orphanScale] = [
+    scale(cls.class_id),
+    scale(null),
+    scale(classOfOrphan.class_id),
+  ];
+  const lineItem = (classId: string, scaleId: string | null) => ({
+    line_item_id: id(),
+    class_id: classId,
+    title: 'Teste 1',
+    description: '',
+    category_id: category.category_id,
+    score_scale_id: scaleId,
+    result_value_min: 0,
+    result_value_max: 20,
+    grading_period_id: null,
+    assign_date: '2026-10-01',
+    due_date: '2026-10-08',
+    released: true,
+    ...stamps,
+  });
+  const items = [
+    lineItem(cls.class_id, classScale.score_scale_id),
+    lineItem(cls.class_id, tenantScale.score_scale_id),
+    lineItem(classOfOrphan.class_id, orphanScale.score_scale_id),
+  ];
+  const result = (lineItemId: string, studentId: string, classId = cls.class_id) => ({
+    result_id: id(),
+    class_id: classId,
+    line_item_id: lineItemId,
+    student_id: studentId,
+    status: 'fully graded',
+    score: 17.5,
+    text_score: 'B',
+    score_date: '2026-10-09',
+    comment: 'Bem, mas "pode" melhorar, sim.',
+    ...stamps,
+  });
+  const anaRole = ana.entity.roles[0]?.id as string;
+  const keptResult = result((items[0] as { line_item_id: string }).line_item_id, anaRole);
   const groups = {
+    categories: [category],
+    score_scales: [classScale, tenantScale, orphanScale],
+    line_items: items,
+    results: [
+      keptResult,
+      // Of a line item left out (its class is), and of a student who is no user of the zip.
+      result((items[2] as { line_item_id: string }).line_item_id, anaRole, classOfOrphan.class_id),
+      result((items[0] as { line_item_id: string }).line_item_id, id()),
+    ],
     entities: [org, school, ana.entity, rui.entity, roleless],
     students: [ana.record],
     teachers: [rui.record],
@@ -160,6 +225,11 @@ describe('the OneRoster zip', () => {
       roles: 2,
       enrollments: 2,
       demographics: 2,
+      categories: 1,
+      scoreScales: 1,
+      lineItems: 2,
+      lineItemScoreScales: 1,
+      results: 1,
     });
     expect(rows.classes?.[0]?.termSourcedIds).toBe(year.academic_session_id);
     expect(rows.enrollments?.map((e) => e.sourcedId).sort()).toEqual(kept.map((e) => e.enrollment_id).sort());
@@ -180,6 +250,53 @@ describe('the OneRoster zip', () => {
     });
     expect(user(ana.entity.entity_id)?.enabledUser).toBe('true');
     expect(rows.roles?.every((r) => r.orgSourcedId === school.entity_id)).toBe(true);
+  });
+
+  it("writes the gradebook's tables: a class's own scale, named by its line items, and their results", async () => {
+    const { zip } = await buildOneRosterZip(
+      snapshot('gradebook', groups),
+      { systemName: 's', systemCode: 'd' },
+      new Map(),
+    );
+    const { tables: rows, problems } = checkOneRosterZip(unzipSync(zip));
+    expect(problems).toEqual([]);
+    expect(rows.categories).toEqual([
+      { sourcedId: category.category_id, status: '', dateLastModified: '', title: 'Testes', weight: '60' },
+    ]);
+    // The tenant's scale names no class, so the binding has it not; nor the scale of a class left out.
+    expect(rows.scoreScales).toEqual([
+      expect.objectContaining({
+        sourcedId: classScale.score_scale_id,
+        type: 'letter',
+        orgSourcedId: school.entity_id,
+        courseSourcedId: course.course_id,
+        classSourcedId: cls.class_id,
+        scoreScaleValue: '{A:A},{B:B},{C:C}',
+      }),
+    ]);
+    // Without a grading period, a line item's session is its class's first term of the zip.
+    expect(
+      rows.lineItems?.map((r) => [r.sourcedId, r.academicSessionSourcedId, r.assignDate, r.resultValueMax]),
+    ).toEqual(items.slice(0, 2).map((i) => [i.line_item_id, year.academic_session_id, '2026-10-01', '20']));
+    expect(rows.lineItemScoreScales).toEqual([
+      expect.objectContaining({
+        lineItemSourcedId: items[0]?.line_item_id,
+        scoreScaleSourcedId: classScale.score_scale_id,
+      }),
+    ]);
+    // A result names its student by their user; the comment's quotes and commas survive the CSV.
+    expect(rows.results).toEqual([
+      expect.objectContaining({
+        sourcedId: keptResult.result_id,
+        studentSourcedId: ana.entity.entity_id,
+        scoreStatus: 'fully graded',
+        score: '17.5',
+        textScore: 'B',
+        scoreDate: '2026-10-09',
+        comment: keptResult.comment,
+        classSourcedId: cls.class_id,
+      }),
+    ]);
   });
 
   it('marks a table without rows absent in manifest.csv and leaves its file out', async () => {

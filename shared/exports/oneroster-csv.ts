@@ -1,19 +1,13 @@
-// The OneRoster CSV 1.2.1 bulk zip of an export run: manifest.csv and one table per rostering object,
-// built from the run's own NDJSON files (the same snapshot as the rest of the run) through the objects
+// The OneRoster CSV 1.2.1 bulk zip of an export run: manifest.csv and one table per rostering and
+// gradebook object (the gradebook's in oneroster-gradebook-csv.ts), built from the run's own NDJSON files (the same snapshot as the rest of the run) through the objects
 // the REST binding serves (shared/oneroster/objects.ts), so CSV and REST agree field for field. Every
 // reference between the tables names a row of the zip: rows that would dangle are left out.
 // The records are read a line at a time and kept without the fields no table reads (photos, documents,
-// addresses), so memory holds the rostering records and the tables, not the tenant's people whole.
+// addresses), so memory holds the rostering and gradebook records and the tables, not the tenant's
+// people whole.
 import type { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
-import {
-  type GradebookGroup,
-  idFields,
-  isGradebookGroup,
-  isRoleGroup,
-  type RecordGroup,
-  recordGroups,
-} from '../domain/groups';
+import { idFields, isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
 import { type Affiliations, affiliationsOf, type EnrolledIn } from '../oneroster/affiliations';
 import { ObjectMaker, type OneRosterOrg, oneRosterRoles, rootOrganisation } from '../oneroster/objects';
 import type {
@@ -31,6 +25,7 @@ import type {
 import { csvLine } from './csv';
 import { fileNames } from './manifest';
 import { ndjsonLines } from './ndjson';
+import { type GradebookRecords, gradebookHeaders, gradebookRows } from './oneroster-gradebook-csv';
 import type { ExportStore } from './store';
 
 export const ONEROSTER_ZIP_NAME = 'oneroster-csv.zip';
@@ -144,6 +139,7 @@ export const oneRosterHeaders = {
     'cityOfBirth',
     'publicSchoolResidenceStatus',
   ],
+  ...gradebookHeaders,
 } as const;
 
 export type OneRosterTable = keyof typeof oneRosterHeaders;
@@ -177,8 +173,8 @@ const manifestFiles = [
 export type Row = Partial<Record<string, string>>;
 export type Person = Student | Teacher | Tutor | Staff;
 
-/** What the zip is made from: the rostering records, each without the fields no table reads. */
-export interface RosterRecords {
+/** What the zip is made from: the rostering records, each without the fields no table reads, and the gradebook's. */
+export interface RosterRecords extends GradebookRecords {
   /** Organisations, and persons with at least one role. */
   entities: Entity[];
   /** The record of each person's first role (where birth date and gender live), by its id. */
@@ -269,6 +265,7 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
   }
   const known = (ids: Set<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
   const affiliations = usersAffiliations(records, people, roleOwners, (id) => classes.get(id)?.cls.school_id);
+  const gradebook = gradebookRows(records, { maker, classes, sessionIds, roleOwners });
 
   const org = (o: OneRosterOrg): Row => ({
     sourcedId: o.sourcedId,
@@ -373,6 +370,7 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
       const o = maker.demographics(e, person);
       return [{ sourcedId: o.sourcedId, birthDate: o.birthDate, sex: o.sex, cityOfBirth: o.cityOfBirth }];
     }),
+    ...gradebook,
   };
 }
 
@@ -409,10 +407,9 @@ async function* groupLines(store: ExportStore, group: RecordGroup): AsyncGenerat
 /** The lists no table reads, emptied. */
 const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
-/** The groups the roster's tables are made from: all but the gradebook's and attendance (OneRoster has none). */
+/** The groups the zip's tables are made from: all but attendance (OneRoster has none). */
 const rosterGroups = recordGroups.filter(
-  (group): group is Exclude<RecordGroup, GradebookGroup | 'attendance'> =>
-    !isGradebookGroup(group) && group !== 'attendance',
+  (group): group is Exclude<RecordGroup, 'attendance'> => group !== 'attendance',
 );
 
 /**
@@ -433,6 +430,10 @@ export async function readRosterRecords(
     courses: [],
     classes: [],
     enrollments: [],
+    categories: [],
+    score_scales: [],
+    line_items: [],
+    results: [],
     usernames,
     changedRoles: new Map(),
   };

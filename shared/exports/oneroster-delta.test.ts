@@ -1,5 +1,6 @@
 // The delta tables from a snapshot and the deletions since (docs/exports.md, "OneRoster CSV delta"): only
 // what changed after the time, active with its time; deletions as tobedeleted, but never of what is there.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Deletion } from '../data/pages';
 import type { RosterRecords } from './oneroster-csv';
@@ -68,6 +69,10 @@ function snapshot(teacherChangedAt: string): RosterRecords {
     courses: [course],
     classes: [],
     enrollments: [],
+    categories: [],
+    score_scales: [],
+    line_items: [],
+    results: [],
     usernames: new Map(),
     changedRoles: new Map(),
   } as unknown as RosterRecords;
@@ -123,5 +128,25 @@ describe('oneRosterDeltaRows', () => {
       [ids.course, 'active'],
       [ids.gone, 'tobedeleted'],
     ]);
+  });
+
+  it("tells of deleted gradebook objects: a class's scale, but not the tenant's, which no zip holds", () => {
+    const at = '2026-10-03T00:00:00.000Z';
+    const [classScale, tenantScale, result] = [randomUUID(), randomUUID(), randomUUID()];
+    const rows = oneRosterDeltaRows(
+      snapshot(before),
+      since,
+      deletions({
+        score_scales: [
+          { id: classScale, deleted_at: at, kept: { type: 'letter', class_id: randomUUID() } },
+          { id: tenantScale, deleted_at: at, kept: { type: 'letter', class_id: null } },
+        ] as Deletion<'score_scales'>[],
+        results: [{ id: result, deleted_at: at, kept: {} }] as Deletion<'results'>[],
+      }),
+    );
+    expect(rows.scoreScales).toEqual([
+      { sourcedId: classScale, status: 'tobedeleted', dateLastModified: at },
+    ]);
+    expect(rows.results).toEqual([{ sourcedId: result, status: 'tobedeleted', dateLastModified: at }]);
   });
 });

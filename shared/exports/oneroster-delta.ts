@@ -27,6 +27,10 @@ export const deltaDeletionGroups = [
   'courses',
   'classes',
   'enrollments',
+  'categories',
+  'score_scales',
+  'line_items',
+  'results',
 ] as const satisfies readonly RecordGroup[];
 export type DeltaDeletions = { [G in (typeof deltaDeletionGroups)[number]]: Deletion<G>[] };
 
@@ -65,6 +69,7 @@ function changedAt(records: RosterRecords, since: string): Record<OneRosterTable
       return after(at) ? [[e.entity_id, at] as const] : [];
     }),
   );
+  const lineItems = changed('line_items', records.line_items);
   return {
     orgs: changed(
       'entities',
@@ -77,6 +82,12 @@ function changedAt(records: RosterRecords, since: string): Record<OneRosterTable
     roles,
     enrollments: changed('enrollments', records.enrollments),
     demographics,
+    categories: changed('categories', records.categories),
+    scoreScales: changed('score_scales', records.score_scales),
+    lineItems,
+    // A line item's row naming its scale has the line item's sourcedId, and changes with it.
+    lineItemScoreScales: lineItems,
+    results: changed('results', records.results),
   };
 }
 
@@ -108,9 +119,15 @@ function deletedRows(deletions: DeltaDeletions): Record<OneRosterTable, Map<stri
     ['courses', 'courses'],
     ['classes', 'classes'],
     ['enrollments', 'enrollments'],
+    ['categories', 'categories'],
+    ['lineItems', 'line_items'],
+    ['results', 'results'],
   ] as const;
   for (const [table, group] of simple)
     for (const { id, deleted_at } of deletions[group]) add(table, id, deleted_at);
+  // The binding's score scales are the classes' own: a deleted scale of the tenant's was never in a zip.
+  for (const { id, deleted_at, kept } of deletions.score_scales)
+    if (kept.class_id) add('scoreScales', id, deleted_at);
   return tables;
 }
 

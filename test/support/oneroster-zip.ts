@@ -5,7 +5,10 @@ import { parse } from 'csv-parse/sync';
 
 type Cells = Record<string, string>;
 
-/** The columns the binding requires a value in (OneRoster 1.2 CSV Tables, section 3). */
+/**
+ * The columns the binding requires a value in (OneRoster 1.2 CSV Tables, section 3; the gradebook's as
+ * 1EdTech's OneRoster 1.2 CSV Binding, Final Release of 6 June 2022, has them).
+ */
 const required: Record<string, string[]> = {
   orgs: ['sourcedId', 'name', 'type'],
   academicSessions: ['sourcedId', 'title', 'type', 'startDate', 'endDate', 'schoolYear'],
@@ -15,6 +18,28 @@ const required: Record<string, string[]> = {
   roles: ['sourcedId', 'userSourcedId', 'roleType', 'role', 'orgSourcedId'],
   enrollments: ['sourcedId', 'classSourcedId', 'schoolSourcedId', 'userSourcedId', 'role'],
   demographics: ['sourcedId'],
+  categories: ['sourcedId', 'title'],
+  scoreScales: [
+    'sourcedId',
+    'title',
+    'type',
+    'orgSourcedId',
+    'courseSourcedId',
+    'classSourcedId',
+    'scoreScaleValue',
+  ],
+  lineItems: [
+    'sourcedId',
+    'title',
+    'assignDate',
+    'dueDate',
+    'classSourcedId',
+    'categorySourcedId',
+    'academicSessionSourcedId',
+    'schoolSourcedId',
+  ],
+  lineItemScoreScales: ['sourcedId', 'lineItemSourcedId', 'scoreScaleSourcedId'],
+  results: ['sourcedId', 'lineItemSourcedId', 'studentSourcedId', 'scoreStatus', 'scoreDate'],
 };
 
 /** The columns naming rows of another table, and which; list columns hold comma-separated ids. */
@@ -34,6 +59,18 @@ const references: [table: string, column: string, target: string][] = [
   ['enrollments', 'schoolSourcedId', 'orgs'],
   ['enrollments', 'userSourcedId', 'users'],
   ['demographics', 'sourcedId', 'users'],
+  ['scoreScales', 'orgSourcedId', 'orgs'],
+  ['scoreScales', 'courseSourcedId', 'courses'],
+  ['scoreScales', 'classSourcedId', 'classes'],
+  ['lineItems', 'classSourcedId', 'classes'],
+  ['lineItems', 'categorySourcedId', 'categories'],
+  ['lineItems', 'academicSessionSourcedId', 'academicSessions'],
+  ['lineItems', 'schoolSourcedId', 'orgs'],
+  ['lineItemScoreScales', 'lineItemSourcedId', 'lineItems'],
+  ['lineItemScoreScales', 'scoreScaleSourcedId', 'scoreScales'],
+  ['results', 'lineItemSourcedId', 'lineItems'],
+  ['results', 'studentSourcedId', 'users'],
+  ['results', 'classSourcedId', 'classes'],
 ];
 
 /** The tables of a zip by name, and every problem found with them (none for a good zip). */
