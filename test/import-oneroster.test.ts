@@ -35,8 +35,9 @@ function run(script: string, ...args: string[]) {
 const runOn = runCliOn;
 
 type Cells = Record<string, string>;
+/** A file's rows; none for a file the zip has not (a table without rows is absent). */
 const rowsOf = (bytes: Uint8Array | undefined) =>
-  parse(Buffer.from(bytes as Uint8Array), { columns: true }) as Cells[];
+  bytes === undefined ? [] : (parse(Buffer.from(bytes), { columns: true }) as Cells[]);
 const manifestOf = (modes: Record<string, string>) =>
   `propertyName,value\r\nmanifest.version,1.0\r\noneroster.version,1.2\r\n${Object.entries(modes)
     .map(([name, mode]) => `file.${name},${mode}\r\n`)
@@ -132,6 +133,11 @@ describe('npm run import --format oneroster', () => {
       /academicSessions\.csv: \d+ rows: 0 created, 0 updated, \d+ unchanged, 0 refused/,
     );
     expect(first.stdout).toContain(`enrollments.csv: ${enrollments.length + 1} rows: 0 created, 0 updated`);
+    // The gradebook's files, a line item on the tenant's scale given with its range, change nothing.
+    for (const gradebookTable of ['categories', 'scoreScales', 'lineItems', 'results'])
+      expect(first.stdout).toMatch(
+        new RegExp(`${gradebookTable}\\.csv: \\d+ rows: 0 created, 0 updated, \\d+ unchanged, 0 refused`),
+      );
 
     const course = await json<Cells>(await api.get(`/api/courses/${renamed.sourcedId}`));
     expect(course.title).toBe('Matemática A (revista)');
@@ -148,6 +154,78 @@ describe('npm run import --format oneroster', () => {
     expect(again.stdout).toMatch(
       /: \d+ rows in [\d.]+ s \([\d.]+ rows\/s\): 0 created, 0 updated, \d+ unchanged, 2 refused, 0 deleted\n$/,
     );
+  }, 300_000);
+
+  it("loads the gradebook's files: a score changed, a line item on its class's scale, bad rows refused by line", async () => {
+    const table = (name: string) => rowsOf(files[`${name}.csv`]);
+    const [items, results, scales] = [table('lineItems'), table('results'), table('scoreScales')];
+    // The export's own gradebook loads back unchanged (the first test loaded it with the rest).
+    const [scale] = scales as [Cells];
+    const onItsClass = items.find((i) => i.classSourcedId === scale.classSourcedId) as Cells;
+    const newItem: Cells = {
+      ...onItsClass,
+      sourcedId: randomUUID(),
+      title: 'Apresentação oral',
+      resultValueMin: '',
+      resultValueMax: '',
+    };
+    const link: Cells = {
+      sourcedId: newItem.sourcedId as string,
+      lineItemSourcedId: newItem.sourcedId as string,
+      scoreScaleSourcedId: scale.sourcedId as string,
+    };
+    const rescored: Cells = { ...(results[0] as Cells), score: '19', comment: 'Revisto, 2.ª chamada' };
+    const teacher = table('roles').find((r) => r.role === 'teacher')?.userSourcedId as string;
+    const ofTeacher: Cells = { ...(results[1] as Cells), sourcedId: randomUUID(), studentSourcedId: teacher };
+    const ofNoItem: Cells = {
+      ...(results[1] as Cells),
+      sourcedId: randomUUID(),
+      lineItemSourcedId: randomUUID(),
+    };
+    const percent: Cells = { ...scale, sourcedId: randomUUID(), type: 'percent' };
+    const zip = join(dir, 'gradebook.zip');
+    const gradebook = ['categories', 'scoreScales', 'lineItems', 'lineItemScoreScales', 'results'] as const;
+    writeFileSync(
+      zip,
+      zipSync({
+        'manifest.csv': strToU8(manifestOf(Object.fromEntries(gradebook.map((t) => [t, 'bulk'])))),
+        'categories.csv': files['categories.csv'] as Uint8Array,
+        'scoreScales.csv': strToU8(tableCsv('scoreScales', [...scales, percent])),
+        'lineItems.csv': strToU8(tableCsv('lineItems', [...items, newItem])),
+        'lineItemScoreScales.csv': strToU8(
+          tableCsv('lineItemScoreScales', [...table('lineItemScoreScales'), link]),
+        ),
+        'results.csv': strToU8(tableCsv('results', [rescored, ...results.slice(1), ofTeacher, ofNoItem])),
+      }),
+    );
+    const loaded = run('infra/cli/import.ts', zip, '--format', 'oneroster');
+    expect(loaded.status, loaded.stdout + loaded.stderr).toBe(1);
+    expect(loaded.stdout).toMatch(
+      /categories\.csv: \d+ rows: 0 created, 0 updated, \d+ unchanged, 0 refused/,
+    );
+    expect(loaded.stdout).toContain(
+      `scoreScales.csv line ${scales.length + 2}: type: must be numeric or letter`,
+    );
+    expect(loaded.stdout).toContain(`lineItems.csv: ${items.length + 1} rows: 1 created, 0 updated`);
+    expect(loaded.stdout).toContain(
+      `results.csv line ${results.length + 2}: studentSourcedId: names no user who is a student`,
+    );
+    expect(loaded.stdout).toContain(
+      `results.csv line ${results.length + 3}: lineItemSourcedId: names no line item`,
+    );
+    expect(loaded.stdout).toContain(`results.csv: ${results.length + 2} rows: 0 created, 1 updated`);
+
+    const made = await json<Record<string, unknown>>(await api.get(`/api/line_items/${newItem.sourcedId}`));
+    expect(made).toMatchObject({
+      title: 'Apresentação oral',
+      class_id: scale.classSourcedId,
+      score_scale_id: scale.sourcedId,
+      result_value_max: null,
+      released: false,
+    });
+    const result = await json<Record<string, unknown>>(await api.get(`/api/results/${rescored.sourcedId}`));
+    expect(result).toMatchObject({ score: 19, comment: 'Revisto, 2.ª chamada' });
+    expect((await api.get(`/api/results/${ofTeacher.sourcedId}`)).status).toBe(404);
   }, 300_000);
 
   it('loads a delta zip: only the rows it lists change', async () => {
@@ -444,6 +522,20 @@ describe('npm run import --format oneroster', () => {
       expect(await copy.count(group)).toBe(count(group));
     expect(await copy.count('students')).toBe(roles.filter((r) => r.role === 'student').length);
     expect(await copy.count('tutors')).toBe(roles.filter((r) => r.role === 'guardian').length);
+    const gradebook = [
+      ['categories', 'categories'],
+      ['score_scales', 'scoreScales'],
+      ['line_items', 'lineItems'],
+      ['results', 'results'],
+    ] as const;
+    for (const [group, table] of gradebook) expect(await copy.count(group)).toBe(count(table));
+    // A line item on the tenant's scale of 0 to 20, which no zip holds, is scored out of 20 in the copy.
+    const linked = new Set(rowsOf(files['lineItemScoreScales.csv']).map((l) => l.lineItemSourcedId));
+    const outOf20 = rowsOf(files['lineItems.csv']).find(
+      (i) => i.resultValueMax === '20' && !linked.has(i.sourcedId),
+    );
+    const copied = await copy.get('line_items', outOf20?.sourcedId as string);
+    expect(copied?.record).toMatchObject({ result_value_min: 0, result_value_max: 20, score_scale_id: null });
     // Rostering records and role records keep their ids and fields.
     for (const group of copiedGroups) {
       const sample = asExported.get(group);

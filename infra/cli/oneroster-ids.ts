@@ -25,7 +25,18 @@ export function uuidV5(namespace: string, name: string): string {
  * What a sourcedId names: an org and a user may share a sourcedId in a vendor's zip, and both become
  * entities, so the kind is part of the derived id.
  */
-export type SourcedKind = 'org' | 'user' | 'role' | 'academicSession' | 'course' | 'class' | 'enrollment';
+export type SourcedKind =
+  | 'org'
+  | 'user'
+  | 'role'
+  | 'academicSession'
+  | 'course'
+  | 'class'
+  | 'enrollment'
+  | 'category'
+  | 'scoreScale'
+  | 'lineItem'
+  | 'result';
 
 export class SourcedIds {
   private readonly namespace: string;

@@ -17,6 +17,7 @@ import { sexOf } from '../../shared/oneroster/objects';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
 import { inParallel } from './in-parallel';
+import { gradebookPreparers, type Pending } from './oneroster-gradebook';
 import type { SourcedIds } from './oneroster-ids';
 import { type PlannedRow, readOneRosterZip, type Write } from './oneroster-rows';
 import { rowProgress, runBatches, tallyOf } from './row-pool';
@@ -128,10 +129,7 @@ export async function importOneRoster(
       const record = (i: number, outcome: Outcome) => {
         outcomes[i] = combined(outcomes[i], outcome);
       };
-      const upserts = new Map<
-        RecordGroup,
-        { i: number; value: unknown; defaults?: Record<string, unknown> }[]
-      >();
+      const upserts = new Map<RecordGroup, Pending[]>();
       const others: { i: number; w: Write }[] = [];
       for (const { i, w } of going) {
         if (w.kind !== 'upsert') {
@@ -144,8 +142,11 @@ export async function importOneRoster(
       }
       for (const [group, values] of upserts) {
         if (isRoleGroup(group)) await keepOtherRolesActive(records, group, values);
-        const done = await upserter(group).upsertMany(values, concurrency);
-        for (const [k, { i }] of values.entries()) record(i, done[k] as Outcome);
+        const refusals = (await gradebookPreparers[group]?.(records, values)) ?? new Map<number, string>();
+        for (const [i, reason] of refusals) record(i, { result: 'refused', reasons: [reason] });
+        const ready = values.filter(({ i }) => !refusals.has(i));
+        const done = await upserter(group).upsertMany(ready, concurrency);
+        for (const [k, { i }] of ready.entries()) record(i, done[k] as Outcome);
       }
       const removed = await inParallel(others, concurrency, ({ w }) => write(w));
       for (const [k, { i }] of others.entries()) record(i, removed[k] as Outcome);

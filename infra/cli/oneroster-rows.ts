@@ -1,14 +1,17 @@
 // Reads a OneRoster CSV 1.2.1 zip (bulk or delta, this service's export or another system's) into the
 // writes that load it, phase by phase in the order references need: orgs (parents first), academic
-// sessions (parents first), courses, classes, users with their role records, enrollments; then, for a
-// delta's `tobedeleted` rows, the deletions, enrollments first and orgs last. Every write carries the
-// file and line it came from. docs/oneroster.md says what each column becomes.
+// sessions (parents first), courses, classes, users with their role records, enrollments, then the
+// gradebook's categories, score scales, line items (each with its scale from lineItemScoreScales.csv)
+// and results; then, for a delta's `tobedeleted` rows, the deletions, results first and orgs last. Every
+// write carries the file and line it came from. docs/oneroster.md says what each column becomes.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
+import { DomainError } from '../../shared/domain/errors';
 import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
 import { orgTypes } from '../../shared/domain/rostering';
 import { restoredCells } from '../../shared/exports/csv';
+import { type ScaleValue, scaleOf } from '../../shared/oneroster/scale-values';
 import type { SourcedIds, SourcedKind } from './oneroster-ids';
 import { isUtf8, notUtf8 } from './read-rows';
 
@@ -47,6 +50,11 @@ const loaded = [
   'roles',
   'demographics',
   'enrollments',
+  'categories',
+  'scoreScales',
+  'lineItems',
+  'lineItemScoreScales',
+  'results',
 ];
 
 const sessionTypes: Record<string, string> = {
@@ -179,7 +187,7 @@ class Planner {
           writes: [],
           error: `status must be active or tobedeleted, not ${status}`,
         });
-      else upserts.push({ line, cells, writes: toWrites(cells) });
+      else upserts.push({ line, cells, ...writesOf(toWrites, cells) });
     }
     if (deletions.length > 0) this.deletions.set(table, deletions);
     return upserts;
@@ -326,12 +334,147 @@ class Planner {
       ),
     );
 
+    this.addGradebook(add, remove);
+
     // Deletions: what names a record goes before it.
-    for (const table of ['enrollments', 'classes', 'courses', 'academicSessions', 'roles', 'users', 'orgs']) {
+    for (const table of [
+      'results',
+      'lineItems',
+      'scoreScales',
+      'categories',
+      'enrollments',
+      'classes',
+      'courses',
+      'academicSessions',
+      'roles',
+      'users',
+      'orgs',
+    ]) {
       const rows = this.deletions.get(table);
       if (rows) phases.push({ table, rows, serial: table === 'orgs' || table === 'academicSessions' });
     }
     return phases;
+  }
+
+  /**
+   * The gradebook's files. A line item's score scale is the one its row of lineItemScoreScales.csv names;
+   * without one it keeps the scale it has (the tenant's scales are not the binding's, so a file cannot
+   * name them). Whatever the file leaves to the tenant is read when the rows are written
+   * (oneroster-gradebook.ts): a new category's school year, whether a line item's session is a grading
+   * period, a result's student record and class.
+   */
+  private addGradebook(
+    add: (table: string, rows: PlannedRow[]) => void,
+    remove: (group: RecordGroup, kind: SourcedKind) => (sourcedId: string) => Write[],
+  ) {
+    add(
+      'categories',
+      this.rowsOf(
+        'categories',
+        (c) => [
+          {
+            kind: 'upsert',
+            group: 'categories',
+            value: {
+              category_id: this.ids.id('category', c.sourcedId as string),
+              title: c.title,
+              ...(c.weight ? { weight: numberOf(c.weight) } : {}),
+            },
+            defaults: { weight: 1 },
+          },
+        ],
+        remove('categories', 'category'),
+      ),
+    );
+
+    const scales = this.rowsOf(
+      'scoreScales',
+      (c) => [
+        {
+          kind: 'upsert',
+          group: 'score_scales',
+          value: {
+            score_scale_id: this.ids.id('scoreScale', c.sourcedId as string),
+            title: c.title,
+            class_id: this.id('class', c.classSourcedId),
+            ...scaleOf(c.type ?? '', scaleValuesOf(c.scoreScaleValue ?? '')),
+          },
+        },
+      ],
+      remove('score_scales', 'scoreScale'),
+    );
+    add('scoreScales', scales);
+
+    const scaleOfItem = new Map(
+      (this.tables.get('lineItemScoreScales')?.rows ?? [])
+        .filter(
+          ({ cells }) =>
+            cells.status !== 'tobedeleted' && cells.lineItemSourcedId && cells.scoreScaleSourcedId,
+        )
+        .map(({ cells }) => [
+          this.ids.id('lineItem', cells.lineItemSourcedId as string),
+          this.ids.id('scoreScale', cells.scoreScaleSourcedId as string),
+        ]),
+    );
+    add(
+      'lineItems',
+      this.rowsOf(
+        'lineItems',
+        (c) => {
+          const id = this.ids.id('lineItem', c.sourcedId as string);
+          const scale = scaleOfItem.get(id);
+          return [
+            {
+              kind: 'upsert',
+              group: 'line_items',
+              value: {
+                line_item_id: id,
+                class_id: this.id('class', c.classSourcedId),
+                title: c.title,
+                description: c.description ?? '',
+                category_id: this.id('category', c.categorySourcedId),
+                assign_date: dayOf(c.assignDate),
+                due_date: dayOf(c.dueDate),
+                result_value_min: c.resultValueMin ? numberOf(c.resultValueMin) : null,
+                result_value_max: c.resultValueMax ? numberOf(c.resultValueMax) : null,
+                // Kept only where it is a grading period (oneroster-gradebook.ts).
+                grading_period_id: this.id('academicSession', c.academicSessionSourcedId) ?? null,
+                ...(scale ? { score_scale_id: scale } : {}),
+              },
+              defaults: { score_scale_id: null, released: false },
+            },
+          ];
+        },
+        remove('line_items', 'lineItem'),
+      ),
+    );
+
+    add(
+      'results',
+      this.rowsOf(
+        'results',
+        (c) => [
+          {
+            kind: 'upsert',
+            group: 'results',
+            value: {
+              result_id: this.ids.id('result', c.sourcedId as string),
+              // The class is the line item's, checked against this where given; the student is the
+              // user's student record (oneroster-gradebook.ts).
+              class_id: this.id('class', c.classSourcedId),
+              line_item_id: this.id('lineItem', c.lineItemSourcedId),
+              student_id: this.id('user', c.studentSourcedId),
+              status: c.scoreStatus,
+              score: c.score ? numberOf(c.score) : null,
+              text_score: c.textScore || null,
+              score_date: dayOf(c.scoreDate),
+              comment: c.comment ?? '',
+            },
+          },
+        ],
+        remove('results', 'result'),
+      ),
+    );
   }
 
   /**
@@ -457,6 +600,40 @@ class Planner {
     const tutors = roles.filter((r) => r.writes.some(isTutor));
     if (tutors.length > 0) add(rolesTable, tutors);
   }
+}
+
+/** A row's writes, or why the row cannot be read (a refusal of the native model's, by field). */
+function writesOf(toWrites: (cells: Cells) => Write[], cells: Cells): { writes: Write[]; error?: string } {
+  try {
+    return { writes: toWrites(cells) };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return {
+      writes: [],
+      error: error.problems?.map((p) => `${p.name}: ${p.reason}`).join('; ') ?? error.message,
+    };
+  }
+}
+
+/** A Float cell as a number; a cell that is none is kept as it is, for the validation to refuse. */
+function numberOf(cell: string): number | string {
+  const value = Number(cell);
+  return cell.trim() !== '' && Number.isFinite(value) ? value : cell;
+}
+
+/** A Date cell as the native day; a date-time (as the REST binding writes one) is taken in UTC. */
+function dayOf(cell: string | undefined): string | undefined {
+  if (!cell || cell.length === 10) return cell;
+  const at = new Date(cell);
+  return Number.isNaN(at.getTime()) ? cell : at.toISOString().slice(0, 10);
+}
+
+/** A List of Strings of `{LHS:RHS}` pairs, comma-separated, as the binding writes scoreScaleValue. */
+function scaleValuesOf(cell: string): ScaleValue[] {
+  return [...cell.matchAll(/\{([^{}:]*):([^{}]*)\}/g)].map(([, lhs, rhs]) => ({
+    itemValueLHS: (lhs as string).trim(),
+    itemValueRHS: (rhs as string).trim(),
+  }));
 }
 
 /** The native name from givenName and familyName; the export writes a one-word name as both. */

@@ -31,6 +31,7 @@ import {
 import { objectFields } from './objects';
 import { pathId, unknownObject } from './path-ids';
 import { GRADEBOOK_PATH } from './paths';
+import { scaleOf } from './scale-values';
 import { OneRosterError } from './status-info';
 
 /** A reference to another object: its sourcedId (its href and type are the binding's, and not read). */
@@ -285,37 +286,6 @@ export async function putCategory(request: ApiRequest, writer: RecordWriter): Pr
   return putAnswer(request, 'categories', id);
 }
 
-/** A numeric scale's range as the binding writes one, `x - y`: its minimum and maximum. */
-const NUMBER = String.raw`-?\d+(?:\.\d+)?(?:e[-+]?\d+)?`;
-const RANGE = new RegExp(String.raw`^\s*(${NUMBER})\s*-\s*(${NUMBER})\s*$`, 'i');
-
-/**
- * What a score scale's values are natively: a numeric scale's one value is its range (`x - y` on the
- * left); a letter scale's values are its letters (on the right), best first.
- */
-function scaleOf(scale: z.output<ReturnType<typeof scoreScaleBody>>['scoreScale']) {
-  const { type, scoreScaleValue: values } = scale;
-  if (type === 'letter') {
-    return { type, minimum: null, maximum: null, values: values.map((v) => v.itemValueRHS) };
-  }
-  if (type !== 'numeric') {
-    throw refused(
-      'scoreScale.type',
-      'must be numeric or letter',
-      'A score scale here is numeric (a range) or letter (its letters, best first).',
-    );
-  }
-  const range = values.length === 1 ? RANGE.exec(values[0]?.itemValueLHS ?? '') : null;
-  if (!range) {
-    throw refused(
-      'scoreScale.scoreScaleValue',
-      "a numeric scale has one value, its range ('x - y') on the left",
-      "A numeric score scale's value is its range.",
-    );
-  }
-  return { type, minimum: Number(range[1]), maximum: Number(range[2]), values: [] };
-}
-
 /**
  * PUT /scoreScales/{sourcedId}: a class's own scale. The sourcedId of one of the tenant's scales, which the
  * binding does not serve, is refused (409): it is not made a class's.
@@ -323,7 +293,11 @@ function scaleOf(scale: z.output<ReturnType<typeof scoreScaleBody>>['scoreScale'
 export async function putScoreScale(request: ApiRequest, writer: RecordWriter): Promise<ApiResponse> {
   const id = chosenId(request);
   const scale = objectOf(scoreScaleBody(), 'scoreScale', request, id);
-  const input = { title: scale.title, class_id: lower(scale.class.sourcedId), ...scaleOf(scale) };
+  const input = {
+    title: scale.title,
+    class_id: lower(scale.class.sourcedId),
+    ...scaleOf(scale.type, scale.scoreScaleValue, 'scoreScale.'),
+  };
   const sent = [{ name: 'scoreScale', body: scale }];
   await putRecord('score_scales', id, scoreScaleInsertRequest(), request, writer, {
     replacing: (current) => {
