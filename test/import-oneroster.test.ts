@@ -195,7 +195,16 @@ describe('npm run import --format oneroster', () => {
         'lineItemScoreScales.csv': strToU8(
           tableCsv('lineItemScoreScales', [...table('lineItemScoreScales'), link]),
         ),
-        'results.csv': strToU8(tableCsv('results', [rescored, ...results.slice(1), ofTeacher, ofNoItem])),
+        // A file names each object once: a second row of the same result is refused, not last to win.
+        'results.csv': strToU8(
+          tableCsv('results', [
+            rescored,
+            ...results.slice(1),
+            ofTeacher,
+            ofNoItem,
+            { ...rescored, score: '3' },
+          ]),
+        ),
       }),
     );
     const loaded = run('infra/cli/import.ts', zip, '--format', 'oneroster');
@@ -213,7 +222,10 @@ describe('npm run import --format oneroster', () => {
     expect(loaded.stdout).toContain(
       `results.csv line ${results.length + 3}: lineItemSourcedId: names no line item`,
     );
-    expect(loaded.stdout).toContain(`results.csv: ${results.length + 2} rows: 0 created, 1 updated`);
+    expect(loaded.stdout).toContain(
+      `results.csv line ${results.length + 4}: sourcedId: is the one of line 2 again`,
+    );
+    expect(loaded.stdout).toContain(`results.csv: ${results.length + 3} rows: 0 created, 1 updated`);
 
     const made = await json<Record<string, unknown>>(await api.get(`/api/line_items/${newItem.sourcedId}`));
     expect(made).toMatchObject({

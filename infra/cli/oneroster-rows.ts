@@ -168,9 +168,15 @@ class Planner {
     if (!parsed) return [];
     const upserts: (PlannedRow & { cells: Cells })[] = [];
     const deletions: PlannedRow[] = [];
+    /** The line of each sourcedId's first row: a file names each object once. */
+    const firstLine = new Map<string, number>();
     for (const { cells, line } of parsed.rows) {
       const status = cells.status ?? '';
+      const first = cells.sourcedId ? firstLine.get(cells.sourcedId) : undefined;
+      if (cells.sourcedId && first === undefined) firstLine.set(cells.sourcedId, line);
       if (!cells.sourcedId) upserts.push({ line, cells, writes: [], error: 'sourcedId is empty' });
+      else if (first !== undefined)
+        upserts.push({ line, cells, writes: [], error: `sourcedId: is the one of line ${first} again` });
       else if (status === 'tobedeleted' && parsed.mode === 'delta')
         deletions.push({ line, writes: toDelete(cells.sourcedId, cells) });
       else if (status === 'tobedeleted')
