@@ -240,6 +240,117 @@ describe('npm run import --format oneroster', () => {
     expect((await api.get(`/api/results/${ofTeacher.sourcedId}`)).status).toBe(404);
   }, 300_000);
 
+  it('refuses on its line each gradebook row the REST binding would refuse, and writes none of them', async () => {
+    const table = (name: string) => rowsOf(files[`${name}.csv`]);
+    const [items, results, scales] = [table('lineItems'), table('results'), table('scoreScales')];
+    const [scale] = scales as [Cells];
+    const { score_scales: all } = await json<Record<string, Cells[]>>(
+      await api.get('/api/score_scales?items_per_page=100'),
+    );
+    const tenantScale = all?.find((s) => s.class_id === null) as Cells;
+    // A line item of another class than the scale's: the scale is not one it can be on.
+    const item = items.find((i) => i.classSourcedId !== scale.classSourcedId) as Cells;
+    const enrolledIn = new Set(
+      table('enrollments')
+        .filter((e) => e.classSourcedId === item.classSourcedId)
+        .map((e) => e.userSourcedId),
+    );
+    const elsewhere = table('roles').find((r) => r.role === 'student' && !enrolledIn.has(r.userSourcedId))
+      ?.userSourcedId as string;
+    const fresh = () => randomUUID();
+    const badScales: Cells[] = [
+      // The binding's scales are a class's: none made without one, and the tenant's not changed.
+      { ...scale, sourcedId: fresh(), classSourcedId: '' },
+      { ...scale, sourcedId: tenantScale.score_scale_id as string, title: 'Mudada' },
+      { ...scale, sourcedId: fresh(), scoreScaleValue: '{A:A},{B' },
+    ];
+    const badItems: Cells[] = [
+      { ...item, sourcedId: fresh(), assignDate: '5' },
+      { ...item, sourcedId: fresh(), resultValueMax: '0x14' },
+      { ...item, sourcedId: fresh(), academicSessionSourcedId: fresh() },
+      { ...item, sourcedId: fresh(), schoolSourcedId: fresh() },
+    ];
+    const badLinks: Cells[] = [
+      {
+        sourcedId: fresh(),
+        lineItemSourcedId: item.sourcedId as string,
+        scoreScaleSourcedId: scale.sourcedId as string,
+      },
+      { sourcedId: fresh(), lineItemSourcedId: item.sourcedId as string, scoreScaleSourcedId: fresh() },
+      { sourcedId: fresh(), lineItemSourcedId: fresh(), scoreScaleSourcedId: scale.sourcedId as string },
+    ];
+    const notInClass: Cells = {
+      ...(results.find((r) => r.lineItemSourcedId === item.sourcedId) as Cells),
+      sourcedId: fresh(),
+      studentSourcedId: elsewhere,
+    };
+    const zip = join(dir, 'gradebook-refused.zip');
+    writeFileSync(
+      zip,
+      zipSync({
+        'manifest.csv': strToU8(
+          manifestOf({
+            scoreScales: 'bulk',
+            lineItems: 'bulk',
+            lineItemScoreScales: 'bulk',
+            results: 'bulk',
+          }),
+        ),
+        'scoreScales.csv': strToU8(tableCsv('scoreScales', badScales)),
+        'lineItems.csv': strToU8(tableCsv('lineItems', badItems)),
+        'lineItemScoreScales.csv': strToU8(tableCsv('lineItemScoreScales', badLinks)),
+        // A comma left unquoted makes a row of more cells than the header: none is read into another column.
+        'results.csv': strToU8(
+          tableCsv('results', [notInClass, { ...notInClass, sourcedId: fresh() }]).replace(
+            /\r\n$/,
+            ',extra\r\n',
+          ),
+        ),
+      }),
+    );
+    const loaded = run('infra/cli/import.ts', zip, '--format', 'oneroster');
+    expect(loaded.status, loaded.stdout + loaded.stderr).toBe(1);
+    for (const line of [
+      "scoreScales.csv line 2: classSourcedId: is empty: a score scale is a class's",
+      "scoreScales.csv line 3: sourcedId: names one of the tenant's score scales, which belong to no class",
+      'scoreScales.csv line 4: scoreScaleValue: must be {LHS:RHS} pairs, comma-separated',
+      'lineItems.csv line 2: assign_date',
+      'lineItems.csv line 3: result_value_max',
+      'lineItems.csv line 4: academicSessionSourcedId: names no academic session',
+      "lineItems.csv line 5: schoolSourcedId: is not the class's school",
+      'lineItemScoreScales.csv line 3: lineItemSourcedId: has its scale on line 2',
+      'lineItemScoreScales.csv line 4: lineItemSourcedId: names no line item',
+      `results.csv line 2: studentSourcedId: is not a student of class ${item.classSourcedId}`,
+      'results.csv line 3: has another number of cells than the header',
+    ])
+      expect(loaded.stdout).toContain(line);
+    expect(loaded.stdout).toMatch(/scoreScales\.csv: 3 rows: 0 created, 0 updated, 0 unchanged, 3 refused/);
+    expect(loaded.stdout).toMatch(/lineItems\.csv: 4 rows: 0 created, 0 updated, 0 unchanged, 4 refused/);
+    expect(loaded.stdout).toMatch(/results\.csv: 2 rows: 0 created, 0 updated, 0 unchanged, 2 refused/);
+    expect(loaded.stdout).toMatch(
+      /lineItemScoreScales\.csv: 3 rows: 0 created, 0 updated, 0 unchanged, 3 refused/,
+    );
+    expect(loaded.stdout).toMatch(/lineItemScoreScales\.csv line 2: score_scale_id: /);
+    const kept = await json<Cells>(await api.get(`/api/score_scales/${tenantScale.score_scale_id}`));
+    expect(kept.title).toBe(tenantScale.title);
+
+    // Nor does a delta delete one of the tenant's scales.
+    const delta = join(dir, 'gradebook-delta.zip');
+    const gone: Cells = { ...scale, sourcedId: tenantScale.score_scale_id as string, status: 'tobedeleted' };
+    writeFileSync(
+      delta,
+      zipSync({
+        'manifest.csv': strToU8(manifestOf({ scoreScales: 'delta' })),
+        'scoreScales.csv': strToU8(tableCsv('scoreScales', [gone])),
+      }),
+    );
+    const deleted = run('infra/cli/import.ts', delta, '--format', 'oneroster');
+    expect(deleted.stdout).toContain(
+      "scoreScales.csv line 2: sourcedId: names one of the tenant's score scales, which belong to no class",
+    );
+    expect((await api.get(`/api/score_scales/${tenantScale.score_scale_id}`)).status).toBe(200);
+  }, 300_000);
+
   it('loads a delta zip: only the rows it lists change', async () => {
     const courses = rowsOf(files['courses.csv']);
     const target: Cells = {

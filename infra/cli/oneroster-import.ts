@@ -17,7 +17,7 @@ import { sexOf } from '../../shared/oneroster/objects';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
 import { inParallel } from './in-parallel';
-import { gradebookPreparers, type Pending } from './oneroster-gradebook';
+import { deletionGuards, gradebookPreparers, type Pending } from './oneroster-gradebook';
 import type { SourcedIds } from './oneroster-ids';
 import { type PlannedRow, readOneRosterZip, type Write } from './oneroster-rows';
 import { rowProgress, runBatches, tallyOf } from './row-pool';
@@ -107,9 +107,12 @@ export async function importOneRoster(
     upserters.set(group, known);
     return known;
   };
-  const write = (w: Write): Promise<Outcome> => {
+  const write = async (w: Write): Promise<Outcome> => {
     if (w.kind === 'upsert') return upserter(w.group).upsert(w.value, w.defaults);
-    if (w.kind === 'delete') return removeRecord(w.group, w.id, writer);
+    if (w.kind === 'delete') {
+      const refusal = await deletionGuards[w.group]?.(records, w.id);
+      return refusal ? { result: 'refused', reasons: [refusal] } : removeRecord(w.group, w.id, writer);
+    }
     return removePerson(w.id, records, writer);
   };
   /**
@@ -137,7 +140,7 @@ export async function importOneRoster(
           continue;
         }
         const values = upserts.get(w.group) ?? [];
-        values.push({ i, value: w.value, defaults: w.defaults });
+        values.push({ i, value: w.value, defaults: w.defaults, checks: w.checks });
         upserts.set(w.group, values);
       }
       for (const [group, values] of upserts) {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
-import { DomainError } from '../../shared/domain/errors';
+import { DomainError, InvalidInputError } from '../../shared/domain/errors';
 import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
 import { orgTypes } from '../../shared/domain/rostering';
 import { restoredCells } from '../../shared/exports/csv';
@@ -19,7 +19,14 @@ type Cells = Record<string, string>;
 
 /** One record to write: upserted by its id (fields of `defaults` only when it is created), or deleted. */
 export type Write =
-  | { kind: 'upsert'; group: RecordGroup; value: Record<string, unknown>; defaults?: Record<string, unknown> }
+  | {
+      kind: 'upsert';
+      group: RecordGroup;
+      value: Record<string, unknown>;
+      defaults?: Record<string, unknown>;
+      /** What the row says that the record does not hold, checked as it is written. */
+      checks?: Record<string, string>;
+    }
   | { kind: 'delete'; group: RecordGroup; id: string }
   /** A person: every role record, then the entity (which ends their enrollments). */
   | { kind: 'delete-person'; id: string };
@@ -86,7 +93,8 @@ const genderOf = (sex: string) => (sex === 'male' || sex === 'female' || sex ===
 
 interface Parsed {
   mode: 'bulk' | 'delta';
-  rows: { cells: Cells; line: number }[];
+  /** Each row's cells by column, or why the row is not read. */
+  rows: { cells: Cells; line: number; error?: string }[];
 }
 
 /** The address an entity gets when its file gives none: the native model requires one, `.invalid` says it is none. */
@@ -122,7 +130,7 @@ export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase
     const body = files[`${table}.csv`];
     if (!body)
       throw new OneRosterZipError(`manifest.csv lists ${table}.csv as ${mode}, but the zip lacks it.`);
-    let records: { record: Cells; info: { lines: number } }[];
+    let records: { record: Cells; info: { lines: number; invalid_field_length: number } }[];
     try {
       records = parse(Buffer.from(body), {
         columns: true,
@@ -134,9 +142,17 @@ export function readOneRosterZip(file: string, ids: SourcedIds): { phases: Phase
     } catch (error) {
       throw new OneRosterZipError(`${table}.csv is not readable as CSV (${(error as Error).message}).`);
     }
+    // A row of more or fewer cells than the header (a comma left unquoted) is not read: its cells would
+    // be read into the wrong columns. csv-parse counts such rows so far in `invalid_field_length`.
+    let uneven = 0;
     tables.set(table, {
       mode,
-      rows: records.map(({ record, info }) => ({ cells: restoredCells(record), line: info.lines })),
+      rows: records.map(({ record, info }) => {
+        const row = { cells: restoredCells(record), line: info.lines };
+        if (info.invalid_field_length === uneven) return row;
+        uneven = info.invalid_field_length;
+        return { ...row, error: 'has another number of cells than the header' };
+      }),
     });
   }
   return { phases: new Planner(tables, ids).phases(), skipped };
@@ -170,15 +186,17 @@ class Planner {
     const deletions: PlannedRow[] = [];
     /** The line of each sourcedId's first row: a file names each object once. */
     const firstLine = new Map<string, number>();
-    for (const { cells, line } of parsed.rows) {
+    for (const { cells, line, error } of parsed.rows) {
       const status = cells.status ?? '';
-      const first = cells.sourcedId ? firstLine.get(cells.sourcedId) : undefined;
-      if (cells.sourcedId && first === undefined) firstLine.set(cells.sourcedId, line);
-      if (!cells.sourcedId) upserts.push({ line, cells, writes: [], error: 'sourcedId is empty' });
+      const sourcedId = cells.sourcedId?.trim();
+      const first = sourcedId ? firstLine.get(sourcedId) : undefined;
+      if (sourcedId && first === undefined) firstLine.set(sourcedId, line);
+      if (error) upserts.push({ line, cells, writes: [], error });
+      else if (!sourcedId) upserts.push({ line, cells, writes: [], error: 'sourcedId is empty' });
       else if (first !== undefined)
         upserts.push({ line, cells, writes: [], error: `sourcedId: is the one of line ${first} again` });
       else if (status === 'tobedeleted' && parsed.mode === 'delta')
-        deletions.push({ line, writes: toDelete(cells.sourcedId, cells) });
+        deletions.push({ line, writes: toDelete(sourcedId, cells) });
       else if (status === 'tobedeleted')
         upserts.push({
           line,
@@ -393,34 +411,70 @@ class Planner {
       ),
     );
 
+    // The binding's scales are each a class's: a row names its class (the tenant's scales, which name
+    // none, are not the file's to change or delete; oneroster-gradebook.ts refuses those).
     const scales = this.rowsOf(
       'scoreScales',
-      (c) => [
-        {
-          kind: 'upsert',
-          group: 'score_scales',
-          value: {
-            score_scale_id: this.ids.id('scoreScale', c.sourcedId as string),
-            title: c.title,
-            class_id: this.id('class', c.classSourcedId),
-            ...scaleOf(c.type ?? '', scaleValuesOf(c.scoreScaleValue ?? '')),
+      (c) => {
+        if (!c.classSourcedId?.trim())
+          throw refusal('classSourcedId', "is empty: a score scale is a class's");
+        return [
+          {
+            kind: 'upsert',
+            group: 'score_scales',
+            value: {
+              score_scale_id: this.ids.id('scoreScale', c.sourcedId as string),
+              title: c.title,
+              class_id: this.ids.id('class', c.classSourcedId),
+              ...scaleOf(c.type ?? '', scaleValuesOf(c.scoreScaleValue ?? '')),
+            },
           },
-        },
-      ],
+        ];
+      },
       remove('score_scales', 'scoreScale'),
     );
     add('scoreScales', scales);
 
+    // A line item's scale: its row of lineItemScoreScales.csv, one a line item. A line item of
+    // lineItems.csv is written with it (a new one scored on its scale needs it to be made); each row is
+    // also written in its own phase after the line items, which sets the scale of a line item the zip
+    // does not list. A delta's `tobedeleted` row is not read: a line item leaves a scale for another.
+    const links = this.rowsOf(
+      'lineItemScoreScales',
+      (c) => {
+        for (const column of ['lineItemSourcedId', 'scoreScaleSourcedId'])
+          if (!c[column]?.trim()) throw refusal(column, 'is empty');
+        return [
+          {
+            kind: 'upsert',
+            group: 'line_items',
+            value: {
+              line_item_id: this.ids.id('lineItem', c.lineItemSourcedId as string),
+              score_scale_id: this.ids.id('scoreScale', c.scoreScaleSourcedId as string),
+            },
+          },
+        ];
+      },
+      () => [],
+    );
+    const linkLine = new Map<string, number>();
+    for (const row of links) {
+      const [write] = row.writes;
+      if (write?.kind !== 'upsert') continue;
+      const item = String(write.value.line_item_id);
+      const first = linkLine.get(item);
+      if (first === undefined) linkLine.set(item, row.line);
+      else {
+        row.writes = [];
+        row.error = `lineItemSourcedId: has its scale on line ${first}`;
+      }
+    }
     const scaleOfItem = new Map(
-      (this.tables.get('lineItemScoreScales')?.rows ?? [])
-        .filter(
-          ({ cells }) =>
-            cells.status !== 'tobedeleted' && cells.lineItemSourcedId && cells.scoreScaleSourcedId,
-        )
-        .map(({ cells }) => [
-          this.ids.id('lineItem', cells.lineItemSourcedId as string),
-          this.ids.id('scoreScale', cells.scoreScaleSourcedId as string),
-        ]),
+      links.flatMap(({ writes: [write] }) =>
+        write?.kind === 'upsert'
+          ? [[String(write.value.line_item_id), String(write.value.score_scale_id)]]
+          : [],
+      ),
     );
     add(
       'lineItems',
@@ -448,12 +502,16 @@ class Planner {
                 ...(scale ? { score_scale_id: scale } : {}),
               },
               defaults: { score_scale_id: null, released: false },
+              ...(c.schoolSourcedId?.trim()
+                ? { checks: { school_id: this.ids.id('org', c.schoolSourcedId) } }
+                : {}),
             },
           ];
         },
         remove('line_items', 'lineItem'),
       ),
     );
+    add('lineItemScoreScales', links);
 
     add(
       'results',
@@ -621,24 +679,45 @@ function writesOf(toWrites: (cells: Cells) => Write[], cells: Cells): { writes: 
   }
 }
 
+/** A refusal of a row's cell. */
+const refusal = (column: string, reason: string) =>
+  new InvalidInputError(`${column} ${reason}`, [{ name: column, in: 'body', reason }]);
+
+/** A decimal number, as a Float cell holds one (not hex, binary or `Infinity`). */
+const DECIMAL = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*$/i;
+
 /** A Float cell as a number; a cell that is none is kept as it is, for the validation to refuse. */
 function numberOf(cell: string): number | string {
   const value = Number(cell);
-  return cell.trim() !== '' && Number.isFinite(value) ? value : cell;
+  return DECIMAL.test(cell) && Number.isFinite(value) ? value : cell;
 }
 
-/** A Date cell as the native day; a date-time (as the REST binding writes one) is taken in UTC. */
+/** An ISO 8601 date-time with its zone, as the REST binding writes one. */
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A Date cell as the native day; a date-time of a real day is taken in UTC. Anything else is kept as it
+ * is, for the validation to refuse.
+ */
 function dayOf(cell: string | undefined): string | undefined {
-  if (!cell || cell.length === 10) return cell;
-  const at = new Date(cell);
-  return Number.isNaN(at.getTime()) ? cell : at.toISOString().slice(0, 10);
+  const day = cell === undefined ? undefined : DATE_TIME.exec(cell)?.[1];
+  if (day === undefined) return cell;
+  const real =
+    !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) &&
+    new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
+  return real ? new Date(cell as string).toISOString().slice(0, 10) : cell;
 }
+
+/** One `{LHS:RHS}` pair of scoreScaleValue; neither side holds a brace or a colon. */
+const PAIR = String.raw`\{\s*([^{}:]*?)\s*:\s*([^{}:]*?)\s*\}`;
+const PAIRS = new RegExp(String.raw`^\s*${PAIR}(?:\s*,\s*${PAIR})*\s*$`);
 
 /** A List of Strings of `{LHS:RHS}` pairs, comma-separated, as the binding writes scoreScaleValue. */
 function scaleValuesOf(cell: string): ScaleValue[] {
-  return [...cell.matchAll(/\{([^{}:]*):([^{}]*)\}/g)].map(([, lhs, rhs]) => ({
-    itemValueLHS: (lhs as string).trim(),
-    itemValueRHS: (rhs as string).trim(),
+  if (!PAIRS.test(cell)) throw refusal('scoreScaleValue', 'must be {LHS:RHS} pairs, comma-separated');
+  return [...cell.matchAll(new RegExp(PAIR, 'g'))].map(([, lhs, rhs]) => ({
+    itemValueLHS: lhs as string,
+    itemValueRHS: rhs as string,
   }));
 }
 
