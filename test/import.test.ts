@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Student, Tutor } from '../shared/schemas/records';
 import { expectProblem, json } from './support/contract';
+import { demoPeople } from './support/demo-people';
 import { startTestApi, type TestApi } from './support/test-api';
 
 let api: TestApi;
+const people = demoPeople(() => api);
 const dir = mkdtempSync(join(tmpdir(), 'school-import-'));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -301,6 +303,47 @@ describe('npm run import', () => {
       values: ['Aprovado', 'Não aprovado'],
     });
     await expectProblem(await api.get(`/api/score_scales/${mixed}`), 404);
+  });
+
+  it('makes a result or an attendance mark only for a student of its class, as the API does', async () => {
+    const { classId, studentId } = await people.sharedClass();
+    const outsider = await people.studentNotInClass(classId);
+    const { line_items: items } = await json<Record<string, Record<string, unknown>[]>>(
+      await api.get('/api/line_items?items_per_page=500'),
+    );
+    const lineItem = items?.find((i) => i.class_id === classId)?.line_item_id as string;
+    const [kept, refused] = [randomUUID(), randomUUID()];
+    const results = join(dir, 'results.csv');
+    writeFileSync(
+      results,
+      [
+        'result_id,class_id,line_item_id,student_id,status,score,score_date',
+        `${kept},${classId},${lineItem},${studentId},fully graded,15,2026-10-20`,
+        `${refused},${classId},${lineItem},${outsider},fully graded,15,2026-10-20`,
+      ].join('\n'),
+    );
+    const graded = runImport(results, '--group', 'results');
+    expect(graded.status, graded.stderr).toBe(1);
+    expect(graded.stdout).toContain(
+      `line 3: student_id: student ${outsider} is not enrolled in class ${classId}`,
+    );
+    await expectProblem(await api.get(`/api/results/${refused}`), 404);
+    const [mark, stray] = [randomUUID(), randomUUID()];
+    const attendance = join(dir, 'attendance.csv');
+    writeFileSync(
+      attendance,
+      [
+        'attendance_id,class_id,student_id,date,status',
+        `${mark},${classId},${studentId},2026-10-21,present`,
+        `${stray},${classId},${outsider},2026-10-21,present`,
+      ].join('\n'),
+    );
+    const marked = runImport(attendance, '--group', 'attendance');
+    expect(marked.status, marked.stderr).toBe(1);
+    expect(marked.stdout).toContain(
+      `line 3: student_id: student ${outsider} is not enrolled in class ${classId}`,
+    );
+    await expectProblem(await api.get(`/api/attendance/${stray}`), 404);
   });
 
   it('refuses a file that is not UTF-8 text whole, with exit code 2, writing nothing', async () => {

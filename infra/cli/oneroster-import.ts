@@ -97,6 +97,8 @@ export async function importOneRoster(
       upserters.get(group) ??
       createUpserter(group, records, writer, knownFields(), {
         byId: true,
+        // A new result's student is checked against its class a batch at a time (oneroster-gradebook.ts).
+        classStudentsChecked: true,
         sameAs: {
           // A person's gender that the file's sex stands for stays as it is written ("Feminino", "Female").
           gender: (current, value) => sexOf(String(current ?? '')) === sexOf(String(value ?? '')),

@@ -27,6 +27,7 @@ import {
 import { isUuid } from '../../shared/domain/identifiers';
 import { HttpError } from '../../shared/http/errors';
 import { validateBody } from '../../shared/http/validate';
+import { refuseStudentNotInClass } from '../../shared/records/class-students';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { type InsertRequest, insertRequests } from '../../shared/schemas/requests';
 import { inParallel } from './in-parallel';
@@ -63,6 +64,11 @@ export interface UpsertOptions {
    * the two are the same (a OneRoster user's `sex` for a person's free-text gender, which it maps to).
    */
   sameAs?: Record<string, (current: unknown, value: unknown) => boolean>;
+  /**
+   * Whether the caller has already checked that a new record about a student of a class is of one of its
+   * students (the OneRoster import does, a batch at a time); otherwise each new one is checked here.
+   */
+  classStudentsChecked?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,6 +105,10 @@ export function createUpserter(
       ? Object.fromEntries(Object.entries(value).filter(([field]) => !readOnly.has(field)))
       : value;
   const links = groups[group].links;
+  /** A new result or attendance mark is made only for a student of its class, as the API makes one. */
+  const checkNew = async (input: unknown) => {
+    if (!options.classStudentsChecked) await refuseStudentNotInClass(group, input as object, records);
+  };
   /**
    * A school's files name the records a list field links to (a tutor's students) by processnumber as
    * often as by id: each entry that is not a UUID is looked up as a processnumber of the linked group.
@@ -152,6 +162,7 @@ export function createUpserter(
     const current = known ?? (await records.get(group, id));
     const input = await inputById(value, defaults, current?.record);
     if (!current) {
+      await checkNew(input);
       await writer.create(group, input, undefined, id);
       return { result: 'created' };
     }
@@ -187,6 +198,7 @@ export function createUpserter(
     if (!current || id === undefined) {
       // A processnumber whose record went since it was read is read again.
       if (numbered && id !== undefined) return attempt(value);
+      await checkNew(input);
       await writer.create(group, input, undefined, numbered ? undefined : id);
       return { result: 'created' };
     }
@@ -230,7 +242,9 @@ export function createUpserter(
         const id = ids[index];
         if (!options.byId || id === undefined || current.has(id)) continue;
         try {
-          creates.push({ index, id, input: await inputById(value, defaults, undefined) });
+          const input = await inputById(value, defaults, undefined);
+          await checkNew(input);
+          creates.push({ index, id, input });
         } catch {
           // Refused: upsertOne says why.
         }
