@@ -192,6 +192,43 @@ describe('malformed requests never get a 500', () => {
     }
   });
 
+  it('text that is no Unicode (a lone surrogate, which JSON can escape) gets 400 and changes nothing', async () => {
+    const bearer = await token();
+    const auth = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
+    const [student] = (
+      (await (await api.get('/api/students?items_per_page=1')).json()) as {
+        students: Record<string, unknown>[];
+      }
+    ).students as [Record<string, unknown>];
+    const { student_id: id, created_at: _c, updated_at: _u, ...fields } = student;
+    const path = `/api/students/${id}`;
+    // JSON.stringify writes a lone surrogate as its \\u escape, as a client's JSON library does.
+    for (const [body, name] of [
+      [JSON.stringify({ ...fields, name: 'Ana \ud800 Silva' }), 'body.name'],
+      [
+        JSON.stringify({
+          ...fields,
+          addresses: [{ ...((fields.addresses as object[])[0] ?? {}), city: '\udfff' }],
+        }),
+        'body.addresses[0].city',
+      ],
+      [JSON.stringify({ ...fields, ['\ud83d']: 1 }), 'body.\ud83d'],
+    ] as const) {
+      const put = await raw('PUT', path, auth, body);
+      expect(put.status, put.body).toBe(400);
+      expect(JSON.parse(put.body).errors?.[0]).toMatchObject({
+        in: 'body',
+        reason: expect.stringContaining('surrogate'),
+      });
+      expect(JSON.parse(put.body).errors?.[0]?.name).toBe(name);
+    }
+    expect(await (await api.get(path)).json()).toEqual(student);
+    // A character beyond the first plane is a surrogate pair, well-formed, and stays as it is.
+    const put = await raw('PUT', path, auth, JSON.stringify({ ...fields, name: 'Ana 😀 Silva' }));
+    expect(put.status, put.body).toBe(200);
+    expect(((await (await api.get(path)).json()) as { name: string }).name).toBe('Ana 😀 Silva');
+  });
+
   it('a body larger than the gateway takes gets 413', async () => {
     const response = await raw(
       'POST',

@@ -184,6 +184,37 @@ function limitBody<Auth extends Caller>({
   };
 }
 
+/** A UTF-16 surrogate on its own: text JSON can carry (`"\\ud800"`) that is no Unicode, and no store keeps. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Refuses a JSON body holding a string (a value or a member's name) that is not well-formed Unicode: its
+ * lone surrogate would be stored as U+FFFD, the text changed without a word. The body is walked with a
+ * stack of its own, so no nesting depth overflows the call stack.
+ */
+function refuseIllFormedText<Auth extends Caller>(): MiddlewareObj<Event, Result, Error, ApiContext<Auth>> {
+  return {
+    before: ({ event }) => {
+      const pending: [unknown, string][] = [[event.body as unknown, 'body']];
+      for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+        const [value, name] = next;
+        if (typeof value === 'string') {
+          if (LONE_SURROGATE.test(value)) {
+            throw new BadRequestError('Text in the body must be well-formed Unicode.', [
+              { name, in: 'body', reason: 'holds a lone UTF-16 surrogate, which is no character' },
+            ]);
+          }
+        } else if (value !== null && typeof value === 'object') {
+          for (const [key, member] of Object.entries(value)) {
+            const at = Array.isArray(value) ? `${name}[${key}]` : `${name}.${key}`;
+            pending.push([key, at], [member, at]);
+          }
+        }
+      }
+    },
+  };
+}
+
 /**
  * Refuses unknown query parameters and over-long ones, then authenticates the caller as the route requires
  * and admits it (or not) under its rate limit.
@@ -257,6 +288,7 @@ export function createApi<Auth extends Caller, Config, DialectKind extends strin
           ApiContext<Auth>
         >,
       );
+      stack.use(refuseIllFormedText());
     }
   }
   return stack.handler(async (event, context) => {
