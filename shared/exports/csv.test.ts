@@ -40,7 +40,7 @@ describe('export CSV', () => {
     const cells = [
       '=HYPERLINK("https://x.example","y")',
       '+351 912 345 678',
-      '-1',
+      '-1+A1',
       '@SUM(A1)',
       '\tx',
       '\ry',
@@ -48,11 +48,17 @@ describe('export CSV', () => {
     ];
     const line = csvLine(cells);
     expect(line).toBe(
-      `"'=HYPERLINK(""https://x.example"",""y"")","'+351 912 345 678","'-1","'@SUM(A1)","'\tx","'\ry",a=b\r\n`,
+      `"'=HYPERLINK(""https://x.example"",""y"")","'+351 912 345 678","'-1+A1","'@SUM(A1)","'\tx","'\ry",a=b\r\n`,
     );
     const [parsed] = parse(line) as string[][];
     expect(parsed).toEqual(cells.map(neutralised));
     expect(parsed?.map(restored)).toEqual(cells);
+  });
+
+  it('leaves a plain number as it is: a spreadsheet reads -5 as minus five, and runs nothing', () => {
+    expect(csvLine(['-5', '+0.5', '-1e3', '-.25'])).toBe('-5,+0.5,-1e3,-.25\r\n');
+    for (const cell of ['-5', "'-5", "''-5", '-5 ', '- 5'])
+      expect((parse(csvLine([cell])) as string[][])[0]?.map(restored)).toEqual([cell]);
   });
 
   it("restores only the service's own neutralising quote", () => {

@@ -98,8 +98,15 @@ function cell(value: Value): string {
  */
 const NEUTRALISED = /^'*[=+\-@\t\r]/;
 
-/** A cell a spreadsheet would read as a formula, made text by a leading `'`, as OWASP recommends. */
-export const neutralised = (cell: string): string => (NEUTRALISED.test(cell) ? `'${cell}` : cell);
+/** A number and nothing else (`-5`, `+0.5`, `-1e3`): a spreadsheet reads it as the number, and runs nothing. */
+const PLAIN_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
+/**
+ * A cell a spreadsheet would read as a formula, made text by a leading `'`, as OWASP recommends. A plain
+ * number is none, so a negative score stays a number for every reader of the file.
+ */
+export const neutralised = (cell: string): string =>
+  NEUTRALISED.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
 
 /** A cell as it was before `neutralised`: how the imports read the service's own CSV back. */
 export const restored = (cell: string): string =>
