@@ -263,12 +263,17 @@ describe('npm run import --format oneroster', () => {
       { ...scale, sourcedId: fresh(), classSourcedId: '' },
       { ...scale, sourcedId: tenantScale.score_scale_id as string, title: 'Mudada' },
       { ...scale, sourcedId: fresh(), scoreScaleValue: '{A:A},{B' },
+      // Read by splitting, so a cell of many blanks costs no more than its length.
+      { ...scale, sourcedId: fresh(), scoreScaleValue: `{${' '.repeat(20_000)}x` },
     ];
     const badItems: Cells[] = [
       { ...item, sourcedId: fresh(), assignDate: '5' },
       { ...item, sourcedId: fresh(), resultValueMax: '0x14' },
       { ...item, sourcedId: fresh(), academicSessionSourcedId: fresh() },
       { ...item, sourcedId: fresh(), schoolSourcedId: fresh() },
+      // A time there is not is refused on its line, not the whole import.
+      { ...item, sourcedId: fresh(), assignDate: '2026-10-01T99:00Z' },
+      { ...item, sourcedId: fresh(), academicSessionSourcedId: '' },
     ];
     const badLinks: Cells[] = [
       {
@@ -284,6 +289,13 @@ describe('npm run import --format oneroster', () => {
       sourcedId: fresh(),
       studentSourcedId: elsewhere,
     };
+    const resultLines = tableCsv('results', [
+      notInClass,
+      { ...notInClass, sourcedId: fresh() },
+      // A UUID in capitals is the same sourcedId.
+      { ...notInClass, sourcedId: (notInClass.sourcedId as string).toUpperCase() },
+    ]).split('\r\n');
+    resultLines[2] = `${resultLines[2]},extra`;
     const zip = join(dir, 'gradebook-refused.zip');
     writeFileSync(
       zip,
@@ -300,12 +312,7 @@ describe('npm run import --format oneroster', () => {
         'lineItems.csv': strToU8(tableCsv('lineItems', badItems)),
         'lineItemScoreScales.csv': strToU8(tableCsv('lineItemScoreScales', badLinks)),
         // A comma left unquoted makes a row of more cells than the header: none is read into another column.
-        'results.csv': strToU8(
-          tableCsv('results', [notInClass, { ...notInClass, sourcedId: fresh() }]).replace(
-            /\r\n$/,
-            ',extra\r\n',
-          ),
-        ),
+        'results.csv': strToU8(resultLines.join('\r\n')),
       }),
     );
     const loaded = run('infra/cli/import.ts', zip, '--format', 'oneroster');
@@ -314,6 +321,9 @@ describe('npm run import --format oneroster', () => {
       "scoreScales.csv line 2: classSourcedId: is empty: a score scale is a class's",
       "scoreScales.csv line 3: sourcedId: names one of the tenant's score scales, which belong to no class",
       'scoreScales.csv line 4: scoreScaleValue: must be {LHS:RHS} pairs, comma-separated',
+      'scoreScales.csv line 5: scoreScaleValue: must be {LHS:RHS} pairs, comma-separated',
+      'lineItems.csv line 6: assign_date',
+      "lineItems.csv line 7: academicSessionSourcedId: is empty: the binding requires a line item's session",
       'lineItems.csv line 2: assign_date',
       'lineItems.csv line 3: result_value_max',
       'lineItems.csv line 4: academicSessionSourcedId: names no academic session',
@@ -322,11 +332,12 @@ describe('npm run import --format oneroster', () => {
       'lineItemScoreScales.csv line 4: lineItemSourcedId: names no line item',
       `results.csv line 2: studentSourcedId: is not a student of class ${item.classSourcedId}`,
       'results.csv line 3: has another number of cells than the header',
+      'results.csv line 4: sourcedId: is the one of line 2 again',
     ])
       expect(loaded.stdout).toContain(line);
-    expect(loaded.stdout).toMatch(/scoreScales\.csv: 3 rows: 0 created, 0 updated, 0 unchanged, 3 refused/);
-    expect(loaded.stdout).toMatch(/lineItems\.csv: 4 rows: 0 created, 0 updated, 0 unchanged, 4 refused/);
-    expect(loaded.stdout).toMatch(/results\.csv: 2 rows: 0 created, 0 updated, 0 unchanged, 2 refused/);
+    expect(loaded.stdout).toMatch(/scoreScales\.csv: 4 rows: 0 created, 0 updated, 0 unchanged, 4 refused/);
+    expect(loaded.stdout).toMatch(/lineItems\.csv: 6 rows: 0 created, 0 updated, 0 unchanged, 6 refused/);
+    expect(loaded.stdout).toMatch(/results\.csv: 3 rows: 0 created, 0 updated, 0 unchanged, 3 refused/);
     expect(loaded.stdout).toMatch(
       /lineItemScoreScales\.csv: 3 rows: 0 created, 0 updated, 0 unchanged, 3 refused/,
     );

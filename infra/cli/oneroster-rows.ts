@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { DomainError, InvalidInputError } from '../../shared/domain/errors';
 import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
+import { isUuid } from '../../shared/domain/identifiers';
 import { orgTypes } from '../../shared/domain/rostering';
 import { restoredCells } from '../../shared/exports/csv';
 import { type ScaleValue, scaleOf } from '../../shared/oneroster/scale-values';
@@ -189,8 +190,10 @@ class Planner {
     for (const { cells, line, error } of parsed.rows) {
       const status = cells.status ?? '';
       const sourcedId = cells.sourcedId?.trim();
-      const first = sourcedId ? firstLine.get(sourcedId) : undefined;
-      if (sourcedId && first === undefined) firstLine.set(sourcedId, line);
+      // A UUID names the same object in either case (SourcedIds keeps it in lower case).
+      const key = sourcedId && isUuid(sourcedId) ? sourcedId.toLowerCase() : sourcedId;
+      const first = key ? firstLine.get(key) : undefined;
+      if (key && first === undefined) firstLine.set(key, line);
       if (error) upserts.push({ line, cells, writes: [], error });
       else if (!sourcedId) upserts.push({ line, cells, writes: [], error: 'sourcedId is empty' });
       else if (first !== undefined)
@@ -481,6 +484,8 @@ class Planner {
       this.rowsOf(
         'lineItems',
         (c) => {
+          if (!c.academicSessionSourcedId?.trim())
+            throw refusal('academicSessionSourcedId', "is empty: the binding requires a line item's session");
           const id = this.ids.id('lineItem', c.sourcedId as string);
           const scale = scaleOfItem.get(id);
           return [
@@ -498,7 +503,7 @@ class Planner {
                 result_value_min: c.resultValueMin ? numberOf(c.resultValueMin) : null,
                 result_value_max: c.resultValueMax ? numberOf(c.resultValueMax) : null,
                 // Kept only where it is a grading period (oneroster-gradebook.ts).
-                grading_period_id: this.id('academicSession', c.academicSessionSourcedId) ?? null,
+                grading_period_id: this.ids.id('academicSession', c.academicSessionSourcedId as string),
                 ...(scale ? { score_scale_id: scale } : {}),
               },
               defaults: { score_scale_id: null, released: false },
@@ -695,29 +700,38 @@ function numberOf(cell: string): number | string {
 /** An ISO 8601 date-time with its zone, as the REST binding writes one. */
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** Whether a `YYYY-MM-DD` names a day there is (not 2026-02-30). */
+const isDay = (day: string) => {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().startsWith(day);
+};
+
 /**
- * A Date cell as the native day; a date-time of a real day is taken in UTC. Anything else is kept as it
- * is, for the validation to refuse.
+ * A Date cell as the native day; a date-time of a real day and time is taken in UTC. Anything else is
+ * kept as it is, for the validation to refuse.
  */
 function dayOf(cell: string | undefined): string | undefined {
   const day = cell === undefined ? undefined : DATE_TIME.exec(cell)?.[1];
-  if (day === undefined) return cell;
-  const real =
-    !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) &&
-    new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
-  return real ? new Date(cell as string).toISOString().slice(0, 10) : cell;
+  const at = day === undefined ? Number.NaN : Date.parse(cell as string);
+  return day !== undefined && isDay(day) && !Number.isNaN(at)
+    ? new Date(at).toISOString().slice(0, 10)
+    : cell;
 }
 
-/** One `{LHS:RHS}` pair of scoreScaleValue; neither side holds a brace or a colon. */
-const PAIR = String.raw`\{\s*([^{}:]*?)\s*:\s*([^{}:]*?)\s*\}`;
-const PAIRS = new RegExp(String.raw`^\s*${PAIR}(?:\s*,\s*${PAIR})*\s*$`);
-
-/** A List of Strings of `{LHS:RHS}` pairs, comma-separated, as the binding writes scoreScaleValue. */
+/**
+ * A List of Strings of `{LHS:RHS}` pairs, comma-separated, as the binding writes scoreScaleValue; neither
+ * side holds a brace or a colon. Read by splitting, not by one pattern, which would backtrack for long on
+ * a cell of many blanks.
+ */
 function scaleValuesOf(cell: string): ScaleValue[] {
-  if (!PAIRS.test(cell)) throw refusal('scoreScaleValue', 'must be {LHS:RHS} pairs, comma-separated');
-  return [...cell.matchAll(new RegExp(PAIR, 'g'))].map(([, lhs, rhs]) => ({
-    itemValueLHS: lhs as string,
-    itemValueRHS: rhs as string,
+  const body = cell.trim();
+  const pairs = body.startsWith('{') && body.endsWith('}') ? body.slice(1, -1).split(/\}\s*,\s*\{/) : [];
+  const values = pairs.map((pair) => pair.split(':'));
+  if (values.length === 0 || values.some((sides) => sides.length !== 2 || /[{}]/.test(sides.join(''))))
+    throw refusal('scoreScaleValue', 'must be {LHS:RHS} pairs, comma-separated');
+  return values.map(([lhs, rhs]) => ({
+    itemValueLHS: (lhs as string).trim(),
+    itemValueRHS: (rhs as string).trim(),
   }));
 }
 

@@ -1,10 +1,10 @@
 // The OneRoster CSV 1.2.1 bulk zip of an export run: manifest.csv and one table per rostering and
-// gradebook object (the gradebook's in oneroster-gradebook-csv.ts), built from the run's own NDJSON files (the same snapshot as the rest of the run) through the objects
-// the REST binding serves (shared/oneroster/objects.ts), so CSV and REST agree field for field. Every
-// reference between the tables names a row of the zip: rows that would dangle are left out.
-// The records are read a line at a time and kept without the fields no table reads (photos, documents,
-// addresses), so memory holds the rostering and gradebook records and the tables, not the tenant's
-// people whole.
+// gradebook object (the gradebook's in oneroster-gradebook-csv.ts), built from the run's own NDJSON
+// files (the same snapshot as the rest of the run) through the objects the REST binding serves
+// (shared/oneroster/objects.ts), so CSV and REST agree field for field. Every reference between the
+// tables names a row of the zip: rows that would dangle are left out. The records are read a line at a
+// time and kept without the fields no table reads (photos, documents, addresses), so memory holds the
+// rostering and gradebook records and the tables, not the tenant's people whole.
 import type { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
 import { idFields, isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
