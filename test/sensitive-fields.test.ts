@@ -53,8 +53,13 @@ describe.each(documentGroups)('%s', (group) => {
   it('reads masked without the sensitive scope, in the list and by id, with every field kept', async () => {
     const rows = (await list(`${group}:read`)).filter((row) => numbers(row).length > 0);
     expect(rows.length).toBeGreaterThan(0);
+    // The stored records read in one batch: one at a time, a slow machine took past the test's 30 s.
+    const records = await api.records.getMany(
+      group,
+      rows.map((row) => row[idField] as string),
+    );
     for (const row of rows) {
-      const full = await stored(group, row[idField] as string);
+      const full = records.get(row[idField] as string) as unknown as Row;
       expect(row).toEqual(maskRecord(full));
       expect(numbers(row).every((n) => n === MASK || /^\*{4}.{4}$/.test(n))).toBe(true);
       expect(numbers(row)).not.toEqual(numbers(full));
