@@ -265,6 +265,8 @@ describe('npm run import --format oneroster', () => {
       { ...scale, sourcedId: fresh(), scoreScaleValue: '{A:A},{B' },
       // Read by splitting, so a cell of many blanks costs no more than its length.
       { ...scale, sourcedId: fresh(), scoreScaleValue: `{${' '.repeat(20_000)}x` },
+      // Blanks are no sourcedId.
+      { ...scale, sourcedId: '   ' },
     ];
     const badItems: Cells[] = [
       { ...item, sourcedId: fresh(), assignDate: '5' },
@@ -322,6 +324,7 @@ describe('npm run import --format oneroster', () => {
       "scoreScales.csv line 3: sourcedId: names one of the tenant's score scales, which belong to no class",
       'scoreScales.csv line 4: scoreScaleValue: must be {LHS:RHS} pairs, comma-separated',
       'scoreScales.csv line 5: scoreScaleValue: must be {LHS:RHS} pairs, comma-separated',
+      'scoreScales.csv line 6: sourcedId is empty',
       'lineItems.csv line 6: assign_date',
       "lineItems.csv line 7: academicSessionSourcedId: is empty: the binding requires a line item's session",
       'lineItems.csv line 2: assign_date',
@@ -335,7 +338,7 @@ describe('npm run import --format oneroster', () => {
       'results.csv line 4: sourcedId: is the one of line 2 again',
     ])
       expect(loaded.stdout).toContain(line);
-    expect(loaded.stdout).toMatch(/scoreScales\.csv: 4 rows: 0 created, 0 updated, 0 unchanged, 4 refused/);
+    expect(loaded.stdout).toMatch(/scoreScales\.csv: 5 rows: 0 created, 0 updated, 0 unchanged, 5 refused/);
     expect(loaded.stdout).toMatch(/lineItems\.csv: 6 rows: 0 created, 0 updated, 0 unchanged, 6 refused/);
     expect(loaded.stdout).toMatch(/results\.csv: 3 rows: 0 created, 0 updated, 0 unchanged, 3 refused/);
     expect(loaded.stdout).toMatch(
