@@ -287,6 +287,17 @@ describe('npm run import', () => {
       title: 'Projetos',
       weight: 12.5,
     });
+    // A number is written in decimal: `Number` would read 0x10 as 16.
+    const hex = randomUUID();
+    const hexCategories = join(dir, 'hex-categories.csv');
+    writeFileSync(
+      hexCategories,
+      ['category_id,title,weight,school_year_id', `${hex},Hex,0x10,${year}`].join('\n'),
+    );
+    const refused = runImport(hexCategories, '--group', 'categories');
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain('line 2: weight');
+    await expectProblem(await api.get(`/api/categories/${hex}`), 404);
     const scaled = runImport(scales, '--group', 'score_scales');
     expect(scaled.status).toBe(1);
     expect(scaled.stdout).toContain('line 4: values: a numeric scale has no letter values');

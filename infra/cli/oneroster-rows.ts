@@ -11,7 +11,7 @@ import { DomainError, InvalidInputError } from '../../shared/domain/errors';
 import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
 import { isUuid } from '../../shared/domain/identifiers';
 import { orgTypes } from '../../shared/domain/rostering';
-import { restoredCells } from '../../shared/exports/csv';
+import { decimalIn, restoredCells } from '../../shared/exports/csv';
 import { type ScaleValue, scaleOf } from '../../shared/oneroster/scale-values';
 import type { SourcedIds, SourcedKind } from './oneroster-ids';
 import { isUtf8, notUtf8 } from './read-rows';
@@ -688,14 +688,8 @@ function writesOf(toWrites: (cells: Cells) => Write[], cells: Cells): { writes: 
 const refusal = (column: string, reason: string) =>
   new InvalidInputError(`${column} ${reason}`, [{ name: column, in: 'body', reason }]);
 
-/** A decimal number, as a Float cell holds one (not hex, binary or `Infinity`). */
-const DECIMAL = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?\s*$/i;
-
 /** A Float cell as a number; a cell that is none is kept as it is, for the validation to refuse. */
-function numberOf(cell: string): number | string {
-  const value = Number(cell);
-  return DECIMAL.test(cell) && Number.isFinite(value) ? value : cell;
-}
+const numberOf = (cell: string): number | string => decimalIn(cell) ?? cell;
 
 /** An ISO 8601 date-time with its zone, as the REST binding writes one. */
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;

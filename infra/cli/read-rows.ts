@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import * as z from 'zod';
-import { restoredCells } from '../../shared/exports/csv';
+import { decimalIn, restoredCells } from '../../shared/exports/csv';
 import { recordSchemas } from '../../shared/schemas/records';
 
 export type Format = 'csv' | 'json' | 'ndjson';
@@ -47,7 +47,7 @@ const NUMBER_COLUMNS = columnsHolding(z.ZodNumber);
 /** A cell as the record holds it: a boolean or a number where the column holds one, else the text. */
 function cellValue(column: string, cell: string): unknown {
   if (BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false')) return cell === 'true';
-  if (NUMBER_COLUMNS.has(column) && cell.trim() !== '' && Number.isFinite(Number(cell))) return Number(cell);
+  if (NUMBER_COLUMNS.has(column)) return decimalIn(cell) ?? cell;
   return cell;
 }
 

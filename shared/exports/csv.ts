@@ -102,6 +102,16 @@ const NEUTRALISED = /^'*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 
 /**
+ * The number a cell holds, written in decimal, blanks around it allowed; none for any other text, such
+ * as `0x14`, `0b11`, `Infinity`, `1e400` or an empty cell, which `Number` would read otherwise.
+ */
+export function decimalIn(cell: string): number | undefined {
+  const text = cell.trim();
+  const value = Number(text);
+  return PLAIN_NUMBER.test(text) && Number.isFinite(value) ? value : undefined;
+}
+
+/**
  * A cell a spreadsheet would read as a formula, made text by a leading `'`, as OWASP recommends. A plain
  * number is none, so a negative score stays a number for every reader of the file.
  */
