@@ -10,6 +10,7 @@ import { unzipSync } from 'fflate';
 import { DomainError, InvalidInputError } from '../../shared/domain/errors';
 import { idFields, type RecordGroup, type RoleGroup } from '../../shared/domain/groups';
 import { isUuid } from '../../shared/domain/identifiers';
+import { parseInstant } from '../../shared/domain/instants';
 import { orgTypes } from '../../shared/domain/rostering';
 import { decimalIn, restoredCells } from '../../shared/exports/csv';
 import { type ScaleValue, scaleOf } from '../../shared/oneroster/scale-values';
@@ -691,25 +692,12 @@ const refusal = (column: string, reason: string) =>
 /** A Float cell as a number; a cell that is none is kept as it is, for the validation to refuse. */
 const numberOf = (cell: string): number | string => decimalIn(cell) ?? cell;
 
-/** An ISO 8601 date-time with its zone, as the REST binding writes one. */
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-/** Whether a `YYYY-MM-DD` names a day there is (not 2026-02-30). */
-const isDay = (day: string) => {
-  const at = Date.parse(`${day}T00:00:00Z`);
-  return !Number.isNaN(at) && new Date(at).toISOString().startsWith(day);
-};
-
 /**
- * A Date cell as the native day; a date-time of a real day and time is taken in UTC. Anything else is
- * kept as it is, for the validation to refuse.
+ * A Date cell as the native day; an ISO 8601 date-time with its zone, of a day and time there are (as the
+ * REST binding writes one), is taken in UTC. Anything else is kept as it is, for the validation to refuse.
  */
 function dayOf(cell: string | undefined): string | undefined {
-  const day = cell === undefined ? undefined : DATE_TIME.exec(cell)?.[1];
-  const at = day === undefined ? Number.NaN : Date.parse(cell as string);
-  return day !== undefined && isDay(day) && !Number.isNaN(at)
-    ? new Date(at).toISOString().slice(0, 10)
-    : cell;
+  return cell === undefined ? cell : (parseInstant(cell)?.slice(0, 10) ?? cell);
 }
 
 /**
