@@ -9,6 +9,7 @@ import { idsOfRole } from '../../shared/auth/reach';
 import type { RecordRepository } from '../../shared/data/record-repository';
 import type { RecordGroup } from '../../shared/domain/groups';
 import { isUuid } from '../../shared/domain/identifiers';
+import { enrollsAsStudent } from '../../shared/records/class-students';
 
 /** A row's value on its way to the upsert, by the row's place in its batch. */
 export interface Pending {
@@ -120,16 +121,15 @@ const results: Preparer = async (records, values) => {
     const item = items.get(String(fields.line_item_id));
     const user = users.get(String(fields.student_id));
     const student = user && idsOfRole(user, 'student')[0];
-    const inClass = (classId: string) =>
-      enrolled
-        .get(String(fields.student_id))
-        ?.entries.some((e) => e.otherId === classId && e.role === 'student') === true;
     if (!item) refused.set(v.i, 'lineItemSourcedId: names no line item');
     else if (fields.class_id !== undefined && fields.class_id !== item.class_id)
       refused.set(v.i, "classSourcedId: is not the line item's class");
     else if (!student) refused.set(v.i, 'studentSourcedId: names no user who is a student');
     // A result made is kept whatever the student's enrollment now, as the REST binding keeps it.
-    else if (!current.has(String(fields.result_id)) && !inClass(item.class_id))
+    else if (
+      !current.has(String(fields.result_id)) &&
+      !enrollsAsStudent(enrolled.get(String(fields.student_id)), item.class_id)
+    )
       refused.set(v.i, `studentSourcedId: is not a student of class ${item.class_id}`);
     else v.value = { ...fields, class_id: item.class_id, student_id: student };
   }

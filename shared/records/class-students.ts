@@ -7,6 +7,12 @@ import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
 import type { RecordGroup } from '../domain/groups';
 
+/** Whether a person's enrollment list holds `classId` with the role `student`. */
+export const enrollsAsStudent = (
+  list: { entries: readonly { otherId: string; role: string }[] } | undefined,
+  classId: string,
+): boolean => list?.entries.some((entry) => entry.otherId === classId && entry.role === 'student') === true;
+
 /**
  * Refuses (400) those of `studentIds` that `classId` does not enroll as students, naming each one's field
  * by its place (`name`); `entityOf` gives a student's person's entity id. Only their persons are read.
@@ -21,10 +27,7 @@ export async function refuseStudentsNotInClass(
   if (studentIds.length === 0) return;
   const entities = studentIds.flatMap((id) => entityOf.get(id) ?? []);
   const lists = await records.enrollmentLists('entities', [...new Set(entities)]);
-  const enrolled = (studentId: string) =>
-    lists
-      .get(entityOf.get(studentId) ?? '')
-      ?.entries.some((entry) => entry.otherId === classId && entry.role === 'student') === true;
+  const enrolled = (studentId: string) => enrollsAsStudent(lists.get(entityOf.get(studentId) ?? ''), classId);
   const outside = studentIds.flatMap((id, index) =>
     enrolled(id)
       ? []
