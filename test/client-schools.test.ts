@@ -30,6 +30,7 @@ const readScopes = [
   'enrollments:read',
   'gradebook:read',
   'attendance:read',
+  'assessment:read',
 ];
 const idField: Record<RecordGroup, string> = idFields;
 
@@ -130,6 +131,9 @@ async function heldBy(school: string): Promise<Record<RecordGroup, string[]>> {
       'attendance',
       attendance.filter((a) => classIds.has(a.class_id)),
     ),
+    // Assessments are the district's: no school holds one (docs/sso.md).
+    assessment_line_items: [],
+    assessment_results: [],
   };
 }
 

@@ -267,15 +267,19 @@ async function studentsOfClass(classId: string): Promise<Row[]> {
   return students.filter((s) => enrolled.has(s.entity_id as string));
 }
 
-/** Two new line items like one, of its class. */
-async function copiesOfLineItem(lineItemId: string): Promise<string[]> {
-  const item = await json<Row>(await request('GET', `/api/line_items/${lineItemId}`));
-  const { line_item_id: _id, created_at: _created, updated_at: _updated, ...copy } = item;
+/** What a student has one result of: a line item, an assessment. */
+const gradedBy = { results: 'line_items', assessment_results: 'assessment_line_items' } as const;
+
+/** Two new line items (or assessments) like one, of its class. */
+async function copiesOf(group: 'line_items' | 'assessment_line_items', id: string): Promise<string[]> {
+  const idField = idFields[group];
+  const item = await json<Row>(await request('GET', `/api/${group}/${id}`));
+  const { [idField]: _id, created_at: _created, updated_at: _updated, ...copy } = item;
   const made = [];
   for (const title of ['Cópia A', 'Cópia B']) {
-    made.push(await json<Row>(await request('POST', '/api/line_items', { ...copy, title }), 201));
+    made.push(await json<Row>(await request('POST', `/api/${group}`, { ...copy, title }), 201));
   }
-  return made.map((m) => m.line_item_id as string);
+  return made.map((m) => m[idField] as string);
 }
 
 async function readAndWrite(group: RecordGroup, studentId: string) {
@@ -284,8 +288,9 @@ async function readAndWrite(group: RecordGroup, studentId: string) {
   const first = (page[group] as Row[])[0] as Row;
   expect(await json<Row>(await request('GET', `/api/${group}/${first[idField]}`))).toEqual(first);
   const { [idField]: _id, created_at: _created, updated_at: _updated, ...copy } = first;
-  // A student has one result per line item: each new result is for a line item made for it.
-  const lineItems = group === 'results' ? await copiesOfLineItem(copy.line_item_id as string) : [];
+  // A student has one result per line item (or assessment): each new result is for one made for it.
+  const graded = group === 'results' || group === 'assessment_results' ? gradedBy[group] : undefined;
+  const lineItems = graded ? await copiesOf(graded, copy[idFields[graded]] as string) : [];
   const body = (made = 0): Row =>
     group === 'entities'
       ? organisationBody()
@@ -293,8 +298,8 @@ async function readAndWrite(group: RecordGroup, studentId: string) {
         ? { ...personBody('D'), student_ids: [studentId] }
         : personGroups.includes(group as never)
           ? personBody('D')
-          : group === 'results'
-            ? { ...copy, line_item_id: lineItems[made] }
+          : graded
+            ? { ...copy, [idFields[graded]]: lineItems[made] }
             : group === 'attendance'
               ? // A student has one mark a day: each new one is on a day after the demo's.
                 { ...copy, date: `2026-12-0${made + 1}` }
@@ -304,7 +309,7 @@ async function readAndWrite(group: RecordGroup, studentId: string) {
       ? { end_date: '2027-06-30' }
       : personGroups.includes(group as never)
         ? { name: 'Nome Substituído' }
-        : group === 'results'
+        : graded
           ? { comment: 'Comentário substituído' }
           : group === 'attendance'
             ? { note: 'Nota substituída' }
@@ -561,6 +566,34 @@ describe.skipIf(!hasMotoServer())('the deployed bundles', () => {
       }
     }
   }, 600_000);
+
+  it("take an assessment and a student's result in it by the Gradebook binding's PUT, and delete them", async () => {
+    const gradebook = '/ims/oneroster/gradebook/v1p2';
+    const [student] = (await json<Row>(await request('GET', '/api/students?items_per_page=1')))
+      .students as Row[];
+    const assessment = randomUUID();
+    const made = await request('PUT', `${gradebook}/assessmentLineItems/${assessment}`, {
+      assessmentLineItem: { sourcedId: assessment, title: 'Teste diagnóstico', resultValueMax: 100 },
+    });
+    expect(made.status, await made.text()).toBe(201);
+    const result = randomUUID();
+    const graded = await request('PUT', `${gradebook}/assessmentResults/${result}`, {
+      assessmentResult: {
+        sourcedId: result,
+        assessmentLineItem: { sourcedId: assessment },
+        student: { sourcedId: student?.entity_id },
+        scoreStatus: 'fully graded',
+        score: 64,
+        scorePercentile: 55,
+        scoreDate: '2026-12-12',
+      },
+    });
+    expect(graded.status, await graded.text()).toBe(201);
+    const read = await json<Row>(await request('GET', `${gradebook}/assessmentResults/${result}`));
+    expect(read.assessmentResult).toMatchObject({ sourcedId: result, score: 64, scorePercentile: 55 });
+    expect((await request('DELETE', `${gradebook}/assessmentResults/${result}`)).status).toBe(204);
+    expect((await request('DELETE', `${gradebook}/assessmentLineItems/${assessment}`)).status).toBe(204);
+  });
 
   it("take a line item and results by the Gradebook binding's PUT and POST, replace a category, make a class's score scale, and delete them", async () => {
     const gradebook = '/ims/oneroster/gradebook/v1p2';

@@ -131,6 +131,8 @@ describe('importing a generated district', () => {
       line_items: 0,
       results: 0,
       attendance: 0,
+      assessment_line_items: 0,
+      assessment_results: 0,
     });
     const all = async (group: 'tutors' | 'enrollments') => {
       const found: Record<string, unknown>[] = [];

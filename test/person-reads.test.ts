@@ -121,7 +121,7 @@ describe('the scopes of a person come from the role table (docs/sso.md)', () => 
       'tutors:read:sensitive',
     ],
     student: ['students:read', ...rostering, 'students:read:sensitive'],
-    staff: ['staffs:read', 'teachers:read', ...rostering],
+    staff: ['staffs:read', 'teachers:read', ...rostering, 'assessment:read'],
   };
   it.each(Object.entries(expected))('%s', async (username, scopesOfAccount) => {
     const me = await json<{ scopes: string[] }>(await read(username, '/api/sso/me'));

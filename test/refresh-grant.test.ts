@@ -149,7 +149,7 @@ describe('scopes at refresh', () => {
     await withAccount('admin', { admin: false }, async () => {
       const asStaff = await refreshed(asAdmin.refresh_token, DEMO_CLIENT_ID);
       expect(asStaff.scope).toBe(
-        'teachers:read staffs:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read attendance:read',
+        'teachers:read staffs:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read attendance:read assessment:read',
       );
       expect(decodeJwt(asStaff.access_token).roles).toEqual(['staff']);
       const restored = asStaff.refresh_token;

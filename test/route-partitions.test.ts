@@ -247,8 +247,22 @@ async function rosterIds() {
       .map((s) => s.score_scale_id as string),
     gradingPeriods: sessions.filter((s) => s.type === 'grading_period').map((s) => s.academic_session_id),
     person: people[0]?.entity_id as string,
+    assessments: await ids('assessment_line_items'),
   };
-  return { ...roster, lineItem: await newLineItem(roster.classes[0] as string, roster) };
+  // An assessment of a class, in which no student has a result yet.
+  const assessment = await json(
+    await send('POST', '/api/assessment_line_items', {
+      title: 'Prova de teste',
+      class_id: roster.classes[0],
+      result_value_max: 100,
+    }),
+    201,
+  );
+  return {
+    ...roster,
+    lineItem: await newLineItem(roster.classes[0] as string, roster),
+    assessment: assessment.assessment_line_item_id as string,
+  };
 }
 
 /** Student records of people enrolled in a class as students: records about them are of its school. */
@@ -431,6 +445,23 @@ describe('what each route touches', () => {
             date: '2026-12-01',
             status: alternate === 0 ? 'tardy' : 'present',
             minutes_late: alternate === 0 ? 5 : null,
+          };
+        case 'assessment_line_items':
+          return {
+            title: 'Prova de teste',
+            class_id: roster.classes[0],
+            parent_id: roster.assessments[alternate],
+            score_scale_id: roster.scales[alternate],
+          };
+        case 'assessment_results':
+          return {
+            class_id: roster.classes[0],
+            assessment_line_item_id: roster.assessment,
+            student_id: first,
+            status: alternate === 0 ? 'submitted' : 'fully graded',
+            score: alternate === 0 ? null : 62,
+            score_percentile: alternate === 0 ? null : 48.5,
+            score_date: '2027-06-18',
           };
         default:
           return { ...personBody(), ative: alternate === 0 };
@@ -771,6 +802,56 @@ describe('what each route touches', () => {
     await track('delete-oneroster-line-item', async () =>
       json(await send('DELETE', `${gradebook}/lineItems/${adminItem}`, undefined, admin), 204),
     );
+    // An assessment of the school's class and a result in it, made, replaced and deleted by the tenant's
+    // client; the school's client writes none (403) and finds none to delete (404).
+    const assessment = randomUUID();
+    const assessmentResult = randomUUID();
+    const assessmentBodies = {
+      'assessment-line-item': {
+        assessmentLineItem: {
+          sourcedId: assessment,
+          title: 'Teste diagnóstico',
+          class: ref(theirs.class_id),
+          scoreScale: ref(roster.scales[0]),
+        },
+      },
+      'assessment-result': {
+        assessmentResult: {
+          sourcedId: assessmentResult,
+          assessmentLineItem: ref(assessment),
+          student: ref(student?.entity_id),
+          scoreStatus: 'fully graded',
+          score: 12,
+          scoreDate: '2026-12-05',
+        },
+      },
+    };
+    for (const [object, path, id] of [
+      ['assessment-line-item', 'assessmentLineItems', assessment],
+      ['assessment-result', 'assessmentResults', assessmentResult],
+    ] as const) {
+      await track(`put-oneroster-${object}`, async () =>
+        json(await send('PUT', `${gradebook}/${path}/${id}`, assessmentBodies[object], scoped), 403),
+      );
+      for (let i = 0; i < 2; i++) {
+        await track(`put-oneroster-${object}`, async () =>
+          json(await send('PUT', `${gradebook}/${path}/${id}`, assessmentBodies[object], token), 201),
+        );
+      }
+    }
+    for (const [object, path, id] of [
+      ['assessment-result', 'assessmentResults', assessmentResult],
+      ['assessment-line-item', 'assessmentLineItems', assessment],
+    ] as const) {
+      await track(`delete-oneroster-${object}`, async () =>
+        json(await send('DELETE', `${gradebook}/${path}/${id}`, undefined, scoped), 404),
+      );
+      for (const status of [204, 404]) {
+        await track(`delete-oneroster-${object}`, async () =>
+          json(await send('DELETE', `${gradebook}/${path}/${id}`, undefined, token), status),
+        );
+      }
+    }
     await json(await send('DELETE', `/api/academic_sessions/${year.academic_session_id}`), 204);
     // A PUT reads a deleted object's trace only when it is deleted between the PUT's read and its write.
     for (const route of routes.filter((r) => r.dialect.kind === 'imsx' && r.access === 'write')) {

@@ -67,6 +67,13 @@ const calendar = {
   score_scales: 'all',
 } as const;
 
+/**
+ * The school's assessments (benchmarks, state tests) and their results: its staff read them whole; its
+ * teachers, students and guardians do not yet (docs/sso.md).
+ */
+const schoolAssessments = { assessment_line_items: 'all', assessment_results: 'all' } as const;
+const noAssessments = { assessment_line_items: 'none', assessment_results: 'none' } as const;
+
 export const rolePolicy = {
   admin: everyGroup,
   staff: {
@@ -81,6 +88,7 @@ export const rolePolicy = {
     line_items: 'all',
     results: 'all',
     attendance: 'all',
+    ...schoolAssessments,
   },
   teacher: {
     entities: 'none',
@@ -94,6 +102,7 @@ export const rolePolicy = {
     line_items: 'taught',
     results: 'taught',
     attendance: 'taught',
+    ...noAssessments,
   },
   tutor: {
     entities: 'none',
@@ -107,6 +116,7 @@ export const rolePolicy = {
     line_items: 'in-care',
     results: 'in-care',
     attendance: 'in-care',
+    ...noAssessments,
   },
   student: {
     entities: 'none',
@@ -120,6 +130,7 @@ export const rolePolicy = {
     line_items: 'own',
     results: 'own',
     attendance: 'own',
+    ...noAssessments,
   },
 } as const satisfies Record<PersonRole, RoleReaches>;
 

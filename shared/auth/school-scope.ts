@@ -41,18 +41,23 @@ export const sharedBySchools = (group: RecordGroup): boolean =>
   (groups[group] as GroupDescription).schoolWide === true;
 
 /**
+ * A staff record names no school: no school holds one. Nor does one hold an assessment or its results:
+ * an assessment is the district's, of a class or of none, and a client registered with schools reads
+ * and writes none of them (docs/sso.md).
+ */
+const heldByNoSchool: readonly RecordGroup[] = ['staffs', 'assessment_line_items', 'assessment_results'];
+
+/**
  * Whether a group's records each belong to one class, which their `class_id` names (an enrollment, a line
  * item): the schools hold them with the class, and a client of those schools makes them only there. A
  * group the schools share is not, though a record of it may name a class (a class's own score scale).
  */
 export const ofOneClass = (group: RecordGroup): boolean =>
   !sharedBySchools(group) &&
+  !heldByNoSchool.includes(group) &&
   (groups[group] as GroupDescription).references.some(
     (reference) => reference.field === 'class_id' && reference.group === 'classes',
   );
-
-/** A staff record names no school: no school holds one. */
-const heldByNoSchool: readonly RecordGroup[] = ['staffs'];
 
 /** The role group an enrollment's role makes a person part of: students, or teachers for every other role. */
 export const enrolledGroup = (role: string): RecordGroup => (role === 'student' ? 'students' : 'teachers');
@@ -366,6 +371,8 @@ export function schoolHeldSources(group: RecordGroup): string[] {
     line_items: ['line_items', 'classes'],
     results: ['results', 'classes'],
     attendance: ['attendance', 'classes'],
+    assessment_line_items: [],
+    assessment_results: [],
     students: ['students', 'entities', 'classes'],
     teachers: ['teachers', 'entities', 'classes'],
     tutors: ['tutors', 'students', 'entities', 'classes'],

@@ -21,6 +21,8 @@ export const oneRosterObjects = [
   'scoreScales',
   'lineItems',
   'results',
+  'assessmentLineItems',
+  'assessmentResults',
 ] as const;
 export type OneRosterObjectName = (typeof oneRosterObjects)[number];
 
@@ -72,6 +74,16 @@ export const fixedObjectFields: Record<OneRosterObjectName, readonly string[]> =
     'category',
   ],
   results: ['sourcedId', 'status', 'dateLastModified', 'lineItem', 'student', 'scoreStatus', 'scoreDate'],
+  assessmentLineItems: ['sourcedId', 'status', 'dateLastModified', 'title'],
+  assessmentResults: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'assessmentLineItem',
+    'student',
+    'scoreDate',
+    'scoreStatus',
+  ],
 };
 
 /** The fields of `all` a rule lets a reader see, in `all`'s order, `fixed` always among them. */

@@ -20,6 +20,8 @@ export const tombstoneFields = {
   line_items: ['class_id', 'category_id'],
   results: ['class_id', 'line_item_id', 'student_id'],
   attendance: ['class_id', 'student_id', 'date'],
+  assessment_line_items: ['class_id'],
+  assessment_results: ['class_id', 'assessment_line_item_id', 'student_id'],
 } as const satisfies { [G in RecordGroup]: readonly (keyof GroupRecords[G])[] };
 
 /** What a deletion of the group keeps: those fields of the record, each where the record has it. */

@@ -20,6 +20,8 @@ export const recordGroups = [
   'line_items',
   'results',
   'attendance',
+  'assessment_line_items',
+  'assessment_results',
 ] as const;
 export type RecordGroup = (typeof recordGroups)[number];
 
@@ -305,6 +307,47 @@ export const groups = {
     noun: 'attendance record',
     plural: 'attendance records',
   },
+  assessment_line_items: {
+    idField: 'assessment_line_item_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    // An assessment may be of no class (a district's benchmark), and may be part of another.
+    references: [
+      { field: 'class_id', group: 'classes', nullable: true },
+      { field: 'parent_id', group: 'assessment_line_items', nullable: true },
+      {
+        field: 'score_scale_id',
+        group: 'score_scales',
+        nullable: true,
+        matching: 'class_id',
+        orShared: true,
+      },
+    ],
+    scopes: 'assessment',
+    fixed: ['class_id'],
+    noun: 'assessment line item',
+    plural: 'assessment line items',
+  },
+  assessment_results: {
+    idField: 'assessment_result_id',
+    role: undefined,
+    processnumber: false,
+    documents: false,
+    links: undefined,
+    // The class is the assessment's, kept on the result so that the schools of a class hold both.
+    references: [
+      { field: 'class_id', group: 'classes', nullable: true },
+      { field: 'assessment_line_item_id', group: 'assessment_line_items', matching: 'class_id' },
+      { field: 'student_id', group: 'students' },
+    ],
+    scopes: 'assessment',
+    fixed: ['class_id', 'assessment_line_item_id', 'student_id'],
+    naturalKey: ['assessment_line_item_id', 'student_id'],
+    noun: 'assessment result',
+    plural: 'assessment results',
+  },
 } as const satisfies Record<RecordGroup, GroupDescription>;
 
 type Groups = typeof groups;
@@ -383,7 +426,8 @@ export const sensitiveScope = <G extends DocumentGroup>(group: G) => `${group}:r
  * `gradebook.readonly` reads every collection, `gradebook-core.readonly` the collections of the model's
  * objects, not those nested under a class; `gradebook.createput` creates or replaces an object by its
  * sourcedId, `gradebook.createpost` posts a line item's results at once, and `gradebook.delete` deletes
- * an object.
+ * an object. The binding's assessment line items and results have their own three, `assessment.readonly`,
+ * `assessment.createput` and `assessment.delete`.
  */
 export const oneRosterScopes = {
   roster: 'https://purl.imsglobal.org/spec/or/v1p2/scope/roster.readonly',
@@ -394,6 +438,9 @@ export const oneRosterScopes = {
   gradebookCreatePut: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.createput',
   gradebookCreatePost: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.createpost',
   gradebookDelete: 'https://purl.imsglobal.org/spec/or/v1p2/scope/gradebook.delete',
+  assessment: 'https://purl.imsglobal.org/spec/or/v1p2/scope/assessment.readonly',
+  assessmentCreatePut: 'https://purl.imsglobal.org/spec/or/v1p2/scope/assessment.createput',
+  assessmentDelete: 'https://purl.imsglobal.org/spec/or/v1p2/scope/assessment.delete',
 } as const;
 
 export const scopes = [

@@ -131,6 +131,32 @@ export const recordFields: Record<RecordGroup, readonly string[]> = {
     'created_at',
     'updated_at',
   ],
+  assessment_line_items: [
+    'assessment_line_item_id',
+    'class_id',
+    'parent_id',
+    'title',
+    'description',
+    'score_scale_id',
+    'result_value_min',
+    'result_value_max',
+    'created_at',
+    'updated_at',
+  ],
+  assessment_results: [
+    'assessment_result_id',
+    'class_id',
+    'assessment_line_item_id',
+    'student_id',
+    'status',
+    'score',
+    'text_score',
+    'score_percentile',
+    'score_date',
+    'comment',
+    'created_at',
+    'updated_at',
+  ],
 };
 
 /**

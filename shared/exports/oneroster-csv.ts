@@ -407,9 +407,16 @@ async function* groupLines(store: ExportStore, group: RecordGroup): AsyncGenerat
 /** The lists no table reads, emptied. */
 const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
-/** The groups the zip's tables are made from: all but attendance (OneRoster has none). */
+/**
+ * The groups the CSV binding has no table for: attendance (OneRoster has none), and the assessments,
+ * which its REST binding alone carries.
+ */
+const outsideBinding = ['attendance', 'assessment_line_items', 'assessment_results'] as const;
+
+/** The groups the zip's tables are made from. */
 const rosterGroups = recordGroups.filter(
-  (group): group is Exclude<RecordGroup, 'attendance'> => group !== 'attendance',
+  (group): group is Exclude<RecordGroup, (typeof outsideBinding)[number]> =>
+    !(outsideBinding as readonly string[]).includes(group),
 );
 
 /**

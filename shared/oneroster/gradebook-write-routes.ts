@@ -1,7 +1,7 @@
 // The OneRoster 1.2 Gradebook binding's writes (gradebook-writes.ts) as rows of the route table, kept
 // apart from its reads (routes.ts, which lists these too) so that a write's handler bundles only these
-// rows: PUT and DELETE of a category, score scale, line item or result, and the POST of a line item's
-// results.
+// rows: PUT and DELETE of a category, score scale, line item, result, assessment line item or assessment
+// result, and the POST of a line item's results.
 import { schoolHeldSources } from '../auth/school-scope';
 import { keys } from '../data/keys';
 import { oneRosterScopes, type RecordGroup } from '../domain/groups';
@@ -11,11 +11,24 @@ import { row, rowOf } from '../route';
 import { GRADEBOOK_PATH } from './paths';
 
 const imsx = { kind: 'imsx' } as const;
+
+/**
+ * The route area (nested stack) of the binding's assessment line items and results: apart from the rest
+ * of the Gradebook's, so that each stack keeps room to grow under CloudFormation's resource limit.
+ */
+export const ASSESSMENTS_AREA = 'oneroster-assessments';
 const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
 
-const createPut = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePut } as const;
 const createPost = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePost } as const;
-const deletes = { kind: 'scope', scope: oneRosterScopes.gradebookDelete } as const;
+/** The scopes of a PUT and of a DELETE: the gradebook's, or the assessments' own. */
+const gradebookScopes = {
+  put: { kind: 'scope', scope: oneRosterScopes.gradebookCreatePut },
+  delete: { kind: 'scope', scope: oneRosterScopes.gradebookDelete },
+} as const;
+const assessmentScopes = {
+  put: { kind: 'scope', scope: oneRosterScopes.assessmentCreatePut },
+  delete: { kind: 'scope', scope: oneRosterScopes.assessmentDelete },
+} as const;
 
 /**
  * A Gradebook object's writes (gradebook-writes.ts): `PUT <path>/{sourcedId}`, a create or a replace, and
@@ -29,6 +42,8 @@ function gradebookWrites<const Single extends string>(
   single: Single,
   group: RecordGroup,
   reads: readonly string[],
+  scopes: typeof gradebookScopes | typeof assessmentScopes = gradebookScopes,
+  area = 'oneroster-gradebook',
 ) {
   const { create, replace, remove, personWrites } = partitionsOf(group);
   // Neither what only a teacher's writes read nor the Idempotency-Key's item is granted.
@@ -48,8 +63,8 @@ function gradebookWrites<const Single extends string>(
       ...write,
       id: `put-oneroster-${single}`,
       method: 'PUT',
-      handler: `oneroster-gradebook/put-${single}`,
-      auth: createPut,
+      handler: `${area}/put-${single}`,
+      auth: scopes.put,
       body: { type: 'json', maxBytes: LIMITS.bodyBytes },
       reads: [...new Set([...both(create.reads, replace.reads), ...reads])],
       writes: both(create.writes, replace.writes),
@@ -58,8 +73,8 @@ function gradebookWrites<const Single extends string>(
       ...write,
       id: `delete-oneroster-${single}`,
       method: 'DELETE',
-      handler: `oneroster-gradebook/delete-${single}`,
-      auth: deletes,
+      handler: `${area}/delete-${single}`,
+      auth: scopes.delete,
       reads: both(remove.reads),
       writes: both(remove.writes),
     }),
@@ -109,6 +124,24 @@ export const gradebookWriteRoutes = [
   // A result's class is its line item's, its student the student record of the user it names.
   ...gradebookWrites('results', 'result', 'results', rec('line_items', 'entities')),
   postResultsOfLineItem,
+  // An assessment's references are checked by the write itself; a result's assessment and student's
+  // user are read first.
+  ...gradebookWrites(
+    'assessmentLineItems',
+    'assessment-line-item',
+    'assessment_line_items',
+    [],
+    assessmentScopes,
+    ASSESSMENTS_AREA,
+  ),
+  ...gradebookWrites(
+    'assessmentResults',
+    'assessment-result',
+    'assessment_results',
+    rec('assessment_line_items', 'entities'),
+    assessmentScopes,
+    ASSESSMENTS_AREA,
+  ),
 ];
 
 export type GradebookWriteRouteId = (typeof gradebookWriteRoutes)[number]['id'];

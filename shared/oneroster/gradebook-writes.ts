@@ -35,9 +35,9 @@ import { scaleOf } from './scale-values';
 import { OneRosterError } from './status-info';
 
 /** A reference to another object: its sourcedId (its href and type are the binding's, and not read). */
-const ref = () => z.object({ sourcedId: z.string() });
+export const ref = () => z.object({ sourcedId: z.string() });
 /** A day as the binding writes it, a date or a date-time: the native record keeps the date, in UTC. */
-const day = () =>
+export const day = () =>
   z.pipe(
     z.union([z.iso.date(), z.iso.datetime({ offset: true })]),
     z.transform((value: string) =>
@@ -45,7 +45,7 @@ const day = () =>
     ),
   );
 /** Every object's own fields: a PUT makes or keeps an object active; DELETE is how one is deleted. */
-const base = () => ({
+export const base = () => ({
   sourcedId: z.string(),
   status: z.optional(z.literal('active', 'must be active: DELETE deletes an object')),
 });
@@ -116,7 +116,7 @@ const resultSetBody = () =>
   });
 
 /** A result's grade, as the native result holds it. */
-const gradeOf = (result: {
+export const gradeOf = (result: {
   scoreStatus: string;
   score?: number;
   textScore?: string;
@@ -131,14 +131,14 @@ const gradeOf = (result: {
 });
 
 /** The sourcedId in the path, in lower case as ids are stored: a PUT chooses it, so it must be a UUID. */
-function chosenId(request: ApiRequest): string {
+export function chosenId(request: ApiRequest): string {
   const id = request.path.sourcedId ?? '';
   if (!isUuid(id)) throw new OneRosterError(400, 'invaliddata', 'sourcedIds of this service are UUIDs.');
   return id.toLowerCase();
 }
 
 /** A body's object, valid as the binding has it, whose sourcedId must be the path's. */
-function objectOf<K extends string, T extends { sourcedId: string }>(
+export function objectOf<K extends string, T extends { sourcedId: string }>(
   schema: z.ZodMiniType<Record<K, T>>,
   key: K,
   request: ApiRequest,
@@ -153,10 +153,10 @@ function objectOf<K extends string, T extends { sourcedId: string }>(
   return object;
 }
 
-const refused = (name: string, reason: string, message: string) =>
+export const refused = (name: string, reason: string, message: string) =>
   new InvalidInputError(message, [{ name, in: 'body', reason }]);
 
-const lower = (id: string) => id.toLowerCase();
+export const lower = (id: string) => id.toLowerCase();
 
 /** The objects written here, by their binding name, with the native field behind each optional field. */
 const optionalFields = {
@@ -169,6 +169,17 @@ const optionalFields = {
     resultValueMax: 'result_value_max',
   },
   results: { score: 'score', textScore: 'text_score', comment: 'comment' },
+  assessmentLineItems: {
+    description: 'description',
+    resultValueMin: 'result_value_min',
+    resultValueMax: 'result_value_max',
+  },
+  assessmentResults: {
+    score: 'score',
+    textScore: 'text_score',
+    scorePercentile: 'score_percentile',
+    comment: 'comment',
+  },
 } as const;
 type WrittenObject = keyof typeof optionalFields;
 
@@ -209,7 +220,7 @@ function refuseHiddenFields(
  * keeps the record's value of each (a PUT leaving one out would otherwise clear what it cannot read).
  * Answers the input with those values taken from the record as it is.
  */
-function withinProfile<T extends object>(
+export function withinProfile<T extends object>(
   request: ApiRequest,
   object: WrittenObject,
   sent: readonly { name: string; body: object }[],
@@ -225,13 +236,13 @@ function withinProfile<T extends object>(
 }
 
 /** A PUT's answer: 201, made or replaced, with no body (the binding's OpenAPI file) but the object's address. */
-const putAnswer = (request: ApiRequest, path: string, id: string): ApiResponse => ({
+export const putAnswer = (request: ApiRequest, path: string, id: string): ApiResponse => ({
   status: 201,
   headers: { location: `${request.config.publicBaseUrl}${GRADEBOOK_PATH}/${path}/${id}` },
 });
 
 /** A PUT's bodies made alike, whether it replaces a record (`current`) or makes one. */
-const bothWays = <G extends RecordGroup>(
+export const bothWays = <G extends RecordGroup>(
   body: (current: GroupRecords[G] | undefined) => unknown,
 ): PutBodies<G> => ({
   replacing: body,
@@ -374,7 +385,7 @@ function lineItemInput(
 }
 
 /** The student record of each user (a person entity), by the users' sourcedIds: none for a user who is no student. */
-async function studentsOfUsers(
+export async function studentsOfUsers(
   records: RecordRepository,
   userIds: readonly string[],
 ): Promise<(string | undefined)[]> {

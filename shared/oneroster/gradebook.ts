@@ -32,7 +32,7 @@ import {
 import { type Placed, walkPage } from './walk';
 
 /** Categories name no organisation. */
-const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
+export const maker = (request: ApiRequest) => makerFor(request, request.config.tenantId);
 
 /** GET /categories. */
 export async function listCategories(request: ApiRequest, reader: RosterReader): Promise<ApiResponse> {
@@ -88,7 +88,10 @@ const ofClasses = (scales: Iterable<ScoreScale>) =>
   [...scales].filter((s): s is ClassScale => typeof s.class_id === 'string');
 
 /** The ids among these of the scales that are a class's own, read by id (every school shares them). */
-async function classScaleIds(reader: RosterReader, ids: readonly string[]): Promise<ReadonlySet<string>> {
+export async function classScaleIds(
+  reader: RosterReader,
+  ids: readonly string[],
+): Promise<ReadonlySet<string>> {
   if (ids.length === 0) return new Set();
   return new Set(
     ofClasses((await reader.scoreScales([...new Set(ids)])).values()).map((s) => s.score_scale_id),
@@ -204,11 +207,11 @@ export async function listScoreScalesOfSchool(
   return scalesResponse(request, query, present, deletions, (id) => schools.get(id) === schoolId);
 }
 
+/** The groups whose objects are made a batch at a time, as walk entries. */
+export type EntryGroup = 'line_items' | 'results' | 'assessment_line_items' | 'assessment_results';
+
 /** Records of a group as walk entries at their ids, to be made into objects alike. */
-const asEntries = <G extends 'line_items' | 'results'>(
-  group: G,
-  records: Iterable<GroupRecords[G]>,
-): WalkEntry[] =>
+const asEntries = <G extends EntryGroup>(group: G, records: Iterable<GroupRecords[G]>): WalkEntry[] =>
   [...records].map((record) => ({
     group,
     position: idOf(group, record),
@@ -217,25 +220,26 @@ const asEntries = <G extends 'line_items' | 'results'>(
   }));
 
 /** Deletions of a group as walk entries at their ids. */
-const deletedEntries = (group: 'line_items' | 'results', deletions: readonly Deletion[]): WalkEntry[] =>
+const deletedEntries = (group: EntryGroup, deletions: readonly Deletion[]): WalkEntry[] =>
   deletions.map((deletion) => ({ group, position: deletion.id, kind: 'deleted', deletion }));
 
 /** Makes a batch of a group's walk entries into objects, each at its position. */
-type ObjectsOf<T> = (
+export type ObjectsOf<T> = (
   request: ApiRequest,
   reader: RosterReader,
   entries: readonly WalkEntry[],
 ) => Promise<Placed<T>[]>;
 
 /**
- * GET /lineItems and /results: a page in sourcedId order, a walk for a filter or a delta, or the group
- * whole to sort by another field, its objects made a batch at a time by `objectsOf`.
+ * GET /lineItems, /results, /assessmentLineItems and /assessmentResults: a page in sourcedId order, a walk
+ * for a filter or a delta, or the group whole to sort by another field, its objects made a batch at a
+ * time by `objectsOf`.
  */
-async function listObjects<T extends { sourcedId: string }>(
+export async function listObjects<T extends { sourcedId: string }>(
   request: ApiRequest,
   reader: RosterReader,
-  group: 'line_items' | 'results',
-  key: 'lineItems' | 'results',
+  group: EntryGroup,
+  key: 'lineItems' | 'results' | 'assessmentLineItems' | 'assessmentResults',
   objectsOf: ObjectsOf<T>,
 ): Promise<ApiResponse> {
   const query = objectQuery(request, key);
@@ -272,12 +276,16 @@ async function listObjects<T extends { sourcedId: string }>(
   );
 }
 
-/** GET /lineItems/{sourcedId} and /results/{sourcedId}: one object, made as a page's are. */
-async function getObject<T extends { sourcedId: string }>(
+/** GET /lineItems/{sourcedId}, /results/{sourcedId} and the assessments': one object, made as a page's are. */
+export async function getObject<T extends { sourcedId: string }>(
   request: ApiRequest,
   reader: RosterReader,
-  group: 'line_items' | 'results',
-  [key, single]: ['lineItems', 'lineItem'] | ['results', 'result'],
+  group: EntryGroup,
+  [key, single]:
+    | ['lineItems', 'lineItem']
+    | ['results', 'result']
+    | ['assessmentLineItems', 'assessmentLineItem']
+    | ['assessmentResults', 'assessmentResult'],
   objectsOf: ObjectsOf<T>,
 ): Promise<ApiResponse> {
   const respond = singleObject(request, key);

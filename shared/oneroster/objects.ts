@@ -7,6 +7,8 @@ import type { Tombstone } from '../data/tombstones';
 import type { ResultStatus } from '../domain/gradebook';
 import type {
   AcademicSession,
+  AssessmentLineItem,
+  AssessmentResult,
   Category,
   Class,
   Course,
@@ -170,6 +172,38 @@ export interface OneRosterResult {
   score?: number;
   textScore?: string;
   scoreDate: string;
+  comment?: string;
+}
+
+/**
+ * An assessment: of a class where it has one, part of its parent where it has one, on its score scale
+ * where that is a class's (as a line item), with its range where it has one.
+ */
+export interface OneRosterAssessmentLineItem {
+  sourcedId: string;
+  status: ObjectStatus;
+  dateLastModified: string;
+  title: string;
+  description?: string;
+  class?: GuidRef<'class'>;
+  parentAssessmentLineItem?: GuidRef<'assessmentLineItem'>;
+  scoreScale?: GuidRef<'scoreScale'>;
+  resultValueMin?: number;
+  resultValueMax?: number;
+}
+
+/** A student's result in an assessment, its student the user whose student record the native one names. */
+export interface OneRosterAssessmentResult {
+  sourcedId: string;
+  status: ObjectStatus;
+  dateLastModified: string;
+  assessmentLineItem: GuidRef<'assessmentLineItem'>;
+  student: GuidRef<'user'>;
+  score?: number;
+  textScore?: string;
+  scoreDate: string;
+  scorePercentile?: number;
+  scoreStatus: ResultStatus;
   comment?: string;
 }
 
@@ -388,6 +422,78 @@ export class ObjectMaker {
       scoreDate: result.score_date,
       ...(result.comment === '' ? {} : { comment: result.comment }),
     };
+  }
+
+  /** An assessment, on its score scale where that scale is a class's (`classScale`, as for a line item). */
+  assessmentLineItem(item: AssessmentLineItem, classScale = false): OneRosterAssessmentLineItem {
+    return {
+      sourcedId: item.assessment_line_item_id,
+      status: 'active',
+      dateLastModified: item.updated_at,
+      title: item.title,
+      ...(item.description === '' ? {} : { description: item.description }),
+      ...(item.class_id ? { class: this.ref('class', 'classes', item.class_id) } : {}),
+      ...(item.parent_id ? { parentAssessmentLineItem: this.assessmentRef(item.parent_id) } : {}),
+      ...(classScale && item.score_scale_id
+        ? { scoreScale: this.ref('scoreScale', 'scoreScales', item.score_scale_id, GRADEBOOK_PATH) }
+        : {}),
+      ...(item.result_value_min === null ? {} : { resultValueMin: item.result_value_min }),
+      ...(item.result_value_max === null ? {} : { resultValueMax: item.result_value_max }),
+    };
+  }
+
+  /** An assessment result, its student named by their user's sourcedId. */
+  assessmentResult(result: AssessmentResult, userId: string): OneRosterAssessmentResult {
+    return {
+      sourcedId: result.assessment_result_id,
+      status: 'active',
+      dateLastModified: result.updated_at,
+      assessmentLineItem: this.assessmentRef(result.assessment_line_item_id),
+      student: this.ref('user', 'users', userId),
+      ...(result.score === null ? {} : { score: result.score }),
+      ...(result.text_score === null ? {} : { textScore: result.text_score }),
+      scoreDate: result.score_date,
+      ...(result.score_percentile === null ? {} : { scorePercentile: result.score_percentile }),
+      scoreStatus: result.status,
+      ...(result.comment === '' ? {} : { comment: result.comment }),
+    };
+  }
+
+  /** An assessment deleted: its class where it had one. */
+  deletedAssessmentLineItem(
+    id: string,
+    deletedAt: string,
+    kept: Tombstone<'assessment_line_items'>,
+  ): OneRosterAssessmentLineItem {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      title: '',
+      ...(kept.class_id ? { class: this.ref('class', 'classes', kept.class_id) } : {}),
+    };
+  }
+
+  /** An assessment result deleted: its assessment, and its student by their user where still known. */
+  deletedAssessmentResult(
+    id: string,
+    deletedAt: string,
+    kept: Tombstone<'assessment_results'>,
+    userId: string | undefined,
+  ): OneRosterAssessmentResult {
+    return {
+      sourcedId: id,
+      status: 'tobedeleted',
+      dateLastModified: deletedAt,
+      assessmentLineItem: this.assessmentRef(kept.assessment_line_item_id ?? id),
+      student: this.ref('user', 'users', userId ?? kept.student_id ?? id),
+      scoreDate: deletedAt.slice(0, 10),
+      scoreStatus: 'not submitted',
+    };
+  }
+
+  private assessmentRef(id: string): GuidRef<'assessmentLineItem'> {
+    return this.ref('assessmentLineItem', 'assessmentLineItems', id, GRADEBOOK_PATH);
   }
 
   /** A class, with the grades and subjects of its course where that is at hand. */
@@ -738,6 +844,31 @@ export const objectFields = {
     'primary',
     'beginDate',
     'endDate',
+  ],
+  assessmentLineItems: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'title',
+    'description',
+    'class',
+    'parentAssessmentLineItem',
+    'scoreScale',
+    'resultValueMin',
+    'resultValueMax',
+  ],
+  assessmentResults: [
+    'sourcedId',
+    'status',
+    'dateLastModified',
+    'assessmentLineItem',
+    'student',
+    'score',
+    'textScore',
+    'scoreDate',
+    'scorePercentile',
+    'scoreStatus',
+    'comment',
   ],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -7,7 +7,7 @@ import { keys } from '../data/keys';
 import { oneRosterScopes, personGroups, type RecordGroup, recordGroups, roleGroups } from '../domain/groups';
 import { type Route, type RouteAudit, row } from '../route';
 import { collectionParameters } from './collection-query';
-import { gradebookWriteRoutes } from './gradebook-write-routes';
+import { ASSESSMENTS_AREA, gradebookWriteRoutes } from './gradebook-write-routes';
 import { GRADEBOOK_PATH, ROSTERING_PATH } from './paths';
 
 /**
@@ -57,6 +57,8 @@ const gradebookCore = {
   or: oneRosterScopes.gradebook,
 } as const;
 const demographics = { kind: 'scope', scope: oneRosterScopes.demographics } as const;
+/** The assessment line items and results take assessment.readonly (the Gradebook binding's OpenAPI file). */
+const assessments = { kind: 'scope', scope: oneRosterScopes.assessment } as const;
 
 /**
  * Users and orgs are entities: by id, from their listings, or read whole (the counter bounds the read).
@@ -203,6 +205,8 @@ function collection<
     deletions?: readonly RecordGroup[];
     /** The Gradebook service's collection, rather than the Rostering service's. */
     gradebook?: true;
+    /** Its handlers' area, where it is not the service's own (the assessments have theirs). */
+    area?: string;
     /**
      * Partitions of records the objects name, read by id once a page is found (a result's student
      * records): a client registered with schools reads them as any client does.
@@ -214,7 +218,7 @@ function collection<
   const plural = (options.plural ?? name) as Plural;
   const { ofPeople } = options;
   const basePath = options.gradebook ? GRADEBOOK_PATH : ROSTERING_PATH;
-  const area = (stem: string) => (options.gradebook ? 'oneroster-gradebook' : areaOf(stem));
+  const area = (stem: string) => options.area ?? (options.gradebook ? 'oneroster-gradebook' : areaOf(stem));
   const named = options.named ?? [];
   const base = {
     auth,
@@ -511,6 +515,36 @@ export const oneRosterRoutes = [
     '/classes/{sourcedId}/lineItems/{lineItemSourcedId}/results',
     'list-results-of-line-item-in-class',
     [...classResults, keys.recordPartition('line_items')],
+  ),
+  ...collection(
+    'assessmentLineItems',
+    'assessment-line-item',
+    assessments,
+    [
+      ...rec('assessment_line_items', 'score_scales'),
+      keys.counterPartition,
+      keys.changePartition('assessment_line_items'),
+    ],
+    {
+      plural: 'assessment-line-items',
+      deletions: ['assessment_line_items'],
+      gradebook: true,
+      area: ASSESSMENTS_AREA,
+    },
+  ),
+  // An assessment result names its student by their user, as a result does.
+  ...collection(
+    'assessmentResults',
+    'assessment-result',
+    assessments,
+    [...rec('assessment_results'), keys.counterPartition, keys.changePartition('assessment_results')],
+    {
+      plural: 'assessment-results',
+      deletions: ['assessment_results'],
+      gradebook: true,
+      named: rec('students'),
+      area: ASSESSMENTS_AREA,
+    },
   ),
   ...gradebookWriteRoutes,
 ];

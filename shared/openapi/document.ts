@@ -60,6 +60,9 @@ const scopeDescriptions = Object.fromEntries([
   [oneRosterScopes.gradebookCreatePut, 'OneRoster 1.2: create or replace categories, line items and results'],
   [oneRosterScopes.gradebookCreatePost, "OneRoster 1.2: post a line item's results at once"],
   [oneRosterScopes.gradebookDelete, 'OneRoster 1.2: delete categories, line items and results'],
+  [oneRosterScopes.assessment, 'OneRoster 1.2: read assessment line items and results'],
+  [oneRosterScopes.assessmentCreatePut, 'OneRoster 1.2: create or replace assessment line items and results'],
+  [oneRosterScopes.assessmentDelete, 'OneRoster 1.2: delete assessment line items and results'],
 ]) as Record<Scope, string>;
 
 const tagDescriptions: Record<string, string> = {

@@ -22,4 +22,8 @@ export const groupAbout: { [G in RecordGroup]: string } = {
     "Students' results for their classes' line items: where each stands, its score and a comment; a student and their guardians see one once its line item is released.",
   attendance:
     "Students' attendance: in a class on a date, or for the whole school day, marked present, absent, tardy or excused.",
+  assessment_line_items:
+    "Assessments: a district's benchmark or a state test, of a class or of none, perhaps part of another, scored on a scale or out of a range; read by staff and administrators.",
+  assessment_results:
+    "Students' results in assessments: where each stands, its score, the percentile it places the student at, and a comment.",
 };

@@ -132,6 +132,18 @@ const groupComponents: { [G in RecordGroup]: GroupComponents<G> } = {
     deletions: 'AttendanceRecordsDeletions',
     insert: 'AttendanceRecordInsertRequest',
   },
+  assessment_line_items: {
+    page: 'AssessmentLineItemsPage',
+    read: 'AssessmentLineItemSelection',
+    deletions: 'AssessmentLineItemsDeletions',
+    insert: 'AssessmentLineItemInsertRequest',
+  },
+  assessment_results: {
+    page: 'AssessmentResultsPage',
+    read: 'AssessmentResultSelection',
+    deletions: 'AssessmentResultsDeletions',
+    insert: 'AssessmentResultInsertRequest',
+  },
 };
 
 function groupDocs<G extends RecordGroup>(group: G): Record<string, RouteDocs> {
@@ -311,6 +323,40 @@ const oneRosterDocs: Record<OneRosterRouteId, RouteDocs> = {
   },
   'delete-oneroster-result': {
     summary: "OneRoster: delete a student's result",
+    responses: { 204: 'NoContent' },
+  },
+  'list-oneroster-assessment-line-items': {
+    summary: 'OneRoster: list assessment line items',
+    responses: { 200: 'OneRosterAssessmentLineItemSet' },
+  },
+  'get-oneroster-assessment-line-item': {
+    summary: 'OneRoster: get an assessment line item',
+    responses: { 200: 'OneRosterSingleAssessmentLineItem' },
+  },
+  'put-oneroster-assessment-line-item': {
+    summary: 'OneRoster: create or replace an assessment line item',
+    responses: { 201: 'NoContent' },
+    requestBody: 'OneRosterSingleAssessmentLineItem',
+  },
+  'delete-oneroster-assessment-line-item': {
+    summary: 'OneRoster: delete an assessment line item',
+    responses: { 204: 'NoContent' },
+  },
+  'list-oneroster-assessment-results': {
+    summary: "OneRoster: list students' assessment results",
+    responses: { 200: 'OneRosterAssessmentResultSet' },
+  },
+  'get-oneroster-assessment-result': {
+    summary: "OneRoster: get a student's assessment result",
+    responses: { 200: 'OneRosterSingleAssessmentResult' },
+  },
+  'put-oneroster-assessment-result': {
+    summary: "OneRoster: create or replace a student's assessment result",
+    responses: { 201: 'NoContent' },
+    requestBody: 'OneRosterSingleAssessmentResult',
+  },
+  'delete-oneroster-assessment-result': {
+    summary: "OneRoster: delete a student's assessment result",
     responses: { 204: 'NoContent' },
   },
   'list-oneroster-classes': { summary: 'OneRoster: list classes', responses: { 200: 'OneRosterClassSet' } },

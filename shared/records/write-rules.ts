@@ -9,7 +9,6 @@ import type { RecordRepository } from '../data/record-repository';
 import { tallyChange, tallyKeptBy } from '../data/tallies';
 import { InvalidInputError, StateConflictError } from '../domain/errors';
 import {
-  type GradebookGroup,
   type GroupDescription,
   groups,
   idFields,
@@ -89,12 +88,10 @@ export const rolesGuard: DeleteGuard = {
 };
 
 /**
- * A rostering record (session, course, class, enrollment), a gradebook one or an attendance record: made
+ * A rostering record (session, course, class, enrollment), a gradebook, attendance or assessment one: made
  * as sent, with its id and times; what it names is kept by the reference steps, not by these rules.
  */
-function rosterRules<
-  G extends 'academic_sessions' | 'courses' | 'classes' | 'enrollments' | GradebookGroup | 'attendance',
->(group: G): PersonRules<G> {
+function rosterRules<G extends Exclude<RecordGroup, 'entities' | RoleGroup>>(group: G): PersonRules<G> {
   const stamp = (id: string, input: InsertRequest<G>) =>
     ({ [idFields[group]]: id, ...input }) as unknown as GroupRecords[G];
   return {
@@ -210,6 +207,8 @@ export const personRules: { [G in RecordGroup]: PersonRules<G> } = {
   line_items: rosterRules('line_items'),
   results: rosterRules('results'),
   attendance: rosterRules('attendance'),
+  assessment_line_items: rosterRules('assessment_line_items'),
+  assessment_results: rosterRules('assessment_results'),
 };
 
 /** What a record claims of each kind (write-steps.ts, `claim`): its processnumber, its natural key. */
@@ -319,7 +318,7 @@ export function referenceSteps(
         .concat(was.map((target) => steps.enroll(reference, target, [entry], false, now)));
     }
     const matching =
-      reference.matching && (after as Record<string, string> | undefined)?.[reference.matching];
+      reference.matching && (after as Record<string, string | null> | undefined)?.[reference.matching];
     // The record keeping the group's tally (tallies.ts) has it changed by the update that counts this one.
     const keeps = tallyKeptBy(group) === reference.field;
     const tally = (from: object | undefined, to: object | undefined) =>

@@ -392,7 +392,7 @@ export class WriteSteps {
     reference: Reference,
     id: string,
     by: 1 | 0 | -1,
-    matching?: string,
+    matching?: string | null,
     tally: readonly string[] = [],
   ): Step {
     return this.referMany(reference, id, by, 1, matching, tally);
@@ -404,7 +404,7 @@ export class WriteSteps {
     id: string,
     by: number,
     changes: number,
-    matching: string | undefined,
+    matching: string | null | undefined,
     tally: readonly string[],
   ): Step {
     const net = new Map<string, number>();
@@ -476,7 +476,8 @@ export class WriteSteps {
 
   /**
    * An update of a named record's links (`#a`, and the links counter `#l`); when `naming`, the record
-   * must exist and be of the right type, and hold `matching` in the reference's `matching` field; with
+   * must exist and be of the right type, and hold `matching` in the reference's `matching` field (none
+   * there, where `matching` is null: an assessment of no class is no class's); with
    * `room`, the set `#a` must hold at most that many entries.
    */
   private linkUpdate(
@@ -488,20 +489,23 @@ export class WriteSteps {
     attribute: string,
     changes: number,
     room?: number,
-    matching?: string,
+    matching?: string | null,
     names: Record<string, string> = {},
   ): Step {
     const { group, kind, field } = reference;
     const typed = naming && kind !== undefined;
     const matched = naming && reference.matching !== undefined && matching !== undefined;
+    const holdsNone = '(attribute_not_exists(#match) OR attribute_type(#match, :null))';
     const conditions = [
       ...(naming ? ['attribute_exists(pk)'] : []),
       ...(typed ? ['#kind = :kind'] : []),
       ...(matched
         ? [
-            reference.orShared
-              ? '(#match = :match OR attribute_not_exists(#match) OR attribute_type(#match, :null))'
-              : '#match = :match',
+            matching === null
+              ? holdsNone
+              : reference.orShared
+                ? `(#match = :match OR ${holdsNone.slice(1)}`
+                : '#match = :match',
           ]
         : []),
       ...(room !== undefined ? [roomFor('#a', room)] : []),
@@ -525,7 +529,8 @@ export class WriteSteps {
             ...values,
             ':changes': changes,
             ...(typed ? { ':kind': kind.value } : {}),
-            ...(matched ? { ':match': matching, ...(reference.orShared ? { ':null': 'NULL' } : {}) } : {}),
+            ...(matched && matching !== null ? { ':match': matching } : {}),
+            ...(matched && (matching === null || reference.orShared) ? { ':null': 'NULL' } : {}),
             ...(room !== undefined ? { ':room': room } : {}),
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -537,7 +542,7 @@ export class WriteSteps {
               `${groups[group].noun} ${id} already has the most enrollments one may have (${LIMITS.enrollmentsPerRecord}).`,
               [{ name: field, in: 'body', reason: `${groups[group].noun} ${id} is full` }],
             )
-          : old && matched && old[reference.matching as string] !== matching
+          : old && matched && (old[reference.matching as string] ?? null) !== matching
             ? new InvalidInputError(
                 `${field} names a ${groups[group].noun} of another ${reference.matching}.`,
                 [

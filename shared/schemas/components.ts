@@ -28,6 +28,10 @@ import {
   ImsxStatusInfo,
   OneRosterAcademicSession,
   OneRosterAcademicSessionSet,
+  OneRosterAssessmentLineItem,
+  OneRosterAssessmentLineItemSet,
+  OneRosterAssessmentResult,
+  OneRosterAssessmentResultSet,
   OneRosterCategory,
   OneRosterCategorySet,
   OneRosterClass,
@@ -48,6 +52,8 @@ import {
   OneRosterScoreScale,
   OneRosterScoreScaleSet,
   OneRosterSingleAcademicSession,
+  OneRosterSingleAssessmentLineItem,
+  OneRosterSingleAssessmentResult,
   OneRosterSingleCategory,
   OneRosterSingleClass,
   OneRosterSingleCourse,
@@ -68,6 +74,16 @@ import {
   AcademicSessionsList,
   AcademicSessionsSelection,
   Address,
+  AssessmentLineItem,
+  AssessmentLineItemsChanges,
+  AssessmentLineItemsDeletions,
+  AssessmentLineItemsList,
+  AssessmentLineItemsSelection,
+  AssessmentResult,
+  AssessmentResultsChanges,
+  AssessmentResultsDeletions,
+  AssessmentResultsList,
+  AssessmentResultsSelection,
   Attendance,
   AttendanceChanges,
   AttendanceDeletions,
@@ -395,6 +411,47 @@ const gradebookComponents = {
       changes: AttendanceChanges,
       selection: AttendanceSelection,
       deletions: AttendanceDeletions,
+    },
+  ),
+  ...groupComponents(
+    'assessment_line_items',
+    { one: 'AssessmentLineItem', many: 'AssessmentLineItems' },
+    {
+      aRecord: 'An assessment line item',
+      about:
+        'An assessment (a benchmark, a state test) of a class or of none (`class_id` null), part of another ' +
+        'where `parent_id` names it, scored on a score scale, from `result_value_min` to `result_value_max`, ' +
+        'or neither.',
+      insert:
+        'An assessment line item to create or replace: its class, parent and score scale must exist where ' +
+        "named, the scale being the tenant's or the class's own; a replace keeps `class_id`.",
+    },
+    {
+      record: AssessmentLineItem,
+      list: AssessmentLineItemsList,
+      changes: AssessmentLineItemsChanges,
+      selection: AssessmentLineItemsSelection,
+      deletions: AssessmentLineItemsDeletions,
+    },
+  ),
+  ...groupComponents(
+    'assessment_results',
+    { one: 'AssessmentResult', many: 'AssessmentResults' },
+    {
+      aRecord: 'An assessment result',
+      about:
+        "A student's result in an assessment: its `status`, a `score` or a letter value in `text_score`, " +
+        'the `score_percentile` it places the student at, the date scored and a comment.',
+      insert:
+        "An assessment result to create or replace: its assessment and student must exist, `class_id` is the assessment's " +
+        '(null for one of no class), one result a student and assessment, and a replace keeps all three.',
+    },
+    {
+      record: AssessmentResult,
+      list: AssessmentResultsList,
+      changes: AssessmentResultsChanges,
+      selection: AssessmentResultsSelection,
+      deletions: AssessmentResultsDeletions,
     },
   ),
 };
@@ -823,6 +880,32 @@ const componentTable = {
   OneRosterSingleResult: {
     schema: OneRosterSingleResult,
     description: 'One OneRoster result (SingleResultDType).',
+  },
+  OneRosterAssessmentLineItem: {
+    schema: OneRosterAssessmentLineItem,
+    description:
+      'A OneRoster 1.2 assessment line item: an assessment of a class or of none, perhaps part of another.',
+  },
+  OneRosterAssessmentLineItemSet: {
+    schema: OneRosterAssessmentLineItemSet,
+    description: 'A page of OneRoster assessment line items (AssessmentLineItemSetDType).',
+  },
+  OneRosterSingleAssessmentLineItem: {
+    schema: OneRosterSingleAssessmentLineItem,
+    description: 'One OneRoster assessment line item (SingleAssessmentLineItemDType).',
+  },
+  OneRosterAssessmentResult: {
+    schema: OneRosterAssessmentResult,
+    description:
+      "A OneRoster 1.2 assessment result: a student's score in an assessment, the student named by their user.",
+  },
+  OneRosterAssessmentResultSet: {
+    schema: OneRosterAssessmentResultSet,
+    description: 'A page of OneRoster assessment results (AssessmentResultSetDType).',
+  },
+  OneRosterSingleAssessmentResult: {
+    schema: OneRosterSingleAssessmentResult,
+    description: 'One OneRoster assessment result (SingleAssessmentResultDType).',
   },
   OneRosterGUIDPairSet: {
     schema: OneRosterGUIDPairSet,

@@ -160,6 +160,33 @@ export const OneRosterResult = z
   })
   .partial();
 
+export const OneRosterAssessmentLineItem = z
+  .strictObject({
+    ...base,
+    title: z.string(),
+    description: z.string(),
+    class: guidRef('class'),
+    parentAssessmentLineItem: guidRef('assessmentLineItem'),
+    scoreScale: guidRef('scoreScale'),
+    resultValueMin: z.number(),
+    resultValueMax: z.number(),
+  })
+  .partial();
+
+export const OneRosterAssessmentResult = z
+  .strictObject({
+    ...base,
+    assessmentLineItem: guidRef('assessmentLineItem'),
+    student: guidRef('user'),
+    score: z.number(),
+    textScore: z.string(),
+    scoreDate: z.iso.date(),
+    scorePercentile: z.number().min(0).max(100),
+    scoreStatus: z.enum(resultStatuses),
+    comment: z.string(),
+  })
+  .partial();
+
 export const OneRosterAcademicSessionSet = z.strictObject({
   academicSessions: z.array(OneRosterAcademicSession),
 });
@@ -177,6 +204,18 @@ export const OneRosterLineItemSet = z.strictObject({ lineItems: z.array(OneRoste
 export const OneRosterSingleLineItem = z.strictObject({ lineItem: OneRosterLineItem });
 export const OneRosterResultSet = z.strictObject({ results: z.array(OneRosterResult) });
 export const OneRosterSingleResult = z.strictObject({ result: OneRosterResult });
+export const OneRosterAssessmentLineItemSet = z.strictObject({
+  assessmentLineItems: z.array(OneRosterAssessmentLineItem),
+});
+export const OneRosterSingleAssessmentLineItem = z.strictObject({
+  assessmentLineItem: OneRosterAssessmentLineItem,
+});
+export const OneRosterAssessmentResultSet = z.strictObject({
+  assessmentResults: z.array(OneRosterAssessmentResult),
+});
+export const OneRosterSingleAssessmentResult = z.strictObject({
+  assessmentResult: OneRosterAssessmentResult,
+});
 export const OneRosterGUIDPairSet = z.strictObject({
   sourcedIdPairs: z.array(z.strictObject({ suppliedSourcedId: z.string(), allocatedSourcedId: z.string() })),
 });

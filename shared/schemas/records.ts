@@ -207,6 +207,43 @@ export const Attendance = z.strictObject({
   updated_at: timestamp,
 });
 
+/**
+ * An assessment, of a class or of none (a district's benchmark, a state test), and perhaps part of another:
+ * scored on a scale, out of a range, or neither. Its results are read by staff and administrators.
+ */
+export const AssessmentLineItem = z.strictObject({
+  assessment_line_item_id: z.uuid(),
+  class_id: z.uuid().nullable(),
+  parent_id: z.uuid().nullable(),
+  title: z.string(),
+  description: z.string(),
+  score_scale_id: z.uuid().nullable(),
+  result_value_min: z.number().nullable(),
+  result_value_max: z.number().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+/**
+ * A student's result in an assessment: where it stands, a score (a number, a letter value in
+ * `text_score`, or both), the percentile it places the student at, and a comment. Its class is the
+ * assessment's.
+ */
+export const AssessmentResult = z.strictObject({
+  assessment_result_id: z.uuid(),
+  class_id: z.uuid().nullable(),
+  assessment_line_item_id: z.uuid(),
+  student_id: z.uuid(),
+  status: z.enum(resultStatuses),
+  score: z.number().nullable(),
+  text_score: z.string().nullable(),
+  score_percentile: z.number().min(0).max(100).nullable(),
+  score_date: date,
+  comment: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
 /** A class's register for a date, as written: each student's mark, new or replaced. */
 export const AttendanceRegister = z.strictObject({
   class_id: z.uuid(),
@@ -301,6 +338,8 @@ export type ScoreScale = z.infer<typeof ScoreScale>;
 export type LineItem = z.infer<typeof LineItem>;
 export type Result = z.infer<typeof Result>;
 export type Attendance = z.infer<typeof Attendance>;
+export type AssessmentLineItem = z.infer<typeof AssessmentLineItem>;
+export type AssessmentResult = z.infer<typeof AssessmentResult>;
 
 export const recordSchemas = {
   entities: Entity,
@@ -317,6 +356,8 @@ export const recordSchemas = {
   line_items: LineItem,
   results: Result,
   attendance: Attendance,
+  assessment_line_items: AssessmentLineItem,
+  assessment_results: AssessmentResult,
 } as const;
 
 export interface GroupRecords {
@@ -334,6 +375,8 @@ export interface GroupRecords {
   line_items: LineItem;
   results: Result;
   attendance: Attendance;
+  assessment_line_items: AssessmentLineItem;
+  assessment_results: AssessmentResult;
 }
 
 const pagingFields = {
@@ -363,6 +406,8 @@ export const ScoreScalesList = listEnvelope('score_scales', ScoreScale);
 export const LineItemsList = listEnvelope('line_items', LineItem);
 export const ResultsList = listEnvelope('results', Result);
 export const AttendanceList = listEnvelope('attendance', Attendance);
+export const AssessmentLineItemsList = listEnvelope('assessment_line_items', AssessmentLineItem);
+export const AssessmentResultsList = listEnvelope('assessment_results', AssessmentResult);
 
 /**
  * A page whose records hold only the fields `fields=` selects (with their ids), or a list narrowed by
@@ -394,6 +439,8 @@ export const ScoreScalesSelection = selectionEnvelope('score_scales', ScoreScale
 export const LineItemsSelection = selectionEnvelope('line_items', LineItem);
 export const ResultsSelection = selectionEnvelope('results', Result);
 export const AttendanceSelection = selectionEnvelope('attendance', Attendance);
+export const AssessmentLineItemsSelection = selectionEnvelope('assessment_line_items', AssessmentLineItem);
+export const AssessmentResultsSelection = selectionEnvelope('assessment_results', AssessmentResult);
 
 /** A record, or the fields of it that `fields=` selects. */
 export const selection = <T extends z.ZodObject>(record: T) => z.union([record, record.partial()]);
@@ -439,6 +486,8 @@ export const ScoreScalesChanges = changesEnvelope('score_scales', ScoreScale);
 export const LineItemsChanges = changesEnvelope('line_items', LineItem);
 export const ResultsChanges = changesEnvelope('results', Result);
 export const AttendanceChanges = changesEnvelope('attendance', Attendance);
+export const AssessmentLineItemsChanges = changesEnvelope('assessment_line_items', AssessmentLineItem);
+export const AssessmentResultsChanges = changesEnvelope('assessment_results', AssessmentResult);
 
 export const EntitiesDeletions = deletionsEnvelope('entity_id');
 export const StudentsDeletions = deletionsEnvelope('student_id');
@@ -454,3 +503,5 @@ export const ScoreScalesDeletions = deletionsEnvelope('score_scale_id');
 export const LineItemsDeletions = deletionsEnvelope('line_item_id');
 export const ResultsDeletions = deletionsEnvelope('result_id');
 export const AttendanceDeletions = deletionsEnvelope('attendance_id');
+export const AssessmentLineItemsDeletions = deletionsEnvelope('assessment_line_item_id');
+export const AssessmentResultsDeletions = deletionsEnvelope('assessment_result_id');

@@ -398,6 +398,49 @@ export const resultInsertRequest = /* @__PURE__ */ lazily(() =>
   }),
 );
 
+/**
+ * An assessment, of the class named or of none, perhaps part of another (`parent_id`): scored on a scale,
+ * out of a range (from a minimum, 0 when left out), or neither.
+ */
+export const assessmentLineItemInsertRequest = /* @__PURE__ */ lazily(() =>
+  z
+    .strictObject({
+      class_id: z._default(z.nullable(id()), null),
+      parent_id: z._default(z.nullable(id()), null),
+      title: requiredText(200),
+      description: optionalText(LIMITS.text),
+      score_scale_id: z._default(z.nullable(id()), null),
+      result_value_min: z._default(z.nullable(finite()), null),
+      result_value_max: z._default(z.nullable(finite()), null),
+    })
+    .check(
+      z.refine(
+        (l) =>
+          l.result_value_min === null ||
+          l.result_value_max === null ||
+          l.result_value_min < l.result_value_max,
+        { message: 'must be below result_value_max', path: ['result_value_min'] },
+      ),
+    ),
+);
+
+/**
+ * A student's result in an assessment: its class must be the assessment's (none for an assessment of no
+ * class), and its percentile, where given, from 0 to 100.
+ */
+export const assessmentResultInsertRequest = /* @__PURE__ */ lazily(() =>
+  z.strictObject({
+    class_id: z._default(z.nullable(id()), null),
+    assessment_line_item_id: id(),
+    student_id: id(),
+    ...gradeFields(),
+    score_percentile: z._default(
+      z.nullable(finite().check(z.minimum(0, 'must be at least 0'), z.maximum(100, 'must be at most 100'))),
+      null,
+    ),
+  }),
+);
+
 /** Records about several students entered together: 1 to `LIMITS.bulkEntries`, each student once. */
 const forStudents = <T extends z.ZodMiniType<{ student_id: string }>>(entry: T) =>
   z.array(entry).check(
@@ -519,6 +562,12 @@ export const insertRequests = {
   },
   get attendance() {
     return attendanceInsertRequest();
+  },
+  get assessment_line_items() {
+    return assessmentLineItemInsertRequest();
+  },
+  get assessment_results() {
+    return assessmentResultInsertRequest();
   },
 };
 

@@ -70,4 +70,8 @@ export const schemaOfKey: Record<string, string> = {
   lineItem: 'SingleLineItemDType',
   results: 'ResultSetDType',
   result: 'SingleResultDType',
+  assessmentLineItems: 'AssessmentLineItemSetDType',
+  assessmentLineItem: 'SingleAssessmentLineItemDType',
+  assessmentResults: 'AssessmentResultSetDType',
+  assessmentResult: 'SingleAssessmentResultDType',
 };

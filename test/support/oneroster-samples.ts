@@ -1,6 +1,6 @@
 // Real sourcedIds for the OneRoster routes' path parameters, found through the bindings themselves: a class
 // with a student and a teacher, with its school, course and first term, so every nested collection of a
-// path answers with objects, and a gradebook category, score scale, line item and result.
+// path answers with objects, and a gradebook category, score scale, line item, result, assessment line item and assessment result.
 import { GRADEBOOK_PATH, ROSTERING_PATH } from '../../shared/oneroster/paths';
 
 type Get = (path: string) => Promise<Response>;
@@ -54,7 +54,14 @@ export async function rosterSamples(get: Get): Promise<RosterSamples> {
   const gradingPeriods = await get(`${ROSTERING_PATH}/gradingPeriods?limit=1`);
   const period = ((await gradingPeriods.json()) as { academicSessions: Obj[] }).academicSessions[0];
   byCollection.gradingPeriods = period?.sourcedId ?? 'none';
-  for (const collection of ['categories', 'scoreScales', 'lineItems', 'results']) {
+  for (const collection of [
+    'categories',
+    'scoreScales',
+    'lineItems',
+    'results',
+    'assessmentLineItems',
+    'assessmentResults',
+  ]) {
     const response = await get(`${GRADEBOOK_PATH}/${collection}?limit=1`);
     const found = ((await response.json()) as Record<string, Obj[]>)[collection]?.[0];
     byCollection[collection] = found?.sourcedId ?? 'none';

@@ -11,6 +11,7 @@ import type {
   Entity,
   EntityRole,
   IdentificationDocument,
+  ScoreScale,
   Staff,
   Student,
   Teacher,
@@ -18,7 +19,7 @@ import type {
 } from '../../../shared/schemas/records';
 import { demoAttendance } from './attendance';
 import { avatarPng } from './avatar';
-import { demoClassScale, demoGradebook } from './gradebook';
+import { demoAssessments, demoClassScale, demoGradebook } from './gradebook';
 import { Random } from './random';
 import { demoRoster } from './rostering';
 import {
@@ -398,6 +399,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
   const attendance = demoAttendance(r, { ...roster, entities: [...entities.values()], students }, stamp);
   const [firstClass] = [...roster.classes].sort((a, b) => (a.class_id < b.class_id ? -1 : 1));
   const classScale = demoClassScale(r, firstClass as Class, stamp);
+  const assessments = demoAssessments(r, students, gradebook.scoreScales[1] as ScoreScale, stamp);
 
   return [
     ...[...entities.values()].map((record) => ({ group: 'entities' as const, record })),
@@ -414,5 +416,7 @@ export function demoTenant(seed = DEMO_SEED): NewRecord[] {
     ...gradebook.lineItems.map((record) => ({ group: 'line_items' as const, record })),
     ...gradebook.results.map((record) => ({ group: 'results' as const, record })),
     ...attendance.map((record) => ({ group: 'attendance' as const, record })),
+    ...assessments.assessmentLineItems.map((record) => ({ group: 'assessment_line_items' as const, record })),
+    ...assessments.assessmentResults.map((record) => ({ group: 'assessment_results' as const, record })),
   ];
 }

@@ -3,9 +3,12 @@
 // secondary school, levels 1 to 5 in the 2nd and 3rd cycles, and the 1st cycle's descriptive mentions.
 // Each class has the first grading period's work: a test scored in percent, released to its students,
 // and a group project on the 0 to 20 scale, not yet released. Every student of a class has their test
-// graded; the projects are not in yet. Deterministic: it draws from the tenant's generator.
+// graded; the projects are not in yet. Every student sat last June's national assessment, whose results
+// are in. Deterministic: it draws from the tenant's generator.
 import type {
   AcademicSession,
+  AssessmentLineItem,
+  AssessmentResult,
   Category,
   Class,
   Enrollment,
@@ -158,4 +161,70 @@ function testResults(
       },
     ];
   });
+}
+
+/** The national assessment the demo's students sat, and the subjects it tested, each scored in percent. */
+const assessment = {
+  title: 'Provas de Aferição 2026',
+  description: 'Provas nacionais de aferição, aplicadas pelo IAVE em todas as escolas.',
+  subjects: ['Português', 'Matemática'],
+};
+
+export interface AssessmentSetup {
+  assessmentLineItems: AssessmentLineItem[];
+  assessmentResults: AssessmentResult[];
+}
+
+/**
+ * The national assessment, of no class, reported on the levels scale, and its subjects as its parts,
+ * each scored in percent, with every student's result in each: a percentage, and the percentile it
+ * places the student at among the demo's students. Drawn after everything else, so that every id drawn
+ * before is the same as without it.
+ */
+export function demoAssessments(
+  r: Random,
+  students: readonly Student[],
+  levels: ScoreScale,
+  stamp: () => { created_at: string; updated_at: string },
+): AssessmentSetup {
+  const item = (title: string, description: string, parentId: string | null): AssessmentLineItem => ({
+    assessment_line_item_id: r.uuid(),
+    class_id: null,
+    parent_id: parentId,
+    title,
+    description,
+    score_scale_id: null,
+    result_value_min: 0,
+    result_value_max: 100,
+    ...stamp(),
+  });
+  const whole = {
+    ...item(assessment.title, assessment.description, null),
+    score_scale_id: levels.score_scale_id,
+    result_value_min: null,
+    result_value_max: null,
+  };
+  const parts = assessment.subjects.map((subject) =>
+    item(`${assessment.title}: ${subject}`, `A prova de ${subject}.`, whole.assessment_line_item_id),
+  );
+  const assessmentResults = parts.flatMap((part) => {
+    const scores = students.map(() => r.int(30, 75) + r.int(0, 25));
+    const below = (score: number) => scores.filter((other) => other < score).length;
+    return students.map(
+      (student, i): AssessmentResult => ({
+        assessment_result_id: r.uuid(),
+        class_id: null,
+        assessment_line_item_id: part.assessment_line_item_id,
+        student_id: student.student_id,
+        status: 'fully graded',
+        score: scores[i] as number,
+        text_score: null,
+        score_percentile: Math.round((100 * below(scores[i] as number)) / scores.length),
+        score_date: '2026-06-19',
+        comment: '',
+        ...stamp(),
+      }),
+    );
+  });
+  return { assessmentLineItems: [whole, ...parts], assessmentResults };
 }

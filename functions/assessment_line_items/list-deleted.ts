@@ -1,0 +1,9 @@
+// GET /api/assessment_line_items/deleted
+import { recordRoute } from '../../shared/record-routes';
+import { listDeleted } from '../../shared/records/read-records';
+import { api } from '../../shared/wiring/api';
+import { recordRepository } from '../../shared/wiring/record-repository';
+
+export const handler = api(recordRoute('list-deleted-assessment_line_items'), (request) =>
+  listDeleted('assessment_line_items', request, recordRepository()),
+);
