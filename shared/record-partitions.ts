@@ -14,6 +14,7 @@ import {
   type RecordGroup,
   type Reference,
 } from './domain/groups';
+import { aboutStudentOfClass } from './records/class-students';
 import { schoolDeletionSources } from './records/school-deletions';
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
@@ -78,6 +79,11 @@ export function partitionsOf(group: RecordGroup) {
           idempotency,
           ...(ofOneClass(group) ? [keys.recordPartition('classes')] : []),
           ...(isStudentWork(group) ? schoolHeldSources('students') : []),
+          // A record about a student of a class is made only for one it enrolls (class-students.ts): the
+          // student's person's enrollment list, and the class where it does not.
+          ...(aboutStudentOfClass(group)
+            ? (['students', 'entities', 'classes'] as const).map(keys.recordPartition)
+            : []),
           ...writer,
         ]),
       ],

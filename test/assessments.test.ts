@@ -17,7 +17,7 @@ const USERS = '/ims/oneroster/rostering/v1p2/users';
 const DEMO_ASSESSMENT = 'Provas de Aferição 2026';
 
 let api: TestApi;
-const { tokenOf, sharedClass } = demoPeople(() => api);
+const { tokenOf, sharedClass, studentNotInClass } = demoPeople(() => api);
 beforeAll(async () => {
   api = await startTestApi();
 });
@@ -87,9 +87,8 @@ describe('the native assessment line items and results', () => {
     }
   });
 
-  it('keep an assessment result’s class to its assessment’s, none for an assessment of no class', async () => {
-    const { classId } = await sharedClass();
-    const [student] = await everyNative('students');
+  it('keep an assessment result’s class to its assessment’s, none for an assessment of no class, and its student to the class’s', async () => {
+    const { classId, studentId } = await sharedClass();
     const ofNoClass = await json(
       await api.send('POST', '/api/assessment_line_items', { title: 'Prova global', result_value_max: 20 }),
       201,
@@ -103,7 +102,7 @@ describe('the native assessment line items and results', () => {
       201,
     );
     const grade = {
-      student_id: student?.student_id,
+      student_id: studentId,
       status: 'fully graded',
       score: 14,
       score_date: '2027-01-15',
@@ -113,9 +112,15 @@ describe('the native assessment line items and results', () => {
       { ...grade, assessment_line_item_id: ofNoClass.assessment_line_item_id, class_id: classId },
       { ...grade, assessment_line_item_id: ofClass.assessment_line_item_id },
       { ...grade, assessment_line_item_id: ofClass.assessment_line_item_id, class_id: randomUUID() },
+      {
+        ...grade,
+        assessment_line_item_id: ofClass.assessment_line_item_id,
+        class_id: classId,
+        student_id: await studentNotInClass(classId),
+      },
     ]) {
       const problem = await json(await api.send('POST', '/api/assessment_results', wrong), 400);
-      expect(JSON.stringify(problem)).toMatch(/assessment_line_item_id|class_id/);
+      expect(JSON.stringify(problem)).toMatch(/assessment_line_item_id|class_id|student_id/);
     }
     expect(await everyNative('assessment_results')).toEqual(before);
     const made = await json(
@@ -260,6 +265,38 @@ describe('the OneRoster 1.2 assessmentLineItems and assessmentResults', () => {
     );
   });
 
+  it('keep what a client writing back an assessment it read cannot see: a tenant’s scale, the fields its profile hides', async () => {
+    const items = await everyNative('assessment_line_items');
+    const whole = items.find((i) => i.title === DEMO_ASSESSMENT) as Row;
+    const part = items.find((i) => i.parent_id === whole.assessment_line_item_id) as Row;
+    const { token } = await registeredClient(api, {
+      name: 'Assessments without their tree',
+      scopes: [oneRosterScopes.assessment, oneRosterScopes.assessmentCreatePut],
+      profile: {
+        oneroster: { assessmentLineItems: { exclude: ['parentAssessmentLineItem', 'scoreScale'] } },
+      },
+    });
+    for (const [item, as] of [
+      [whole, undefined],
+      [part, token],
+    ] as const) {
+      const path = `${BASE}/assessmentLineItems/${item.assessment_line_item_id}`;
+      const read = (await validResponse(await api.get(path, { token: as }), 'SingleAssessmentLineItemDType'))
+        .assessmentLineItem as Row;
+      expect(read).not.toHaveProperty('scoreScale');
+      const written = await api.send(
+        'PUT',
+        path,
+        { assessmentLineItem: { ...read, title: `${item.title}` } },
+        { token: as },
+      );
+      expect(written.status, await written.clone().text()).toBe(201);
+      const after = await json(await api.get(`/api/assessment_line_items/${item.assessment_line_item_id}`));
+      expect(after).toMatchObject({ parent_id: item.parent_id, score_scale_id: item.score_scale_id });
+    }
+    expect(whole.score_scale_id).not.toBeNull();
+  });
+
   it('page, filter, sort and select fields as the other collections do', async () => {
     const all = (
       await validResponse(await api.get(`${BASE}/assessmentResults?limit=1000`), 'AssessmentResultSetDType')
@@ -304,8 +341,8 @@ describe('the OneRoster 1.2 assessmentLineItems and assessmentResults', () => {
 
   it('make, replace and delete an assessment and a result under the client’s sourcedIds, and tell a delta of them', async () => {
     const since = new Date().toISOString();
-    const { classId } = await sharedClass();
-    const [student] = await everyNative('students');
+    const { classId, studentId } = await sharedClass();
+    const student = await json(await api.get(`/api/students/${studentId}`));
     const { token } = await registeredClient(api, {
       name: 'Assessment platform',
       scopes: [

@@ -370,12 +370,13 @@ describe('what each route touches', () => {
     const { calls, track } = tracker();
     const roster = await rosterIds();
     // A record about a student of a class is made for one the class enrolls.
-    const students = isStudentWork(group)
-      ? await studentsOfClass(roster.classes[0] as string)
-      : ((await json(await send('GET', '/api/students?items_per_page=2'), 200)).students as Record<
-          string,
-          string
-        >[]);
+    const students =
+      isStudentWork(group) || group === 'assessment_results'
+        ? await studentsOfClass(roster.classes[0] as string)
+        : ((await json(await send('GET', '/api/students?items_per_page=2'), 200)).students as Record<
+            string,
+            string
+          >[]);
     const [first, second] = students.map((s) => s.student_id);
     const body = (studentId?: string) => {
       const alternate = studentId === second ? 1 : 0;
@@ -471,6 +472,16 @@ describe('what each route touches', () => {
     const created = await track(`create-${group}`, async () =>
       json(await send('POST', `/api/${group}`, body(first)), 201),
     );
+    if (group === 'assessment_results') {
+      // A student the class does not enroll is refused, having read the class.
+      const enrolled = new Set(students.map((s) => s.student_id));
+      const everyone = (await json(await send('GET', '/api/students?items_per_page=500'), 200))
+        .students as Record<string, string>[];
+      const outsider = everyone.find((s) => !enrolled.has(s.student_id))?.student_id;
+      await track(`create-${group}`, async () =>
+        json(await send('POST', `/api/${group}`, { ...body(first), student_id: outsider }), 400),
+      );
+    }
     const path = `/api/${group}/${created[idField]}`;
     await track(`replace-${group}`, async () => json(await send('PUT', path, body(second)), 200));
     if (groups[group].documents) {
@@ -826,6 +837,17 @@ describe('what each route touches', () => {
         },
       },
     };
+    // A result of a student the class does not enroll is refused, having read the class.
+    const enrolled = new Set((await studentsOfClass(theirs.class_id as string)).map((s) => s.entity_id));
+    const outsider = (
+      (await json(await send('GET', '/api/students?items_per_page=500'), 200)).students as Record<
+        string,
+        string
+      >[]
+    ).find((s) => !enrolled.has(s.entity_id))?.entity_id;
+    const outsiderResult = {
+      assessmentResult: { ...assessmentBodies['assessment-result'].assessmentResult, student: ref(outsider) },
+    };
     for (const [object, path, id] of [
       ['assessment-line-item', 'assessmentLineItems', assessment],
       ['assessment-result', 'assessmentResults', assessmentResult],
@@ -833,6 +855,11 @@ describe('what each route touches', () => {
       await track(`put-oneroster-${object}`, async () =>
         json(await send('PUT', `${gradebook}/${path}/${id}`, assessmentBodies[object], scoped), 403),
       );
+      if (object === 'assessment-result') {
+        await track(`put-oneroster-${object}`, async () =>
+          json(await send('PUT', `${gradebook}/${path}/${id}`, outsiderResult, token), 400),
+        );
+      }
       for (let i = 0; i < 2; i++) {
         await track(`put-oneroster-${object}`, async () =>
           json(await send('PUT', `${gradebook}/${path}/${id}`, assessmentBodies[object], token), 201),

@@ -1,5 +1,6 @@
 // POST /api/assessment_results
 import { recordRoute } from '../../shared/record-routes';
+import { refuseStudentNotInClass } from '../../shared/records/class-students';
 import { createRecord } from '../../shared/records/write-records';
 import { assessmentResultInsertRequest } from '../../shared/schemas/requests';
 import { idempotencyStore } from '../../shared/wiring/idempotency-store';
@@ -13,5 +14,6 @@ export const handler = revocableApi(recordRoute('create-assessment_results'), (r
     request,
     recordWriter(),
     idempotencyStore(),
+    refuseStudentNotInClass,
   ),
 );

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { isUuid } from '../domain/identifiers';
 import type { ApiRequest, ApiResponse } from '../exchange';
+import { refuseStudentNotInClass } from '../records/class-students';
 import type { RecordWriter } from '../records/record-writer';
 import { putRecord } from '../records/write-records';
 import { assessmentLineItemInsertRequest, assessmentResultInsertRequest } from '../schemas/requests';
@@ -73,7 +74,8 @@ export async function putAssessmentLineItem(request: ApiRequest, writer: RecordW
           parent_id: item.parentAssessmentLineItem?.sourcedId ?? null,
           title: item.title,
           description: item.description ?? '',
-          score_scale_id: item.scoreScale?.sourcedId ?? null,
+          // A tenant's scale, which the binding does not serve, is kept when the body names none.
+          score_scale_id: item.scoreScale?.sourcedId ?? current?.score_scale_id ?? null,
           result_value_min: item.resultValueMin ?? null,
           result_value_max: item.resultValueMax ?? null,
         },
@@ -107,13 +109,8 @@ export async function putAssessmentResult(request: ApiRequest, writer: RecordWri
       "An assessment result's student is a user who is a student.",
     );
   }
-  await putRecord(
-    'assessment_results',
-    id,
-    assessmentResultInsertRequest(),
-    request,
-    writer,
-    bothWays((current) =>
+  await putRecord('assessment_results', id, assessmentResultInsertRequest(), request, writer, {
+    ...bothWays((current) =>
       withinProfile(
         request,
         'assessmentResults',
@@ -128,6 +125,7 @@ export async function putAssessmentResult(request: ApiRequest, writer: RecordWri
         current,
       ),
     ),
-  );
+    check: refuseStudentNotInClass,
+  });
   return putAnswer(request, 'assessmentResults', id);
 }

@@ -171,6 +171,9 @@ const optionalFields = {
   results: { score: 'score', textScore: 'text_score', comment: 'comment' },
   assessmentLineItems: {
     description: 'description',
+    class: 'class_id',
+    parentAssessmentLineItem: 'parent_id',
+    scoreScale: 'score_scale_id',
     resultValueMin: 'result_value_min',
     resultValueMax: 'result_value_max',
   },

@@ -1,11 +1,19 @@
-// A record about a student of a class (a result, an attendance mark) is made only for a student the class
-// enrolls as one: the student's person lists an enrollment in the class with the role `student`. A whole
-// day's attendance names no class and is any student's. A record already made is replaced whatever the
+// A record about a student of a class (a result, an attendance mark, an assessment result) is made only
+// for a student the class enrolls as one: the student's person lists an enrollment in the class with the
+// role `student`. A whole day's attendance, or a result in an assessment of no class, names no class and
+// is any student's. A record already made is replaced whatever the
 // student's enrollment now, so a mark of a student who has since left can still be corrected.
-import { isStudentWork } from '../data/listings';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
-import type { RecordGroup } from '../domain/groups';
+import { type GroupDescription, groups, type RecordGroup } from '../domain/groups';
+
+/** Whether a group's records each name a student and the class they are about (`references` in groups.ts). */
+export const aboutStudentOfClass = (group: RecordGroup): boolean => {
+  const { references } = groups[group] as GroupDescription;
+  const names = (field: string, named: RecordGroup) =>
+    references.some((r) => r.field === field && r.group === named);
+  return names('class_id', 'classes') && names('student_id', 'students');
+};
 
 /** Whether a person's enrollment list holds `classId` with the role `student`. */
 export const enrollsAsStudent = (
@@ -49,7 +57,7 @@ export async function refuseStudentsNotInClass(
 }
 
 /**
- * Refuses (400) a new record about a student of a class (`isStudentWork`) whose class does not enroll the
+ * Refuses (400) a new record about a student of a class (`aboutStudentOfClass`) whose class does not enroll the
  * student as one. A student there is not is left to the write's own reference check, which says so.
  */
 export async function refuseStudentNotInClass(
@@ -58,7 +66,7 @@ export async function refuseStudentNotInClass(
   records: RecordRepository,
 ): Promise<void> {
   const { class_id: classId, student_id: studentId } = input as { class_id?: unknown; student_id?: unknown };
-  if (!isStudentWork(group) || typeof classId !== 'string' || typeof studentId !== 'string') return;
+  if (!aboutStudentOfClass(group) || typeof classId !== 'string' || typeof studentId !== 'string') return;
   const entityOf = await records.entityIdsOf('students', [studentId]);
   if (!entityOf.has(studentId)) return;
   await refuseStudentsNotInClass(records, classId, [studentId], entityOf, () => 'student_id');

@@ -430,7 +430,8 @@ export class WriteSteps {
       ...(lowered.length > 0 && { lowered: { key: keys.record(reference.group, id), names: lowered } }),
       additive: {
         item: itemKey(keys.record(reference.group, id)),
-        kind: `refer${by >= 0 ? '+' : '-'}${matching ?? ''}`,
+        // Writes merge only where they check the same: a class, none (null), or nothing (undefined).
+        kind: `refer${by >= 0 ? '+' : '-'}${matching === null ? '#none' : (matching ?? '')}`,
         entries: tally,
         by,
         changes,
