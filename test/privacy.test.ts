@@ -274,6 +274,11 @@ describe("a person's data on request", () => {
       const exported = JSON.parse(readFileSync(out, 'utf8'));
       expect(exported.entity).toEqual(entity);
       expect(exported.records.students).toEqual([student]);
+      // A student's grades, marks and assessment results are theirs too: the demo has each of them.
+      for (const group of ['results', 'attendance', 'assessment_results']) {
+        expect(exported.work[group].length, group).toBeGreaterThan(0);
+        for (const record of exported.work[group]) expect(record.student_id).toBe(student.student_id);
+      }
       expect(exported.accounts).toHaveLength(1);
       expect(exported.accounts[0]).toMatchObject({ user_id: user?.user_id, username: 'student', totp: true });
       const text = readFileSync(out, 'utf8');

@@ -1,6 +1,7 @@
 // A person's data on request (GDPR articles 15 and 17; FERPA's right to inspect): `people export` gathers
-// every record about a person (their entity, their student, teacher, tutor and staff records, their
-// sign-in accounts without password hashes, and the audit trail of their records) into one document;
+// every record about a person (their entity, their student, teacher, tutor and staff records, a student's
+// results, attendance and assessment results, their sign-in accounts without password hashes, and the
+// audit trail of their records) into one document;
 // `people erase` first ends each account: its login names, sign-on sessions, refresh tokens, unredeemed
 // codes and sign-in counters are deleted, its sign-ins (refresh families) marked revoked and the account
 // recorded as signed out for the verifiers of every route, in transactions of its own; then it deletes the records through the record writer (one transaction each, so
@@ -61,6 +62,8 @@ export interface PersonExport {
   entity: Entity;
   /** Their records of every role group, with every value (documents and bank accounts unmasked). */
   records: { [G in RoleGroup]: GroupRecords[G][] };
+  /** A student's results, attendance and assessment results: what they name the person's student records by. */
+  work: { [G in StudentWork | 'assessment_results']: GroupRecords[G][] };
   accounts: AccountSummary[];
   /** Who read or changed their records, from the start of the audit log. */
   audit: AuditEvent[];
@@ -111,6 +114,14 @@ export async function exportPerson(stores: PeopleStores, entityId: string): Prom
       }),
     ),
   ) as PersonExport['records'];
+  const workOf = async <G extends StudentWork | 'assessment_results'>(group: G, ids: readonly string[]) =>
+    [group, [...(await stores.records.getMany(group, ids)).values()]] as const;
+  const work = Object.fromEntries(
+    await Promise.all([
+      ...studentWork.map(async (listing) => workOf(listing, await studentWorkOf(stores, entity, listing))),
+      workOf('assessment_results', await assessmentResultsOf(stores, entity)),
+    ]),
+  ) as PersonExport['work'];
   const accounts = (await accountsOf(stores.users, entityId)).map(summarise);
   const audit = await auditOfPerson(stores.auditSource, entityId, new Date(0).toISOString());
   const exported: PersonExport = {
@@ -118,6 +129,7 @@ export async function exportPerson(stores: PeopleStores, entityId: string): Prom
     tenant_id: stores.tenantId,
     entity,
     records,
+    work,
     accounts,
     audit,
   };
