@@ -17,7 +17,7 @@ const USERS = '/ims/oneroster/rostering/v1p2/users';
 const DEMO_ASSESSMENT = 'Provas de Aferição 2026';
 
 let api: TestApi;
-const { tokenOf, sharedClass, studentNotInClass } = demoPeople(() => api);
+const { tokenOf, sharedClass, studentNotInClass, studentsOf } = demoPeople(() => api);
 beforeAll(async () => {
   api = await startTestApi();
 });
@@ -76,14 +76,41 @@ describe('the native assessment line items and results', () => {
     }
   });
 
-  it('are read by staff, and by no teacher, student or guardian (404 for one, 403 for the list)', async () => {
-    const [result] = await everyNative('assessment_results');
-    const path = `/api/assessment_results/${result?.assessment_result_id}`;
-    expect(await json(await api.get(path, { token: await tokenOf('staff') }))).toEqual(result);
-    for (const username of ['teacher', 'student', 'guardian']) {
+  it('are read whole by staff; their results by a student their own, a guardian their children’s, a teacher none', async () => {
+    const all = await everyNative('assessment_results');
+    const items = await everyNative('assessment_line_items');
+    const readable: Record<string, Set<string>> = {
+      staff: new Set(all.map((r) => r.student_id as string)),
+      student: await studentsOf('student', 'student'),
+      guardian: await studentsOf('guardian', 'tutor'),
+      teacher: new Set(),
+    };
+    for (const [username, students] of Object.entries(readable)) {
       const token = await tokenOf(username);
-      expect([403, 404], username).toContain((await api.get(path, { token })).status);
-      expect((await api.get('/api/assessment_results', { token })).status, username).toBe(403);
+      // Every member of the school reads the assessments whole, as the calendar.
+      expect(await everyNative('assessment_line_items', token), username).toEqual(items);
+      const theirs = all.filter((r) => students.has(r.student_id as string));
+      expect(await everyNative('assessment_results', token), username).toEqual(theirs);
+      if (username !== 'staff') expect(theirs.length, username).toBeLessThan(all.length);
+      const other = all.find((r) => !students.has(r.student_id as string));
+      if (other) {
+        expect(
+          (await api.get(`/api/assessment_results/${other.assessment_result_id}`, { token })).status,
+        ).toBe(404);
+      }
+      for (const result of theirs) {
+        expect(
+          await json(await api.get(`/api/assessment_results/${result.assessment_result_id}`, { token })),
+        ).toEqual(result);
+      }
+    }
+    expect(readable.student?.size).toBeGreaterThan(0);
+    expect(readable.guardian?.size).toBeGreaterThan(0);
+    // Nobody but an administrator writes one.
+    for (const username of ['staff', 'teacher', 'student', 'guardian']) {
+      const token = await tokenOf(username);
+      const made = await api.send('POST', '/api/assessment_line_items', { title: 'Prova' }, { token });
+      expect(made.status, username).toBe(403);
     }
   });
 

@@ -50,6 +50,7 @@ describe('exchanging a code (RFC 6749 section 4.1.3)', () => {
       'enrollments:read',
       'gradebook:read',
       'attendance:read',
+      'assessment:read',
       'gradebook:write',
       'attendance:write',
     ]);

@@ -95,6 +95,7 @@ describe('the scopes of a person come from the role table (docs/sso.md)', () => 
     'enrollments:read',
     'gradebook:read',
     'attendance:read',
+    'assessment:read',
   ];
   const expected: Record<string, string[]> = {
     admin: [...scopes],
@@ -121,7 +122,7 @@ describe('the scopes of a person come from the role table (docs/sso.md)', () => 
       'tutors:read:sensitive',
     ],
     student: ['students:read', ...rostering, 'students:read:sensitive'],
-    staff: ['staffs:read', 'teachers:read', ...rostering, 'assessment:read'],
+    staff: ['staffs:read', 'teachers:read', ...rostering],
   };
   it.each(Object.entries(expected))('%s', async (username, scopesOfAccount) => {
     const me = await json<{ scopes: string[] }>(await read(username, '/api/sso/me'));

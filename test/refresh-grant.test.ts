@@ -165,7 +165,7 @@ describe('scopes at refresh', () => {
     expect(decodeJwt(narrowed.access_token).scope).toBe('students:read');
     const full = await refreshed(narrowed.refresh_token);
     expect(full.scope).toBe(
-      'students:read teachers:read tutors:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read attendance:read gradebook:write attendance:write',
+      'students:read teachers:read tutors:read academic_sessions:read courses:read classes:read enrollments:read gradebook:read attendance:read assessment:read gradebook:write attendance:write',
     );
   });
 

@@ -425,6 +425,7 @@ describe('POST /api/sso/authorize: signing in (RFC 6749 section 4.1.2)', () => {
         'enrollments:read',
         'gradebook:read',
         'attendance:read',
+        'assessment:read',
         'students:read:sensitive',
         'tutors:read:sensitive',
       ],

@@ -33,6 +33,7 @@ const sources: ReachSources = {
     ]),
   },
   studentWork: { own: ['r4'], inCare: ['r3'], taught: ['r2', 'r1'] },
+  assessmentResults: { own: ['a2'], inCare: ['a3', 'a1'] },
 };
 
 describe('the ids a reach gives (issue 3, deliverable 6)', () => {
@@ -75,6 +76,12 @@ describe('the ids a reach gives (issue 3, deliverable 6)', () => {
     expect(idsInReach('results', ['in-care', 'taught'], sources)).toEqual(['r1', 'r2', 'r3']);
   });
 
+  it("assessment results: one's own and one's children's, as their listing by student gave them", () => {
+    expect(idsInReach('assessment_results', ['own'], sources)).toEqual(['a2']);
+    expect(idsInReach('assessment_results', ['in-care'], sources)).toEqual(['a1', 'a3']);
+    expect(idsInReach('assessment_results', ['taught'], sources)).toEqual([]);
+  });
+
   it('nothing without a reach', () => {
     expect(idsInReach('students', [], sources)).toEqual([]);
   });
@@ -99,6 +106,12 @@ describe('what a restricted read consults', () => {
       ...partitions('entities', 'tutors', 'students'),
       'LIST#attendance',
     ]);
+    // A guardian's children are their tutor records' students: no class is read.
+    expect(reachSources('assessment_results')).toEqual([
+      ...partitions('entities', 'tutors'),
+      'LIST#assessment_results',
+    ]);
+    expect(reachSources('assessment_line_items')).toEqual([]);
     expect(reachSources('courses')).toEqual([]);
     expect(reachSources('tutors')).toEqual(partitions('entities'));
     expect(reachSources('teachers')).toEqual([]);

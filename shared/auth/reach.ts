@@ -7,7 +7,8 @@
 // students, its teachers all of them. Its results are in a listing by class and student: a student reads
 // their own, a guardian their children's, for the line items released to students; a teacher all of them.
 // Attendance is in a listing by class and student too, a whole day's under no class: a student reads all
-// of their own, a guardian their children's, a teacher their classes' (never a whole day's).
+// of their own, a guardian their children's, a teacher their classes' (never a whole day's). Assessment
+// results are in a listing by student: a student reads their own, a guardian their children's.
 // The set is read fresh on every request, by id (never a whole group), since a person's records, the
 // students in their care and the classes' enrollments change while a token lives.
 import type { EnrollmentEntry } from '../data/enrollment-entries';
@@ -59,6 +60,8 @@ export interface ReachSources {
    * results, for line items released to students); all those of the classes they teach.
    */
   studentWork: { own: readonly string[]; inCare: readonly string[]; taught: readonly string[] };
+  /** The assessment results of the person's own student records, and of the students in their care. */
+  assessmentResults: { own: readonly string[]; inCare: readonly string[] };
 }
 
 /** Nothing read yet: what a person's reach starts from, given their entity and enrollments. */
@@ -71,6 +74,7 @@ const noSources = (entity: Entity, enrolled: readonly EnrollmentEntry[]): ReachS
   taughtStudents: [],
   lineItems: { all: new Map(), released: new Map() },
   studentWork: { own: [], inCare: [], taught: [] },
+  assessmentResults: { own: [], inCare: [] },
 });
 
 /** The classes a person teaches, from their own enrollments. */
@@ -88,8 +92,12 @@ const workOf = (classes: readonly string[], byClass: ReadonlyMap<string, readonl
 
 /** A person's own records of a group: their entity, their records of its role, their classes and enrollments. */
 
-function ownIds(group: RecordGroup, { entity, enrolled, lineItems, studentWork }: ReachSources): string[] {
+function ownIds(
+  group: RecordGroup,
+  { entity, enrolled, lineItems, studentWork, assessmentResults }: ReachSources,
+): string[] {
   if (group === 'entities') return [entity.entity_id];
+  if (group === 'assessment_results') return [...assessmentResults.own];
   if (isStudentWork(group)) return [...studentWork.own];
   if (group === 'line_items')
     return workOf(
@@ -101,8 +109,12 @@ function ownIds(group: RecordGroup, { entity, enrolled, lineItems, studentWork }
   return isRoleGroup(group) ? idsOfRole(entity, roleName(group)) : [];
 }
 
-function inCareIds(group: RecordGroup, { tutors, inCare, lineItems, studentWork }: ReachSources): string[] {
+function inCareIds(
+  group: RecordGroup,
+  { tutors, inCare, lineItems, studentWork, assessmentResults }: ReachSources,
+): string[] {
   if (isStudentWork(group)) return [...studentWork.inCare];
+  if (group === 'assessment_results') return [...assessmentResults.inCare];
   if (group === 'students') return tutors.flatMap((tutor) => tutor.student_ids);
   if (group === 'classes') return studentOf(inCare);
   if (group === 'line_items') return workOf(studentOf(inCare), lineItems.released);
@@ -143,7 +155,10 @@ export function reachSources(group: RecordGroup): string[] {
   if (reaches.has('taught') && !isClassWork(group)) sources.add('classes');
   // Results are shown as their line items are: both listings are read.
   const listings: ListingName[] = group === 'results' ? ['line_items', 'results'] : [group as ListingName];
-  const listed = isClassWork(group) && sources.size > 0 ? listings.map(keys.listingPartition) : [];
+  const listed =
+    (isClassWork(group) || group === 'assessment_results') && sources.size > 0
+      ? listings.map(keys.listingPartition)
+      : [];
   return [...[...sources].map(keys.recordPartition), ...listed];
 }
 
@@ -305,6 +320,13 @@ async function personScope(
     if (isStudentWork(group)) {
       sources.studentWork = await studentWorkInReach(records, group, sources, reaches, children);
     }
+  } else if (group === 'assessment_results') {
+    // A student's assessment results, and their children's: their range of the listing by student.
+    const [own, inCare] = await Promise.all([
+      records.assessmentResultsOfStudents(reaches.includes('own') ? idsOfRole(entity, 'student') : []),
+      records.assessmentResultsOfStudents(reaches.includes('in-care') ? inCareIds('students', sources) : []),
+    ]);
+    sources.assessmentResults = { own, inCare };
   } else if (reaches.includes('taught')) {
     const classIds = classesTaught(enrolled);
     const lists = await records.enrollmentLists('classes', classIds);

@@ -12,7 +12,7 @@ describe('the role table', () => {
     for (const group of recordGroups) expect(reachOf(['admin'], group), group).toEqual(['all']);
   });
 
-  it('lets teachers read students, teachers, tutors, the rostering groups, the gradebook and attendance, and write the last two', () => {
+  it('lets teachers read students, teachers, tutors, the rostering groups, the gradebook, attendance and the assessments, and write the gradebook and attendance', () => {
     expect(scopesOfRoles(['teacher'])).toEqual([
       'students:read',
       'teachers:read',
@@ -23,6 +23,7 @@ describe('the role table', () => {
       'enrollments:read',
       'gradebook:read',
       'attendance:read',
+      'assessment:read',
       'gradebook:write',
       'attendance:write',
     ]);
@@ -41,6 +42,7 @@ describe('the role table', () => {
       'enrollments:read',
       'gradebook:read',
       'attendance:read',
+      'assessment:read',
     ];
     expect(scopesOfRoles(['tutor'])).toEqual([
       'students:read',

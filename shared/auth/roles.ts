@@ -34,11 +34,18 @@ type EnrolledGroup = 'classes' | 'enrollments';
 /** What a class holds of its own work, reached through the classes a person is enrolled in. */
 export type ClassWorkGroup = ClassWork;
 
+/** A student's results in assessments, read by student. */
+type AssessedGroup = 'assessment_results';
+
 /** Where `own` means something: the person's entity itself, the records that are its roles, and their enrollments'. */
-type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup | ClassWorkGroup;
+type OwnedGroup = 'entities' | RoleGroup | EnrolledGroup | ClassWorkGroup | AssessedGroup;
 
 /** Where `in-care` means something: the group a tutor's records name (its students), and theirs. */
-type InCareGroup = NonNullable<(typeof groups)['tutors']['links']>['group'] | EnrolledGroup | ClassWorkGroup;
+type InCareGroup =
+  | NonNullable<(typeof groups)['tutors']['links']>['group']
+  | EnrolledGroup
+  | ClassWorkGroup
+  | AssessedGroup;
 
 /** Where `taught` means something: the students, the enrollments and the work of the classes a person teaches. */
 type TaughtGroup = 'students' | 'enrollments' | ClassWorkGroup;
@@ -68,11 +75,12 @@ const calendar = {
 } as const;
 
 /**
- * The school's assessments (benchmarks, state tests) and their results: its staff read them whole; its
- * teachers, students and guardians do not yet (docs/sso.md).
+ * The school's assessments (benchmarks, state tests), which every member of it reads whole as it reads the
+ * calendar, and their results: staff read them all, a student their own, a guardian their children's; a
+ * teacher none (an assessment's results are not its class's work, docs/sso.md).
  */
-const schoolAssessments = { assessment_line_items: 'all', assessment_results: 'all' } as const;
-const noAssessments = { assessment_line_items: 'none', assessment_results: 'none' } as const;
+const assessments = <R extends 'all' | 'own' | 'in-care' | 'none'>(results: R) =>
+  ({ assessment_line_items: 'all', assessment_results: results }) as const;
 
 export const rolePolicy = {
   admin: everyGroup,
@@ -88,7 +96,7 @@ export const rolePolicy = {
     line_items: 'all',
     results: 'all',
     attendance: 'all',
-    ...schoolAssessments,
+    ...assessments('all'),
   },
   teacher: {
     entities: 'none',
@@ -102,7 +110,7 @@ export const rolePolicy = {
     line_items: 'taught',
     results: 'taught',
     attendance: 'taught',
-    ...noAssessments,
+    ...assessments('none'),
   },
   tutor: {
     entities: 'none',
@@ -116,7 +124,7 @@ export const rolePolicy = {
     line_items: 'in-care',
     results: 'in-care',
     attendance: 'in-care',
-    ...noAssessments,
+    ...assessments('in-care'),
   },
   student: {
     entities: 'none',
@@ -130,7 +138,7 @@ export const rolePolicy = {
     line_items: 'own',
     results: 'own',
     attendance: 'own',
-    ...noAssessments,
+    ...assessments('own'),
   },
 } as const satisfies Record<PersonRole, RoleReaches>;
 

@@ -1,7 +1,7 @@
 // The listings: collections the OneRoster binding pages that are not a whole native group (its users,
 // the users of one role, the organisations, the persons without a role whom /users leaves out, and the
-// classes by school), and a class's work by class (its line items, its students' results and
-// attendance, its own score scales), which a person's reach reads class by class. Each is a partition of the keys-only `listings` index, in sourcedId
+// classes by school), a class's work by class (its line items, its students' results and attendance, its
+// own score scales), which a person's reach reads class by class, and assessment results by student. Each is a partition of the keys-only `listings` index, in sourcedId
 // order (the classes within each school, the work within each class), so a page of one is a Query of a
 // key range whatever the tenant's size. A record's listing follows from the record (`listingOf`): every
 // Put of a record item writes it (record-items.ts), and the two steps that change an entity's roles
@@ -20,6 +20,7 @@ export const listingNames = [
   'results',
   'attendance',
   'score_scales',
+  'assessment_results',
 ] as const;
 export type ListingName = (typeof listingNames)[number];
 
@@ -28,8 +29,10 @@ export type ListingName = (typeof listingNames)[number];
  * or organisation, `<school_id>#<class_id>` for a class, `<class_id>#<released>#<line_item_id>` for a
  * line item (`released` is `1` once released to students, `0` before),
  * `<class_id>#<student_id>#<line_item_id>` for a result, `<class_id>#<student_id>#<date>` for an
- * attendance record (its class empty for a whole day's) and `<class_id>#<score_scale_id>` for a class's
- * own score scale (the tenant's scales, which name no class, are in no listing).
+ * attendance record (its class empty for a whole day's), `<class_id>#<score_scale_id>` for a class's
+ * own score scale (the tenant's scales, which name no class, are in no listing) and
+ * `<student_id>#<assessment_line_item_id>` for an assessment result, which a student and their guardians
+ * read by student.
  */
 export interface ListingEntry {
   listing: ListingName;
@@ -92,6 +95,9 @@ export const ofStudentWork = (sort: string): Omit<StudentWorkEntry, 'recordId'> 
 /** Where a class's own score scales start in theirs. */
 export const scoreScalesOfClass = (classId: string) => `${classId}#`;
 
+/** Where a student's assessment results start in theirs. */
+export const assessmentResultsOfStudent = (studentId: string) => `${studentId}#`;
+
 /** The groups whose records are listed (by `listingOf`). */
 export const listedGroups = [
   'entities',
@@ -102,6 +108,7 @@ export const listedGroups = [
   'results',
   'attendance',
   'score_scales',
+  'assessment_results',
 ] as const satisfies readonly RecordGroup[];
 
 /** The work of a class, each record of it listed by class: read class by class for a person's reach. */
@@ -152,6 +159,13 @@ export function listingOf<G extends RecordGroup>(
       return typeof scale.class_id !== 'string'
         ? undefined
         : { listing: 'score_scales', sort: `${scoreScalesOfClass(scale.class_id)}${scale.score_scale_id}` };
+    }
+    case 'assessment_results': {
+      const result = record as GroupRecords['assessment_results'];
+      return {
+        listing: 'assessment_results',
+        sort: `${assessmentResultsOfStudent(result.student_id)}${result.assessment_line_item_id}`,
+      };
     }
     default:
       return undefined;

@@ -13,6 +13,7 @@ import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
 import { ListingRepository } from './listing-repository';
 import {
+  assessmentResultsOfStudent,
   classesOfSchool,
   lineItemsOfClass,
   ofStudentWork,
@@ -208,6 +209,19 @@ export class RecordRepository {
   async scoreScalesOfClass(classId: string): Promise<string[]> {
     const scales = await this.listings.all('score_scales', scoreScalesOfClass(classId));
     return scales.map((s) => s.recordId).sort();
+  }
+
+  /**
+   * The ids of these students' assessment results: one Query of each student's range of the listing, a
+   * result for each assessment they sat, whatever the tenant's size.
+   */
+  async assessmentResultsOfStudents(studentIds: readonly string[]): Promise<string[]> {
+    const found = await Promise.all(
+      [...new Set(studentIds)].map((id) =>
+        this.listings.all('assessment_results', assessmentResultsOfStudent(id)),
+      ),
+    );
+    return found.flat().map((entry) => entry.recordId);
   }
 
   /**

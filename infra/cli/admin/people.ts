@@ -399,27 +399,9 @@ async function studentWorkOf(stores: PeopleStores, entity: Entity, listing: Stud
   return (await stores.records.studentWorkOfClasses(listing, ranges)).map((entry) => entry.recordId);
 }
 
-/**
- * A student's results in assessments: each assessment's claim of its one result of the student, read by
- * its natural key (`<assessment_line_item_id>#<student_id>`), a page of assessments at a time; what it
- * costs is the tenant's assessments, not their results.
- */
-async function assessmentResultsOf(stores: PeopleStores, entity: Entity): Promise<string[]> {
-  const students = idsOfRole(entity, 'student');
-  const found: string[] = [];
-  let after: string | undefined;
-  for (let more = students.length > 0; more; ) {
-    const page = await stores.records.listPage('assessment_line_items', { itemsPerPage: 100, after });
-    const holders = await stores.records.naturalKeyHolders(
-      'assessment_results',
-      page.items.flatMap((item) => students.map((student) => `${item.assessment_line_item_id}#${student}`)),
-    );
-    found.push(...holders.values());
-    after = page.readTo ?? page.items.at(-1)?.assessment_line_item_id;
-    more = page.hasMore;
-  }
-  return found;
-}
+/** A student's results in assessments: their range of the listing by student. */
+const assessmentResultsOf = (stores: PeopleStores, entity: Entity): Promise<string[]> =>
+  stores.records.assessmentResultsOfStudents(idsOfRole(entity, 'student'));
 
 /**
  * Deletes the person's results, assessment results and attendance, role records, their students' tutors' hold on them, and
