@@ -91,6 +91,11 @@ describe('matches', () => {
     expect(scored(12, "score='12.0'")).toBe(true);
     expect(scored(12, "score>'x'")).toBe(false);
     expect(scored(12, "score~'2'")).toBe(true);
+    // Only decimal is a number: nothing reaches 1e400, and 0x10 is no 16.
+    expect(scored(53, "score>='1e400'")).toBe(false);
+    expect(scored(53, "score<'1e400'")).toBe(true);
+    expect(scored(16, "score='0x10'")).toBe(false);
+    expect(scored(16, "score=' 16 '")).toBe(true);
   });
 
   it('matches an array path when any element does, and != only when none does', () => {
