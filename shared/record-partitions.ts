@@ -65,6 +65,8 @@ export function partitionsOf(group: RecordGroup) {
   // The record keeping what the group's records add up to, changed with each of them (tallies.ts).
   const keeper = tallyKeeper(group);
   const tally = keeper ? [keys.recordPartition(keeper.group)] : [];
+  // A record moved in its group's tree reads and moves the tree's version, on the group's counter.
+  const tree = groups[group].references.some((r: Reference) => r.group === group) ? [keys.counterPartition] : [];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {
@@ -90,9 +92,9 @@ export function partitionsOf(group: RecordGroup) {
       writes: [record, keys.counterPartition, ...claims, ...owner, ...links, idempotency],
     },
     replace: {
-      reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer])],
+      reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer, ...tree])],
       // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
-      writes: [...new Set([record, ...numbered, ...relinks, ...owner, ...tally])],
+      writes: [...new Set([record, ...numbered, ...relinks, ...owner, ...tally, ...tree])],
     },
     remove: {
       reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held, ...writer])],

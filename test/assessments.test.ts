@@ -194,6 +194,47 @@ describe('the native assessment line items and results', () => {
     expect(percentile.status).toBe(400);
   });
 
+  it('form a tree: no cycle, however long or however raced, and no deeper than 20 levels', async () => {
+    const make = async (title: string, parent: unknown = null) =>
+      (await json(await api.send('POST', '/api/assessment_line_items', { title, parent_id: parent }), 201))
+        .assessment_line_item_id as string;
+    const move = (id: string, parent: string) =>
+      api.send('PUT', `/api/assessment_line_items/${id}`, { title: 'Parte', parent_id: parent });
+    // A chain of 22: the top moved under the bottom would close a cycle of 22, the walk's limit past.
+    const chain = [await make('Parte 0')];
+    for (let i = 1; i < 22; i++) chain.push(await make(`Parte ${i}`, chain.at(-1)));
+    const before = await everyNative('assessment_line_items');
+    for (const bottom of [chain[20], chain[21]] as string[]) {
+      const problem = await json(await move(chain[0] as string, bottom), 400);
+      expect(JSON.stringify(problem.errors)).toContain('parent_id');
+    }
+    // Nor under a part more than 20 levels down, though it would make no cycle.
+    const apart = await make('Outra');
+    await json(await move(apart, chain[21] as string), 400);
+    await json(await move(apart, chain[19] as string), 200);
+    expect(
+      (await everyNative('assessment_line_items')).filter((i) => i.assessment_line_item_id !== apart),
+    ).toEqual(before.filter((i) => i.assessment_line_item_id !== apart));
+    // Three moves at once that would close a cycle of three: at most two of them are made.
+    for (let round = 0; round < 8; round++) {
+      const [x, y, z] = [await make('X'), await make('Y'), await make('Z')] as [string, string, string];
+      const statuses = (await Promise.all([move(x, y), move(y, z), move(z, x)])).map((r) => r.status);
+      expect(statuses.filter((s) => s === 400).length, statuses.join()).toBeGreaterThan(0);
+      for (const status of statuses) expect([200, 400]).toContain(status);
+      const parentOf = new Map(
+        await Promise.all(
+          [x, y, z].map(
+            async (id) =>
+              [id, (await json(await api.get(`/api/assessment_line_items/${id}`))).parent_id] as const,
+          ),
+        ),
+      );
+      let at: unknown = x;
+      for (let step = 0; step < 3 && typeof at === 'string'; step++) at = parentOf.get(at);
+      expect(at, 'a cycle of three').not.toBe(x);
+    }
+  });
+
   it('are neither read nor written by a client registered with schools', async () => {
     const { classId } = await sharedClass();
     const cls = await json(await api.get(`/api/classes/${classId}`));

@@ -381,8 +381,9 @@ describe('what each route touches', () => {
     const body = (studentId?: string) => {
       const alternate = studentId === second ? 1 : 0;
       switch (group) {
+        // The replace moves the organisation to another parent, which moves the tree's version.
         case 'entities':
-          return organisationBody();
+          return { ...organisationBody(), parent_id: roster.schools[alternate] };
         // The replace turns a role record inactive, which moves its entity's change time too.
         case 'tutors':
           return { ...personBody('E'), ative: alternate === 0, student_ids: [studentId] };
@@ -861,8 +862,18 @@ describe('what each route touches', () => {
         );
       }
       for (let i = 0; i < 2; i++) {
+        // The replace puts the assessment under another, which reads and moves the tree's version.
+        const body =
+          object === 'assessment-line-item' && i === 1
+            ? {
+                assessmentLineItem: {
+                  ...assessmentBodies[object].assessmentLineItem,
+                  parentAssessmentLineItem: ref(roster.assessments[0]),
+                },
+              }
+            : assessmentBodies[object];
         await track(`put-oneroster-${object}`, async () =>
-          json(await send('PUT', `${gradebook}/${path}/${id}`, assessmentBodies[object], token), 201),
+          json(await send('PUT', `${gradebook}/${path}/${id}`, body, token), 201),
         );
       }
     }

@@ -111,6 +111,12 @@ export const COUNTER_SHARDS = 16;
  * The transaction action that changes a group's count by `by`, on a shard picked at random; it goes in
  * every transaction that adds or removes records.
  */
+/**
+ * On a group's unsharded counter item: how many times a record of the group has moved in its tree (its
+ * parent changed), which serialises those moves (write-steps.ts, `treeMoved`).
+ */
+export const TREE_VERSION = 'tree';
+
 export function countChange(
   tableName: string,
   group: RecordGroup,

@@ -25,7 +25,7 @@ import {
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
-import { type Item, internal, type StoredRecord, toRecord, toStoredRecord } from './record-items';
+import { type Item, internal, type StoredRecord, TREE_VERSION, toRecord, toStoredRecord } from './record-items';
 import { tableDesign } from './table';
 import type { Tombstone } from './tombstones';
 
@@ -669,6 +669,20 @@ export class RecordRepository {
       await Promise.all(batches.slice(start, start + BATCH_GETS_AT_ONCE).map(readBatch));
     }
     return found;
+  }
+
+  /** How many times a record of the group has moved in its tree (write-steps.ts, `treeMoved`): 0 before any. */
+  async treeVersion(group: RecordGroup): Promise<number> {
+    const { Item: item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.counter(group),
+        ProjectionExpression: '#tree',
+        ExpressionAttributeNames: { '#tree': TREE_VERSION },
+        ConsistentRead: true,
+      }),
+    );
+    return typeof item?.[TREE_VERSION] === 'number' ? item[TREE_VERSION] : 0;
   }
 
   /** A group's count: the sum of its counter's shards (one Query, a few dozen bytes an item). */

@@ -55,7 +55,10 @@ const ENROLLMENTS_ENDED_PER_TRANSACTION = 20;
 /** The most actions DynamoDB takes in one transaction. */
 const MAX_TRANSACTION_ACTIONS = 100;
 
-/** How far up a tree the cycle check walks: a district, its schools and their departments are three. */
+/**
+ * How deep a tree goes: a district, its schools and their departments are three levels. A record is not
+ * moved under a parent with more ancestors than this, as the cycle check walks no further.
+ */
 const MAX_TREE_DEPTH = 20;
 
 /** A record is there under the id a create chose for it. */
@@ -212,11 +215,18 @@ export class RecordWriter {
     input: InsertRequest<G> | ((current: GroupRecords[G]) => InsertRequest<G>),
     ifMatch?: EntityTagCondition,
   ): Promise<StoredRecord<G>> {
-    return this.modify(group, id, ifMatch, async (current, stored) => {
-      const fields = typeof input === 'function' ? input(current) : input;
-      await this.refuseCycle(group, id, fields);
-      return personRules[group].replace(current, fields, id, stored);
-    });
+    let moved: Step[] = [];
+    return this.modify(
+      group,
+      id,
+      ifMatch,
+      async (current, stored) => {
+        const fields = typeof input === 'function' ? input(current) : input;
+        moved = await this.refuseCycle(group, id, current, fields);
+        return personRules[group].replace(current, fields, id, stored);
+      },
+      () => moved,
+    );
   }
 
   async addDocument<G extends DocumentGroup>(
@@ -328,23 +338,34 @@ export class RecordWriter {
   }
 
   /**
-   * Refuses a parent that is the record itself or below it (an organisation or session tree must stay
-   * a tree), by walking up from the new parent; trees here are a few levels deep.
+   * Refuses a parent that would make a record its own ancestor, or that sits deeper than
+   * MAX_TREE_DEPTH: the tree above the new parent is walked as it is at the group's tree version, and the
+   * write moves that version on (`treeMoved`), so a move committed meanwhile makes this one walk again.
+   * A replace that keeps its parent moves nothing.
    */
-  private async refuseCycle(group: RecordGroup, id: string, input: object): Promise<void> {
+  private async refuseCycle(group: RecordGroup, id: string, current: object, input: object): Promise<Step[]> {
     const reference = groups[group].references.find((r: Reference) => r.group === group);
-    if (!reference) return;
+    if (!reference) return [];
     const field = reference.field;
     let parent = (input as Record<string, unknown>)[field];
-    for (let depth = 0; typeof parent === 'string' && depth < MAX_TREE_DEPTH; depth++) {
+    if (typeof parent !== 'string' || parent === (current as Record<string, unknown>)[field]) return [];
+    const seen = await this.records.treeVersion(group);
+    for (let depth = 0; typeof parent === 'string'; depth++) {
       if (parent === id) {
         throw new InvalidInputError(`${field} would make the ${groups[group].noun} its own ancestor.`, [
           { name: field, in: 'body', reason: 'names the record itself or one below it' },
         ]);
       }
+      if (depth === MAX_TREE_DEPTH) {
+        throw new InvalidInputError(
+          `${field} names a ${groups[group].noun} more than ${MAX_TREE_DEPTH} levels deep.`,
+          [{ name: field, in: 'body', reason: `must be at most ${MAX_TREE_DEPTH} levels from the top` }],
+        );
+      }
       const above = await this.records.get(group, parent);
       parent = above ? (above.record as Record<string, unknown>)[field] : undefined;
     }
+    return [this.steps.treeMoved(group, seen)];
   }
 
   /** Reads a record, lets `change` produce its next fields, and writes it as the next version. */

@@ -6,7 +6,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { subjectOf } from '../audit/audit-event';
 import { keys } from '../data/keys';
 import { entityListing } from '../data/listings';
-import { countChange, etag, type Item, internal } from '../data/record-items';
+import { countChange, etag, type Item, internal, TREE_VERSION } from '../data/record-items';
 import { tableDesign } from '../data/table';
 import type { Tombstone } from '../data/tombstones';
 import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
@@ -155,6 +155,29 @@ export class WriteSteps {
           TableName: this.tableName,
           Key: keys.record(group, id),
           ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      onConditionFailed: () => RETRY,
+    };
+  }
+
+  /**
+   * Moves a record within its group's tree (a session's, an organisation's, an assessment's parent): the
+   * group's tree version, on its counter's unsharded item, goes up by one, provided it is still `seen`,
+   * the version the cycle check read before walking up from the new parent. Two moves that each found no
+   * cycle in the tree as it was cannot both commit: the second is tried again, and walks the tree the
+   * first left.
+   */
+  treeMoved(group: RecordGroup, seen: number): Step {
+    return {
+      action: {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.counter(group),
+          UpdateExpression: 'ADD #tree :one',
+          ConditionExpression: seen === 0 ? 'attribute_not_exists(#tree) OR #tree = :seen' : '#tree = :seen',
+          ExpressionAttributeNames: { '#tree': TREE_VERSION },
+          ExpressionAttributeValues: { ':one': 1, ':seen': seen },
         },
       },
       onConditionFailed: () => RETRY,
