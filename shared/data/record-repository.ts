@@ -25,7 +25,14 @@ import {
 import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
-import { type Item, internal, type StoredRecord, TREE_VERSION, toRecord, toStoredRecord } from './record-items';
+import {
+  type Item,
+  internal,
+  type StoredRecord,
+  TREE_VERSION,
+  toRecord,
+  toStoredRecord,
+} from './record-items';
 import { tableDesign } from './table';
 import type { Tombstone } from './tombstones';
 
