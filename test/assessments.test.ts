@@ -365,6 +365,24 @@ describe('the OneRoster 1.2 assessmentLineItems and assessmentResults', () => {
     expect(whole.score_scale_id).not.toBeNull();
   });
 
+  it('answer a path or method the binding does not serve with its imsx_StatusInfo, not problem JSON', async () => {
+    const [item] = await everyNative('assessment_line_items');
+    const path = `${BASE}/assessmentLineItems/${item?.assessment_line_item_id}`;
+    const notServed = await validResponse(await api.get(`${path}/results`), 'imsx_StatusInfoDType', 404);
+    expect(notServed.imsx_CodeMinor).toEqual({
+      imsx_codeMinorField: [
+        { imsx_codeMinorFieldName: 'TargetEndSystem', imsx_codeMinorFieldValue: 'unknownobject' },
+      ],
+    });
+    const patched = await api.send('PATCH', path, { assessmentLineItem: {} });
+    expect(patched.headers.get('allow')).toContain('PUT');
+    await validResponse(patched, 'imsx_StatusInfoDType', 405);
+    // Outside the bindings, problem JSON as before.
+    const native = await api.send('PATCH', `/api/assessment_line_items/${item?.assessment_line_item_id}`, {});
+    expect(native.status).toBe(405);
+    expect(native.headers.get('content-type')).toContain('application/problem+json');
+  });
+
   it('page, filter, sort and select fields as the other collections do', async () => {
     const all = (
       await validResponse(await api.get(`${BASE}/assessmentResults?limit=1000`), 'AssessmentResultSetDType')

@@ -66,6 +66,20 @@ const describe = ({ message, invalidParams = [] }: HttpError) =>
     : `${message} ${invalidParams.map((p) => `${p.name}: ${p.reason}`).join('; ')}`;
 
 /**
+ * A client error as the binding answers it: its status and headers (a 405's Allow, a 401's challenge),
+ * and an imsx_StatusInfo body. What the fallback answers under the bindings' paths, too.
+ */
+export function clientErrorInfo(error: HttpError) {
+  const codeMinor =
+    error instanceof OneRosterError ? error.codeMinor : (codeMinorOfStatus[error.status] ?? 'invaliddata');
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...error.headers },
+    body: statusInfo(codeMinor, describe(error)),
+  };
+}
+
+/**
  * The response for an error of a OneRoster route: the error's own status and headers (a 401 keeps its
  * Bearer challenge) with an imsx_StatusInfo body. `unexpected` gives the body of anything that is not a
  * client error, after the caller has logged it.
@@ -75,16 +89,11 @@ export function statusInfoResponse(
   requestId: string,
   logUnexpected: (error: unknown) => void,
 ): APIGatewayProxyStructuredResultV2 {
-  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
   if (error instanceof HttpError && error.status < 500) {
-    const codeMinor =
-      error instanceof OneRosterError ? error.codeMinor : (codeMinorOfStatus[error.status] ?? 'invaliddata');
-    return {
-      statusCode: error.status,
-      headers: { ...headers, ...error.headers },
-      body: JSON.stringify(statusInfo(codeMinor, describe(error))),
-    };
+    const { status, headers: withError, body } = clientErrorInfo(error);
+    return { statusCode: status, headers: withError, body: JSON.stringify(body) };
   }
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
   // What middy's body parser refuses (a body not declared JSON: 415) is the client's error.
   if (isExposedHttpError(error)) {
     return {

@@ -1,11 +1,12 @@
 // Checks a response against the API description: the status is one the operation documents, the
 // content type one that status documents, the body valid against its schema (JSON Schema 2020-12, with
 // ajv), and the documented required headers present and well formed. Paths and methods no operation has
-// must get a 404 or 405 problem. Returns what is wrong; nothing when the response is as described.
+// must get a 404 or 405 problem, or under the OneRoster bindings' paths their imsx_StatusInfo. Returns what is wrong; nothing when the response is as described.
 import { gunzipSync } from 'node:zlib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { GatewayExchange } from '../../infra/local/api-gateway';
+import { ONEROSTER_PATH } from '../../shared/oneroster/paths';
 
 interface HeaderObject {
   required?: boolean;
@@ -78,17 +79,22 @@ export class ResponseValidator {
     return violations.map((v) => `${exchange.method} ${exchange.path} -> ${exchange.status}: ${v}`);
   }
 
-  /** What API Gateway's $default route answers: a 404, or a 405 with Allow where the path exists. */
+  /**
+   * What API Gateway's $default route answers: a 404, or a 405 with Allow where the path exists, as a
+   * problem, or as the bindings' imsx_StatusInfo under their paths.
+   */
   private checkUnrouted(exchange: GatewayExchange, violations: string[]) {
     if (exchange.status !== 404 && exchange.status !== 405) {
       violations.push('no operation has this method and path, yet the status is not 404 or 405');
       return;
     }
     if (exchange.status === 405 && !exchange.headers.allow) violations.push('a 405 without an Allow header');
+    const schema = exchange.path.startsWith(ONEROSTER_PATH) ? 'ImsxStatusInfo' : 'ProblemDetails';
+    const mediaType = schema === 'ImsxStatusInfo' ? 'application/json' : 'application/problem+json';
     const response: ResponseObject = {
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } },
+      content: { [mediaType]: { schema: { $ref: `#/components/schemas/${schema}` } } },
     };
-    this.checkBody(exchange, response, ['components', 'schemas', 'ProblemDetails'], violations, true);
+    this.checkBody(exchange, response, ['components', 'schemas', schema], violations, true);
   }
 
   private checkHeaders(
