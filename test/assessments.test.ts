@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneRosterScopes } from '../shared/domain/groups';
 import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
-import { bindingSchema, validResponse } from './support/oneroster-binding';
+import { bindingBody, bindingRef, validResponse } from './support/oneroster-binding';
 import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/gradebook/v1p2';
@@ -44,18 +44,7 @@ async function everyNative(group: string, token?: string): Promise<Row[]> {
   return rows;
 }
 
-/** A request body the binding's own schema of it accepts: what a stock client sends. */
-const bindingBody = (schema: string, body: Row) => {
-  const validate = bindingSchema(schema);
-  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-  return body;
-};
-
-const ref = (type: string, sourcedId: unknown, path: string) => ({
-  href: `${api.url}${path}/${sourcedId}`,
-  sourcedId,
-  type,
-});
+const ref = (type: string, sourcedId: unknown, path: string) => bindingRef(api.url, type, sourcedId, path);
 
 describe('the native assessment line items and results', () => {
   it('hold the demo’s national assessment: a whole of no class, its parts, every student’s result in each', async () => {

@@ -9,7 +9,7 @@ import { insertRecords } from '../shared/data/seed-records';
 import { oneRosterScopes } from '../shared/domain/groups';
 import { demoPeople } from './support/demo-people';
 import { registeredClient } from './support/oauth';
-import { bindingSchema, validResponse } from './support/oneroster-binding';
+import { bindingBody, bindingRef, validResponse } from './support/oneroster-binding';
 import { createRecord, removeRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 const BASE = '/ims/oneroster/gradebook/v1p2';
@@ -504,18 +504,7 @@ describe("GET a class's results: /classes/{classSourcedId}/results, by student a
   });
 });
 
-/** A request body the binding's own schema of it accepts: what a stock client sends. */
-const bindingBody = (schema: string, body: Row) => {
-  const validate = bindingSchema(schema);
-  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-  return body;
-};
-
-const ref = (type: string, sourcedId: unknown, path: string) => ({
-  href: `${api.url}${path}/${sourcedId}`,
-  sourcedId,
-  type,
-});
+const ref = (type: string, sourcedId: unknown, path: string) => bindingRef(api.url, type, sourcedId, path);
 
 const newId = () => randomUUID();
 const now = () => new Date().toISOString();

@@ -47,6 +47,20 @@ export async function validResponse(response: Response, schemaName: string, stat
   return body;
 }
 
+/** A request body the binding's own schema of it accepts: what a stock client sends. */
+export function bindingBody<T extends object>(schemaName: string, body: T): T {
+  const validate = bindingSchema(schemaName);
+  expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+  return body;
+}
+
+/** A reference to an object as the binding writes one, at `base` (the object's collection). */
+export const bindingRef = (base: string, type: string, sourcedId: unknown, path: string) => ({
+  href: `${base}${path}/${sourcedId}`,
+  sourcedId,
+  type,
+});
+
 /** The bindings' schema of a response, by the key its body holds the objects under. */
 export const schemaOfKey: Record<string, string> = {
   users: 'UserSetDType',
