@@ -3,6 +3,7 @@
 // Every CSV the service writes goes through `csvLine`, which keeps spreadsheet formulas inert.
 import * as z from 'zod';
 import type { RecordGroup } from '../domain/groups';
+import { isDecimal } from '../domain/numbers';
 import { recordSchemas } from '../schemas/records';
 
 type Value = unknown;
@@ -98,9 +99,6 @@ function cell(value: Value): string {
  */
 const NEUTRALISED = /^'*[=+\-@\t\r]/;
 
-/** A number and nothing else (`-5`, `+0.5`, `-1e3`): a spreadsheet reads it as the number, and runs nothing. */
-const PLAIN_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
-
 /**
  * The number a cell holds, written in decimal, blanks around it allowed; none for any other text, such
  * as `0x14`, `0b11`, `Infinity`, `1e400` or an empty cell, which `Number` would read otherwise.
@@ -108,15 +106,16 @@ const PLAIN_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 export function decimalIn(cell: string): number | undefined {
   const text = cell.trim();
   const value = Number(text);
-  return PLAIN_NUMBER.test(text) && Number.isFinite(value) ? value : undefined;
+  return isDecimal(text) && Number.isFinite(value) ? value : undefined;
 }
 
 /**
  * A cell a spreadsheet would read as a formula, made text by a leading `'`, as OWASP recommends. A plain
- * number is none, so a negative score stays a number for every reader of the file.
+ * number (`-5`, `+0.5`, `-1e3`) is none: a spreadsheet reads it as the number and runs nothing, so a
+ * negative score stays a number for every reader of the file.
  */
 export const neutralised = (cell: string): string =>
-  NEUTRALISED.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
+  NEUTRALISED.test(cell) && !isDecimal(cell) ? `'${cell}` : cell;
 
 /** A cell as it was before `neutralised`: how the imports read the service's own CSV back. */
 export const restored = (cell: string): string =>

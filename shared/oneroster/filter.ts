@@ -5,6 +5,7 @@
 
 import { isDate } from '../domain/dates';
 import { parseInstant } from '../domain/instants';
+import { isDecimal } from '../domain/numbers';
 import { quote } from '../http/quote';
 import { OneRosterError } from './status-info';
 
@@ -34,8 +35,6 @@ const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** The shape of a date, `YYYY-MM-DD`. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** A number written in decimal: what a filter's value must be to compare with a number as one. */
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** The instant of a date-time with a time zone, as the binding writes them (W3C profile), or NaN when it is not one. */
 const instantOf = (text: string) => {
@@ -132,7 +131,7 @@ function compare(actual: unknown, { field, operator, value }: Predicate): boolea
   if (comparison === 'date' && !DATE.test(text)) return operator === '!=';
   // A number (a weight, a score) against a number written in decimal is ordered as one: 100 is above 90,
   // and nothing reaches 1e400. Other text (`0x10`, `Infinity`) is compared as text, as for any field.
-  const numeric = typeof actual === 'number' && DECIMAL.test(value.trim());
+  const numeric = typeof actual === 'number' && isDecimal(value.trim());
   const sign = numeric ? Math.sign(actual - Number(value)) : order(comparison, text, value);
   switch (operator) {
     case '=':
