@@ -13,6 +13,7 @@ import {
   isRoleGroup,
   type RecordGroup,
   type Reference,
+  treeReference,
 } from './domain/groups';
 import { aboutStudentOfClass } from './records/class-students';
 import { schoolDeletionSources } from './records/school-deletions';
@@ -66,9 +67,7 @@ export function partitionsOf(group: RecordGroup) {
   const keeper = tallyKeeper(group);
   const tally = keeper ? [keys.recordPartition(keeper.group)] : [];
   // A record moved in its group's tree reads and moves the tree's version, on the group's counter.
-  const tree = groups[group].references.some((r: Reference) => r.group === group)
-    ? [keys.counterPartition]
-    : [];
+  const tree = treeReference(group) ? [keys.counterPartition] : [];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {

@@ -352,6 +352,13 @@ export const groups = {
 
 type Groups = typeof groups;
 
+/**
+ * The reference that makes a group a tree, its records' parent among its own (an organisation's, an
+ * academic session's, an assessment's `parent_id`), if it has one.
+ */
+export const treeReference = (group: RecordGroup): Reference | undefined =>
+  (groups[group] as GroupDescription).references.find((r) => r.group === group);
+
 export const idFields = Object.fromEntries(recordGroups.map((group) => [group, groups[group].idField])) as {
   [G in RecordGroup]: Groups[G]['idField'];
 };

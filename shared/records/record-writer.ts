@@ -21,7 +21,14 @@ import { naturalKeyOf } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
 import { tombstoneOf } from '../data/tombstones';
 import { DomainError, InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
-import { type DocumentGroup, groups, idFields, type RecordGroup, type Reference } from '../domain/groups';
+import {
+  type DocumentGroup,
+  groups,
+  idFields,
+  type RecordGroup,
+  type Reference,
+  treeReference,
+} from '../domain/groups';
 import { LIMITS } from '../domain/limits';
 import { withArticle } from '../domain/words';
 import { type EntityTagCondition, matches } from '../http/preconditions';
@@ -344,7 +351,7 @@ export class RecordWriter {
    * A replace that keeps its parent moves nothing.
    */
   private async refuseCycle(group: RecordGroup, id: string, current: object, input: object): Promise<Step[]> {
-    const reference = groups[group].references.find((r: Reference) => r.group === group);
+    const reference = treeReference(group);
     if (!reference) return [];
     const field = reference.field;
     let parent = (input as Record<string, unknown>)[field];

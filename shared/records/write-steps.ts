@@ -528,7 +528,7 @@ export class WriteSteps {
             matching === null
               ? holdsNone
               : reference.orShared
-                ? `(#match = :match OR ${holdsNone.slice(1)}`
+                ? `(#match = :match OR ${holdsNone})`
                 : '#match = :match',
           ]
         : []),
