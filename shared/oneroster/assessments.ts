@@ -5,8 +5,8 @@
 // from the line items' reads, so that their handlers bundle none of this.
 import type { Deletion } from '../data/pages';
 import type { ApiRequest } from '../exchange';
-import type { AssessmentLineItem, AssessmentResult } from '../schemas/records';
-import { classScaleIds, getObject, listObjects, maker } from './gradebook';
+import type { AssessmentLineItem } from '../schemas/records';
+import { classScaleIds, getObject, listObjects, maker, ofStudentUsers } from './gradebook';
 import type { OneRosterAssessmentLineItem, OneRosterAssessmentResult } from './objects';
 import type { RosterReader, WalkEntry } from './roster-reader';
 import type { Placed } from './walk';
@@ -37,26 +37,16 @@ async function assessmentObjects(
   });
 }
 
-/** Assessment results as objects, each naming its student by their user, read for the batch at once. */
-async function assessmentResultObjects(
+/** Assessment results as objects, each naming its student by their user, as a result does. */
+function assessmentResultObjects(
   request: ApiRequest,
   reader: RosterReader,
   entries: readonly WalkEntry[],
 ): Promise<Placed<OneRosterAssessmentResult>[]> {
   const make = maker(request);
-  const studentOf = (entry: WalkEntry) =>
-    entry.kind === 'changed'
-      ? (entry.record as AssessmentResult).student_id
-      : (entry.deletion as Deletion<'assessment_results'>).kept.student_id;
-  const users = await reader.usersOfStudents([...new Set(entries.flatMap((e) => studentOf(e) ?? []))]);
-  return entries.flatMap((entry): Placed<OneRosterAssessmentResult>[] => {
-    const user = users.get(studentOf(entry) ?? '');
-    if (entry.kind === 'deleted') {
-      const { id, deleted_at, kept } = entry.deletion as Deletion<'assessment_results'>;
-      return [{ position: entry.position, object: make.deletedAssessmentResult(id, deleted_at, kept, user) }];
-    }
-    const result = entry.record as AssessmentResult;
-    return user ? [{ position: entry.position, object: make.assessmentResult(result, user) }] : [];
+  return ofStudentUsers<'assessment_results', OneRosterAssessmentResult>(reader, entries, {
+    changed: (result, user) => make.assessmentResult(result, user),
+    deleted: ({ id, deleted_at, kept }, user) => make.deletedAssessmentResult(id, deleted_at, kept, user),
   });
 }
 

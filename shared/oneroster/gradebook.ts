@@ -11,7 +11,7 @@
 import { idsOfRole } from '../auth/reach';
 import type { Deletion } from '../data/pages';
 import type { ApiRequest, ApiResponse } from '../exchange';
-import type { Category, Entity, GroupRecords, LineItem, Result, ScoreScale } from '../schemas/records';
+import type { Category, Entity, GroupRecords, LineItem, ScoreScale } from '../schemas/records';
 import { type CollectionQuery, inKeyOrder, walks } from './collection-query';
 import type { ClassScale, OneRosterLineItem, OneRosterResult } from './objects';
 import { pathId, unknownObject } from './path-ids';
@@ -365,25 +365,46 @@ export async function listCategoriesOfClass(
   );
 }
 
-/** Results as objects, each naming its student by their user, read for the batch at once. */
-async function resultObjects(
+/**
+ * Walk entries of students' results (a line item's, an assessment's) as objects, each naming its student by
+ * their user, the batch's users read at once: a result whose student has no user is left out, a deleted
+ * one told of whether its user is still known or not.
+ */
+export async function ofStudentUsers<G extends 'results' | 'assessment_results', T>(
+  reader: RosterReader,
+  entries: readonly WalkEntry[],
+  make: {
+    changed: (record: GroupRecords[G], userId: string) => T;
+    deleted: (deletion: Deletion<G>, userId: string | undefined) => T;
+  },
+): Promise<Placed<T>[]> {
+  // Either group's deletions keep the student (tombstones.ts).
+  const studentOf = (entry: WalkEntry) =>
+    entry.kind === 'changed'
+      ? (entry.record as GroupRecords[G]).student_id
+      : (entry.deletion as Deletion<'results' | 'assessment_results'>).kept.student_id;
+  const users = await reader.usersOfStudents([...new Set(entries.flatMap((e) => studentOf(e) ?? []))]);
+  return entries.flatMap((entry): Placed<T>[] => {
+    const user = users.get(studentOf(entry) ?? '');
+    if (entry.kind === 'deleted') {
+      return [{ position: entry.position, object: make.deleted(entry.deletion as Deletion<G>, user) }];
+    }
+    return user
+      ? [{ position: entry.position, object: make.changed(entry.record as GroupRecords[G], user) }]
+      : [];
+  });
+}
+
+/** Results as objects, each naming its student by their user. */
+function resultObjects(
   request: ApiRequest,
   reader: RosterReader,
   entries: readonly WalkEntry[],
 ): Promise<Placed<OneRosterResult>[]> {
   const make = maker(request);
-  const studentOf = (entry: WalkEntry) =>
-    entry.kind === 'changed'
-      ? (entry.record as Result).student_id
-      : (entry.deletion as Deletion<'results'>).kept.student_id;
-  const users = await reader.usersOfStudents([...new Set(entries.flatMap((e) => studentOf(e) ?? []))]);
-  return entries.flatMap((entry): Placed<OneRosterResult>[] => {
-    const user = users.get(studentOf(entry) ?? '');
-    if (entry.kind === 'deleted') {
-      const { id, deleted_at, kept } = entry.deletion as Deletion<'results'>;
-      return [{ position: entry.position, object: make.deletedResult(id, deleted_at, kept, user) }];
-    }
-    return user ? [{ position: entry.position, object: make.result(entry.record as Result, user) }] : [];
+  return ofStudentUsers<'results', OneRosterResult>(reader, entries, {
+    changed: (result, user) => make.result(result, user),
+    deleted: ({ id, deleted_at, kept }, user) => make.deletedResult(id, deleted_at, kept, user),
   });
 }
 
