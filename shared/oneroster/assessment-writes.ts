@@ -21,7 +21,7 @@ import {
   putAnswer,
   ref,
   refused,
-  studentsOfUsers,
+  studentNamed,
   withinProfile,
 } from './gradebook-writes';
 
@@ -101,14 +101,12 @@ export async function putAssessmentResult(request: ApiRequest, writer: RecordWri
       "An assessment result's assessmentLineItem must name an assessment line item.",
     );
   }
-  const [studentId] = await studentsOfUsers(writer.records, [result.student.sourcedId]);
-  if (!studentId) {
-    throw refused(
-      'assessmentResult.student',
-      'is not a student',
-      "An assessment result's student is a user who is a student.",
-    );
-  }
+  const studentId = await studentNamed(
+    writer.records,
+    'assessmentResult',
+    result.student.sourcedId,
+    'An assessment result',
+  );
   await putRecord('assessment_results', id, assessmentResultInsertRequest(), request, writer, {
     ...bothWays((current) =>
       withinProfile(

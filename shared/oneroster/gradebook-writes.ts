@@ -388,7 +388,7 @@ function lineItemInput(
 }
 
 /** The student record of each user (a person entity), by the users' sourcedIds: none for a user who is no student. */
-export async function studentsOfUsers(
+async function studentsOfUsers(
   records: RecordRepository,
   userIds: readonly string[],
 ): Promise<(string | undefined)[]> {
@@ -398,6 +398,27 @@ export async function studentsOfUsers(
     const user = users.get(id);
     return user && idsOfRole(user, 'student')[0];
   });
+}
+
+/**
+ * The student record of the user a result names (`object` the result's key in the body: `result`,
+ * `assessmentResult`); 400 naming its `student` when the user is no student.
+ */
+export async function studentNamed(
+  records: RecordRepository,
+  object: string,
+  userId: string,
+  aResult: string,
+): Promise<string> {
+  const [studentId] = await studentsOfUsers(records, [userId]);
+  if (!studentId) {
+    throw refused(
+      `${object}.student`,
+      'is not a student',
+      `${aResult}'s student is a user who is a student.`,
+    );
+  }
+  return studentId;
 }
 
 /** PUT /results/{sourcedId}: for a line item, its class the line item's, its student a student user. */
@@ -412,10 +433,7 @@ export async function putResult(request: ApiRequest, writer: RecordWriter): Prom
   if (result.class && lower(result.class.sourcedId) !== item.class_id) {
     throw refused('result.class', "is not the line item's class", "A result's class is its line item's.");
   }
-  const [studentId] = await studentsOfUsers(writer.records, [result.student.sourcedId]);
-  if (!studentId) {
-    throw refused('result.student', 'is not a student', "A result's student is a user who is a student.");
-  }
+  const studentId = await studentNamed(writer.records, 'result', result.student.sourcedId, 'A result');
   await putRecord('results', id, resultInsertRequest(), request, writer, {
     ...bothWays((current) =>
       withinProfile(
