@@ -20,14 +20,19 @@ export const ASSESSMENTS_AREA = 'oneroster-assessments';
 const rec = (...groups: Parameters<typeof keys.recordPartition>[0][]) => groups.map(keys.recordPartition);
 
 const createPost = { kind: 'scope', scope: oneRosterScopes.gradebookCreatePost } as const;
-/** The scopes of a PUT and of a DELETE: the gradebook's, or the assessments' own. */
-const gradebookScopes = {
+/**
+ * The objects whose writes share their scopes and their area: the gradebook's, or the assessments', which
+ * have scopes of their own and a stack of their own.
+ */
+const gradebookObjects = {
   put: { kind: 'scope', scope: oneRosterScopes.gradebookCreatePut },
   delete: { kind: 'scope', scope: oneRosterScopes.gradebookDelete },
+  area: 'oneroster-gradebook',
 } as const;
-const assessmentScopes = {
+const assessmentObjects = {
   put: { kind: 'scope', scope: oneRosterScopes.assessmentCreatePut },
   delete: { kind: 'scope', scope: oneRosterScopes.assessmentDelete },
+  area: ASSESSMENTS_AREA,
 } as const;
 
 /**
@@ -42,8 +47,7 @@ function gradebookWrites<const Single extends string>(
   single: Single,
   group: RecordGroup,
   reads: readonly string[],
-  scopes: typeof gradebookScopes | typeof assessmentScopes = gradebookScopes,
-  area = 'oneroster-gradebook',
+  objects: typeof gradebookObjects | typeof assessmentObjects = gradebookObjects,
 ) {
   const { create, replace, remove, personWrites } = partitionsOf(group);
   // Neither what only a teacher's writes read nor the Idempotency-Key's item is granted.
@@ -63,8 +67,8 @@ function gradebookWrites<const Single extends string>(
       ...write,
       id: `put-oneroster-${single}`,
       method: 'PUT',
-      handler: `${area}/put-${single}`,
-      auth: scopes.put,
+      handler: `${objects.area}/put-${single}`,
+      auth: objects.put,
       body: { type: 'json', maxBytes: LIMITS.bodyBytes },
       reads: [...new Set([...both(create.reads, replace.reads), ...reads])],
       writes: both(create.writes, replace.writes),
@@ -73,8 +77,8 @@ function gradebookWrites<const Single extends string>(
       ...write,
       id: `delete-oneroster-${single}`,
       method: 'DELETE',
-      handler: `${area}/delete-${single}`,
-      auth: scopes.delete,
+      handler: `${objects.area}/delete-${single}`,
+      auth: objects.delete,
       reads: both(remove.reads),
       writes: both(remove.writes),
     }),
@@ -131,16 +135,14 @@ export const gradebookWriteRoutes = [
     'assessment-line-item',
     'assessment_line_items',
     [],
-    assessmentScopes,
-    ASSESSMENTS_AREA,
+    assessmentObjects,
   ),
   ...gradebookWrites(
     'assessmentResults',
     'assessment-result',
     'assessment_results',
     rec('assessment_line_items', 'entities'),
-    assessmentScopes,
-    ASSESSMENTS_AREA,
+    assessmentObjects,
   ),
 ];
 
