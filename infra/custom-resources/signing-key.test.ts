@@ -34,7 +34,7 @@ const secretValue = async (secretArn: string) =>
   (await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString;
 
 beforeAll(async () => {
-  await ensureTable(db, tableName);
+  await ensureTable(db, tableName, { stream: false });
   if (!hasMotoServer()) return;
   moto = await startMotoServer();
   secrets = new SecretsManagerClient({

@@ -47,13 +47,16 @@ export const demoPostLogoutUris = (redirectUris: string[]) =>
   redirectUris.map((uri) => new URL('/signed-out', uri).href);
 
 /**
- * Makes the table, or brings one made by an earlier version up to date; with `stream: false` (a test's
- * table that no change events are read from) without the stream.
+ * Makes the table, or brings one made by an earlier version up to date; with its stream only where change
+ * events are read from it (`stream`). Each caller says which: on DynamoDB Local every write to a table with
+ * a stream costs more the more stream records all of its tables hold (a copy of the demo tenant into a
+ * table with a stream was seen to take 4 s, then 29, 59 and 113 s for the next ones), so a table that no
+ * change events are read from is made without one.
  */
 export async function ensureTable(
   db: DynamoDBDocumentClient,
   tableName: string,
-  { stream = true } = {},
+  { stream }: { stream: boolean },
 ): Promise<boolean> {
   try {
     const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));

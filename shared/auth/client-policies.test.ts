@@ -13,7 +13,7 @@ const tableName = `client-policies-${Date.now()}`;
 const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
 const clients = new ClientRepository(db, tableName);
 
-beforeAll(() => ensureTable(db, tableName));
+beforeAll(() => ensureTable(db, tableName, { stream: false }));
 afterAll(() => db.destroy());
 
 const START = Date.parse('2026-03-01T08:00:00Z');

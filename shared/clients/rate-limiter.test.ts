@@ -13,7 +13,7 @@ const tableName = `rate-limits-${Date.now()}`;
 const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
 const repository = new RateRepository(db, tableName);
 
-beforeAll(() => ensureTable(db, tableName));
+beforeAll(() => ensureTable(db, tableName, { stream: false }));
 afterAll(() => db.destroy());
 
 /** The real repository, counting the calls made to it. */

@@ -57,7 +57,7 @@ async function worker() {
 /** Writes `count` students, copies of the demo tenant's with new ids and processnumbers, and their count. */
 async function seed(endpoint: string, tableName: string, count: number) {
   const db = createDocumentClient({ region: 'eu-west-1', endpoint, adaptiveRetries: true });
-  await ensureTable(db, tableName);
+  await ensureTable(db, tableName, { stream: false });
   const templates = demoTenant()
     .filter((r) => r.group === 'students')
     .map((r) => r.record as Student);

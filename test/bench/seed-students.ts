@@ -41,7 +41,7 @@ export async function seedStudents(
   template: Student,
 ): Promise<SeededTable> {
   const started = performance.now();
-  await ensureTable(db, tableName);
+  await ensureTable(db, tableName, { stream: false });
   const ids = Array.from({ length: students }, () => randomUUID());
   let next = 0;
   const writer = async () => {

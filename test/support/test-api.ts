@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { expect, inject } from 'vitest';
 import { DEMO_CLIENT_ID } from '../../infra/local/bootstrap';
 import { DEMO_TENANT, startLocalRun } from '../../infra/local/local-run';
@@ -147,10 +148,14 @@ export async function startTestApi(options: TestApiOptions = {}) {
     get,
     /** How many responses have been checked against the API description so far. */
     responsesChecked: () => responsesChecked,
-    /** Stops the API, then fails the file if any response it sent did not match the description. */
+    /**
+     * Stops the API and drops its table, so the DynamoDB Local every file shares holds only what the
+     * running files use; then fails the file if any response it sent did not match the description.
+     */
     async stop() {
-      db.destroy();
       await run.stop();
+      await db.send(new DeleteTableCommand({ TableName: tableName }));
+      db.destroy();
       rmSync(auditLogFile, { force: true });
       expect(violations, 'responses that do not match the API description').toEqual([]);
     },

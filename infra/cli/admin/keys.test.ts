@@ -87,7 +87,7 @@ describe.skipIf(!hasMotoServer())(
       );
       secretArn = created.ARN as string;
       secret = secretsManagerStore(secrets, secretArn);
-      await ensureTable(db, tableName);
+      await ensureTable(db, tableName, { stream: false });
       await ensureSigningKey(secret, table);
     });
     afterAll(async () => {
@@ -188,7 +188,7 @@ describe.skipIf(!hasMotoServer())(
       expect(await table.newestPrivateKey()).toBeUndefined();
 
       const localTable = `school-keys-local-${randomUUID().slice(0, 8)}`;
-      await ensureTable(db, localTable);
+      await ensureTable(db, localTable, { stream: false });
       await ensureLocalSigningKey(db, localTable);
       const local = new SigningKeyRepository(db, localTable);
       const rotated = await rotateKey(stores({ keys: local, secret: undefined }));
