@@ -6,13 +6,18 @@
 // client registered with schools those of its schools' classes.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../shared/domain/errors';
 import { periodGrades } from '../shared/domain/grade-average';
 import { LIMITS } from '../shared/domain/limits';
+import { refuseStudentNotInClass } from '../shared/records/class-students';
+import { RecordWriter } from '../shared/records/record-writer';
 import { recordSchemas } from '../shared/schemas/records';
+import { resultInsertRequest } from '../shared/schemas/requests';
 import { expectProblem, json } from './support/contract';
 import { demoPeople } from './support/demo-people';
+import { personBody } from './support/fixtures';
 import { registeredClient } from './support/oauth';
-import { startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
+import { createRecord, startTestApi, type TestApi, waitForSyncLag } from './support/test-api';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -159,6 +164,36 @@ describe('results', () => {
     );
     expect(other.detail).toBe('line_item_id names a line item of another class_id.');
     expect((await results()).length).toBe(before);
+  });
+
+  it('refuse a result whose student leaves the class between the check and the write (400), writing nothing', async () => {
+    const { classId, project } = await sharedClassItems();
+    const student = await createRecord(api, 'students', personBody('R'));
+    const enrollment = await createRecord(api, 'enrollments', {
+      class_id: classId,
+      entity_id: student.entity_id,
+      role: 'student',
+      primary: false,
+      begin_date: null,
+      end_date: null,
+    });
+    const body = graded(classId, project.line_item_id as string, student.student_id as string);
+    // The check finds the student enrolled; the enrollment is deleted before the result is written.
+    const conditions = await refuseStudentNotInClass('results', body, api.records);
+    expect((await api.send('DELETE', `/api/enrollments/${enrollment.enrollment_id}`)).status).toBe(204);
+    const writer = new RecordWriter(api.db, api.tableName, api.records);
+    const refused = writer.create('results', resultInsertRequest().parse(body), () => conditions);
+    await expect(refused).rejects.toThrow(InvalidInputError);
+    await expect(refused).rejects.toMatchObject({
+      problems: [
+        {
+          name: 'student_id',
+          in: 'body',
+          reason: `student ${student.student_id} is not enrolled in class ${classId}`,
+        },
+      ],
+    });
+    expect((await results()).filter((r) => r.student_id === student.student_id)).toEqual([]);
   });
 });
 

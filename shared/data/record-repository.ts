@@ -62,7 +62,7 @@ export class RecordRepository {
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    readonly tableName: string,
   ) {
     this.listings = new ListingRepository(db, tableName);
   }

@@ -3,9 +3,13 @@
 // role `student`. A whole day's attendance, or a result in an assessment of no class, names no class and
 // is any student's. A record already made is replaced whatever the
 // student's enrollment now, so a mark of a student who has since left can still be corrected.
+import { type EnrollmentEntry, personEntry } from '../data/enrollment-entries';
+import { keys } from '../data/keys';
+import { internal } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
 import { type GroupDescription, groups, type RecordGroup } from '../domain/groups';
+import type { Step } from './write-transaction';
 
 /** Whether a group's records each name a student and the class they are about (`references` in groups.ts). */
 export const aboutStudentOfClass = (group: RecordGroup): boolean => {
@@ -15,15 +19,32 @@ export const aboutStudentOfClass = (group: RecordGroup): boolean => {
   return names('class_id', 'classes') && names('student_id', 'students');
 };
 
+/** A person's enrollments in `classId` as a student. */
+const studentEntriesIn = (
+  list: { entries: readonly EnrollmentEntry[] } | undefined,
+  classId: string,
+): EnrollmentEntry[] =>
+  list?.entries.filter((entry) => entry.otherId === classId && entry.role === 'student') ?? [];
+
 /** Whether a person's enrollment list holds `classId` with the role `student`. */
 export const enrollsAsStudent = (
-  list: { entries: readonly { otherId: string; role: string }[] } | undefined,
+  list: { entries: readonly EnrollmentEntry[] } | undefined,
   classId: string,
-): boolean => list?.entries.some((entry) => entry.otherId === classId && entry.role === 'student') === true;
+): boolean => studentEntriesIn(list, classId).length > 0;
+
+const notInClass = (name: string, studentId: string, classId: string) => ({
+  name,
+  in: 'body' as const,
+  reason: `student ${studentId} is not enrolled in class ${classId}`,
+});
+
+const refusal = (outside: ReturnType<typeof notInClass>[]) =>
+  new InvalidInputError('A record about a student of a class is made only for its students.', outside);
 
 /**
  * Refuses (400) those of `studentIds` that `classId` does not enroll as students, naming each one's field
- * by its place (`name`); `entityOf` gives a student's person's entity id. Only their persons are read.
+ * by its place (`name`); `entityOf` gives a student's person's entity id. Only their persons are read,
+ * and their enrollment lists are answered by entity id.
  */
 export async function refuseStudentsNotInClass(
   records: RecordRepository,
@@ -31,43 +52,59 @@ export async function refuseStudentsNotInClass(
   studentIds: readonly string[],
   entityOf: ReadonlyMap<string, string>,
   name: (index: number) => string,
-): Promise<void> {
-  if (studentIds.length === 0) return;
+): Promise<ReadonlyMap<string, { entries: EnrollmentEntry[] }>> {
+  if (studentIds.length === 0) return new Map();
   const entities = studentIds.flatMap((id) => entityOf.get(id) ?? []);
   const lists = await records.enrollmentLists('entities', [...new Set(entities)]);
   const enrolled = (studentId: string) => enrollsAsStudent(lists.get(entityOf.get(studentId) ?? ''), classId);
   const outside = studentIds.flatMap((id, index) =>
-    enrolled(id)
-      ? []
-      : [
-          {
-            name: name(index),
-            in: 'body' as const,
-            reason: `student ${id} is not enrolled in class ${classId}`,
-          },
-        ],
+    enrolled(id) ? [] : [notInClass(name(index), id, classId)],
   );
   // A class there is not is left to the write's own reference check, which names the class.
-  if (outside.length > 0 && (await records.schoolsOfClasses([classId])).has(classId)) {
-    throw new InvalidInputError(
-      'A record about a student of a class is made only for its students.',
-      outside,
-    );
-  }
+  if (outside.length > 0 && (await records.schoolsOfClasses([classId])).has(classId)) throw refusal(outside);
+  return lists;
 }
 
 /**
  * Refuses (400) a new record about a student of a class (`aboutStudentOfClass`) whose class does not enroll the
  * student as one. A student there is not is left to the write's own reference check, which says so.
+ * Answers the condition the write must meet as it commits: the student's person still lists one of the
+ * enrollments found, so an enrollment deleted meanwhile refuses the record as the check would have.
  */
 export async function refuseStudentNotInClass(
   group: RecordGroup,
   input: object,
   records: RecordRepository,
-): Promise<void> {
+): Promise<Step[]> {
   const { class_id: classId, student_id: studentId } = input as { class_id?: unknown; student_id?: unknown };
-  if (!aboutStudentOfClass(group) || typeof classId !== 'string' || typeof studentId !== 'string') return;
+  if (!aboutStudentOfClass(group) || typeof classId !== 'string' || typeof studentId !== 'string') return [];
   const entityOf = await records.entityIdsOf('students', [studentId]);
-  if (!entityOf.has(studentId)) return;
-  await refuseStudentsNotInClass(records, classId, [studentId], entityOf, () => 'student_id');
+  const entityId = entityOf.get(studentId);
+  if (entityId === undefined) return [];
+  const lists = await refuseStudentsNotInClass(records, classId, [studentId], entityOf, () => 'student_id');
+  const entries = studentEntriesIn(lists.get(entityId), classId);
+  // None, yet not refused: the class is not there, which the write's reference check refuses.
+  if (entries.length === 0) return [];
+  const values = Object.fromEntries(
+    entries.map(({ enrollmentId }, i) => [
+      `:e${i}`,
+      personEntry({ role: 'student', class_id: classId, entity_id: entityId, enrollment_id: enrollmentId }),
+    ]),
+  );
+  return [
+    {
+      action: {
+        ConditionCheck: {
+          TableName: records.tableName,
+          Key: keys.record('entities', entityId),
+          ConditionExpression: Object.keys(values)
+            .map((value) => `contains(#enrollments, ${value})`)
+            .join(' OR '),
+          ExpressionAttributeNames: { '#enrollments': internal.enrollments },
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFailed: () => refusal([notInClass('student_id', studentId, classId)]),
+    },
+  ];
 }

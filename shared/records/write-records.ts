@@ -20,6 +20,7 @@ import { recordId } from './record-id';
 import { hidesFields, readerView, refuseHidden, withHidden } from './record-view';
 import type { RecordWriter } from './record-writer';
 import { refuseChangeOutsideSchools, refuseCreateOutsideSchools } from './school-writes';
+import type { Step } from './write-transaction';
 
 let known: string[] | undefined;
 
@@ -88,20 +89,29 @@ async function locatingClashes<T>(request: ApiRequest, group: RecordGroup, write
 /**
  * A check a group's new records meet beyond every group's (a result's student is one its class enrolls,
  * class-students.ts), given by the handlers of that group's writes, so that no other bundle carries it.
+ * It answers the conditions the write must still meet when it commits, so that what it found cannot
+ * change between the check and the write.
  */
-export type NewRecordCheck = (group: RecordGroup, input: object, records: RecordRepository) => Promise<void>;
+export type NewRecordCheck = (
+  group: RecordGroup,
+  input: object,
+  records: RecordRepository,
+) => Promise<Step[]>;
 
-/** Refuses a new record the caller may not make: outside its client's schools, out of its person's reach, or `check`'s. */
+/**
+ * Refuses a new record the caller may not make: outside its client's schools, out of its person's reach,
+ * or `check`'s; answers `check`'s conditions.
+ */
 async function refuseNew(
   request: ApiRequest,
   group: RecordGroup,
   input: object,
   records: RecordRepository,
   check: NewRecordCheck | undefined,
-) {
+): Promise<Step[]> {
   await refuseCreateOutsideSchools(request, group, input, records);
   await refuseCreateOutOfReach(request, group, input, records);
-  await check?.(group, input, records);
+  return (await check?.(group, input, records)) ?? [];
 }
 
 /** Creates a record of the group from a body that its insert request (`schema`) validates. */
@@ -116,13 +126,16 @@ export async function createRecord<G extends RecordGroup>(
   refuseMasked(request.body);
   const input = validateBody(schema, request.body, knownFields()) as InsertRequest<G>;
   refuseHidden(request.auth, group, Object.keys(request.body as object));
-  await refuseNew(request, group, input, writer.records, check);
+  const conditions = await refuseNew(request, group, input, writer.records, check);
   const response = await once(idempotency, idempotentPost(group, request), (keep) =>
     locatingClashes(request, group, async () =>
       created(
         request,
         group,
-        await writer.create(group, input, (record) => (keep ? [keep(created(request, group, record))] : [])),
+        await writer.create(group, input, (record) => [
+          ...(keep ? [keep(created(request, group, record))] : []),
+          ...conditions,
+        ]),
       ),
     ),
   );
@@ -212,8 +225,8 @@ export async function putRecord<G extends RecordGroup>(
         return;
       }
       const input = validated(await bodies.making());
-      await refuseNew(request, group, input, writer.records, bodies.check);
-      await locatingClashes(request, group, () => writer.create(group, input, undefined, id));
+      const conditions = await refuseNew(request, group, input, writer.records, bodies.check);
+      await locatingClashes(request, group, () => writer.create(group, input, () => conditions, id));
       return;
     } catch (error) {
       const raced = current
