@@ -3,8 +3,8 @@
 // start that adds the index. Each record is read from its group's partition and updated only where its
 // entry is missing or differs, on condition that it is still the version read; a record written
 // meanwhile has its entry from that write.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { conditionHeld } from '../../../shared/data/items';
 import { keys } from '../../../shared/data/keys';
 import { listedGroups, listingOf } from '../../../shared/data/listings';
 import { internal, toRecord } from '../../../shared/data/record-items';
@@ -20,25 +20,25 @@ export async function listAgain(db: DynamoDBDocumentClient, tableName: string): 
   return updated;
 }
 
+/** A group's records a page at a time, however many: a district's people are not held in memory at once. */
 async function listGroupAgain(db: DynamoDBDocumentClient, tableName: string, group: RecordGroup) {
   let updated = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  const pages = paginateQuery(
+    { client: db },
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.recordPartition(group) },
+    },
+  );
+  for await (const page of pages) {
     for (const item of page.Items ?? []) {
       const entry = listingOf(group, toRecord(group, item));
       if (!entry) continue;
       const listing = keys.listingPartition(entry.listing);
       if (item[partitionKey] === listing && item[sortKey] === entry.sort) continue;
-      try {
-        await db.send(
+      const listed = await conditionHeld(
+        db.send(
           new UpdateCommand({
             TableName: tableName,
             Key: { pk: item.pk, sk: item.sk },
@@ -51,13 +51,10 @@ async function listGroupAgain(db: DynamoDBDocumentClient, tableName: string, gro
               ':v': item[internal.version],
             },
           }),
-        );
-        updated += 1;
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
+        ),
+      );
+      if (listed) updated += 1;
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return updated;
 }
