@@ -32,6 +32,8 @@ export async function seedTemplateTable(db: DynamoDBDocumentClient): Promise<voi
 const SEGMENTS = 4;
 /** DynamoDB's most items in one BatchWriteItem. */
 const BATCH_SIZE = 25;
+/** BatchWriteItem requests a segment has in flight at once. */
+const BATCHES_AT_ONCE = 12;
 
 type Item = Record<string, AttributeValue>;
 
@@ -87,10 +89,14 @@ async function copySegment(
     const requests: WriteRequest[] = (page.Items ?? [])
       .filter(keep)
       .map((Item) => ({ PutRequest: { Item } }));
-    const batches = [];
-    for (let at = 0; at < requests.length; at += BATCH_SIZE)
-      batches.push(writeAll(db, { RequestItems: { [tableName]: requests.slice(at, at + BATCH_SIZE) } }));
-    await Promise.all(batches);
+    // A few batches in flight a segment, within the client's 50 sockets for all the segments together.
+    const step = BATCH_SIZE * BATCHES_AT_ONCE;
+    for (let from = 0; from < requests.length; from += step) {
+      const batches = [];
+      for (let at = from; at < Math.min(from + step, requests.length); at += BATCH_SIZE)
+        batches.push(writeAll(db, { RequestItems: { [tableName]: requests.slice(at, at + BATCH_SIZE) } }));
+      await Promise.all(batches);
+    }
     start = page.LastEvaluatedKey as Record<string, never> | undefined;
   } while (start);
 }
