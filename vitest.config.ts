@@ -10,13 +10,13 @@ export default defineConfig({
     // per core keeps the cores busy; vitest's default of one fewer leaves a single file running on 2 cores.
     maxWorkers: '100%',
     env: { LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    // A test waits on the one DynamoDB Local every file shares. Beside the files that export and import
-    // whole tenants through CLI processes, on 2 cores, tests that walk a list page by page were seen to
-    // take past 30 s (paging's walks, sensitive-fields' reads) where they take a second or two alone.
+    // A test waits on the one DynamoDB Local every file shares. Tests that walk a list page by page were
+    // seen to take past 30 s (paging's walks, sensitive-fields' reads) where they take a second or two
+    // alone, while export-delta imported a whole tenant into a table with a stream (see ensureTable), which
+    // slows every write of DynamoDB Local; no test table has one now that needs none, and the margin stays.
     testTimeout: 60_000,
-    // A file's beforeAll starts its test API on the shared DynamoDB Local: 2 to 5 s alone, but on two cores
-    // beside export-delta, whose CLI runs export and import whole tenants on the same DynamoDB Local, it was
-    // seen to take 58, 67, 78 s, and once over 120 (token-endpoint, each time beside export-delta).
+    // A file's beforeAll copies the seeded template into its own table: 2 to 5 s, but seen to take 58, 67,
+    // 78 s and once over 120 beside that same import.
     hookTimeout: 240_000,
     reporters: ['default', 'json'],
     outputFile: { json: '.reports/vitest.json' },
