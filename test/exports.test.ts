@@ -560,6 +560,20 @@ describe('the scheduled export', () => {
     CLI_TIMEOUT_MS,
   );
 
+  // Node's own recursive mkdir goes round forever on such a folder (shared/files/make-folder.ts).
+  it.runIf(process.platform === 'linux')(
+    'reports an --out folder the system refuses, such as one under /proc, instead of hanging',
+    async () => {
+      const result = await cli('infra/cli/export.ts', '--out', '/proc/school-exports');
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(
+        "Export failed: ENOENT: no such file or directory, mkdir '/proc/school-exports'",
+      );
+      expect(result.stderr).not.toContain('    at ');
+    },
+    CLI_TIMEOUT_MS,
+  );
+
   it('writes, from the second run on, the OneRoster delta since the run before', async () => {
     const later = '2026-10-02T02:00:00Z';
     const laterPrefix = `exports/${runIdAt(new Date(later))}/`;

@@ -552,6 +552,18 @@ describe('npm start', { timeout: 180_000 }, () => {
     expect(stderr).toContain('DEMO_SIZE: must be school, district or a number of students');
   });
 
+  it.runIf(process.platform === 'linux')(
+    'says in one line that it cannot make a DATA_DIR the system refuses, such as one under /proc',
+    async () => {
+      const { code, stderr } = await refusedStart({ DATA_DIR: '/proc/school-data' });
+      expect(code).toBe(1);
+      expect(stderr.split('\n')).toHaveLength(1);
+      expect(stderr).toContain(
+        "DATA_DIR /proc/school-data failed to start: ENOENT: no such file or directory, mkdir '/proc/school-data'",
+      );
+    },
+  );
+
   it('refuses a bad PORT with a clear message', async () => {
     const { code, stderr } = await refusedStart({ PORT: 'eighty' });
     expect(code).toBe(2);

@@ -4,7 +4,7 @@
 // Java never outlives us, however we end.
 import { type ChildProcess, execFile, spawn as spawnProcess, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../../shared/data/document-client';
+import { makeFolder } from '../../shared/files/make-folder';
 
 /** The only address DynamoDB Local listens on. */
 const LOOPBACK = '127.0.0.1';
@@ -77,7 +78,7 @@ export async function launcherCommand(home: string, cacheDir = LAUNCHER_CACHE): 
   const partial = `${folder}.partial-${process.pid}`;
   try {
     // Made here rather than by the compiler, so that a folder that cannot be written fails as such.
-    mkdirSync(partial, { recursive: true });
+    makeFolder(partial);
     await promisify(execFile)('java', [
       '-m',
       'jdk.compiler/com.sun.tools.javac.Main',
@@ -180,7 +181,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   if (runtime === undefined || runtime.version < 17) throw new JavaMissingError();
   // Checked on every start, not only the first: what the project needs does not change with its cache.
   if (!runtime.compiles) throw compilerMissing();
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) makeFolder(options.dataDir);
   const home = dynamoDbLocalHome();
   const launcher = await launcherCommand(home);
   const port = await freePort();

@@ -3,8 +3,9 @@
 // run writes under a umask of 077, which Java inherits, so what it creates is private from the start;
 // what an earlier run left wider is tightened here. A folder that is open to others and holds anything
 // the run did not write (DATA_DIR=/tmp, a home folder) is refused instead: its modes are not ours to change.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolder } from '../../shared/files/make-folder';
 
 /** What the run creates can be read and written by its owner only. */
 export const PRIVATE_UMASK = 0o077;
@@ -40,7 +41,7 @@ function tighten(path: string) {
  * the run keeps, tightened throughout) and, when only the run's entries are in it, the folder itself.
  */
 export function makeDataDirPrivate(dataDir: string, names: readonly string[]) {
-  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER });
+  makeFolder(dataDir, PRIVATE_FOLDER);
   const entries = readdirSync(dataDir);
   const mode = statSync(dataDir).mode & 0o777;
   if (mode !== PRIVATE_FOLDER) {

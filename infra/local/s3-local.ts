@@ -1,7 +1,7 @@
 // A local S3 (s3rver) for the local run's exports and the tests, with the export bucket created. It runs
 // inside this Node process, so it stops with it: there is no child process to leave behind.
-import { mkdirSync } from 'node:fs';
 import S3rver from 's3rver';
+import { makeFolder } from '../../shared/files/make-folder';
 
 export interface S3Local {
   endpoint: string;
@@ -10,7 +10,7 @@ export interface S3Local {
 }
 
 export async function startS3Local(options: { directory: string; bucket: string }): Promise<S3Local> {
-  mkdirSync(options.directory, { recursive: true });
+  makeFolder(options.directory);
   const server = new S3rver({
     address: '127.0.0.1',
     port: 0,

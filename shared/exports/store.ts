@@ -1,14 +1,6 @@
 // Where one export run's files go and are read back from: a prefix of the tenant's export bucket, or a
 // local folder (`npm run export -- --out`). Both hold the same file names; only S3 is used when deployed.
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { makeFolder } from '../files/make-folder';
 
 export interface ExportStore {
   /** The run's address for people: `s3://bucket/prefix/` or a folder path. */
@@ -122,7 +115,7 @@ export class FolderStore implements ExportStore {
   constructor(readonly location: string) {}
 
   async write(name: string, body: Readable, _contentType: string, signal: AbortSignal): Promise<void> {
-    mkdirSync(this.location, { recursive: true });
+    makeFolder(this.location);
     // Written beside its name and renamed when whole, as S3 shows an object only once it is complete.
     const partial = join(this.location, `.${name}.partial`);
     try {
