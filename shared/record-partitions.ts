@@ -8,6 +8,7 @@ import { keys } from './data/keys';
 import { isStudentWork } from './data/listings';
 import { tallyKeeper } from './data/tallies';
 import {
+  aboutStudentOfClass,
   type GroupDescription,
   groups,
   isRoleGroup,
@@ -15,7 +16,6 @@ import {
   type Reference,
   treeReference,
 } from './domain/groups';
-import { aboutStudentOfClass } from './records/class-students';
 import { schoolDeletionSources } from './records/school-deletions';
 
 /** The partitions a group's operations touch (docs/data-model.md lists each item). */
@@ -131,7 +131,7 @@ export function partitionsOf(group: RecordGroup) {
     /**
      * Where a create of one record about a student of a class holds the student's person to the
      * enrollment found as it commits (class-students.ts): a condition, granted as a write. A bulk entry
-     * checks its students before its transaction and holds none.
+     * holds its students on their class instead (classStillEnrolls), which its create already writes.
      */
     enrollmentHeld,
   };

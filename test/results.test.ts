@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../shared/domain/errors';
 import { periodGrades } from '../shared/domain/grade-average';
 import { LIMITS } from '../shared/domain/limits';
-import { refuseStudentNotInClass } from '../shared/records/class-students';
+import {
+  classStillEnrolls,
+  refuseStudentNotInClass,
+  refuseStudentsNotInClass,
+} from '../shared/records/class-students';
 import { RecordWriter } from '../shared/records/record-writer';
 import { recordSchemas } from '../shared/schemas/records';
 import { resultInsertRequest } from '../shared/schemas/requests';
@@ -194,6 +198,60 @@ describe('results', () => {
       ],
     });
     expect((await results()).filter((r) => r.student_id === student.student_id)).toEqual([]);
+  });
+
+  it("refuse a line item's results whole when one student leaves the class between the check and the write (400), writing nothing", async () => {
+    const { classId, project } = await sharedClassItems();
+    const [leaving, staying] = await Promise.all(
+      ['L', 'S'].map((tag) => createRecord(api, 'students', personBody(tag))),
+    );
+    const enrollments = await Promise.all(
+      [leaving, staying].map((student) =>
+        createRecord(api, 'enrollments', {
+          class_id: classId,
+          entity_id: student?.entity_id,
+          role: 'student',
+          primary: false,
+          begin_date: null,
+          end_date: null,
+        }),
+      ),
+    );
+    const students = [leaving, staying].map((s) => s?.student_id as string);
+    const name = (index: number) => `results[${index}].student_id`;
+    // As a bulk entry checks its students (bulk-entry.ts); then the first one's enrollment is deleted.
+    const entityOf = await api.records.entityIdsOf('students', students);
+    const lists = await refuseStudentsNotInClass(api.records, classId, students, entityOf, name);
+    const held = students.map((studentId, index) => ({
+      studentId,
+      entityId: entityOf.get(studentId) as string,
+      name: name(index),
+    }));
+    const checks = classStillEnrolls(api.tableName, classId, held, lists);
+    expect((await api.send('DELETE', `/api/enrollments/${enrollments[0]?.enrollment_id}`)).status).toBe(204);
+    const writer = new RecordWriter(api.db, api.tableName, api.records);
+    const inputs = students.map((studentId) =>
+      resultInsertRequest().parse(graded(classId, project.line_item_id as string, studentId)),
+    );
+    const refused = writer.putByNaturalKey('results', inputs, checks);
+    await expect(refused).rejects.toThrow(InvalidInputError);
+    await expect(refused).rejects.toMatchObject({
+      problems: [
+        {
+          name: 'results[0].student_id',
+          in: 'body',
+          reason: `student ${students[0]} is not enrolled in class ${classId}`,
+        },
+      ],
+    });
+    expect((await results()).filter((r) => students.includes(r.student_id as string))).toEqual([]);
+    // Held as the entry commits, the class's students write as before.
+    const written = await writer.putByNaturalKey(
+      'results',
+      inputs.slice(1),
+      classStillEnrolls(api.tableName, classId, held.slice(1), lists),
+    );
+    expect(written.map((w) => w.record.student_id)).toEqual([students[1]]);
   });
 });
 

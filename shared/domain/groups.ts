@@ -359,6 +359,17 @@ type Groups = typeof groups;
 export const treeReference = (group: RecordGroup): Reference | undefined =>
   (groups[group] as GroupDescription).references.find((r) => r.group === group);
 
+/**
+ * Whether a group's records each name a student and the class they are about (a result, an attendance
+ * mark, an assessment result): made only for a student the class enrolls (records/class-students.ts).
+ */
+export const aboutStudentOfClass = (group: RecordGroup): boolean => {
+  const { references } = groups[group] as GroupDescription;
+  const names = (field: string, named: RecordGroup) =>
+    references.some((r) => r.field === field && r.group === named);
+  return names('class_id', 'classes') && names('student_id', 'students');
+};
+
 export const idFields = Object.fromEntries(recordGroups.map((group) => [group, groups[group].idField])) as {
   [G in RecordGroup]: Groups[G]['idField'];
 };

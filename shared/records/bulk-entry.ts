@@ -10,7 +10,7 @@ import type { ApiRequest } from '../exchange';
 import type { AuditSubject } from '../http/subject';
 import type { GroupRecords } from '../schemas/records';
 import type { InsertRequest } from '../schemas/requests';
-import { refuseStudentsNotInClass } from './class-students';
+import { classStillEnrolls, refuseStudentsNotInClass } from './class-students';
 import { refuseCreateOutOfReach } from './person-writes';
 import { readerView } from './record-view';
 import type { RecordWriter } from './record-writer';
@@ -54,14 +54,25 @@ export async function enterForStudents<G extends StudentWork>(
   const fresh = studentIds.flatMap((id, index) =>
     holders.has(naturalKeyOf(group, inputs[index]) as string) ? [] : [{ id, index }],
   );
-  await refuseStudentsNotInClass(
+  const name = (index: number) => `${field}[${index}].student_id`;
+  const lists = await refuseStudentsNotInClass(
     records,
     classId,
     fresh.map((f) => f.id),
     students,
-    (i) => `${field}[${fresh[i]?.index}].student_id`,
+    (i) => name(fresh[i]?.index ?? i),
   );
-  const written = await writer.putByNaturalKey(group, inputs);
+  // Held as the entry commits: an enrollment ended meanwhile refuses the entry as the check would have.
+  const held = fresh.map(({ id, index }) => ({
+    studentId: id,
+    entityId: students.get(id) as string,
+    name: name(index),
+  }));
+  const written = await writer.putByNaturalKey(
+    group,
+    inputs,
+    classStillEnrolls(records.tableName, classId, held, lists),
+  );
   const view = readerView(request.auth, group);
   return {
     records: written.map(({ record }) => view(record) as GroupRecords[G]),

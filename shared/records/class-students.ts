@@ -3,21 +3,13 @@
 // role `student`. A whole day's attendance, or a result in an assessment of no class, names no class and
 // is any student's. A record already made is replaced whatever the
 // student's enrollment now, so a mark of a student who has since left can still be corrected.
-import { type EnrollmentEntry, personEntry } from '../data/enrollment-entries';
+import { classEntry, type EnrollmentEntry, personEntry } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
 import { internal } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
-import { type GroupDescription, groups, type RecordGroup } from '../domain/groups';
-import type { Step } from './write-transaction';
-
-/** Whether a group's records each name a student and the class they are about (`references` in groups.ts). */
-export const aboutStudentOfClass = (group: RecordGroup): boolean => {
-  const { references } = groups[group] as GroupDescription;
-  const names = (field: string, named: RecordGroup) =>
-    references.some((r) => r.field === field && r.group === named);
-  return names('class_id', 'classes') && names('student_id', 'students');
-};
+import { aboutStudentOfClass, type RecordGroup } from '../domain/groups';
+import { RETRY, type Step } from './write-transaction';
 
 /** A person's enrollments in `classId` as a student. */
 const studentEntriesIn = (
@@ -105,6 +97,77 @@ export async function refuseStudentNotInClass(
         },
       },
       onConditionFailed: () => refusal([notInClass('student_id', studentId, classId)]),
+    },
+  ];
+}
+
+/** A student of a bulk entry whose new record is held to their enrollment (see classStillEnrolls). */
+export interface HeldStudent {
+  studentId: string;
+  entityId: string;
+  /** The field naming the student in the request, for the refusal. */
+  name: string;
+}
+
+/**
+ * The condition a bulk entry's new records meet as they commit: the class still lists, for each of
+ * `students`, one of the enrollments as a student that `lists` (refuseStudentsNotInClass's answer) found.
+ * It is on the class item, which the entry's transaction changes anyway (the count of records naming it),
+ * so it joins that action (withChecks) rather than taking one a student. An enrollment deleted between
+ * the check and the write refuses the entry (400) as the check would have. None when no student is held.
+ */
+export function classStillEnrolls(
+  tableName: string,
+  classId: string,
+  students: readonly HeldStudent[],
+  lists: ReadonlyMap<string, { entries: readonly EnrollmentEntry[] }>,
+): Step[] {
+  const held = students.map((student) => ({
+    ...student,
+    entries: studentEntriesIn(lists.get(student.entityId), classId).map(({ enrollmentId }) =>
+      classEntry({
+        role: 'student',
+        entity_id: student.entityId,
+        class_id: classId,
+        enrollment_id: enrollmentId,
+      }),
+    ),
+  }));
+  // A student found in no enrollment was refused by the check, or the class is not there, which the
+  // write's reference check refuses: either way there is nothing to hold.
+  if (held.length === 0 || held.some((student) => student.entries.length === 0)) return [];
+  const values: Record<string, string> = {};
+  const condition = held
+    .map((student, s) => {
+      const anyOf = student.entries.map((entry, e) => {
+        values[`:held${s}_${e}`] = entry;
+        return `contains(#heldEnrollments, :held${s}_${e})`;
+      });
+      return anyOf.length === 1 ? anyOf[0] : `(${anyOf.join(' OR ')})`;
+    })
+    .join(' AND ');
+  return [
+    {
+      action: {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.record('classes', classId),
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#heldEnrollments': internal.enrollments },
+          ExpressionAttributeValues: values,
+        },
+      },
+      // Read from the class as it was: who of the students it no longer enrolls. A class that is gone is
+      // the write's own to report.
+      onConditionFailed: (current) => {
+        if (current === undefined) return RETRY;
+        const list = current[internal.enrollments];
+        const listed = list instanceof Set ? (list as Set<string>) : new Set<string>();
+        const gone = held.filter((student) => !student.entries.some((entry) => listed.has(entry)));
+        return gone.length === 0
+          ? RETRY
+          : refusal(gone.map((student) => notInClass(student.name, student.studentId, classId)));
+      },
     },
   ];
 }

@@ -35,7 +35,7 @@ import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
 import { missingRecord } from './missing-record';
-import { mergeSteps, packWrites } from './transaction-packs';
+import { mergeSteps, packWrites, withChecks } from './transaction-packs';
 import {
   claimSteps,
   enabledSteps,
@@ -152,11 +152,13 @@ export class RecordWriter {
    * transaction or none (a class's register): a record whose key a request holds is replaced as its next
    * version, any other made under a new id. More than one transaction holds is refused (400). A key
    * another request claimed since it was read (the same register sent twice at once) is found again on
-   * the next try, and its record replaced.
+   * the next try, and its record replaced. `checks` are conditions the transaction also holds
+   * (withChecks), each joining the action on its item where the transaction has one.
    */
   async putByNaturalKey<G extends RecordGroup>(
     group: G,
     inputs: readonly InsertRequest<G>[],
+    checks: readonly Step[] = [],
   ): Promise<StoredRecord<G>[]> {
     const claims = keys.naturalKeyPartition(group);
     const claimRaced = (step: Step): Step =>
@@ -178,10 +180,13 @@ export class RecordWriter {
         return { stored: written, made: false, steps };
       });
       const made = planned.filter((p) => p.made).length;
-      const steps = mergeSteps([
-        ...planned.flatMap((p) => p.steps),
-        ...(made > 0 ? [this.steps.count(group, made)] : []),
-      ]);
+      const steps = withChecks(
+        mergeSteps([
+          ...planned.flatMap((p) => p.steps),
+          ...(made > 0 ? [this.steps.count(group, made)] : []),
+        ]),
+        checks,
+      );
       if (steps.length > MAX_TRANSACTION_ACTIONS) {
         throw new InvalidInputError(
           `These ${inputs.length} ${groups[group].plural} take ${steps.length} writes, more than the ${MAX_TRANSACTION_ACTIONS} of one transaction: send fewer at once.`,

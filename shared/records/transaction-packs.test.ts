@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { groups, type Reference } from '../domain/groups';
 import { LIMITS } from '../domain/limits';
-import { itemOf, mergeSteps, packWrites } from './transaction-packs';
+import { itemOf, mergeSteps, packWrites, withChecks } from './transaction-packs';
 import { WriteSteps } from './write-steps';
-import type { Step } from './write-transaction';
+import { RETRY, type Step } from './write-transaction';
 
 const put = (pk: string, sk: string): Step => ({ action: { Put: { TableName: 't', Item: { pk, sk } } } });
 const update = (pk: string, sk: string): Step => ({
@@ -87,5 +87,62 @@ describe('changes that add up', () => {
     const removing = { steps: [steps.enroll(reference, 'c1', ['b'], false, 'now')] };
     const replacing = { steps: [put('REC#classes', 'c1')] };
     expect(packWrites([adding, removing, replacing], 99)).toEqual([[adding], [removing], [replacing]]);
+  });
+});
+
+describe('checks added to a transaction', () => {
+  const check = (pk: string, sk: string, condition: string, refusal: Error): Step => ({
+    action: {
+      ConditionCheck: {
+        TableName: 't',
+        Key: { pk, sk },
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#h': 'held' },
+        ExpressionAttributeValues: { ':h': 1 },
+      },
+    },
+    onConditionFailed: (current) => (current?.held === 1 ? RETRY : refusal),
+  });
+  const guarded = (pk: string, sk: string, condition: string, failure: Error): Step => ({
+    action: {
+      Update: {
+        TableName: 't',
+        Key: { pk, sk },
+        UpdateExpression: 'SET a = :a',
+        ConditionExpression: condition,
+        ExpressionAttributeValues: { ':a': 1 },
+      },
+    },
+    onConditionFailed: () => failure,
+  });
+
+  it("join the action on their item, in one condition DynamoDB takes (parentheses only around an OR), and say whose condition failed from the item's old value", () => {
+    const refused = new Error('the check');
+    const gone = new Error('the update');
+    const [merged, other] = withChecks(
+      [guarded('A', '1', 'attribute_exists(pk) OR b = :a', gone), put('B', '1')],
+      [check('A', '1', 'contains(#h, :h)', refused)],
+    );
+    expect(other).toEqual(put('B', '1'));
+    expect(merged?.action.Update).toMatchObject({
+      ConditionExpression: '(attribute_exists(pk) OR b = :a) AND contains(#h, :h)',
+      ExpressionAttributeNames: { '#h': 'held' },
+      ExpressionAttributeValues: { ':a': 1, ':h': 1 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    expect(merged?.onConditionFailed?.({ held: 0 })).toBe(refused);
+    expect(merged?.onConditionFailed?.({ held: 1 })).toBe(gone);
+    const [plain] = withChecks(
+      [guarded('A', '1', '(x = :a OR y = :a) AND z = :a', gone)],
+      [check('A', '1', 'contains(#h, :h) OR contains(#h, :a)', refused)],
+    );
+    expect(plain?.action.Update?.ConditionExpression).toBe(
+      '(x = :a OR y = :a) AND z = :a AND (contains(#h, :h) OR contains(#h, :a))',
+    );
+  });
+
+  it('go in as their own action where the transaction has none on their item', () => {
+    const held = check('C', '1', 'contains(#h, :h)', new Error('the check'));
+    expect(withChecks([put('B', '1')], [held])).toEqual([put('B', '1'), held]);
   });
 });

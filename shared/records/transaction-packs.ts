@@ -4,7 +4,7 @@
 // class's new enrollments, a course's count of classes naming it, a group's count. A write whose items
 // every open pack already touches otherwise waits for a later pack, so each pack stays all-or-nothing
 // for the writes it holds.
-import { type Additive, itemKey, type Step } from './write-transaction';
+import { type Additive, itemKey, RETRY, type Step } from './write-transaction';
 
 /** The item a step acts on, as one string. */
 export function itemOf({ action }: Step): string {
@@ -77,4 +77,65 @@ export function mergeSteps(steps: readonly Step[]): Step[] {
       changes.reduce((sum, a) => sum + a.changes, 0),
     );
   });
+}
+
+/**
+ * A condition as one side of an AND: in parentheses where an OR is outside any (AND binds closer), and
+ * as it is otherwise, since DynamoDB refuses parentheses that change nothing.
+ */
+function conjunct(condition: string): string {
+  let depth = 0;
+  for (const [i, c] of [...condition].entries()) {
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && condition.startsWith(' OR ', i)) return `(${condition})`;
+  }
+  return condition;
+}
+
+/**
+ * Adds `checks` (ConditionChecks, each on one item) to a transaction's merged `steps`. DynamoDB takes one
+ * action an item, so a check on an item the transaction also changes becomes part of that action's
+ * condition, with the old item returned when it fails: the check's own reading of it then says whether
+ * it was the check that failed, and the action's otherwise. Placeholders must differ from the action's.
+ */
+export function withChecks(steps: readonly Step[], checks: readonly Step[]): Step[] {
+  const merged = [...steps];
+  for (const check of checks) {
+    const held = check.action.ConditionCheck;
+    if (!held) throw new Error('withChecks takes ConditionChecks only');
+    const at = merged.findIndex((step) => itemOf(step) === itemOf(check));
+    const step = merged[at];
+    if (step === undefined) {
+      merged.push(check);
+      continue;
+    }
+    const [kind, action] = Object.entries(step.action)[0] as [string, Record<string, unknown>];
+    const condition = action.ConditionExpression as string | undefined;
+    merged[at] = {
+      ...step,
+      action: {
+        [kind]: {
+          ...action,
+          ConditionExpression: condition
+            ? `${conjunct(condition)} AND ${conjunct(held.ConditionExpression as string)}`
+            : held.ConditionExpression,
+          ExpressionAttributeNames: {
+            ...(action.ExpressionAttributeNames as object),
+            ...held.ExpressionAttributeNames,
+          },
+          ExpressionAttributeValues: {
+            ...(action.ExpressionAttributeValues as object),
+            ...held.ExpressionAttributeValues,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFailed: (current) => {
+        const outcome = check.onConditionFailed?.(current) ?? RETRY;
+        return outcome === RETRY ? (step.onConditionFailed?.(current) ?? RETRY) : outcome;
+      },
+    };
+  }
+  return merged;
 }
