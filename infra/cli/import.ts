@@ -10,8 +10,8 @@ import { parseArgs } from 'node:util';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { type RecordGroup, recordGroups, roleNamesInWords } from '../../shared/domain/groups';
-import { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
+import { ImportWriter } from './import-writer';
 import { SourcedIds } from './oneroster-ids';
 import { BATCH_ROWS, importOneRoster } from './oneroster-import';
 import { OneRosterZipError } from './oneroster-rows';
@@ -98,7 +98,7 @@ async function main() {
     adaptiveRetries: true,
   });
   const records = new RecordRepository(db, target.tableName);
-  const writer = new RecordWriter(db, target.tableName, records);
+  const writer = new ImportWriter(db, target.tableName, records);
   const started = Date.now();
 
   const total = emptyTally();

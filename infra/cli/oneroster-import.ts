@@ -14,8 +14,8 @@ import {
   roleName,
 } from '../../shared/domain/groups';
 import { sexOf } from '../../shared/oneroster/objects';
-import type { RecordWriter } from '../../shared/records/record-writer';
 import { knownFields } from '../../shared/records/write-records';
+import type { ImportWriter } from './import-writer';
 import { inParallel } from './in-parallel';
 import { deletionGuards, gradebookPreparers, type Pending } from './oneroster-gradebook';
 import type { SourcedIds } from './oneroster-ids';
@@ -86,7 +86,7 @@ export async function importOneRoster(
   file: string,
   ids: SourcedIds,
   records: RecordRepository,
-  writer: RecordWriter,
+  writer: ImportWriter,
   concurrency: number,
   batchRows = BATCH_ROWS,
 ): Promise<{ tables: TableOutcome[]; skipped: string[] }> {

@@ -30,6 +30,7 @@ import { validateBody } from '../../shared/http/validate';
 import { refuseStudentNotInClass } from '../../shared/records/class-students';
 import type { RecordWriter } from '../../shared/records/record-writer';
 import { type InsertRequest, insertRequests } from '../../shared/schemas/requests';
+import type { ImportWriter } from './import-writer';
 import { inParallel } from './in-parallel';
 
 export type Outcome =
@@ -46,7 +47,7 @@ export interface Upserter {
   upsert(value: unknown, defaults?: Record<string, unknown>): Promise<Outcome>;
   /**
    * Upserts by id many values at once, each as `upsert` would: the current records read together, and
-   * the new ones created in as few transactions as DynamoDB allows (RecordWriter.createMany); a record
+   * the new ones created in as few transactions as DynamoDB allows (ImportWriter.createMany); a record
    * that exists, a refusal and a create whose transaction did not commit go the one-at-a-time way.
    */
   upsertMany(values: readonly Upsert[], concurrency: number): Promise<Outcome[]>;
@@ -88,7 +89,7 @@ function importedId(group: RecordGroup, value: unknown): string {
 export function createUpserter(
   group: RecordGroup,
   records: RecordRepository,
-  writer: RecordWriter,
+  writer: ImportWriter,
   knownFields: string[],
   options: UpsertOptions = {},
 ): Upserter {

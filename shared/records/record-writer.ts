@@ -20,7 +20,7 @@ import {
 import { naturalKeyOf } from '../data/record-links';
 import type { RecordRepository } from '../data/record-repository';
 import { tombstoneOf } from '../data/tombstones';
-import { DomainError, InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
+import { InvalidInputError, StaleVersionError, StateConflictError } from '../domain/errors';
 import {
   type DocumentGroup,
   groups,
@@ -35,7 +35,7 @@ import { type EntityTagCondition, matches } from '../http/preconditions';
 import type { GroupRecords } from '../schemas/records';
 import type { IdentificationDocumentInsertRequest, InsertRequest } from '../schemas/requests';
 import { missingRecord } from './missing-record';
-import { mergeSteps, packWrites, withChecks } from './transaction-packs';
+import { mergeSteps, withChecks } from './transaction-packs';
 import {
   claimSteps,
   enabledSteps,
@@ -48,7 +48,7 @@ import {
   type WriteContext,
 } from './write-rules';
 import { WriteSteps } from './write-steps';
-import { commit, RETRY, Retry, retrying, type Step } from './write-transaction';
+import { commit, RETRY, retrying, type Step } from './write-transaction';
 
 /** Steps a caller adds to a write's transaction (an idempotency key's response), given what it writes. */
 export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Step[];
@@ -60,7 +60,7 @@ export type AlsoWrite<G extends RecordGroup> = (written: StoredRecord<G>) => Ste
 const ENROLLMENTS_ENDED_PER_TRANSACTION = 20;
 
 /** The most actions DynamoDB takes in one transaction. */
-const MAX_TRANSACTION_ACTIONS = 100;
+export const MAX_TRANSACTION_ACTIONS = 100;
 
 /**
  * How deep a tree goes: a district, its schools and their departments are three levels. A record is not
@@ -80,10 +80,10 @@ const enrollmentReference = (group: 'classes' | 'entities'): Reference =>
   groups.enrollments.references.find((r) => r.group === group) as Reference;
 
 export class RecordWriter {
-  private readonly steps: WriteSteps;
+  protected readonly steps: WriteSteps;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    protected readonly db: DynamoDBDocumentClient,
     tableName: string,
     /** The records it reads before writing, which the write routes also check the caller's reach with. */
     readonly records: RecordRepository,
@@ -111,40 +111,6 @@ export class RecordWriter {
       await commit(this.db, [...also(created), made, ...rest, this.steps.count(group, 1)]);
       return created;
     });
-  }
-
-  /**
-   * Creates records of one group under the ids given, as few transactions as DynamoDB allows rather
-   * than one each (a bulk import): each transaction holds whole records and every item of theirs, the
-   * changes that add up to one item (a class's enrollments, a group's count) merged into one. A record
-   * is answered undefined when its transaction did not commit or its request was refused: nothing of it
-   * was written, and `create` tells why.
-   */
-  async createMany<G extends RecordGroup>(
-    group: G,
-    requests: readonly { input: InsertRequest<G>; id: string }[],
-  ): Promise<(StoredRecord<G> | undefined)[]> {
-    const context = this.context();
-    const planned = requests.flatMap(({ input, id }, index) => {
-      // A request its rules refuse is left to `create`, which says why.
-      try {
-        return [{ index, ...this.newRecord(group, input, id, context) }];
-      } catch {
-        return [];
-      }
-    });
-    const outcomes: (StoredRecord<G> | undefined)[] = requests.map(() => undefined);
-    const counted = planned.map((p) => ({ ...p, steps: [...p.steps, this.steps.count(group, 1)] }));
-    for (const pack of packWrites(counted, MAX_TRANSACTION_ACTIONS)) {
-      try {
-        await commit(this.db, mergeSteps(pack.flatMap((p) => p.steps)));
-      } catch (error) {
-        if (!(error instanceof DomainError || error instanceof Retry)) throw error;
-        continue;
-      }
-      for (const { index, created } of pack) outcomes[index] = created;
-    }
-    return outcomes;
   }
 
   /**
@@ -198,7 +164,7 @@ export class RecordWriter {
   }
 
   /** A new record and every step of its transaction but its group's count. */
-  private newRecord<G extends RecordGroup>(
+  protected newRecord<G extends RecordGroup>(
     group: G,
     input: InsertRequest<G>,
     id: string,
@@ -444,7 +410,7 @@ export class RecordWriter {
   }
 
   /** What the rules build an attempt's steps with, stamped now. */
-  private context(): WriteContext {
+  protected context(): WriteContext {
     return { steps: this.steps, records: this.records, now: this.clock().toISOString() };
   }
 }

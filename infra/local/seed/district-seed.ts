@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RecordRepository } from '../../../shared/data/record-repository';
-import { RecordWriter } from '../../../shared/records/record-writer';
+import { ImportWriter } from '../../cli/import-writer';
 import { SourcedIds } from '../../cli/oneroster-ids';
 import { importOneRoster } from '../../cli/oneroster-import';
 import { districtOf, districtRosterZip, recordsOf } from './district-roster';
@@ -33,7 +33,7 @@ export async function seedDistrict(
     const zip = join(dir, 'district.zip');
     writeFileSync(zip, districtRosterZip(size));
     const records = new RecordRepository(db, tableName);
-    const writer = new RecordWriter(db, tableName, records);
+    const writer = new ImportWriter(db, tableName, records);
     const { tables } = await importOneRoster(zip, new SourcedIds(tenantId), records, writer, CONCURRENCY);
     const refused = tables.flatMap(({ table, refused }) => refused.map((r) => `${table}.csv line ${r.line}`));
     if (refused.length > 0) throw new Error(`The generated district was refused at ${refused.join(', ')}.`);
