@@ -174,7 +174,7 @@ const bulkRoute = <const Id extends string>(
   });
 };
 
-const bulkRoutes = [
+const bulkRoutes = () => [
   // A class's register for a date: every student's attendance.
   bulkRoute('attendance', {
     id: 'put-class-register',
@@ -259,17 +259,26 @@ const attendanceSummaryRoute = () =>
     ],
   });
 
-/** Every record group's routes, the bulk entries', a student's grades and the gradebook's summaries. */
-export const recordRoutes = [
-  ...recordGroups.flatMap(groupRoutes),
-  ...bulkRoutes,
+/** The routes beside each group's own: the bulk entries', a student's grades and the gradebook's summaries. */
+const studentWorkRoutes = () => [
+  ...bulkRoutes(),
   gradesRoute(),
   distributionRoute(),
   attendanceSummaryRoute(),
 ];
 
-/** The ids of the record groups' routes. */
-export type RecordRouteId = (typeof recordRoutes)[number]['id'];
+/** Every record group's routes, and those beside them. */
+export const recordRoutes = () => [...recordGroups.flatMap(groupRoutes), ...studentWorkRoutes()];
 
-/** The row of a record group's route, for its handler's factory. */
-export const recordRoute = (id: RecordRouteId): Route => rowOf(recordRoutes, id);
+/** The ids of the record groups' routes. */
+export type RecordRouteId = ReturnType<typeof recordRoutes>[number]['id'];
+
+/**
+ * The row of a record group's route, for its handler's factory. Only the rows it may be among are made:
+ * a handler builds its row as it is imported, in every cold start, and a group's rows derive their
+ * partitions from every group's description (record-partitions.ts). A group's own routes end in its name.
+ */
+export const recordRoute = (id: RecordRouteId): Route => {
+  const group = recordGroups.find((g) => id.endsWith(`-${g}`));
+  return (group && groupRoutes(group).find((r) => r.id === id)) || rowOf(studentWorkRoutes(), id);
+};

@@ -197,7 +197,7 @@ const webhookRoutes = () => {
 };
 
 const table = [
-  ...recordRoutes,
+  ...recordRoutes(),
   ...adminRoutes(),
   ...webhookRoutes(),
   row({
