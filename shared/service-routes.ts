@@ -1,14 +1,14 @@
 // The service's own operations, one row each, as the route table (shared/routes.ts) holds them beside the
 // OneRoster binding's (shared/oneroster/routes.ts): method, path, handler, authentication, parameters, body
 // limits, the dialect its errors are written in, whom its audit event names and the table partitions it
-// may touch. The record groups' rows are built in record-routes.ts; the other areas' are here. Kept apart
-// from the binding's rows so that a handler of either builds and bundles only its own area's rows.
+// may touch. The record groups' rows are built in record-routes.ts, and the table puts them first; the
+// other areas' are here. Kept apart from the binding's rows and the record groups', so that a handler
+// builds and bundles only its own area's rows: the token endpoint's cold start makes none of a record's.
 import { LOGOUT_PARAMS } from './auth/oauth-terms';
 import { schoolSources } from './auth/school-scope';
 import { keys } from './data/keys';
 import { recordGroups, type Scope } from './domain/groups';
 import type { RouteBody } from './http/route';
-import { recordRoutes } from './record-routes';
 import { type Route, type RouteAudit, row, rowOf } from './route';
 import { problems, readRow, writeRow } from './route-rows';
 
@@ -197,7 +197,6 @@ const webhookRoutes = () => {
 };
 
 const table = [
-  ...recordRoutes(),
   ...adminRoutes(),
   ...webhookRoutes(),
   row({
