@@ -6,7 +6,7 @@
 // API docs add each row's documentation (shared/openapi/route-docs.ts). Adding an operation is one row in
 // its area, one docs row, and one handler file that names its row (test/route-handlers.test.ts).
 import { keys } from './data/keys';
-import { oneRosterRoutes } from './oneroster/routes';
+import { type OneRosterRouteId, oneRosterRoutes } from './oneroster/routes';
 import { type RecordRouteId, recordRoutes } from './record-routes';
 import { type Route, rowOf, takesToken } from './route';
 import { fallbackRoute, type ServiceRouteId, serviceRoutes } from './service-routes';
@@ -15,9 +15,9 @@ export type { RecordRouteId };
 export { fallbackRoute };
 
 /** The id of every route, the fallback's too: a handler, a docs row or a test names a route by one of these. */
-export type RouteId = RecordRouteId | ServiceRouteId | (typeof oneRosterRoutes)[number]['id'];
+export type RouteId = RecordRouteId | ServiceRouteId | OneRosterRouteId;
 
-export const routes: readonly Route<RouteId>[] = [...recordRoutes(), ...serviceRoutes, ...oneRosterRoutes];
+export const routes: readonly Route<RouteId>[] = [...recordRoutes(), ...serviceRoutes, ...oneRosterRoutes()];
 
 /**
  * Every partition a route's function reads: its own, the public keys, the revoked sign-ins and the clients'

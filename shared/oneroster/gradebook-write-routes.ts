@@ -91,7 +91,7 @@ function gradebookWrites<const Single extends string>(
  * (and whether a client's schools hold it), and the users its results name; audited as one event naming
  * every student.
  */
-const postResultsOfLineItem = (() => {
+const postResultsOfLineItem = () => {
   const { create, personWrites } = partitionsOf('results');
   const unused = [keys.idempotencyPartition('results'), ...personWrites];
   return row({
@@ -116,9 +116,13 @@ const postResultsOfLineItem = (() => {
     ],
     writes: create.writes.filter((p) => !unused.includes(p)),
   });
-})();
+};
 
-export const gradebookWriteRoutes = [
+/**
+ * The Gradebook's writes, made when asked for: the binding's read handlers, which never serve one, do not
+ * make them as they are imported.
+ */
+export const gradebookWriteRoutes = () => [
   // A new category is in the school year that holds the day, found among the academic sessions.
   ...gradebookWrites('categories', 'category', 'categories', rec('academic_sessions')),
   // A score scale is a class's own: the write's reference to its class checks that it is there.
@@ -127,7 +131,7 @@ export const gradebookWriteRoutes = [
   ...gradebookWrites('lineItems', 'line-item', 'line_items', rec('classes')),
   // A result's class is its line item's, its student the student record of the user it names.
   ...gradebookWrites('results', 'result', 'results', rec('line_items', 'entities')),
-  postResultsOfLineItem,
+  postResultsOfLineItem(),
   // An assessment's references are checked by the write itself; a result's assessment and student's
   // user are read first.
   ...gradebookWrites(
@@ -146,7 +150,7 @@ export const gradebookWriteRoutes = [
   ),
 ];
 
-export type GradebookWriteRouteId = (typeof gradebookWriteRoutes)[number]['id'];
+export type GradebookWriteRouteId = ReturnType<typeof gradebookWriteRoutes>[number]['id'];
 
 /** The row of a Gradebook write, for its handler's factory (shared/wiring/oneroster-write-api.ts). */
-export const gradebookWriteRoute = (id: GradebookWriteRouteId) => rowOf(gradebookWriteRoutes, id);
+export const gradebookWriteRoute = (id: GradebookWriteRouteId) => rowOf(gradebookWriteRoutes(), id);

@@ -258,7 +258,8 @@ const classResults = [
   keys.deletionPartition('results'),
 ];
 
-export const oneRosterRoutes = [
+/** The binding's reads, among which its read handlers find their rows (shared/wiring/oneroster-api.ts). */
+export const oneRosterReadRoutes = [
   ...collection('users', 'user', core, userReads(...userListing), { ofPeople: true, deletions: roleGroups }),
   ...collection('students', 'student', core, userReads(keys.listingPartition('students')), {
     ofPeople: true,
@@ -546,7 +547,11 @@ export const oneRosterRoutes = [
       area: ASSESSMENTS_AREA,
     },
   ),
-  ...gradebookWriteRoutes,
 ];
 
-export type OneRosterRouteId = (typeof oneRosterRoutes)[number]['id'];
+export type OneRosterReadRouteId = (typeof oneRosterReadRoutes)[number]['id'];
+
+/** Every row of the binding: its reads, then the Gradebook's writes. */
+export const oneRosterRoutes = () => [...oneRosterReadRoutes, ...gradebookWriteRoutes()];
+
+export type OneRosterRouteId = ReturnType<typeof oneRosterRoutes>[number]['id'];

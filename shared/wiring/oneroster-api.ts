@@ -6,7 +6,7 @@ import { bearerAuthentication } from '../auth/authenticate';
 import type { ApiHandler } from '../exchange';
 import { createApi } from '../http/api';
 import { imsxDialect } from '../oneroster/dialect';
-import { type OneRosterRouteId, oneRosterRoutes } from '../oneroster/routes';
+import { type OneRosterReadRouteId, oneRosterReadRoutes } from '../oneroster/routes';
 import { rowOf } from '../route';
 import { auditLog } from './audit-log';
 import { clientPolicies } from './client-policies';
@@ -15,8 +15,8 @@ import { observersOf } from './observers';
 import { admission } from './rate-limit';
 import { tokenVerifier } from './token-verifier';
 
-export function oneRosterApi(routeId: OneRosterRouteId, handle: ApiHandler) {
-  const route = rowOf(oneRosterRoutes, routeId);
+export function oneRosterApi(routeId: OneRosterReadRouteId, handle: ApiHandler) {
+  const route = rowOf(oneRosterReadRoutes, routeId);
   return createApi(route, handle, {
     ...kernelRuntime,
     authenticate: bearerAuthentication(route, { verifier: tokenVerifier, policies: clientPolicies }),
