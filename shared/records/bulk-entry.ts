@@ -29,23 +29,18 @@ export async function enterForStudents<G extends StudentWork>(
 ): Promise<{ records: GroupRecords[G][]; audit: AuditSubject }> {
   const { records } = writer;
   const { field, classId, inputs } = entries;
+  /** Where the body names the student of its entry at `index`, as each refusal names it. */
+  const name = (index: number) => `${field}[${index}].student_id`;
   await refuseCreateOutsideSchools(request, group, { class_id: classId }, records);
   await refuseCreateOutOfReach(request, group, { class_id: classId }, records);
   const studentIds = inputs.map((input) => (input as { student_id: string }).student_id);
   const students = await records.entityIdsOf('students', studentIds);
   const missing = studentIds.flatMap((id, index) =>
-    students.has(id)
-      ? []
-      : [{ name: `${field}[${index}].student_id`, in: 'body' as const, reason: `no student has id ${id}` }],
+    students.has(id) ? [] : [{ name: name(index), in: 'body' as const, reason: `no student has id ${id}` }],
   );
   if (missing.length > 0)
     throw new InvalidInputError(`Every entry of ${field} must name a student.`, missing);
-  await refuseStudentsOutsideSchools(
-    request,
-    records,
-    studentIds,
-    (index) => `${field}[${index}].student_id`,
-  );
+  await refuseStudentsOutsideSchools(request, records, studentIds, name);
   // A student's record already made is replaced whatever their enrollment now: only new ones are checked.
   const holders = await records.naturalKeyHolders(
     group,
@@ -54,7 +49,6 @@ export async function enterForStudents<G extends StudentWork>(
   const fresh = studentIds.flatMap((id, index) =>
     holders.has(naturalKeyOf(group, inputs[index]) as string) ? [] : [{ id, index }],
   );
-  const name = (index: number) => `${field}[${index}].student_id`;
   const lists = await refuseStudentsNotInClass(
     records,
     classId,
