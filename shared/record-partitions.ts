@@ -70,8 +70,6 @@ export function partitionsOf(group: RecordGroup) {
   const tree = treeReference(group) ? [keys.counterPartition] : [];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
-  // A create about a student of a class holds the student's person to their enrollment as it commits.
-  const enrollmentHeld = aboutStudentOfClass(group) ? [keys.recordPartition('entities')] : [];
   return {
     list: readers(record, keys.counterPartition, keys.changePartition(group)),
     get: [...new Set([record, keys.gonePartition(group), ...reach, ...held])],
@@ -92,17 +90,7 @@ export function partitionsOf(group: RecordGroup) {
           ...writer,
         ]),
       ],
-      writes: [
-        ...new Set([
-          record,
-          keys.counterPartition,
-          ...claims,
-          ...owner,
-          ...links,
-          idempotency,
-          ...enrollmentHeld,
-        ]),
-      ],
+      writes: [...new Set([record, keys.counterPartition, ...claims, ...owner, ...links, idempotency])],
     },
     replace: {
       reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer, ...tree])],
@@ -128,11 +116,5 @@ export function partitionsOf(group: RecordGroup) {
     },
     /** What only a person's writes read (a client's never): a teacher's classes, from their entity. */
     personWrites: writer,
-    /**
-     * Where a create of one record about a student of a class holds the student's person to the
-     * enrollment found as it commits (class-students.ts): a condition, granted as a write. A bulk entry
-     * holds its students on their class instead (classStillEnrolls), which its create already writes.
-     */
-    enrollmentHeld,
   };
 }

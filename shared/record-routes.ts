@@ -150,7 +150,7 @@ const bulkRoute = <const Id extends string>(
   group: StudentWork,
   r: { id: Id; path: string; operation: string; reads: readonly string[] },
 ) => {
-  const { create, enrollmentHeld } = partitionsOf(group);
+  const { create } = partitionsOf(group);
   const idempotency = keys.idempotencyPartition(group);
   const without = (partitions: readonly string[]) => partitions.filter((p) => p !== idempotency);
   return writeRow({
@@ -170,7 +170,7 @@ const bulkRoute = <const Id extends string>(
         keys.recordPartition('students'),
       ]),
     ],
-    writes: without(create.writes).filter((p) => !enrollmentHeld.includes(p)),
+    writes: without(create.writes),
   });
 };
 

@@ -49,7 +49,7 @@ function gradebookWrites<const Single extends string>(
   reads: readonly string[],
   objects: typeof gradebookObjects | typeof assessmentObjects = gradebookObjects,
 ) {
-  const { create, replace, remove, personWrites, enrollmentHeld } = partitionsOf(group);
+  const { create, replace, remove, personWrites } = partitionsOf(group);
   // Neither what only a teacher's writes read nor the Idempotency-Key's item is granted.
   const unused = [keys.idempotencyPartition(group), ...personWrites];
   const both = (...partitions: (readonly string[])[]) => [
@@ -71,7 +71,7 @@ function gradebookWrites<const Single extends string>(
       auth: objects.put,
       body: { type: 'json', maxBytes: LIMITS.bodyBytes },
       reads: [...new Set([...both(create.reads, replace.reads), ...reads])],
-      writes: [...new Set([...both(create.writes, replace.writes), ...enrollmentHeld])],
+      writes: both(create.writes, replace.writes),
     }),
     row({
       ...write,

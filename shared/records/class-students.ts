@@ -3,7 +3,7 @@
 // role `student`. A whole day's attendance, or a result in an assessment of no class, names no class and
 // is any student's. A record already made is replaced whatever the
 // student's enrollment now, so a mark of a student who has since left can still be corrected.
-import { classEntry, type EnrollmentEntry, personEntry } from '../data/enrollment-entries';
+import { classEntry, type EnrollmentEntry } from '../data/enrollment-entries';
 import { keys } from '../data/keys';
 import { internal } from '../data/record-items';
 import type { RecordRepository } from '../data/record-repository';
@@ -60,8 +60,8 @@ export async function refuseStudentsNotInClass(
 /**
  * Refuses (400) a new record about a student of a class (`aboutStudentOfClass`) whose class does not enroll the
  * student as one. A student there is not is left to the write's own reference check, which says so.
- * Answers the condition the write must meet as it commits: the student's person still lists one of the
- * enrollments found, so an enrollment deleted meanwhile refuses the record as the check would have.
+ * Answers the condition the write must meet as it commits (classStillEnrolls): the class still lists one
+ * of the enrollments found, so an enrollment deleted meanwhile refuses the record as the check would have.
  */
 export async function refuseStudentNotInClass(
   group: RecordGroup,
@@ -74,34 +74,10 @@ export async function refuseStudentNotInClass(
   const entityId = entityOf.get(studentId);
   if (entityId === undefined) return [];
   const lists = await refuseStudentsNotInClass(records, classId, [studentId], entityOf, () => 'student_id');
-  const entries = studentEntriesIn(lists.get(entityId), classId);
-  // None, yet not refused: the class is not there, which the write's reference check refuses.
-  if (entries.length === 0) return [];
-  const values = Object.fromEntries(
-    entries.map(({ enrollmentId }, i) => [
-      `:e${i}`,
-      personEntry({ role: 'student', class_id: classId, entity_id: entityId, enrollment_id: enrollmentId }),
-    ]),
-  );
-  return [
-    {
-      action: {
-        ConditionCheck: {
-          TableName: records.tableName,
-          Key: keys.record('entities', entityId),
-          ConditionExpression: Object.keys(values)
-            .map((value) => `contains(#enrollments, ${value})`)
-            .join(' OR '),
-          ExpressionAttributeNames: { '#enrollments': internal.enrollments },
-          ExpressionAttributeValues: values,
-        },
-      },
-      onConditionFailed: () => refusal([notInClass('student_id', studentId, classId)]),
-    },
-  ];
+  return classStillEnrolls(records.tableName, classId, [{ studentId, entityId, name: 'student_id' }], lists);
 }
 
-/** A student of a bulk entry whose new record is held to their enrollment (see classStillEnrolls). */
+/** A student whose new record is held to their enrollment (see classStillEnrolls). */
 export interface HeldStudent {
   studentId: string;
   entityId: string;
@@ -110,11 +86,12 @@ export interface HeldStudent {
 }
 
 /**
- * The condition a bulk entry's new records meet as they commit: the class still lists, for each of
- * `students`, one of the enrollments as a student that `lists` (refuseStudentsNotInClass's answer) found.
- * It is on the class item, which the entry's transaction changes anyway (the count of records naming it),
- * so it joins that action (withChecks) rather than taking one a student. An enrollment deleted between
- * the check and the write refuses the entry (400) as the check would have. None when no student is held.
+ * The condition new records about students of a class meet as they commit (one created, or a bulk
+ * entry's): the class still lists, for each of `students`, one of the enrollments as a student that
+ * `lists` (refuseStudentsNotInClass's answer) found. It is on the class item, which the write's
+ * transaction changes anyway (the count of records naming it), so it joins that action (withChecks)
+ * rather than taking one a student. An enrollment deleted between the check and the write refuses the
+ * write (400) as the check would have. None when no student is held.
  */
 export function classStillEnrolls(
   tableName: string,

@@ -94,7 +94,8 @@ export class RecordWriter {
 
   /**
    * Creates a record under a new id, or under `chosenId` (an import keeping its source's ids) if none has
-   * it; `also` adds steps to its transaction, given the record as it will be stored.
+   * it; `also` adds steps to its transaction, given the record as it will be stored. A ConditionCheck
+   * among them joins the transaction's action on its item where it has one (withChecks).
    */
   async create<G extends RecordGroup>(
     group: G,
@@ -108,7 +109,10 @@ export class RecordWriter {
       // Under an id the caller chose, a record there is no race to try again: it is there (409).
       const [put, ...rest] = steps as [Step, ...Step[]];
       const made = chosenId === undefined ? put : { ...put, onConditionFailed: () => taken(group, id) };
-      await commit(this.db, [...also(created), made, ...rest, this.steps.count(group, 1)]);
+      const extra = also(created);
+      const checks = extra.filter((step) => step.action.ConditionCheck !== undefined);
+      const writes = extra.filter((step) => step.action.ConditionCheck === undefined);
+      await commit(this.db, withChecks([...writes, made, ...rest, this.steps.count(group, 1)], checks));
       return created;
     });
   }
