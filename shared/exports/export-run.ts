@@ -21,13 +21,21 @@ import {
   type ManifestOneRosterDelta,
 } from './manifest';
 import { ndjsonLines } from './ndjson';
-import { buildOneRosterZip, ONEROSTER_ZIP_NAME, oneRosterZip } from './oneroster-csv';
+import {
+  bulkRows,
+  indexRoster,
+  ONEROSTER_ZIP_NAME,
+  type OneRosterTable,
+  oneRosterZip,
+  rosterTables,
+} from './oneroster-csv';
 import {
   type DeltaDeletions,
   deltaDeletionGroups,
+  deltaRows,
   ONEROSTER_DELTA_ZIP_NAME,
-  readOneRosterDelta,
 } from './oneroster-delta';
+import { type DatedRow, type Rows, storeSource } from './roster-source';
 import type { ExportStore } from './store';
 
 /** Records per Query page: a page of a few hundred records of a few KB each is all a group keeps in memory. */
@@ -128,14 +136,17 @@ export class Exporter {
     this.checkDeadline(options);
     const source = { systemName: ONEROSTER_SYSTEM_NAME, systemCode: this.deps.tenantId };
     const usernames = await this.deps.usernames();
-    const oneroster = await buildOneRosterZip(store, source, usernames);
-    const zip = await writeFile(store, ONEROSTER_ZIP_NAME, 'application/zip', [oneroster.zip], false);
+    // What the zips' tables need of each other, read once for both; then each table as it is written.
+    const read = storeSource(store);
+    const tables = rosterTables(await indexRoster(read, usernames, options.deltaSince), read);
+    const oneroster = oneRosterZip(bulkRows(tables), source, 'bulk');
+    const zip = await writeFile(store, ONEROSTER_ZIP_NAME, 'application/zip', oneroster.chunks, false);
     logger.info('export OneRoster zip written', { run_id: runId, bytes: zip.bytes });
     this.checkDeadline(options);
     const delta =
       options.deltaSince === undefined
         ? undefined
-        : await this.writeDelta(store, source, usernames, options.deltaSince, startedAt);
+        : await this.writeDelta(store, source, tables, options.deltaSince, startedAt);
     if (delta) logger.info('export OneRoster delta zip written', { run_id: runId, bytes: delta.bytes });
     this.checkDeadline(options);
     const manifest: Manifest = {
@@ -174,15 +185,22 @@ export class Exporter {
   private async writeDelta(
     store: ExportStore,
     source: { systemName: string; systemCode: string },
-    usernames: ReadonlyMap<string, string>,
+    tables: Record<OneRosterTable, Rows<DatedRow>>,
     since: string,
     startedAt: string,
   ): Promise<ManifestOneRosterDelta> {
-    const rows = await readOneRosterDelta(store, usernames, since, await this.deletionsSince(since));
-    const { zip, tables } = oneRosterZip(rows, source, 'delta');
-    const written = await writeFile(store, ONEROSTER_DELTA_ZIP_NAME, 'application/zip', [zip], false);
+    const rows = deltaRows(tables, since, await this.deletionsSince(since));
+    const made = oneRosterZip(rows, source, 'delta');
+    const written = await writeFile(store, ONEROSTER_DELTA_ZIP_NAME, 'application/zip', made.chunks, false);
     const until = new Date(Date.parse(startedAt) - this.deps.syncLagMs).toISOString();
-    return { name: ONEROSTER_DELTA_ZIP_NAME, format: 'oneroster-csv+zip', since, until, tables, ...written };
+    return {
+      name: ONEROSTER_DELTA_ZIP_NAME,
+      format: 'oneroster-csv+zip',
+      since,
+      until,
+      tables: made.tables,
+      ...written,
+    };
   }
 
   /** Every deletion after `since` of the groups a delta tells of, each feed read a page at a time. */
@@ -338,7 +356,7 @@ async function writeFile(
   store: ExportStore,
   name: string,
   contentType: string,
-  source: AsyncIterable<string> | Iterable<string | Uint8Array>,
+  source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   gzip: boolean,
 ): Promise<Digested> {
   const digest = new Digest();

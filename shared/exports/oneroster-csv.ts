@@ -2,31 +2,32 @@
 // gradebook object (the gradebook's in oneroster-gradebook-csv.ts), built from the run's own NDJSON
 // files (the same snapshot as the rest of the run) through the objects the REST binding serves
 // (shared/oneroster/objects.ts), so CSV and REST agree field for field. Every reference between the
-// tables names a row of the zip: rows that would dangle are left out. The records are read a line at a
-// time and kept without the fields no table reads (photos, documents, addresses), so memory holds the
-// rostering and gradebook records and the tables, not the tenant's people whole.
-import type { Readable } from 'node:stream';
-import { strToU8, zipSync } from 'fflate';
-import { idFields, isRoleGroup, type RecordGroup, recordGroups } from '../domain/groups';
+// tables names a row of the zip: rows that would dangle are left out. What the tables need of each other
+// is read first (RosterIndex: ids and a few fields a person); then each table is made from its records
+// read again and compressed into the zip as it goes, so memory holds neither a group nor a table.
+import { strToU8, Zip, ZipDeflate } from 'fflate';
+import { idFields, roleGroups } from '../domain/groups';
 import { type Affiliations, affiliationsOf, type EnrolledIn } from '../oneroster/affiliations';
 import { ObjectMaker, type OneRosterOrg, oneRosterRoles, rootOrganisation } from '../oneroster/objects';
 import type {
   AcademicSession,
   Class,
   Course,
-  Enrollment,
   Entity,
-  GroupRecords,
   Staff,
   Student,
   Teacher,
   Tutor,
 } from '../schemas/records';
 import { csvLine } from './csv';
-import { fileNames } from './manifest';
-import { ndjsonLines } from './ndjson';
-import { type GradebookRecords, gradebookHeaders, gradebookRows } from './oneroster-gradebook-csv';
-import type { ExportStore } from './store';
+import {
+  type GradebookContext,
+  type GradebookIndex,
+  gradebookHeaders,
+  gradebookTables,
+  indexGradebook,
+} from './oneroster-gradebook-csv';
+import { type DatedRow, type RosterSource, type Row, type Rows, rowsOf, rowsRead } from './roster-source';
 
 export const ONEROSTER_ZIP_NAME = 'oneroster-csv.zip';
 
@@ -170,103 +171,182 @@ const manifestFiles = [
   'users',
 ] as const;
 
-export type Row = Partial<Record<string, string>>;
 export type Person = Student | Teacher | Tutor | Staff;
 
-/** What the zip is made from: the rostering records, each without the fields no table reads, and the gradebook's. */
-export interface RosterRecords extends GradebookRecords {
-  /** Organisations, and persons with at least one role. */
-  entities: Entity[];
-  /** The record of each person's first role (where birth date and gender live), by its id. */
-  firstRoles: Map<string, Person>;
-  /** Every tutor's students, by tutor_id: a guardian's agents. */
-  tutorStudents: Map<string, string[]>;
-  /** The ids of the role records that are active (`ative`): a user is enabled while one of theirs is. */
-  activeRoles: Set<string>;
-  academic_sessions: AcademicSession[];
-  courses: Course[];
-  classes: Class[];
-  enrollments: Enrollment[];
+/** What a person's first role record (where birth date and gender live) gives their user and demographics. */
+export type FirstRole = Pick<Person, 'processnumber' | 'birth_date' | 'gender' | 'naturality' | 'updated_at'>;
+
+/**
+ * What the tables need of each other, read once before any is written: the organisations, sessions,
+ * courses and classes whole (a few thousand in a district), and of people and the gradebook only ids
+ * and a few fields each. The people themselves, their enrollments, line items and results are read again
+ * as their tables are written, so memory grows with a few hundred bytes a person, never with records.
+ */
+export interface RosterIndex extends GradebookContext, GradebookIndex {
+  organisations: Entity[];
+  orgIds: ReadonlySet<string>;
+  /** The tenant's root organisation; without one, no user's roles have an org, and there are no users. */
+  root: Entity | undefined;
+  /** The users of the zip: persons with at least one role. */
+  userIds: ReadonlySet<string>;
+  /** The users of whom a role record is active (`ative`): a user is enabled while one of theirs is. */
+  enabled: ReadonlySet<string>;
+  /** Each user's first role record, by its id. */
+  firstRoles: ReadonlyMap<string, FirstRole>;
+  /** Each tutor's students as users, by tutor_id: a guardian's agents. */
+  tutorStudents: ReadonlyMap<string, readonly string[]>;
+  /** Each student's guardians as users, by student_id. */
+  guardians: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Each user's enrollments in the classes of the zip, by entity id, each class already its school and
+   * one entry a role and school: all that affiliationsOf reads of them.
+   */
+  enrolled: ReadonlyMap<string, readonly EnrolledIn[]>;
+  sessions: AcademicSession[];
+  courses: ReadonlyMap<string, Course>;
   /** Each person's sign-in username, for those with an account, by entity_id. */
   usernames: ReadonlyMap<string, string>;
-  /**
-   * The role records changed after a delta's start (oneroster-delta.ts), with when, by id; none for a
-   * bulk zip.
-   */
-  changedRoles: Map<string, string>;
+  /** The role records changed after a delta's start (oneroster-delta.ts), with when, by id; none without one. */
+  changedRoles: ReadonlyMap<string, string>;
+}
+
+/** The lists no table reads, emptied. */
+const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
+
+const isUser = (entity: Entity) => entity.entity_type === 'person' && entity.roles.length > 0;
+
+function push<T>(map: Map<string, T[]>, key: string, value: T) {
+  const values = map.get(key);
+  if (values) values.push(value);
+  else map.set(key, [value]);
 }
 
 /**
- * Every user's affiliations (affiliations.ts) from the records in hand: their enrollments, a guardian's
- * students and, the other way, a student's guardians, each as users of the zip.
+ * Reads the run's records once for what the tables need of each other (RosterIndex). recordGroups lists
+ * entities before the role groups, and classes before enrollments and the gradebook, as this reads them.
  */
-function usersAffiliations(
-  records: RosterRecords,
-  people: readonly Entity[],
-  roleOwners: ReadonlyMap<string, string>,
-  schoolOf: (classId: string) => string | undefined,
-): Map<string, Affiliations> {
-  const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
-    const values = map.get(key);
-    if (values) values.push(value);
-    else map.set(key, [value]);
-  };
-  const enrolled = new Map<string, EnrolledIn[]>();
-  for (const e of records.enrollments) push(enrolled, e.entity_id, { role: e.role, classId: e.class_id });
-  const enrollmentsOf = (entityId: string) => enrolled.get(entityId) ?? [];
-  const guardiansOf = new Map<string, string[]>();
-  for (const [tutorId, students] of records.tutorStudents) {
-    const guardian = roleOwners.get(tutorId);
-    if (guardian) for (const student of students) push(guardiansOf, student, guardian);
+export async function indexRoster(
+  read: RosterSource,
+  usernames: ReadonlyMap<string, string>,
+  changedSince?: string,
+): Promise<RosterIndex> {
+  const organisations: Entity[] = [];
+  const roleOwners = new Map<string, string>();
+  const firstRoleIds = new Set<string>();
+  for await (const entity of read('entities')) {
+    if (entity.entity_type === 'organisation') organisations.push({ ...entity, ...withoutLists });
+    else if (isUser(entity)) {
+      firstRoleIds.add((entity.roles[0] as { id: string }).id);
+      for (const { id } of entity.roles) roleOwners.set(id, entity.entity_id);
+    }
   }
-  const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
-  return new Map(
-    people.map((e) => {
-      const links = {
-        enrollments: enrollmentsOf(e.entity_id),
-        students: ofRole(e, 'tutor').flatMap((id) =>
-          (records.tutorStudents.get(id) ?? []).flatMap((student) => roleOwners.get(student) ?? []),
-        ),
-        guardians: ofRole(e, 'student').flatMap((id) => guardiansOf.get(id) ?? []),
-      };
-      const roles = e.roles.map((r) => r.role);
-      return [e.entity_id, affiliationsOf(roles, links, schoolOf, enrollmentsOf)] as const;
-    }),
-  );
+  const root = rootOrganisation(organisations);
+  // Without a root organisation, no user's roles have an org: the zip has no users.
+  if (!root) roleOwners.clear();
+  const userIds = new Set(roleOwners.values());
+
+  const since = changedSince === undefined ? undefined : Date.parse(changedSince);
+  const enabled = new Set<string>();
+  const firstRoles = new Map<string, FirstRole>();
+  const tutorStudents = new Map<string, string[]>();
+  const guardians = new Map<string, string[]>();
+  const changedRoles = new Map<string, string>();
+  for (const group of roleGroups) {
+    for await (const record of read(group)) {
+      const id = (record as unknown as Record<string, string>)[idFields[group]] as string;
+      const owner = roleOwners.get(id);
+      if (group === 'tutors') {
+        const students = (record as Tutor).student_ids;
+        tutorStudents.set(
+          id,
+          students.flatMap((student) => roleOwners.get(student) ?? []),
+        );
+        if (owner) for (const student of students) push(guardians, student, owner);
+      }
+      const { ative, updated_at, processnumber, birth_date, gender, naturality } = record as Person;
+      if (ative && owner) enabled.add(owner);
+      if (since !== undefined && Date.parse(updated_at) > since) changedRoles.set(id, updated_at);
+      if (firstRoleIds.has(id))
+        firstRoles.set(id, { processnumber, birth_date, gender, naturality, updated_at });
+    }
+  }
+
+  const orgIds = new Set(organisations.map((e) => e.entity_id));
+  const sessions: AcademicSession[] = [];
+  for await (const session of read('academic_sessions')) sessions.push(session);
+  const sessionIds = new Set(sessions.map((s) => s.academic_session_id));
+  const courses = new Map<string, Course>();
+  for await (const course of read('courses'))
+    if (orgIds.has(course.org_id)) courses.set(course.course_id, course);
+  const classes = new Map<string, { cls: Class; terms: string[] }>();
+  for await (const cls of read('classes')) {
+    const terms = cls.term_ids.filter((id) => sessionIds.has(id));
+    if (courses.has(cls.course_id) && orgIds.has(cls.school_id) && terms.length > 0)
+      classes.set(cls.class_id, { cls, terms });
+  }
+  const enrolled = new Map<string, EnrolledIn[]>();
+  for await (const { entity_id, class_id, role } of read('enrollments')) {
+    const school = classes.get(class_id)?.cls.school_id;
+    if (school === undefined || !userIds.has(entity_id)) continue;
+    const known = enrolled.get(entity_id);
+    if (!known?.some((e) => e.role === role && e.classId === school))
+      push(enrolled, entity_id, { role, classId: school });
+  }
+  const context = { maker: new ObjectMaker('', root?.entity_id ?? ''), classes, sessionIds, roleOwners };
+  return {
+    ...context,
+    ...(await indexGradebook(read, context)),
+    organisations,
+    orgIds,
+    root,
+    userIds,
+    enabled,
+    firstRoles,
+    tutorStudents,
+    guardians,
+    enrolled,
+    sessions,
+    courses,
+    usernames,
+    changedRoles,
+  };
 }
+
+/** The later of two instants, either may be missing. */
+export const later = (a: string | undefined, b: string | undefined) =>
+  a === undefined ? b : b === undefined ? a : Date.parse(a) >= Date.parse(b) ? a : b;
 
 /** A list field: comma-separated values, quoted as one cell by csvLine when it holds a comma. */
 const list = (values: readonly string[]) => values.join(',');
 
 /**
- * The rows of every table from the native records. A bulk file leaves status and dateLastModified blank.
- * A row whose required reference would name no row of the zip is left out, and so are the rows that
- * depend on it: a course of an org not exported, a class without its course, school or any of its
+ * Every table's rows, with when what each says last changed, made from the records as they are read
+ * again. A row whose required reference would name no row of the zip is left out, and so are the rows
+ * that depend on it: a course of an org not exported, a class without its course, school or any of its
  * terms, an enrollment of a class left out or of a person without roles; users when the tenant has no
  * organisation for their roles to be at.
  */
-export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Row[]> {
-  const organisations = records.entities.filter((e) => e.entity_type === 'organisation');
-  const orgIds = new Set(organisations.map((e) => e.entity_id));
-  const root = rootOrganisation(organisations);
-  const people = root ? records.entities.filter((e) => e.entity_type === 'person' && e.roles.length > 0) : [];
-  const userIds = new Set(people.map((e) => e.entity_id));
-  /** The person each role record is of, by the record's id. */
-  const roleOwners = new Map(people.flatMap((e) => e.roles.map((r) => [r.id, e.entity_id] as const)));
-  const maker = new ObjectMaker('', root?.entity_id ?? '');
-  const sessions = records.academic_sessions;
-  const sessionIds = new Set(sessions.map((s) => s.academic_session_id));
-  const courses = new Map(records.courses.filter((c) => orgIds.has(c.org_id)).map((c) => [c.course_id, c]));
-  const classes = new Map<string, { cls: Class; terms: string[] }>();
-  for (const cls of records.classes) {
-    const terms = cls.term_ids.filter((id) => sessionIds.has(id));
-    if (courses.has(cls.course_id) && orgIds.has(cls.school_id) && terms.length > 0)
-      classes.set(cls.class_id, { cls, terms });
-  }
-  const known = (ids: Set<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
-  const affiliations = usersAffiliations(records, people, roleOwners, (id) => classes.get(id)?.cls.school_id);
-  const gradebook = gradebookRows(records, { maker, classes, sessionIds, roleOwners });
-
+export function rosterTables(index: RosterIndex, read: RosterSource): Record<OneRosterTable, Rows<DatedRow>> {
+  const { maker, organisations, orgIds, sessions, sessionIds, courses, classes, userIds } = index;
+  const known = (ids: ReadonlySet<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
+  /** The users of the zip, a record at a time. */
+  const users = (rows: (e: Entity) => DatedRow[]) =>
+    rowsRead(read, 'entities', (e) => (isUser(e) && userIds.has(e.entity_id) ? rows(e) : []));
+  const enrolledAt = (entityId: string) => index.enrolled.get(entityId) ?? [];
+  const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
+  /** A user's affiliations: their schools by role (the index's enrollments name schools), and agents. */
+  const affiliations = (e: Entity): Affiliations =>
+    affiliationsOf(
+      e.roles.map((r) => r.role),
+      {
+        enrollments: enrolledAt(e.entity_id),
+        students: ofRole(e, 'tutor').flatMap((id) => index.tutorStudents.get(id) ?? []),
+        guardians: ofRole(e, 'student').flatMap((id) => index.guardians.get(id) ?? []),
+      },
+      (school) => school,
+      enrolledAt,
+    );
+  const firstRole = (e: Entity) => (e.roles[0] ? index.firstRoles.get(e.roles[0].id) : undefined);
   const org = (o: OneRosterOrg): Row => ({
     sourcedId: o.sourcedId,
     name: o.name,
@@ -275,10 +355,10 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
     parentSourcedId: known(orgIds, o.parent?.sourcedId),
   });
   return {
-    orgs: organisations.map((e) => org(maker.org(e, organisations))),
-    academicSessions: sessions.map((s) => {
+    orgs: rowsOf(organisations, (e) => ({ row: org(maker.org(e, organisations)), at: e.updated_at })),
+    academicSessions: rowsOf(sessions, (s) => {
       const o = maker.academicSession(s, sessions);
-      return {
+      const row = {
         sourcedId: o.sourcedId,
         title: o.title,
         type: o.type,
@@ -287,10 +367,11 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
         parentSourcedId: known(sessionIds, o.parent?.sourcedId),
         schoolYear: o.schoolYear,
       };
+      return { row, at: s.updated_at };
     }),
-    courses: [...courses.values()].map((c) => {
+    courses: rowsOf([...courses.values()], (c) => {
       const o = maker.course(c);
-      return {
+      const row = {
         sourcedId: o.sourcedId,
         title: o.title,
         courseCode: o.courseCode,
@@ -298,10 +379,11 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
         orgSourcedId: o.org.sourcedId,
         subjects: list(o.subjects),
       };
+      return { row, at: c.updated_at };
     }),
-    classes: [...classes.values()].map(({ cls, terms }) => {
+    classes: rowsOf([...classes.values()], ({ cls, terms }) => {
       const o = maker.class(cls, courses.get(cls.course_id));
-      return {
+      const row = {
         sourcedId: o.sourcedId,
         title: o.title,
         grades: list(o.grades),
@@ -314,65 +396,82 @@ export function oneRosterRows(records: RosterRecords): Record<OneRosterTable, Ro
         subjects: list(o.subjects),
         periods: list(o.periods),
       };
+      return { row, at: cls.updated_at };
     }),
-    users: people.map((e) => {
-      const o = maker.user(
-        e,
-        e.roles.some(({ id }) => records.activeRoles.has(id)),
-        affiliations.get(e.entity_id),
-      );
-      return {
+    users: users((e) => {
+      const o = maker.user(e, index.enabled.has(e.entity_id), affiliations(e));
+      const row = {
         sourcedId: o.sourcedId,
         enabledUser: o.enabledUser,
         // The binding requires a username: the sign-in one, else the e-mail address (never empty natively).
-        username: records.usernames.get(e.entity_id) ?? (o.email || o.sourcedId),
+        username: index.usernames.get(e.entity_id) ?? (o.email || o.sourcedId),
         userIds: list(o.userIds.map((u) => `{${u.type}:${u.identifier}}`)),
         givenName: o.givenName,
         familyName: o.familyName,
         // The school's own number for the person: their first role record's processnumber.
-        identifier: e.roles[0] && records.firstRoles.get(e.roles[0].id)?.processnumber,
+        identifier: firstRole(e)?.processnumber,
         email: o.email,
         agentSourcedIds: list(o.agents.map((a) => a.sourcedId)),
         primaryOrgSourcedId: o.primaryOrg.sourcedId,
       };
+      return [{ row, at: e.updated_at }];
     }),
     // A role's sourcedId is the native role record's id: each role of a person is its own record, at the
     // first of its schools (an import reads each row as a role record; the REST user lists every school).
-    roles: people.flatMap((e) =>
-      e.roles.map(({ role, id }, i) => ({
-        sourcedId: id,
-        userSourcedId: e.entity_id,
-        roleType: i === 0 ? 'primary' : 'secondary',
-        role: oneRosterRoles[role],
-        orgSourcedId: affiliations.get(e.entity_id)?.schools[role]?.[0] ?? root?.entity_id,
-      })),
-    ),
-    enrollments: records.enrollments.flatMap((enrollment) => {
+    // It changes with its record or with its user (its org is the user's school).
+    roles: users((e) => {
+      const { schools } = affiliations(e);
+      return e.roles.map(({ role, id }, i) => ({
+        row: {
+          sourcedId: id,
+          userSourcedId: e.entity_id,
+          roleType: i === 0 ? 'primary' : 'secondary',
+          role: oneRosterRoles[role],
+          orgSourcedId: schools[role]?.[0] ?? index.root?.entity_id,
+        },
+        at: later(index.changedRoles.get(id), e.updated_at) as string,
+      }));
+    }),
+    enrollments: rowsRead(read, 'enrollments', (enrollment) => {
       const cls = classes.get(enrollment.class_id)?.cls;
       if (!cls || !userIds.has(enrollment.entity_id)) return [];
       const o = maker.enrollment(enrollment, cls);
-      return [
-        {
-          sourcedId: o.sourcedId,
-          classSourcedId: o.class.sourcedId,
-          schoolSourcedId: o.school.sourcedId,
-          userSourcedId: o.user.sourcedId,
-          role: o.role,
-          primary: o.primary,
-          beginDate: o.beginDate,
-          endDate: o.endDate,
-        },
-      ];
+      const row = {
+        sourcedId: o.sourcedId,
+        classSourcedId: o.class.sourcedId,
+        schoolSourcedId: o.school.sourcedId,
+        userSourcedId: o.user.sourcedId,
+        role: o.role,
+        primary: o.primary,
+        beginDate: o.beginDate,
+        endDate: o.endDate,
+      };
+      return [{ row, at: enrollment.updated_at }];
     }),
-    demographics: people.flatMap((e) => {
-      const person = e.roles[0] && records.firstRoles.get(e.roles[0].id);
+    // Demographics come from the entity and its first role record, as the REST binding's dateLastModified.
+    demographics: users((e) => {
+      const person = firstRole(e);
       if (!person) return [];
       const o = maker.demographics(e, person);
-      return [{ sourcedId: o.sourcedId, birthDate: o.birthDate, sex: o.sex, cityOfBirth: o.cityOfBirth }];
+      const row = { sourcedId: o.sourcedId, birthDate: o.birthDate, sex: o.sex, cityOfBirth: o.cityOfBirth };
+      return [{ row, at: later(e.updated_at, person.updated_at) as string }];
     }),
-    ...gradebook,
+    ...gradebookTables(read, index, index),
   };
 }
+
+/** A value for each table. */
+export const byTable = <T>(make: (table: OneRosterTable) => T): Record<OneRosterTable, T> =>
+  Object.fromEntries(oneRosterTables.map((table) => [table, make(table)])) as Record<OneRosterTable, T>;
+
+/** A bulk zip's rows: status and dateLastModified blank. */
+export const bulkRows = (tables: Record<OneRosterTable, Rows<DatedRow>>): Record<OneRosterTable, Rows<Row>> =>
+  byTable(
+    (table) =>
+      async function* () {
+        for await (const { row } of tables[table]()) yield row;
+      },
+  );
 
 /**
  * manifest.csv: the binding's propertyName/value rows. A table with rows is `bulk` (or `delta`, in a
@@ -393,106 +492,79 @@ export function manifestCsv(
   return [['propertyName', 'value'], ...rows].map((cells) => csvLine(cells)).join('');
 }
 
+const headerOf = (table: OneRosterTable) => oneRosterHeaders[table] as readonly string[];
+const rowLine = (header: readonly string[], row: Row) => csvLine(header.map((h) => row[h] ?? ''));
+
 export function tableCsv(table: OneRosterTable, rows: readonly Row[]): string {
-  const header = oneRosterHeaders[table] as readonly string[];
-  return [csvLine([...header]), ...rows.map((row) => csvLine(header.map((h) => row[h] ?? '')))].join('');
+  const header = headerOf(table);
+  return [csvLine([...header]), ...rows.map((row) => rowLine(header, row))].join('');
 }
 
-async function* groupLines(store: ExportStore, group: RecordGroup): AsyncGenerator<unknown> {
-  const body: Readable | undefined = await store.read(fileNames.ndjson(group));
-  if (!body) throw new Error(`${fileNames.ndjson(group)} was not found after it was written.`);
-  for await (const line of ndjsonLines(body)) if (line) yield JSON.parse(line);
-}
+/** A fixed modification time keeps the zip's bytes a function of the records alone. */
+const ZIP_MTIME = new Date('2026-01-01T00:00:00Z');
+/** CSV gathered to about this many characters before it is compressed. */
+const CHUNK_CHARS = 64 * 1024;
 
-/** The lists no table reads, emptied. */
-const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
+export interface OneRosterZip {
+  /** The zip's bytes, made as they are read: a table at a time, a chunk of rows at a time. */
+  chunks: AsyncIterable<Uint8Array>;
+  /** Each table's row count, whole once `chunks` is read to its end. */
+  tables: Record<OneRosterTable, number>;
+}
 
 /**
- * The groups the CSV binding has no table for: attendance (OneRoster has none), and the assessments,
- * which its REST binding alone carries.
+ * A OneRoster zip of these tables: those with rows, then its manifest. It holds a chunk of CSV and
+ * what the compressor keeps, never a table.
  */
-const outsideBinding = ['attendance', 'assessment_line_items', 'assessment_results'] as const;
-
-/** The groups the zip's tables are made from. */
-const rosterGroups = recordGroups.filter(
-  (group): group is Exclude<RecordGroup, (typeof outsideBinding)[number]> =>
-    !(outsideBinding as readonly string[]).includes(group),
-);
-
-/**
- * Reads the run's NDJSON files a record at a time, keeping of each only what a table reads: entities
- * without their lists, and of role records only each person's first, without photo and lists.
- */
-export async function readRosterRecords(
-  store: ExportStore,
-  usernames: ReadonlyMap<string, string>,
-  changedSince?: string,
-): Promise<RosterRecords> {
-  const records: RosterRecords = {
-    entities: [],
-    firstRoles: new Map(),
-    tutorStudents: new Map(),
-    activeRoles: new Set(),
-    academic_sessions: [],
-    courses: [],
-    classes: [],
-    enrollments: [],
-    categories: [],
-    score_scales: [],
-    line_items: [],
-    results: [],
-    usernames,
-    changedRoles: new Map(),
-  };
-  const since = changedSince === undefined ? undefined : Date.parse(changedSince);
-  const firstRoleIds = new Set<string>();
-  // recordGroups lists entities before the role groups, so every first role is known when they are read.
-  for (const group of rosterGroups) {
-    for await (const record of groupLines(store, group)) {
-      if (group === 'entities') {
-        const entity = record as Entity;
-        if (entity.entity_type === 'person' && entity.roles.length === 0) continue;
-        if (entity.roles[0]) firstRoleIds.add(entity.roles[0].id);
-        records.entities.push({ ...entity, ...withoutLists });
-      } else if (isRoleGroup(group)) {
-        const id = (record as Record<string, string>)[idFields[group]] as string;
-        if (group === 'tutors') records.tutorStudents.set(id, (record as Tutor).student_ids);
-        if ((record as Person).ative) records.activeRoles.add(id);
-        const { updated_at } = record as Person;
-        if (since !== undefined && Date.parse(updated_at) > since) records.changedRoles.set(id, updated_at);
-        if (!firstRoleIds.has(id)) continue;
-        const person = { ...(record as Person), ...withoutLists, photobase64: '' };
-        records.firstRoles.set(id, 'student_ids' in person ? { ...person, student_ids: [] } : person);
-      } else {
-        (records[group] as GroupRecords[typeof group][]).push(record as GroupRecords[typeof group]);
-      }
-    }
-  }
-  return records;
-}
-
-/** A OneRoster zip of these tables (those with rows, and its manifest), and each table's row count. */
 export function oneRosterZip(
-  rows: Record<OneRosterTable, readonly Row[]>,
+  rows: Record<OneRosterTable, Rows<Row>>,
   source: { systemName: string; systemCode: string },
   mode: 'bulk' | 'delta',
-): { zip: Uint8Array; tables: Record<OneRosterTable, number> } {
-  const written = new Set(oneRosterTables.filter((table) => rows[table].length > 0));
-  const files: Record<string, Uint8Array> = { 'manifest.csv': strToU8(manifestCsv(written, source, mode)) };
-  const tables = {} as Record<OneRosterTable, number>;
-  for (const table of oneRosterTables) {
-    tables[table] = rows[table].length;
-    if (written.has(table)) files[`${table}.csv`] = strToU8(tableCsv(table, rows[table]));
+): OneRosterZip {
+  const tables = byTable(() => 0);
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    const made: Uint8Array[] = [];
+    let failure: Error | undefined;
+    const zip = new Zip((error, data) => {
+      if (error) failure = error;
+      else made.push(data);
+    });
+    const taken = () => {
+      if (failure) throw failure;
+      return made.splice(0);
+    };
+    const file = (name: string) => {
+      const entry = new ZipDeflate(name, { level: 6 });
+      entry.mtime = ZIP_MTIME;
+      zip.add(entry);
+      return entry;
+    };
+    for (const table of oneRosterTables) {
+      const header = headerOf(table);
+      let entry: ZipDeflate | undefined;
+      let text = '';
+      for await (const row of rows[table]()) {
+        if (!entry) {
+          entry = file(`${table}.csv`);
+          text = csvLine([...header]);
+        }
+        text += rowLine(header, row);
+        tables[table] += 1;
+        if (text.length >= CHUNK_CHARS) {
+          entry.push(strToU8(text));
+          text = '';
+          yield* taken();
+        }
+      }
+      if (entry) {
+        entry.push(strToU8(text), true);
+        yield* taken();
+      }
+    }
+    const written = new Set(oneRosterTables.filter((table) => tables[table] > 0));
+    file('manifest.csv').push(strToU8(manifestCsv(written, source, mode)), true);
+    zip.end();
+    yield* taken();
   }
-  // A fixed modification time keeps the zip's bytes a function of the records alone.
-  return { zip: zipSync(files, { level: 6, mtime: new Date('2026-01-01T00:00:00Z') }), tables };
-}
-
-/** Reads the run's NDJSON files and returns the bulk zip's bytes and each table's row count. */
-export async function buildOneRosterZip(
-  store: ExportStore,
-  source: { systemName: string; systemCode: string },
-  usernames: ReadonlyMap<string, string>,
-): Promise<{ zip: Uint8Array; tables: Record<OneRosterTable, number> }> {
-  return oneRosterZip(oneRosterRows(await readRosterRecords(store, usernames)), source, 'bulk');
+  return { chunks: chunks(), tables };
 }

@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Deletion } from '../data/pages';
-import type { RosterRecords } from './oneroster-csv';
-import { type DeltaDeletions, deltaDeletionGroups, oneRosterDeltaRows } from './oneroster-delta';
+import { indexRoster, type OneRosterTable, oneRosterTables, rosterTables } from './oneroster-csv';
+import { type DeltaDeletions, deltaDeletionGroups, deltaRows } from './oneroster-delta';
+import type { RosterGroup, RosterSource, Row } from './roster-source';
 
 const since = '2026-10-01T00:00:00.000Z';
 const before = '2026-09-01T00:00:00.000Z';
@@ -19,7 +20,7 @@ const ids = {
 };
 const lists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
-function snapshot(teacherChangedAt: string): RosterRecords {
+function snapshot(teacherChangedAt: string): RosterSource {
   const district = {
     entity_id: ids.district,
     entity_type: 'organisation',
@@ -60,37 +61,48 @@ function snapshot(teacherChangedAt: string): RosterRecords {
     created_at: after,
     updated_at: after,
   };
-  return {
+  const records: Partial<Record<RosterGroup, object[]>> = {
     entities: [district, teacher],
-    firstRoles: new Map([[ids.teacherRole, role]]),
-    tutorStudents: new Map(),
-    activeRoles: new Set([ids.teacherRole]),
-    academic_sessions: [],
+    teachers: [role],
     courses: [course],
-    classes: [],
-    enrollments: [],
-    categories: [],
-    score_scales: [],
-    line_items: [],
-    results: [],
-    usernames: new Map(),
-    changedRoles: new Map(),
-  } as unknown as RosterRecords;
+  };
+  return async function* (group: RosterGroup) {
+    yield* records[group] ?? [];
+  } as RosterSource;
 }
 
 function deletions(found: Partial<DeltaDeletions>): DeltaDeletions {
   return { ...Object.fromEntries(deltaDeletionGroups.map((g) => [g, []])), ...found } as DeltaDeletions;
 }
 
-describe('oneRosterDeltaRows', () => {
-  it('keeps only the rows changed after the time, active with their last change', () => {
-    const unchanged = oneRosterDeltaRows(snapshot(before), since, deletions({}));
+/** The delta tables of a snapshot, as an export run makes them, each read whole. */
+async function oneRosterDeltaRows(
+  read: RosterSource,
+  changedSince: string,
+  found: DeltaDeletions,
+): Promise<Record<OneRosterTable, Row[]>> {
+  const rows = deltaRows(
+    rosterTables(await indexRoster(read, new Map(), changedSince), read),
+    changedSince,
+    found,
+  );
+  const tables = {} as Record<OneRosterTable, Row[]>;
+  for (const table of oneRosterTables) {
+    tables[table] = [];
+    for await (const row of rows[table]()) tables[table].push(row);
+  }
+  return tables;
+}
+
+describe('the delta tables', () => {
+  it('keeps only the rows changed after the time, active with their last change', async () => {
+    const unchanged = await oneRosterDeltaRows(snapshot(before), since, deletions({}));
     expect(unchanged.users).toEqual([]);
     expect(unchanged.orgs).toEqual([]);
     expect(unchanged.courses).toEqual([
       expect.objectContaining({ sourcedId: ids.course, status: 'active', dateLastModified: after }),
     ]);
-    const changed = oneRosterDeltaRows(snapshot(after), since, deletions({}));
+    const changed = await oneRosterDeltaRows(snapshot(after), since, deletions({}));
     expect(changed.users).toEqual([
       expect.objectContaining({ sourcedId: ids.teacher, status: 'active', dateLastModified: after }),
     ]);
@@ -99,9 +111,9 @@ describe('oneRosterDeltaRows', () => {
     ]);
   });
 
-  it('tells of a deleted role, but not of its user while they keep another, nor of an id there again', () => {
+  it('tells of a deleted role, but not of its user while they keep another, nor of an id there again', async () => {
     const at = '2026-10-03T00:00:00.000Z';
-    const rows = oneRosterDeltaRows(
+    const rows = await oneRosterDeltaRows(
       snapshot(before),
       since,
       deletions({
@@ -130,10 +142,10 @@ describe('oneRosterDeltaRows', () => {
     ]);
   });
 
-  it("tells of deleted gradebook objects: a class's scale, but not the tenant's, which no zip holds", () => {
+  it("tells of deleted gradebook objects: a class's scale, but not the tenant's, which no zip holds", async () => {
     const at = '2026-10-03T00:00:00.000Z';
     const [classScale, tenantScale, result] = [randomUUID(), randomUUID(), randomUUID()];
-    const rows = oneRosterDeltaRows(
+    const rows = await oneRosterDeltaRows(
       snapshot(before),
       since,
       deletions({

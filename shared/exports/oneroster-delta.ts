@@ -4,18 +4,10 @@
 // feeds, within their retention) that the run did not find again. The rows are the bulk zip's own, made
 // from the same snapshot, so a delta row and a bulk row of a record agree cell for cell.
 import type { Deletion } from '../data/pages';
-import { idFields, type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
+import { type RecordGroup, type RoleGroup, roleGroups, roleName } from '../domain/groups';
 import { oneRosterRoles } from '../oneroster/objects';
-import type { GroupRecords } from '../schemas/records';
-import {
-  type OneRosterTable,
-  oneRosterRows,
-  oneRosterTables,
-  type RosterRecords,
-  type Row,
-  readRosterRecords,
-} from './oneroster-csv';
-import type { ExportStore } from './store';
+import { byTable, type OneRosterTable } from './oneroster-csv';
+import type { DatedRow, Row, Rows } from './roster-source';
 
 export const ONEROSTER_DELTA_ZIP_NAME = 'oneroster-csv-delta.zip';
 
@@ -34,69 +26,9 @@ export const deltaDeletionGroups = [
 ] as const satisfies readonly RecordGroup[];
 export type DeltaDeletions = { [G in (typeof deltaDeletionGroups)[number]]: Deletion<G>[] };
 
-/** The later of two instants, either may be missing. */
-const later = (a: string | undefined, b: string | undefined) =>
-  a === undefined ? b : b === undefined ? a : Date.parse(a) >= Date.parse(b) ? a : b;
-
-/** When each row's record last changed after `since`, by sourcedId, for every table. */
-function changedAt(records: RosterRecords, since: string): Record<OneRosterTable, Map<string, string>> {
-  const after = (at: string) => Date.parse(at) > Date.parse(since);
-  /** The records of a group changed after `since`: when, by id. */
-  const changed = <G extends RecordGroup>(group: G, list: readonly GroupRecords[G][]) =>
-    new Map(
-      list.flatMap((r) =>
-        after(r.updated_at)
-          ? [[(r as Record<string, unknown>)[idFields[group]] as string, r.updated_at] as const]
-          : [],
-      ),
-    );
-  const people = records.entities.filter((e) => e.entity_type === 'person');
-  const users = changed('entities', people);
-  // A role row changes with its record or with its user (its org is the user's school).
-  const roles = new Map<string, string>(records.changedRoles);
-  for (const e of people) {
-    const at = users.get(e.entity_id);
-    for (const { id } of e.roles) {
-      const when = later(roles.get(id), at);
-      if (when !== undefined) roles.set(id, when);
-    }
-  }
-  // Demographics come from the entity and its first role record, as the REST binding's dateLastModified.
-  const demographics = new Map(
-    people.flatMap((e) => {
-      const first = e.roles[0] && records.firstRoles.get(e.roles[0].id);
-      const at = later(e.updated_at, first?.updated_at) as string;
-      return after(at) ? [[e.entity_id, at] as const] : [];
-    }),
-  );
-  const lineItems = changed('line_items', records.line_items);
-  return {
-    orgs: changed(
-      'entities',
-      records.entities.filter((e) => e.entity_type === 'organisation'),
-    ),
-    academicSessions: changed('academic_sessions', records.academic_sessions),
-    courses: changed('courses', records.courses),
-    classes: changed('classes', records.classes),
-    users,
-    roles,
-    enrollments: changed('enrollments', records.enrollments),
-    demographics,
-    categories: changed('categories', records.categories),
-    scoreScales: changed('score_scales', records.score_scales),
-    lineItems,
-    // A line item's row naming its scale has the line item's sourcedId, and changes with it.
-    lineItemScoreScales: lineItems,
-    results: changed('results', records.results),
-  };
-}
-
 /** The rows of `tobedeleted` records by table, each once at its latest deletion. */
 function deletedRows(deletions: DeltaDeletions): Record<OneRosterTable, Map<string, Row>> {
-  const tables = Object.fromEntries(oneRosterTables.map((t) => [t, new Map<string, Row>()])) as Record<
-    OneRosterTable,
-    Map<string, Row>
-  >;
+  const tables = byTable(() => new Map<string, Row>());
   const add = (table: OneRosterTable, id: string, at: string, cells: Row = {}) => {
     const known = tables[table].get(id)?.dateLastModified;
     if (known === undefined || Date.parse(at) > Date.parse(known))
@@ -132,38 +64,27 @@ function deletedRows(deletions: DeltaDeletions): Record<OneRosterTable, Map<stri
 }
 
 /**
- * The delta tables: of each bulk table, the rows changed after `since`, then the deleted records that
- * are not among its rows (a person who lost one role of two keeps their user row; an id made again is
- * there as it is now).
+ * The delta tables: of each bulk table, the rows changed after `since`, active with when, then the
+ * deleted records that are not among its rows (a person who lost one role of two keeps their user row;
+ * an id made again is there as it is now).
  */
-export function oneRosterDeltaRows(
-  records: RosterRecords,
+export function deltaRows(
+  tables: Record<OneRosterTable, Rows<DatedRow>>,
   since: string,
   deletions: DeltaDeletions,
-): Record<OneRosterTable, Row[]> {
-  const bulk = oneRosterRows(records);
-  const changed = changedAt(records, since);
+): Record<OneRosterTable, Rows<Row>> {
   const deleted = deletedRows(deletions);
-  return Object.fromEntries(
-    oneRosterTables.map((table) => {
-      // A person who keeps a role has a user row, so only one who has none left is told of as deleted.
-      const present = new Set(bulk[table].map((r) => r.sourcedId));
-      const active = bulk[table].flatMap((row) => {
-        const at = changed[table].get(row.sourcedId ?? '');
-        return at === undefined ? [] : [{ ...row, status: 'active', dateLastModified: at }];
-      });
-      const gone = [...deleted[table].values()].filter((row) => !present.has(row.sourcedId));
-      return [table, [...active, ...gone]];
-    }),
-  ) as Record<OneRosterTable, Row[]>;
-}
-
-/** Reads the run's NDJSON files again and makes the delta tables of what changed after `since`. */
-export async function readOneRosterDelta(
-  store: ExportStore,
-  usernames: ReadonlyMap<string, string>,
-  since: string,
-  deletions: DeltaDeletions,
-): Promise<Record<OneRosterTable, Row[]>> {
-  return oneRosterDeltaRows(await readRosterRecords(store, usernames, since), since, deletions);
+  const after = (at: string) => Date.parse(at) > Date.parse(since);
+  return byTable(
+    (table) =>
+      async function* () {
+        // A person who keeps a role has a user row, so only one who has none left is told of as deleted.
+        const gone = new Map(deleted[table]);
+        for await (const { row, at } of tables[table]()) {
+          gone.delete(row.sourcedId ?? '');
+          if (after(at)) yield { ...row, status: 'active', dateLastModified: at };
+        }
+        yield* gone.values();
+      },
+  );
 }

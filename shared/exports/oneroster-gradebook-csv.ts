@@ -9,7 +9,8 @@
 // resultValueMin and resultValueMax (which the REST binding leaves out), so a tenant loading the zip can
 // score it; the import keeps such a line item on its scale where it has it (infra/cli/oneroster-gradebook.ts).
 import type { ObjectMaker, OneRosterLineItem } from '../oneroster/objects';
-import type { Category, Class, LineItem, Result, ScoreScale } from '../schemas/records';
+import type { Class, LineItem, ScoreScale } from '../schemas/records';
+import { type DatedRow, type RosterSource, type Row, type Rows, rowsOf, rowsRead } from './roster-source';
 
 /** The gradebook tables' column headers, in the binding's order. */
 export const gradebookHeaders = {
@@ -69,14 +70,6 @@ export const gradebookHeaders = {
 
 export type GradebookTable = keyof typeof gradebookHeaders;
 
-/** The gradebook records of an export run, as read from its NDJSON files. */
-export interface GradebookRecords {
-  categories: Category[];
-  score_scales: ScoreScale[];
-  line_items: LineItem[];
-  results: Result[];
-}
-
 /** What the gradebook tables need of the rostering tables: the classes written and their terms, the users. */
 export interface GradebookContext {
   maker: ObjectMaker;
@@ -88,7 +81,18 @@ export interface GradebookContext {
   roleOwners: ReadonlyMap<string, string>;
 }
 
-type Row = Partial<Record<string, string>>;
+/**
+ * What the gradebook tables keep between them: the ids of the categories and line items of the zip, and
+ * the score scales (a few a class); never a line item or a result whole.
+ */
+export interface GradebookIndex {
+  categoryIds: ReadonlySet<string>;
+  /** The classes' own scales of the zip, by id. */
+  scales: ReadonlyMap<string, ScoreScale & { class_id: string }>;
+  /** The range of each of the tenant's numeric scales, which the binding has not, by id. */
+  tenantRanges: ReadonlyMap<string, { min: number; max: number }>;
+  lineItemIds: ReadonlySet<string>;
+}
 
 /** A number as a cell: as JavaScript writes it, none for null. */
 const numberCell = (value: number | null | undefined) =>
@@ -104,61 +108,84 @@ const dateCell = (value: string) => value.slice(0, 10);
 export const scoreScaleValueCell = (values: readonly { itemValueLHS: string; itemValueRHS: string }[]) =>
   values.map((v) => `{${v.itemValueLHS}:${v.itemValueRHS}}`).join(',');
 
-/** The gradebook tables' rows. */
-export function gradebookRows(
-  records: GradebookRecords,
-  { maker, classes, sessionIds, roleOwners }: GradebookContext,
-): Record<GradebookTable, Row[]> {
-  const categoryIds = new Set(records.categories.map((c) => c.category_id));
-  const scales = new Map(
-    records.score_scales.flatMap((s) =>
-      s.class_id !== null && classes.has(s.class_id)
-        ? [[s.score_scale_id, { ...s, class_id: s.class_id }]]
-        : [],
-    ),
-  );
-  /** The range of each of the tenant's numeric scales, which the binding has not, by id. */
-  const tenantRanges = new Map(
-    records.score_scales.flatMap((s) =>
-      s.class_id === null && s.minimum !== null && s.maximum !== null
-        ? [[s.score_scale_id, { min: s.minimum, max: s.maximum }]]
-        : [],
-    ),
-  );
-  const lineItems = new Map<string, { item: LineItem; object: OneRosterLineItem; session: string }>();
-  for (const item of records.line_items) {
-    const cls = classes.get(item.class_id);
-    if (!cls || !categoryIds.has(item.category_id)) continue;
-    // The binding requires the line item's session: its grading period, else its class's first term.
-    const session =
-      item.grading_period_id && sessionIds.has(item.grading_period_id)
-        ? item.grading_period_id
-        : cls.terms[0];
-    if (session === undefined) continue;
-    const made = maker.lineItem(item, cls.cls.school_id, scales.has(item.score_scale_id ?? ''));
-    const range = made.resultValueMax === undefined ? tenantRanges.get(item.score_scale_id ?? '') : undefined;
-    const object = range ? { ...made, resultValueMin: range.min, resultValueMax: range.max } : made;
-    lineItems.set(item.line_item_id, { item, object, session });
-  }
+/**
+ * A line item as the zip has it, with its session; none for one whose class or category is not in the
+ * zip, or that has no session there.
+ */
+function placed(
+  item: LineItem,
+  { maker, classes, sessionIds }: GradebookContext,
+  { categoryIds, scales, tenantRanges }: Omit<GradebookIndex, 'lineItemIds'>,
+): { object: OneRosterLineItem; session: string } | undefined {
+  const cls = classes.get(item.class_id);
+  if (!cls || !categoryIds.has(item.category_id)) return undefined;
+  // The binding requires the line item's session: its grading period, else its class's first term.
+  const session =
+    item.grading_period_id && sessionIds.has(item.grading_period_id) ? item.grading_period_id : cls.terms[0];
+  if (session === undefined) return undefined;
+  const made = maker.lineItem(item, cls.cls.school_id, scales.has(item.score_scale_id ?? ''));
+  const range = made.resultValueMax === undefined ? tenantRanges.get(item.score_scale_id ?? '') : undefined;
   return {
-    categories: records.categories.map((c) => {
+    object: range ? { ...made, resultValueMin: range.min, resultValueMax: range.max } : made,
+    session,
+  };
+}
+
+/** Reads the categories, scales and line items once for what the gradebook tables keep between them. */
+export async function indexGradebook(read: RosterSource, context: GradebookContext): Promise<GradebookIndex> {
+  const categoryIds = new Set<string>();
+  for await (const category of read('categories')) categoryIds.add(category.category_id);
+  const scales = new Map<string, ScoreScale & { class_id: string }>();
+  const tenantRanges = new Map<string, { min: number; max: number }>();
+  for await (const s of read('score_scales')) {
+    if (s.class_id !== null && context.classes.has(s.class_id))
+      scales.set(s.score_scale_id, { ...s, class_id: s.class_id });
+    else if (s.class_id === null && s.minimum !== null && s.maximum !== null)
+      tenantRanges.set(s.score_scale_id, { min: s.minimum, max: s.maximum });
+  }
+  const lineItemIds = new Set<string>();
+  for await (const item of read('line_items'))
+    if (placed(item, context, { categoryIds, scales, tenantRanges })) lineItemIds.add(item.line_item_id);
+  return { categoryIds, scales, tenantRanges, lineItemIds };
+}
+
+/** The gradebook tables' rows, each table made from its records read again. */
+export function gradebookTables(
+  read: RosterSource,
+  context: GradebookContext,
+  index: GradebookIndex,
+): Record<GradebookTable, Rows<DatedRow>> {
+  const { maker, classes, roleOwners } = context;
+  const dated = (row: Row, at: string): DatedRow => ({ row, at });
+  const lineItems = (row: (object: OneRosterLineItem, session: string) => Row | undefined) =>
+    rowsRead(read, 'line_items', (item) => {
+      const found = placed(item, context, index);
+      const made = found && row(found.object, found.session);
+      // A line item's row naming its scale has the line item's sourcedId, and changes with it.
+      return made ? [dated(made, item.updated_at)] : [];
+    });
+  return {
+    categories: rowsRead(read, 'categories', (c) => {
       const o = maker.category(c);
-      return { sourcedId: o.sourcedId, title: o.title, weight: numberCell(o.weight) };
+      return [dated({ sourcedId: o.sourcedId, title: o.title, weight: numberCell(o.weight) }, c.updated_at)];
     }),
-    scoreScales: [...scales.values()].map((s) => {
+    scoreScales: rowsOf([...index.scales.values()], (s) => {
       const o = maker.scoreScale(s);
       const cls = classes.get(s.class_id)?.cls as Class;
-      return {
-        sourcedId: o.sourcedId,
-        title: o.title,
-        type: o.type,
-        orgSourcedId: cls.school_id,
-        courseSourcedId: cls.course_id,
-        classSourcedId: o.class.sourcedId,
-        scoreScaleValue: scoreScaleValueCell(o.scoreScaleValue),
-      };
+      return dated(
+        {
+          sourcedId: o.sourcedId,
+          title: o.title,
+          type: o.type,
+          orgSourcedId: cls.school_id,
+          courseSourcedId: cls.course_id,
+          classSourcedId: o.class.sourcedId,
+          scoreScaleValue: scoreScaleValueCell(o.scoreScaleValue),
+        },
+        s.updated_at,
+      );
     }),
-    lineItems: [...lineItems.values()].map(({ object: o, session }) => ({
+    lineItems: lineItems((o, session) => ({
       sourcedId: o.sourcedId,
       title: o.title,
       description: o.description,
@@ -171,35 +198,36 @@ export function gradebookRows(
       resultValueMax: numberCell(o.resultValueMax),
       schoolSourcedId: o.school.sourcedId,
     })),
-    lineItemScoreScales: [...lineItems.values()].flatMap(({ object: o }) => {
-      const scale = o.scoreScale && scales.get(o.scoreScale.sourcedId);
+    lineItemScoreScales: lineItems((o) => {
+      const scale = o.scoreScale && index.scales.get(o.scoreScale.sourcedId);
       return scale
-        ? [
-            {
-              sourcedId: o.sourcedId,
-              title: scale.title,
-              lineItemSourcedId: o.sourcedId,
-              scoreScaleSourcedId: scale.score_scale_id,
-            },
-          ]
-        : [];
+        ? {
+            sourcedId: o.sourcedId,
+            title: scale.title,
+            lineItemSourcedId: o.sourcedId,
+            scoreScaleSourcedId: scale.score_scale_id,
+          }
+        : undefined;
     }),
-    results: records.results.flatMap((r) => {
+    results: rowsRead(read, 'results', (r) => {
       const user = roleOwners.get(r.student_id);
-      if (user === undefined || !lineItems.has(r.line_item_id)) return [];
+      if (user === undefined || !index.lineItemIds.has(r.line_item_id)) return [];
       const o = maker.result(r, user);
       return [
-        {
-          sourcedId: o.sourcedId,
-          lineItemSourcedId: o.lineItem.sourcedId,
-          studentSourcedId: o.student.sourcedId,
-          scoreStatus: o.scoreStatus,
-          score: numberCell(o.score),
-          scoreDate: o.scoreDate,
-          comment: o.comment,
-          textScore: o.textScore,
-          classSourcedId: o.class.sourcedId,
-        },
+        dated(
+          {
+            sourcedId: o.sourcedId,
+            lineItemSourcedId: o.lineItem.sourcedId,
+            studentSourcedId: o.student.sourcedId,
+            scoreStatus: o.scoreStatus,
+            score: numberCell(o.score),
+            scoreDate: o.scoreDate,
+            comment: o.comment,
+            textScore: o.textScore,
+            classSourcedId: o.class.sourcedId,
+          },
+          r.updated_at,
+        ),
       ];
     }),
   };

@@ -745,7 +745,10 @@ export class ObjectMaker {
   }
 
   /** A person's demographics, from the record of their first role (where birth date and gender live). */
-  demographics(entity: Entity, person: Student | Teacher | Tutor | Staff): OneRosterDemographics {
+  demographics(
+    entity: Entity,
+    person: Pick<Student | Teacher | Tutor | Staff, 'updated_at' | 'birth_date' | 'gender' | 'naturality'>,
+  ): OneRosterDemographics {
     return {
       sourcedId: entity.entity_id,
       status: 'active',
