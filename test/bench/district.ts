@@ -9,6 +9,7 @@ import { reportReadCapacity } from '../../shared/data/read-capacity';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { idFields } from '../../shared/domain/groups';
 import { RosterReader } from '../../shared/oneroster/roster-reader';
+import type { ExportMeasure } from './export-child';
 import { httpClient } from './http-client';
 import { percentile, round, timed } from './stats';
 import { DEMO_SECRET } from './workload';
@@ -53,6 +54,8 @@ export interface DistrictResults {
   samples: number;
   routes: DistrictRoute[];
   capacity: PageCapacity[];
+  /** A whole export of each tenant, in a process of its own (missing from runs before it was measured). */
+  exports?: { demo: ExportMeasure; district: ExportMeasure };
 }
 
 interface Tenant {

@@ -1,58 +1,23 @@
 // `npm run bench:export`: exports tenants of 10,000 and 100,000 students to a local S3 and reports each
 // run's time and its peak memory, to show memory stays flat as a tenant grows. The export runs in its
-// own process (this file with --worker), so the figures are the exporter's alone, not the seeding's.
-import { spawn } from 'node:child_process';
+// own process (export-worker.ts), so the figures are the exporter's alone, not the seeding's.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/bootstrap';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { startS3Local } from '../../infra/local/s3-local';
 import { demoTenant } from '../../infra/local/seed/demo-tenant';
-import { parseExportConfig } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { keys } from '../../shared/data/keys';
 import { recordItem } from '../../shared/data/record-items';
-import { createExportServices } from '../../shared/exports/services';
-import { createLogger } from '../../shared/log';
 import type { Student } from '../../shared/schemas/records';
+import { measureExport } from './export-child';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const BUCKET = 'bench-exports';
-
-async function worker() {
-  const services = createExportServices(parseExportConfig(process.env), createLogger('silent'));
-  let peakRss = 0;
-  let peakHeap = 0;
-  const sample = () => {
-    const { rss, heapUsed } = process.memoryUsage();
-    peakRss = Math.max(peakRss, rss);
-    peakHeap = Math.max(peakHeap, heapUsed);
-  };
-  const sampler = setInterval(sample, 20);
-  const started = performance.now();
-  const runId = services.config.tableName;
-  const result = await services.exporter.run({ runId, store: services.bucketStore(runId) });
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  sample();
-  services.destroy();
-  if (result.status !== 'complete') throw new Error('the export did not run');
-  const file = (name: string) => result.manifest.files.find((f) => f.name === name);
-  process.stdout.write(
-    `${JSON.stringify({
-      seconds,
-      peakRssMiB: peakRss / 2 ** 20,
-      peakHeapMiB: peakHeap / 2 ** 20,
-      ndjsonMiB: (file('students.ndjson.gz')?.bytes ?? 0) / 2 ** 20,
-      csvMiB: (file('students.csv')?.bytes ?? 0) / 2 ** 20,
-      records: result.manifest.groups.students.total_items,
-    })}\n`,
-  );
-}
 
 /** Writes `count` students, copies of the demo tenant's with new ids and processnumbers, and their count. */
 async function seed(endpoint: string, tableName: string, count: number) {
@@ -85,24 +50,6 @@ async function seed(endpoint: string, tableName: string, count: number) {
   db.destroy();
 }
 
-function runWorker(env: Record<string, string>): Promise<Record<string, number>> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--worker'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  return new Promise((resolve, reject) =>
-    child.once('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out) as Record<string, number>)
-        : reject(new Error(`worker exited ${code}`)),
-    ),
-  );
-}
-
 async function main() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
@@ -113,18 +60,16 @@ async function main() {
     for (const size of SIZES) {
       const tableName = `bench-${size}`;
       await seed(database.endpoint, tableName, size);
-      const r = await runWorker({
+      const r = await measureExport({
         TABLE_NAME: tableName,
         TENANT_ID: 'bench',
-        AWS_REGION: 'eu-west-1',
         DYNAMODB_ENDPOINT: database.endpoint,
         EXPORT_BUCKET: BUCKET,
         S3_ENDPOINT: s3.endpoint,
-        SYNC_LAG_MS: '0',
       });
-      const f = (n: number | undefined, digits = 1) => (n ?? 0).toFixed(digits);
+      const f = (n: number, digits = 1) => n.toFixed(digits);
       console.log(
-        `${String(r.records).padStart(7)}  ${f(r.seconds).padStart(7)}  ${f((r.records ?? 0) / (r.seconds ?? 1), 0).padStart(9)}  ${f(r.peakRssMiB).padStart(4)} MiB  ${f(r.peakHeapMiB).padStart(5)} MiB  ${f(r.ndjsonMiB).padStart(13)} MiB  ${f(r.csvMiB).padStart(8)} MiB`,
+        `${String(r.students).padStart(7)}  ${f(r.seconds).padStart(7)}  ${f(r.students / r.seconds, 0).padStart(9)}  ${f(r.peakRssMiB).padStart(4)} MiB  ${f(r.peakHeapMiB).padStart(5)} MiB  ${f(r.ndjsonMiB).padStart(13)} MiB  ${f(r.csvMiB).padStart(8)} MiB`,
       );
     }
   } finally {
@@ -134,14 +79,7 @@ async function main() {
   }
 }
 
-if (process.argv.includes('--worker')) {
-  worker().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { type LocalRunFile, localRunFile } from '../../infra/cli/target';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { DEMO_TENANT } from '../../infra/local/local-run';
 import { demoTenant } from '../../infra/local/seed/demo-tenant';
@@ -22,6 +23,7 @@ import { measureAuditCost } from './audit-cost';
 import { type ColdStarts, measureColdStarts } from './cold-start';
 import { type DistrictResults, measureDistrictRoutes, measurePageCapacity } from './district';
 import { measureEvents } from './events';
+import { measureExport } from './export-child';
 import { measureFieldSelection } from './field-selection';
 import { httpClient } from './http-client';
 import { currentLoad, describeMachine } from './machine';
@@ -143,11 +145,24 @@ function startLocalApi(
   );
 }
 
+/** What the export function of a local run's tenant is configured with, from the run's file in its data folder. */
+function exportTarget(dataDir: string): Record<string, string> {
+  const run = JSON.parse(readFileSync(localRunFile(dataDir), 'utf8')) as LocalRunFile;
+  return {
+    TABLE_NAME: run.tableName,
+    TENANT_ID: run.tenantId,
+    DYNAMODB_ENDPOINT: run.dynamodbEndpoint,
+    EXPORT_BUCKET: run.exportBucket,
+    S3_ENDPOINT: run.s3Endpoint,
+  };
+}
+
 /**
  * Section 8: `npm start` seeds a generated district on a DynamoDB Local of its own, then every route is
- * timed against it and the demo school (`demoUrl`), and the read capacity of pages is measured.
+ * timed against it and the demo school (`demo`, a local run and its data folder), the read capacity of
+ * pages is measured, and each tenant is exported whole in a process of its own.
  */
-async function measureDistrict(demoUrl: string): Promise<DistrictResults> {
+async function measureDistrict(demo: { url: string; dataDir: string }): Promise<DistrictResults> {
   const { students, samples } = settings.district;
   if (!(Number.isInteger(students) && students > 0)) throw new Error('--district takes a number of students');
   const database = await startDynamoDbLocal();
@@ -173,8 +188,12 @@ async function measureDistrict(demoUrl: string): Promise<DistrictResults> {
       counts: await new RecordRepository(db, tableName).counts(),
       seedSeconds,
       samples,
-      routes: await measureDistrictRoutes(demoUrl, district.url, samples),
+      routes: await measureDistrictRoutes(demo.url, district.url, samples),
       capacity: await measurePageCapacity(db, tableName),
+      exports: {
+        demo: await measureExport(exportTarget(demo.dataDir)),
+        district: await measureExport(exportTarget(dataDir)),
+      },
     };
   } finally {
     await district.stop();
@@ -283,7 +302,7 @@ async function main() {
     }
     if (only === 'district') {
       log(`section 8, district scale (${settings.district.students} students)`);
-      const district = await measureDistrict(api.url);
+      const district = await measureDistrict({ url: api.url, dataDir });
       console.log(districtSection(district));
       console.log(JSON.stringify({ district }, null, 2));
       mergeReport({ district });
@@ -345,7 +364,9 @@ async function main() {
 
     log(`section 8, district scale (${settings.district.students} students)`);
     const demoForDistrict = await startLocalApi(database.endpoint, dataDir);
-    const district = await measureDistrict(demoForDistrict.url).finally(() => demoForDistrict.stop());
+    const district = await measureDistrict({ url: demoForDistrict.url, dataDir }).finally(() =>
+      demoForDistrict.stop(),
+    );
 
     const results: Results = {
       machine,
