@@ -189,7 +189,7 @@ export class Exporter {
     since: string,
     startedAt: string,
   ): Promise<ManifestOneRosterDelta> {
-    const rows = deltaRows(tables, since, await this.deletionsSince(since));
+    const rows = await deltaRows(tables, since, this.deletionsSince(since));
     const made = oneRosterZip(rows, source, 'delta');
     const written = await writeFile(store, ONEROSTER_DELTA_ZIP_NAME, 'application/zip', made.chunks, false);
     const until = new Date(Date.parse(startedAt) - this.deps.syncLagMs).toISOString();
@@ -203,18 +203,12 @@ export class Exporter {
     };
   }
 
-  /** Every deletion after `since` of the groups a delta tells of, each feed read a page at a time. */
-  private async deletionsSince(since: string): Promise<DeltaDeletions> {
+  /** Every deletion after `since` of the groups a delta tells of, each feed read a page at a time as the delta reads it. */
+  private deletionsSince(since: string): DeltaDeletions {
     const window = { since, until: new Date().toISOString(), itemsPerPage: PAGE_SIZE };
-    const read = async <G extends RecordGroup>(group: G) => {
-      const found: Deletion<G>[] = [];
-      for await (const deletion of this.deps.records.deletionsWithin(group, window)) found.push(deletion);
-      return found;
-    };
-    const entries = await Promise.all(
-      deltaDeletionGroups.map(async (group) => [group, await read(group)] as const),
-    );
-    return Object.fromEntries(entries) as DeltaDeletions;
+    const feeds: Partial<Record<RecordGroup, AsyncIterable<Deletion>>> = {};
+    for (const group of deltaDeletionGroups) feeds[group] = this.deps.records.deletionsWithin(group, window);
+    return feeds as DeltaDeletions;
   }
 
   private checkDeadline(options: ExportOptions) {

@@ -81,7 +81,7 @@ async function oneRosterDeltaRows(
   changedSince: string,
   found: DeltaDeletions,
 ): Promise<Record<OneRosterTable, Row[]>> {
-  const rows = deltaRows(
+  const rows = await deltaRows(
     rosterTables(await indexRoster(read, new Map(), changedSince), read),
     changedSince,
     found,

@@ -24,22 +24,28 @@ export const deltaDeletionGroups = [
   'line_items',
   'results',
 ] as const satisfies readonly RecordGroup[];
-export type DeltaDeletions = { [G in (typeof deltaDeletionGroups)[number]]: Deletion<G>[] };
+/** Each group's deletions since a delta's start, read as they are needed: in hand, or a feed read a page at a time. */
+export type DeltaDeletions = {
+  [G in (typeof deltaDeletionGroups)[number]]: Iterable<Deletion<G>> | AsyncIterable<Deletion<G>>;
+};
 
-/** The rows of `tobedeleted` records by table, each once at its latest deletion. */
-function deletedRows(deletions: DeltaDeletions): Record<OneRosterTable, Map<string, Row>> {
+/**
+ * The rows of `tobedeleted` records by table, each once at its latest deletion: of each deletion, only
+ * its row is kept, never what the deletion kept of the record.
+ */
+async function deletedRows(deletions: DeltaDeletions): Promise<Record<OneRosterTable, Map<string, Row>>> {
   const tables = byTable(() => new Map<string, Row>());
   const add = (table: OneRosterTable, id: string, at: string, cells: Row = {}) => {
     const known = tables[table].get(id)?.dateLastModified;
     if (known === undefined || Date.parse(at) > Date.parse(known))
       tables[table].set(id, { sourcedId: id, status: 'tobedeleted', dateLastModified: at, ...cells });
   };
-  for (const { id, deleted_at, kept } of deletions.entities) {
+  for await (const { id, deleted_at, kept } of deletions.entities) {
     if (kept.entity_type === 'organisation') add('orgs', id, deleted_at);
     else add('users', id, deleted_at);
   }
   for (const group of roleGroups) {
-    for (const { id, deleted_at, kept } of deletions[group] as Deletion<RoleGroup>[]) {
+    for await (const { id, deleted_at, kept } of deletions[group] as AsyncIterable<Deletion<RoleGroup>>) {
       const role = oneRosterRoles[roleName(group)];
       const user = (kept as { entity_id?: string }).entity_id;
       add('roles', id, deleted_at, { role, userSourcedId: user });
@@ -56,9 +62,9 @@ function deletedRows(deletions: DeltaDeletions): Record<OneRosterTable, Map<stri
     ['results', 'results'],
   ] as const;
   for (const [table, group] of simple)
-    for (const { id, deleted_at } of deletions[group]) add(table, id, deleted_at);
+    for await (const { id, deleted_at } of deletions[group]) add(table, id, deleted_at);
   // The binding's score scales are the classes' own: a deleted scale of the tenant's was never in a zip.
-  for (const { id, deleted_at, kept } of deletions.score_scales)
+  for await (const { id, deleted_at, kept } of deletions.score_scales)
     if (kept.class_id) add('scoreScales', id, deleted_at);
   return tables;
 }
@@ -68,12 +74,12 @@ function deletedRows(deletions: DeltaDeletions): Record<OneRosterTable, Map<stri
  * deleted records that are not among its rows (a person who lost one role of two keeps their user row;
  * an id made again is there as it is now).
  */
-export function deltaRows(
+export async function deltaRows(
   tables: Record<OneRosterTable, Rows<DatedRow>>,
   since: string,
   deletions: DeltaDeletions,
-): Record<OneRosterTable, Rows<Row>> {
-  const deleted = deletedRows(deletions);
+): Promise<Record<OneRosterTable, Rows<Row>>> {
+  const deleted = await deletedRows(deletions);
   const after = (at: string) => Date.parse(at) > Date.parse(since);
   return byTable(
     (table) =>
