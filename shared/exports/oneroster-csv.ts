@@ -171,7 +171,7 @@ const manifestFiles = [
   'users',
 ] as const;
 
-export type Person = Student | Teacher | Tutor | Staff;
+type Person = Student | Teacher | Tutor | Staff;
 
 /** What a person's first role record (where birth date and gender live) gives their user and demographics. */
 export type FirstRole = Pick<Person, 'processnumber' | 'birth_date' | 'gender' | 'naturality' | 'updated_at'>;
@@ -313,7 +313,7 @@ export async function indexRoster(
 }
 
 /** The later of two instants, either may be missing. */
-export const later = (a: string | undefined, b: string | undefined) =>
+const later = (a: string | undefined, b: string | undefined) =>
   a === undefined ? b : b === undefined ? a : Date.parse(a) >= Date.parse(b) ? a : b;
 
 /** A list field: comma-separated values, quoted as one cell by csvLine when it holds a comma. */
