@@ -203,7 +203,10 @@ export class Exporter {
     };
   }
 
-  /** Every deletion after `since` of the groups a delta tells of, each feed read a page at a time as the delta reads it. */
+  /**
+   * Every deletion after `since` of the groups a delta tells of: each feed read a page at a time, as the
+   * delta reads it.
+   */
   private deletionsSince(since: string): DeltaDeletions {
     const window = { since, until: new Date().toISOString(), itemsPerPage: PAGE_SIZE };
     const feeds: Partial<Record<RecordGroup, AsyncIterable<Deletion>>> = {};

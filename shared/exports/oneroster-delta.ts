@@ -24,7 +24,10 @@ export const deltaDeletionGroups = [
   'line_items',
   'results',
 ] as const satisfies readonly RecordGroup[];
-/** Each group's deletions since a delta's start, read as they are needed: in hand, or a feed read a page at a time. */
+/**
+ * Each group's deletions since a delta's start, read as they are needed: in hand, or a feed read a page
+ * at a time.
+ */
 export type DeltaDeletions = {
   [G in (typeof deltaDeletionGroups)[number]]: Iterable<Deletion<G>> | AsyncIterable<Deletion<G>>;
 };
