@@ -381,6 +381,43 @@ describe('npm run import', () => {
     });
   });
 
+  it("reads a spreadsheet's unquoted formula as text, refuses by its line a row an unquoted comma shifts, and a file whose quote never closes whole", async () => {
+    const csv = join(dir, 'formulas.csv');
+    writeFileSync(
+      csv,
+      [
+        header,
+        row('HYP1', '=HYPERLINK("https://x.example")', 'hyp1@example.org', GOOD_IBAN),
+        row('HYP2', '=HYPERLINK("https://x.example","Ana")', 'hyp2@example.org', GOOD_IBAN),
+        row('HYP3', 'Ana Lopes', 'hyp3@example.org', GOOD_IBAN),
+      ].join('\n'),
+    );
+    const result = runImport(csv, '--group', 'students');
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain('line 3: has another number of cells than the header');
+    expect(result.stdout).toMatch(/3 rows in .*: 2 created, 0 updated, 0 unchanged, 1 refused/);
+    expect((await byProcessnumber<Student>('students', 'HYP1'))?.name).toBe(
+      '=HYPERLINK("https://x.example")',
+    );
+    expect(await byProcessnumber('students', 'HYP2')).toBeUndefined();
+    expect(await byProcessnumber('students', 'HYP3')).toBeDefined();
+
+    const unclosed = join(dir, 'unclosed.csv');
+    writeFileSync(
+      unclosed,
+      [header, row('HYP4', 'Rita Sousa', 'hyp4@example.org', GOOD_IBAN), 'HYP5,true,"Rui'].join('\n'),
+    );
+    const before = await api.get('/api/system').then((r) => r.json());
+    const refused = runImport(unclosed, '--group', 'students');
+    expect(refused.status, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`${unclosed} is not readable as CSV (Quote Not Closed`);
+    expect(refused.stderr).toContain('Nothing was written.');
+    expect(await byProcessnumber('students', 'HYP4')).toBeUndefined();
+    expect(await api.get('/api/system').then((r) => r.json())).toMatchObject({
+      counts: (before as { counts: object }).counts,
+    });
+  });
+
   it('refuses bad arguments with a usage line and exit code 2', () => {
     for (const args of [
       [],

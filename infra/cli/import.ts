@@ -15,7 +15,7 @@ import { ImportWriter } from './import-writer';
 import { SourcedIds } from './oneroster-ids';
 import { BATCH_ROWS, importOneRoster } from './oneroster-import';
 import { OneRosterZipError } from './oneroster-rows';
-import { type Format, formatOf, NotUtf8Error, type Row, readRows } from './read-rows';
+import { type Format, formatOf, NotCsvError, NotUtf8Error, type Row, readRows } from './read-rows';
 import { emptyTally, runRows, type Tally, tallyOf } from './row-pool';
 import { resolveTarget } from './target';
 import { createUpserter, type Outcome } from './upsert';
@@ -146,7 +146,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof OneRosterZipError || error instanceof NotUtf8Error) fail(error.message);
+  if (error instanceof OneRosterZipError || error instanceof NotUtf8Error || error instanceof NotCsvError)
+    fail(error.message);
   console.error(`Import failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -86,15 +86,52 @@ export function unflatten(record: Record<string, string>): Record<string, unknow
   return out;
 }
 
+/**
+ * A quote inside an unquoted cell is the cell's own text (`=HYPERLINK("…")` as a spreadsheet writes it),
+ * and a row of more or fewer cells than the header is read, to be refused by its line, not to stop the
+ * import: its cells would be in the wrong columns (an unquoted comma).
+ */
+const csvOptions = {
+  columns: true,
+  bom: true,
+  info: true,
+  skip_empty_lines: true,
+  relax_quotes: true,
+  relax_column_count: true,
+} as const;
+
+type CsvRecord = { record: Record<string, string>; info: { lines: number; invalid_field_length: number } };
+
 async function* csvRows(file: string): AsyncGenerator<Row> {
-  const parser = createReadStream(file).pipe(
-    parse({ columns: true, bom: true, info: true, skip_empty_lines: true }),
-  );
-  for await (const { record, info } of parser as AsyncIterable<{
-    record: Record<string, string>;
-    info: { lines: number };
-  }>) {
+  let uneven = 0;
+  for await (const { record, info } of createReadStream(file).pipe(
+    parse(csvOptions),
+  ) as AsyncIterable<CsvRecord>) {
+    // csv-parse counts the rows of another length so far in `invalid_field_length`.
+    if (info.invalid_field_length !== uneven) {
+      uneven = info.invalid_field_length;
+      yield {
+        line: info.lines,
+        value: undefined,
+        error: 'has another number of cells than the header (quote a cell that holds a comma)',
+      };
+      continue;
+    }
     yield { line: info.lines, value: unflatten(restoredCells(record)) };
+  }
+}
+
+/** A file that is not CSV a reader can follow (a quote never closed): refused whole, before any row is read. */
+export class NotCsvError extends Error {}
+
+/** Refuses, before anything is written, a CSV file that the reader would stop in the middle of. */
+async function refuseUnreadableCsv(file: string): Promise<void> {
+  try {
+    for await (const _ of createReadStream(file).pipe(parse(csvOptions)));
+  } catch (error) {
+    throw new NotCsvError(
+      `${file} is not readable as CSV (${(error as Error).message}). Nothing was written.`,
+    );
   }
 }
 
@@ -177,7 +214,9 @@ async function refuseNotUtf8(file: string): Promise<void> {
 
 export async function* readRows(file: string, format: Format, group: string): AsyncGenerator<Row> {
   await refuseNotUtf8(file);
-  if (format === 'csv') yield* csvRows(file);
-  else if (format === 'ndjson') yield* ndjsonRows(file);
+  if (format === 'csv') {
+    await refuseUnreadableCsv(file);
+    yield* csvRows(file);
+  } else if (format === 'ndjson') yield* ndjsonRows(file);
   else yield* jsonRows(file, group);
 }
