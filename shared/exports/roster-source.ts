@@ -19,9 +19,6 @@ export type RosterGroup = Exclude<RecordGroup, (typeof outsideBinding)[number]>;
 /** The records of a group, from the first, each time it is called. */
 export type RosterSource = <G extends RosterGroup>(group: G) => AsyncIterable<GroupRecords[G]>;
 
-export const isRosterGroup = (group: RecordGroup): group is RosterGroup =>
-  !(outsideBinding as readonly string[]).includes(group);
-
 /** The records of an export run's NDJSON files in its store. */
 export function storeSource(store: ExportStore): RosterSource {
   return async function* <G extends RosterGroup>(group: G): AsyncGenerator<GroupRecords[G]> {
