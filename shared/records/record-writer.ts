@@ -109,10 +109,7 @@ export class RecordWriter {
       // Under an id the caller chose, a record there is no race to try again: it is there (409).
       const [put, ...rest] = steps as [Step, ...Step[]];
       const made = chosenId === undefined ? put : { ...put, onConditionFailed: () => taken(group, id) };
-      const extra = also(created);
-      const checks = extra.filter((step) => step.action.ConditionCheck !== undefined);
-      const writes = extra.filter((step) => step.action.ConditionCheck === undefined);
-      await commit(this.db, withChecks([...writes, made, ...rest, this.steps.count(group, 1)], checks));
+      await commit(this.db, withChecks([...also(created), made, ...rest, this.steps.count(group, 1)]));
       return created;
     });
   }
@@ -150,13 +147,13 @@ export class RecordWriter {
         return { stored: written, made: false, steps };
       });
       const made = planned.filter((p) => p.made).length;
-      const steps = withChecks(
-        mergeSteps([
+      const steps = withChecks([
+        ...mergeSteps([
           ...planned.flatMap((p) => p.steps),
           ...(made > 0 ? [this.steps.count(group, made)] : []),
         ]),
-        checks,
-      );
+        ...checks,
+      ]);
       if (steps.length > MAX_TRANSACTION_ACTIONS) {
         throw new InvalidInputError(
           `These ${inputs.length} ${groups[group].plural} take ${steps.length} writes, more than the ${MAX_TRANSACTION_ACTIONS} of one transaction: send fewer at once.`,

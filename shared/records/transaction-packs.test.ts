@@ -119,10 +119,11 @@ describe('checks added to a transaction', () => {
   it("join the action on their item, in one condition DynamoDB takes (parentheses only around an OR), and say whose condition failed from the item's old value", () => {
     const refused = new Error('the check');
     const gone = new Error('the update');
-    const [merged, other] = withChecks(
-      [guarded('A', '1', 'attribute_exists(pk) OR b = :a', gone), put('B', '1')],
-      [check('A', '1', 'contains(#h, :h)', refused)],
-    );
+    const [merged, other] = withChecks([
+      guarded('A', '1', 'attribute_exists(pk) OR b = :a', gone),
+      put('B', '1'),
+      check('A', '1', 'contains(#h, :h)', refused),
+    ]);
     expect(other).toEqual(put('B', '1'));
     expect(merged?.action.Update).toMatchObject({
       ConditionExpression: '(attribute_exists(pk) OR b = :a) AND contains(#h, :h)',
@@ -132,10 +133,10 @@ describe('checks added to a transaction', () => {
     });
     expect(merged?.onConditionFailed?.({ held: 0 })).toBe(refused);
     expect(merged?.onConditionFailed?.({ held: 1 })).toBe(gone);
-    const [plain] = withChecks(
-      [guarded('A', '1', '(x = :a OR y = :a) AND z = :a', gone)],
-      [check('A', '1', 'contains(#h, :h) OR contains(#h, :a)', refused)],
-    );
+    const [plain] = withChecks([
+      check('A', '1', 'contains(#h, :h) OR contains(#h, :a)', refused),
+      guarded('A', '1', '(x = :a OR y = :a) AND z = :a', gone),
+    ]);
     expect(plain?.action.Update?.ConditionExpression).toBe(
       '(x = :a OR y = :a) AND z = :a AND (contains(#h, :h) OR contains(#h, :a))',
     );
@@ -143,6 +144,6 @@ describe('checks added to a transaction', () => {
 
   it('go in as their own action where the transaction has none on their item', () => {
     const held = check('C', '1', 'contains(#h, :h)', new Error('the check'));
-    expect(withChecks([put('B', '1')], [held])).toEqual([put('B', '1'), held]);
+    expect(withChecks([held, put('B', '1')])).toEqual([put('B', '1'), held]);
   });
 });

@@ -94,16 +94,17 @@ function conjunct(condition: string): string {
 }
 
 /**
- * Adds `checks` (ConditionChecks, each on one item) to a transaction's merged `steps`. DynamoDB takes one
- * action an item, so a check on an item the transaction also changes becomes part of that action's
- * condition, with the old item returned when it fails: the check's own reading of it then says whether
- * it was the check that failed, and the action's otherwise. Placeholders must differ from the action's.
+ * A transaction's steps with each ConditionCheck among them on an item another step changes joined to
+ * that step, the others after the changes. DynamoDB takes one action an item, so such a check becomes
+ * part of the action's condition, with the old item returned when it fails: the check's own reading of
+ * it then says whether it was the check that failed, and the action's otherwise. Placeholders must
+ * differ from the action's.
  */
-export function withChecks(steps: readonly Step[], checks: readonly Step[]): Step[] {
-  const merged = [...steps];
-  for (const check of checks) {
+export function withChecks(steps: readonly Step[]): Step[] {
+  const merged = steps.filter((step) => step.action.ConditionCheck === undefined);
+  for (const check of steps) {
     const held = check.action.ConditionCheck;
-    if (!held) throw new Error('withChecks takes ConditionChecks only');
+    if (!held) continue;
     const at = merged.findIndex((step) => itemOf(step) === itemOf(check));
     const step = merged[at];
     if (step === undefined) {
