@@ -50,19 +50,22 @@ const row = (pn: string, name: string, email: string, iban: string) =>
   `${pn},true,${name},${email},Female,2013-04-02,Portuguese,"Rua do Almada, 12",4050-031,Porto,Portugal,+351 912 000 111,Phone,2024-02-01,2029-01-31,12345678 9 ZZ1,NationalID,${iban},Portugal`;
 const GOOD_IBAN = 'PT50000201231234567890154';
 
+/** A students CSV of these rows under the header, written as `name` in the test's folder: its path. */
+function studentsCsv(name: string, ...rows: string[]): string {
+  const file = join(dir, name);
+  writeFileSync(file, [header, ...rows].join('\n'));
+  return file;
+}
+
 describe('npm run import', () => {
   it('loads good CSV rows with nested lists, reports bad rows by line, and a re-run changes nothing', async () => {
-    const csv = join(dir, 'students.csv');
-    writeFileSync(
-      csv,
-      [
-        header,
-        row('IMP1', 'Leonor Sá', 'leonor.sa@example.org', GOOD_IBAN),
-        row('IMP2', 'Oksana Kovalenko', 'not-an-email', GOOD_IBAN),
-        row('IMP3', 'Tomás Reis', 'tomas.reis@example.org', GOOD_IBAN),
-        row('IMP4', 'Wang Mei', 'wang.mei@example.org', 'PT50000201231234567890155'),
-        row('IMP5', 'Duarte Pinto', 'duarte.pinto@example.org', GOOD_IBAN),
-      ].join('\n'),
+    const csv = studentsCsv(
+      'students.csv',
+      row('IMP1', 'Leonor Sá', 'leonor.sa@example.org', GOOD_IBAN),
+      row('IMP2', 'Oksana Kovalenko', 'not-an-email', GOOD_IBAN),
+      row('IMP3', 'Tomás Reis', 'tomas.reis@example.org', GOOD_IBAN),
+      row('IMP4', 'Wang Mei', 'wang.mei@example.org', 'PT50000201231234567890155'),
+      row('IMP5', 'Duarte Pinto', 'duarte.pinto@example.org', GOOD_IBAN),
     );
     const before = (await json<{ counts: Record<string, number> }>(await api.get('/api/system'))).counts;
     const first = runImport(csv, '--group', 'students');
@@ -382,15 +385,11 @@ describe('npm run import', () => {
   });
 
   it("reads a spreadsheet's unquoted formula as text, refuses by its line a row an unquoted comma shifts, and a file whose quote never closes whole", async () => {
-    const csv = join(dir, 'formulas.csv');
-    writeFileSync(
-      csv,
-      [
-        header,
-        row('HYP1', '=HYPERLINK("https://x.example")', 'hyp1@example.org', GOOD_IBAN),
-        row('HYP2', '=HYPERLINK("https://x.example","Ana")', 'hyp2@example.org', GOOD_IBAN),
-        row('HYP3', 'Ana Lopes', 'hyp3@example.org', GOOD_IBAN),
-      ].join('\n'),
+    const csv = studentsCsv(
+      'formulas.csv',
+      row('HYP1', '=HYPERLINK("https://x.example")', 'hyp1@example.org', GOOD_IBAN),
+      row('HYP2', '=HYPERLINK("https://x.example","Ana")', 'hyp2@example.org', GOOD_IBAN),
+      row('HYP3', 'Ana Lopes', 'hyp3@example.org', GOOD_IBAN),
     );
     const result = runImport(csv, '--group', 'students');
     expect(result.status, result.stderr).toBe(1);
@@ -402,10 +401,10 @@ describe('npm run import', () => {
     expect(await byProcessnumber('students', 'HYP2')).toBeUndefined();
     expect(await byProcessnumber('students', 'HYP3')).toBeDefined();
 
-    const unclosed = join(dir, 'unclosed.csv');
-    writeFileSync(
-      unclosed,
-      [header, row('HYP4', 'Rita Sousa', 'hyp4@example.org', GOOD_IBAN), 'HYP5,true,"Rui'].join('\n'),
+    const unclosed = studentsCsv(
+      'unclosed.csv',
+      row('HYP4', 'Rita Sousa', 'hyp4@example.org', GOOD_IBAN),
+      'HYP5,true,"Rui',
     );
     const before = await api.get('/api/system').then((r) => r.json());
     const refused = runImport(unclosed, '--group', 'students');
