@@ -213,8 +213,6 @@ export interface RosterIndex extends GradebookContext, GradebookIndex {
 /** The lists no table reads, emptied. */
 const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
-const isUser = (entity: Entity) => entity.entity_type === 'person' && entity.roles.length > 0;
-
 function push<T>(map: Map<string, T[]>, key: string, value: T) {
   const values = map.get(key);
   if (values) values.push(value);
@@ -235,7 +233,7 @@ export async function indexRoster(
   const firstRoleIds = new Set<string>();
   for await (const entity of read('entities')) {
     if (entity.entity_type === 'organisation') organisations.push({ ...entity, ...withoutLists });
-    else if (isUser(entity)) {
+    else if (entity.roles.length > 0) {
       firstRoleIds.add((entity.roles[0] as { id: string }).id);
       for (const { id } of entity.roles) roleOwners.set(id, entity.entity_id);
     }
@@ -331,7 +329,7 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
   const known = (ids: ReadonlySet<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
   /** The users of the zip, a record at a time. */
   const users = (rows: (e: Entity) => DatedRow[]) =>
-    rowsRead(read, 'entities', (e) => (isUser(e) && userIds.has(e.entity_id) ? rows(e) : []));
+    rowsRead(read, 'entities', (e) => (userIds.has(e.entity_id) ? rows(e) : []));
   const enrolledAt = (entityId: string) => index.enrolled.get(entityId) ?? [];
   const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
   /** A user's affiliations: their schools by role (the index's enrollments name schools), and agents. */
