@@ -8,6 +8,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { idFields, type RecordGroup, type RoleGroup, recordGroups } from '../domain/groups';
+import { recordFields } from '../domain/record-fields';
 import type { GroupRecords } from '../schemas/records';
 import { type EnrollmentEntry, entriesOf } from './enrollment-entries';
 import { afterTime, type Key, keys } from './keys';
@@ -28,6 +29,7 @@ import type { ReadScope } from './read-scope';
 import {
   type Item,
   internal,
+  recordProjection,
   type StoredRecord,
   TREE_VERSION,
   toRecord,
@@ -384,6 +386,7 @@ export class RecordRepository {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk',
+          ...recordProjection(group),
           ...filter,
           ExpressionAttributeValues: {
             ':pk': keys.recordPartition(group),
@@ -601,7 +604,7 @@ export class RecordRepository {
     group: G,
     ids: readonly string[],
   ): Promise<Map<string, GroupRecords[G]>> {
-    const items = await this.getManyItems(group, ids);
+    const items = await this.getManyItems(group, ids, ...recordFields[group]);
     return new Map([...items].map(([id, item]) => [id, toRecord(group, item)]));
   }
 
