@@ -75,6 +75,7 @@ describe('collections read a page at a time', () => {
       `${school}/students`,
       `${school}/teachers`,
       `${school}/enrollments`,
+      `${school}/classes`,
       '/users',
       '/students',
       '/teachers',

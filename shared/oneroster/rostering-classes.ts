@@ -235,6 +235,16 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
     const page = await reader.page('classes', query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
+  if (of.by === 'school' && inKeyOrder(query)) {
+    // The school's classes' keys from their listing, then the page's classes by id.
+    const ids = await reader.classIdsOfSchool(await schoolOf(request, reader));
+    const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+    const found = await reader.getMany('classes', page.ids);
+    const classes = page.ids.flatMap((id) => found.get(id) ?? []);
+    const next = page.hasMore ? page.ids.at(-1) : undefined;
+    const objects = await classObjects(request, reader, classes);
+    return keyedResponse(request, 'classes', objects, query, { total: ids.length, next });
+  }
   if (of.by === 'all' && walks(query)) {
     const walked = await walkPage(walkOf(reader, query, 'classes'), query, async (batch) => {
       const changed = batch.flatMap((e) => (e.kind === 'changed' ? [e.record as Class] : []));
