@@ -100,28 +100,38 @@ export function toRecord<G extends RecordGroup>(group: G, item: Item): GroupReco
   return record as GroupRecords[G];
 }
 
+/** A ProjectionExpression naming these attributes. */
+const projectionOf = (attributes: readonly string[]) => ({
+  ProjectionExpression: attributes.map((_, i) => `#f${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(attributes.map((attribute, i) => [`#f${i}`, attribute])),
+});
+
 const projections = new Map<
   RecordGroup,
-  { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }
+  { record: ReturnType<typeof projectionOf>; stored: ReturnType<typeof projectionOf> }
 >();
+
+const projectionsOf = (group: RecordGroup) => {
+  let found = projections.get(group);
+  if (!found) {
+    found = {
+      record: projectionOf(recordFields[group]),
+      stored: projectionOf([...recordFields[group], internal.version]),
+    };
+    projections.set(group, found);
+  }
+  return found;
+};
 
 /**
  * What a read that returns records asks DynamoDB for: the group's fields, and none of the storage's own
  * attributes, which can outweigh them (a district class's enrollment list, some 4 KB; a student's
  * attendance tallies). DynamoDB charges the whole item either way; what is left out is not sent.
  */
-export const recordProjection = (group: RecordGroup) => {
-  let projection = projections.get(group);
-  if (!projection) {
-    const fields = recordFields[group];
-    projection = {
-      ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(fields.map((field, i) => [`#f${i}`, field])),
-    };
-    projections.set(group, projection);
-  }
-  return projection;
-};
+export const recordProjection = (group: RecordGroup) => projectionsOf(group).record;
+
+/** The same with the record's version, for a read that answers its ETag. */
+export const storedRecordProjection = (group: RecordGroup) => projectionsOf(group).stored;
 
 export function toStoredRecord<G extends RecordGroup>(group: G, item: Item): StoredRecord<G> {
   return { record: toRecord(group, item), version: Number(item[internal.version] ?? 1) };

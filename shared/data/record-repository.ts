@@ -31,6 +31,7 @@ import {
   internal,
   recordProjection,
   type StoredRecord,
+  storedRecordProjection,
   TREE_VERSION,
   toRecord,
   toStoredRecord,
@@ -85,8 +86,15 @@ export class RecordRepository {
   }
 
   async get<G extends RecordGroup>(group: G, id: string): Promise<StoredRecord<G> | undefined> {
-    const item = await this.getItem(group, id);
-    return item ? toStoredRecord(group, item) : undefined;
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.record(group, id),
+        ConsistentRead: true,
+        ...storedRecordProjection(group),
+      }),
+    );
+    return Item ? toStoredRecord(group, Item) : undefined;
   }
 
   /** The stored item, internal attributes included, for writers that must carry them over. */
