@@ -18,6 +18,7 @@ import { createTableInput, tableDesign } from '../shared/data/table';
 import { recordGroups } from '../shared/domain/groups';
 import { WEBHOOK_ATTEMPTS } from '../shared/events/backoff';
 import { deliveryFunctionAccess, streamFunctionAccess, streamPartitions } from '../shared/events/partitions';
+import { STREAM_BATCH_SIZE, STREAM_RETRY_ATTEMPTS } from '../shared/events/stream-source';
 import { eventBridgeCron } from '../shared/exports/schedule';
 import type { Route } from '../shared/route';
 import { fallbackRoute, partitionsCounted, partitionsRead, routes } from '../shared/routes';
@@ -25,7 +26,7 @@ import { acceptedFindings } from './nag-acknowledgements';
 import { areaOf, type RouteTable } from './route-area-stack';
 import { addTenantStacks, type SchoolStack, stackName } from './school-stack';
 import { failedInvocationPattern, failureMetricNamespace } from './tenant-alarms';
-import { DELIVERY_TIMEOUT, STREAM_BATCH_SIZE, STREAM_RETRY_ATTEMPTS } from './tenant-events';
+import { DELIVERY_TIMEOUT } from './tenant-events';
 import { type Tenant, tenants } from './tenants';
 
 type Resource = { Type: string; Properties: Record<string, unknown> } & Record<string, unknown>;

@@ -14,6 +14,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { WEBHOOK_ATTEMPTS } from '../shared/events/backoff';
 import { deliveryFunctionAccess, streamFunctionAccess, streamPartitions } from '../shared/events/partitions';
+import { STREAM_BATCH_SIZE, STREAM_RETRY_ATTEMPTS } from '../shared/events/stream-source';
 import { keyStatement, partitionStatements } from './access';
 import { eventDeliveryEntry, eventStreamEntry } from './bundling';
 import { ServiceFunction } from './constructs/service-function';
@@ -31,10 +32,6 @@ const STREAM_TIMEOUT = Duration.minutes(1);
 const DELIVERY_VISIBILITY = Duration.seconds(6 * DELIVERY_TIMEOUT.toSeconds());
 /** SQS's longest: a dead-lettered delivery or a failed batch stays for a fortnight of looking into it. */
 const RETENTION = Duration.days(14);
-/** The most stream records a batch hands the stream function. */
-export const STREAM_BATCH_SIZE = 100;
-/** Retries of a failing stream batch, each split in two first, before it goes to the failed-batch queue. */
-export const STREAM_RETRY_ATTEMPTS = 10;
 
 export interface TenantEventsProps {
   tenant: Tenant;

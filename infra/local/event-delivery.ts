@@ -18,6 +18,7 @@ import type { Outcome, WebhookDelivery } from '../../shared/events/delivery';
 import { deliveryOf } from '../../shared/events/delivery-parts';
 import { fanOutOf } from '../../shared/events/fan-out-parts';
 import { type DeliveryQueue, orderingKey, type QueuedDelivery } from '../../shared/events/queue';
+import { STREAM_BATCH_SIZE, STREAM_RETRY_ATTEMPTS } from '../../shared/events/stream-source';
 
 /** How long a shard with nothing new waits before it is read again. */
 const POLL_MS = 100;
@@ -98,10 +99,14 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   }
 }
 
-/** Reads the table's stream from now on and delivers its events to the tenant's webhooks. */
+/**
+ * Reads the table's stream from now on and delivers its events to the tenant's webhooks; a failed batch
+ * is tried again after `retryMs`.
+ */
 export async function startLocalEvents(
   config: EventsConfig,
   report: (line: string) => void = (line) => console.error(line),
+  retryMs = 1_000,
 ): Promise<LocalEvents> {
   const delivering = deliveryOf(config);
   const queue = new LocalDeliveryQueue(delivering.delivery, report);
@@ -116,6 +121,11 @@ export async function startLocalEvents(
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`The table ${config.tableName} has no stream`);
   let stopped = false;
+  let stop = () => {};
+  /** Settles when the run stops: a batch waiting to be tried again waits no longer. */
+  const stopping = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
   const reading = new Map<string, Promise<void>>();
 
   const readShard = async (shardId: string, from: 'LATEST' | 'TRIM_HORIZON') => {
@@ -125,20 +135,36 @@ export async function startLocalEvents(
     while (iterator && !stopped) {
       const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       const records = page.Records ?? [];
-      if (records.length > 0) await handOver(records);
+      for (let start = 0; start < records.length; start += STREAM_BATCH_SIZE) {
+        await handOver(records.slice(start, start + STREAM_BATCH_SIZE));
+      }
       iterator = page.NextShardIterator;
       if (records.length === 0) await sleep(POLL_MS);
     }
   };
 
-  /** As Lambda's event source does: a batch that fails is handed over again until it passes. */
-  const handOver = async (records: _Record[]) => {
-    for (;;) {
-      try {
-        return await fanOut.handle(records as StreamRecord[]);
-      } catch (error) {
-        report(`Change events failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
-        await sleep(1_000);
+  /**
+   * As the deployed event source does (infra/tenant-events.ts): a batch that fails is split in two and
+   * each half handed over again, up to STREAM_RETRY_ATTEMPTS times, so a record the fan-out cannot take
+   * is narrowed down to itself; one that still fails is reported and set aside, as the failed-batch queue
+   * takes it, and the shard goes on. Nothing is tried again once the run is stopping.
+   */
+  const handOver = async (records: _Record[], attempt = 0): Promise<void> => {
+    if (stopped) return;
+    try {
+      await fanOut.handle(records as StreamRecord[]);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (attempt >= STREAM_RETRY_ATTEMPTS) {
+        const changes = records.map((r) => r.dynamodb?.SequenceNumber).join(', ');
+        report(`Change events failed ${attempt + 1} times; set aside the changes ${changes}: ${reason}`);
+        return;
+      }
+      report(`Change events failed, retrying: ${reason}`);
+      await Promise.race([sleep(retryMs), stopping]);
+      const half = Math.ceil(records.length / 2);
+      for (const part of records.length > 1 ? [records.slice(0, half), records.slice(half)] : [records]) {
+        await handOver(part, attempt + 1);
       }
     }
   };
@@ -172,6 +198,7 @@ export async function startLocalEvents(
   return {
     async stop() {
       stopped = true;
+      stop();
       queue.stop();
       await Promise.all([lister, ...reading.values()]);
       streams.destroy();
