@@ -439,7 +439,7 @@ function readCostSection(r: Results): string {
     ),
     '',
     c.flat
-      ? `Flat: every page costs ${c.pages[0]?.totalRcu} RCU whatever the table size and however deep the cursor. A cursor is an \`ExclusiveStartKey\`, so DynamoDB starts reading at the page; nothing before it is read.`
+      ? `Flat: every page costs ${c.pages[0]?.totalRcu} RCU whatever the table size and however deep the cursor. A cursor names the id the page starts after, a key condition (\`sk > :after\`), so DynamoDB starts reading at the page; nothing before it is read.`
       : '**Missed**: the page cost differs across sizes or depths (see the table).',
     ...(c.tables.length < 3 ? ['', 'This was a quick run: the 100,000-student table was left out.'] : []),
     '',
