@@ -121,10 +121,10 @@ export async function startLocalEvents(
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`The table ${config.tableName} has no stream`);
   let stopped = false;
-  let stop = () => {};
+  let endWaits = () => {};
   /** Settles when the run stops: a batch waiting to be tried again waits no longer. */
   const stopping = new Promise<void>((resolve) => {
-    stop = resolve;
+    endWaits = resolve;
   });
   const reading = new Map<string, Promise<void>>();
 
@@ -198,7 +198,7 @@ export async function startLocalEvents(
   return {
     async stop() {
       stopped = true;
-      stop();
+      endWaits();
       queue.stop();
       await Promise.all([lister, ...reading.values()]);
       streams.destroy();

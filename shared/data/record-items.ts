@@ -101,7 +101,7 @@ export function toRecord<G extends RecordGroup>(group: G, item: Item): GroupReco
 }
 
 /** A ProjectionExpression naming these attributes. */
-const projectionOf = (attributes: readonly string[]) => ({
+export const projectionOf = (attributes: readonly string[]) => ({
   ProjectionExpression: attributes.map((_, i) => `#f${i}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(attributes.map((attribute, i) => [`#f${i}`, attribute])),
 });

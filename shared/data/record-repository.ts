@@ -29,6 +29,7 @@ import type { ReadScope } from './read-scope';
 import {
   type Item,
   internal,
+  projectionOf,
   recordProjection,
   type StoredRecord,
   storedRecordProjection,
@@ -664,16 +665,7 @@ export class RecordRepository {
     attributes: readonly string[],
   ): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
-    const projection =
-      attributes.length > 0
-        ? {
-            ProjectionExpression: ['#sk', ...attributes.map((_, i) => `#a${i}`)].join(', '),
-            ExpressionAttributeNames: {
-              '#sk': tableDesign.sortKey,
-              ...Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
-            },
-          }
-        : {};
+    const projection = attributes.length > 0 ? projectionOf([tableDesign.sortKey, ...attributes]) : {};
     const batches: Item[][] = [];
     for (let start = 0; start < itemKeys.length; start += MAX_KEYS_PER_BATCH_GET) {
       batches.push(itemKeys.slice(start, start + MAX_KEYS_PER_BATCH_GET));

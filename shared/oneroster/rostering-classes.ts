@@ -237,13 +237,10 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
   }
   if (of.by === 'school' && inKeyOrder(query)) {
     // The school's classes' keys from their listing, then the page's classes by id.
-    const ids = await reader.classIdsOfSchool(await schoolOf(request, reader));
-    const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+    const page = keyedPageOf(await reader.classIdsOfSchool(await schoolOf(request, reader)), query);
     const found = await reader.getMany('classes', page.ids);
     const classes = page.ids.flatMap((id) => found.get(id) ?? []);
-    const next = page.hasMore ? page.ids.at(-1) : undefined;
-    const objects = await classObjects(request, reader, classes);
-    return keyedResponse(request, 'classes', objects, query, { total: ids.length, next });
+    return keyedResponse(request, 'classes', await classObjects(request, reader, classes), query, page);
   }
   if (of.by === 'all' && walks(query)) {
     const walked = await walkPage(walkOf(reader, query, 'classes'), query, async (batch) => {
@@ -317,6 +314,15 @@ async function classOf(request: ApiRequest, reader: RosterReader): Promise<Class
   return cls;
 }
 
+/**
+ * The page of these ids (in id order) a read in sourcedId order asks for, with their total and the id its
+ * next link starts after.
+ */
+function keyedPageOf(ids: readonly string[], query: CollectionQuery) {
+  const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+  return { ids: page.ids, total: ids.length, next: page.hasMore ? page.ids.at(-1) : undefined };
+}
+
 /** Where a school's or class's people are enrolled: its classes, with the role. */
 interface EnrolledAs {
   classIds: readonly string[];
@@ -360,10 +366,9 @@ async function usersOfIds(
   where: EnrolledAs,
 ) {
   if (inKeyOrder(query)) {
-    const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+    const page = keyedPageOf(ids, query);
     const people = (await reader.entitiesInOrder(page.ids)).filter(hasRole(undefined));
-    const next = page.hasMore ? page.ids.at(-1) : undefined;
-    return usersPageResponse(request, reader, query, people, { total: ids.length, next });
+    return usersPageResponse(request, reader, query, people, page);
   }
   bounded(ids.length, 'users');
   const people = (await reader.entitiesInOrder(ids)).filter(hasRole(undefined));
@@ -435,7 +440,7 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
     // Every class listed is the school's: their items, kilobytes each, need not be read for it.
     classes = new Map(classIds.map((id) => [id, { school_id: schoolId }]));
     if (inKeyOrder(query)) {
-      const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
+      const page = keyedPageOf(ids, query);
       const found = await reader.getMany('enrollments', page.ids);
       const make = maker(request);
       const objects = page.ids.flatMap((id) => {
@@ -443,8 +448,7 @@ export async function listEnrollments(request: ApiRequest, reader: RosterReader,
         const cls = e && classes.get(e.class_id);
         return e && cls ? [make.enrollment(e, cls)] : [];
       });
-      const next = page.hasMore ? page.ids.at(-1) : undefined;
-      return keyedResponse(request, 'enrollments', objects, query, { total: ids.length, next });
+      return keyedResponse(request, 'enrollments', objects, query, page);
     }
     bounded(ids.length, 'enrollments of the school');
     enrollments = [...(await reader.getMany('enrollments', ids)).values()];
