@@ -93,15 +93,27 @@ describe('collections read a page at a time', () => {
     }
   });
 
-  it('skip to an offset without after, and agree with the walk', async () => {
-    const everything = await whole('/students');
-    for (const offset of [1, 49, everything.length - 1, everything.length, everything.length + 5]) {
-      const response = await api.get(`${BASE}/students?limit=7&offset=${offset}`);
-      const body = (await response.json()) as { users: Obj[] };
-      expect(
-        body.users.map((u) => u.sourcedId),
-        `offset ${offset}`,
-      ).toEqual(everything.slice(offset, offset + 7));
+  it('skip to an offset without after, from either end, and agree with the walk', async () => {
+    for (const path of ['/students', '/users', '/classes', '/enrollments']) {
+      const everything = await whole(path);
+      const middle = Math.floor(everything.length / 2);
+      for (const offset of [
+        1,
+        49,
+        middle,
+        middle + 1,
+        everything.length - 1,
+        everything.length,
+        everything.length + 5,
+      ]) {
+        const response = await api.get(`${BASE}${path}?limit=7&offset=${offset}`);
+        const body = (await response.json()) as Record<string, Obj[]>;
+        expect(
+          (Object.values(body)[0] as Obj[]).map((o) => o.sourcedId),
+          `${path} offset ${offset}`,
+        ).toEqual(everything.slice(offset, offset + 7));
+        expect(Number(response.headers.get('x-total-count')), path).toBe(everything.length);
+      }
     }
   });
 

@@ -1,5 +1,6 @@
 // The read-capacity report the benchmarks rely on: every read the record repository makes tells what
-// it consumed, a page costs the same wherever it starts, and a page=N jump also reads the keys index.
+// it consumed, a page costs the same wherever it starts, and a page=N jump also reads the keys index,
+// from the nearer end.
 import { randomUUID } from 'node:crypto';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -56,5 +57,22 @@ describe('RecordRepository read capacity', () => {
     const jump = await readsOf(() => records.listPage('students', { itemsPerPage: 20, skip: 60 }));
     expect(jump[0]?.GlobalSecondaryIndexes?.keys?.CapacityUnits).toBeGreaterThan(0);
     expect(jump.at(-1)?.Table?.CapacityUnits).toBeGreaterThan(0);
+  });
+
+  it('walks a jump past the middle from the back when the size is given: the same page, fewer keys read', async () => {
+    const size = await records.count('students');
+    const skip = size - 10;
+    const pages: string[][] = [];
+    const indexUnits = async (query: Parameters<typeof records.listPage>[1]) => {
+      const used = await readsOf(async () => {
+        pages.push((await records.listPage('students', query)).items.map((s) => s.student_id));
+      });
+      return used.reduce((sum, c) => sum + (c.GlobalSecondaryIndexes?.keys?.CapacityUnits ?? 0), 0);
+    };
+    // 110 keys of about 52 bytes from the front are two 4 KB units at half a unit each; 11 from the back, one.
+    expect(await indexUnits({ itemsPerPage: 5, skip })).toBe(1);
+    expect(await indexUnits({ itemsPerPage: 5, skip, size })).toBe(0.5);
+    expect(pages[1]).toEqual(pages[0]);
+    expect(pages[0]).toHaveLength(5);
   });
 });

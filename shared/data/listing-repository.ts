@@ -1,9 +1,10 @@
 // Reads the listings (listings.ts) from the keys-only `listings` index: a page in entity id order, the
-// entry at an offset, every entry of a small listing, and how many entries a small listing has. Every
+// entry at an offset (from the nearer end), every entry of a small listing, and how many entries a small listing has. Every
 // read names one listing's partition, so a route's IAM policy names the listings it reads.
 import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
 import type { ListingName } from './listings';
+import { offsetWalk } from './pages';
 import { tableDesign } from './table';
 
 /** An entry of a listing: what it is sorted by (listings.ts), and the id of the record that put it there. */
@@ -46,15 +47,19 @@ export class ListingRepository {
 
   /**
    * The sort key of the entry at `offset` (1-based), reading its keys from the start (an index entry
-   * is about 100 bytes: some 40 a read unit); undefined past the end.
+   * is about 100 bytes: some 40 a read unit), or from the nearer end when the listing's `size` is given
+   * (`offsetWalk`); undefined past the end.
    */
-  async sortAt(listing: ListingName, offset: number): Promise<string | undefined> {
-    let remaining = offset;
+  async sortAt(listing: ListingName, offset: number, size?: number): Promise<string | undefined> {
+    const walk = offsetWalk(offset, size);
+    if (!walk) return undefined;
+    let remaining = walk.steps;
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(
         new QueryCommand({
           ...this.range(listing, undefined),
+          ScanIndexForward: walk.forward,
           ExclusiveStartKey: startKey,
           Limit: remaining,
         }),

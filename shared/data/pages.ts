@@ -1,5 +1,6 @@
 // The shapes of what the repository reads a page at a time: a list page by id, and a window of
-// time-ordered entries (changes and deletions), with the queries that ask for them.
+// time-ordered entries (changes and deletions), with the queries that ask for them; and from which end
+// a skip walks to its page.
 import type { RecordGroup } from '../domain/groups';
 import type { Tombstone } from './tombstones';
 
@@ -9,6 +10,26 @@ export interface PageQuery {
   after?: string | undefined;
   /** Or skip this many records first (a `page=N` jump). */
   skip?: number | undefined;
+  /** With `skip`: how many records the list holds (its counter), so the skip walks from the nearer end. */
+  size?: number | undefined;
+}
+
+/** How a skip finds the key its page starts after: so many keys read from the front, or from the back. */
+export interface OffsetWalk {
+  forward: boolean;
+  steps: number;
+}
+
+/**
+ * How to find the `skip`-th key (1-based) of a range of `size` keys in key order: reading `skip` keys from
+ * the front, or `size - skip + 1` from the back where that is fewer, so no skip reads more than half the
+ * range; from the front where the size is not known. None past the end: the page there is empty.
+ */
+export function offsetWalk(skip: number, size: number | undefined): OffsetWalk | undefined {
+  if (size === undefined) return { forward: true, steps: skip };
+  if (skip > size) return undefined;
+  const fromBack = size - skip + 1;
+  return fromBack < skip ? { forward: false, steps: fromBack } : { forward: true, steps: skip };
 }
 
 export interface RecordPage<T> {

@@ -23,7 +23,14 @@ import {
   scoreScalesOfClass,
   studentWorkOfClass,
 } from './listings';
-import type { Deletion, PageQuery, RecordPage, TimedPage, TimeWindowQuery } from './pages';
+import {
+  type Deletion,
+  offsetWalk,
+  type PageQuery,
+  type RecordPage,
+  type TimedPage,
+  type TimeWindowQuery,
+} from './pages';
 import { pageOfIds, pageOfWindow } from './pages-of-ids';
 import type { ReadScope } from './read-scope';
 import {
@@ -62,16 +69,17 @@ export interface ClassFacts {
 }
 
 /**
- * The key condition of a Query of a partition's items after the sort key `after` (or from its start). A
- * condition on the sort key rather than an ExclusiveStartKey: DynamoDB reads from the key either way, but
- * DynamoDB Local walks the partition from its start to an ExclusiveStartKey, so a deep page of 80,000
- * enrollments took 26 ms there against 3.5 ms for the first (docs/benchmarks.md, section 8).
+ * The key condition of a Query of a partition's items after the sort key `after` (or from its start), in
+ * key order or, with `forward` false, from the back (before `after`). A condition on the sort key rather
+ * than an ExclusiveStartKey: DynamoDB reads from the key either way, but DynamoDB Local walks the
+ * partition from its start to an ExclusiveStartKey, so a deep page of 80,000 enrollments took 26 ms there
+ * against 3.5 ms for the first (docs/benchmarks.md, section 8).
  */
-function keysAfter(partition: string, after: string | undefined) {
+function keysAfter(partition: string, after: string | undefined, forward = true) {
   return after === undefined
     ? { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition } }
     : {
-        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        KeyConditionExpression: `pk = :pk AND sk ${forward ? '>' : '<'} :after`,
         ExpressionAttributeValues: { ':pk': partition, ':after': after },
       };
 }
@@ -385,7 +393,7 @@ export class RecordRepository {
   ): Promise<RecordPage<GroupRecords[G]>> {
     let after = query.after;
     if (after === undefined && query.skip) {
-      after = await this.sortKeyAtOffset(group, query.skip);
+      after = await this.sortKeyAtOffset(group, query.skip, query.size);
       if (after === undefined) return { items: [], hasMore: false };
     }
     // One record past the page tells whether another page follows.
@@ -437,16 +445,26 @@ export class RecordRepository {
     };
   }
 
-  /** The sort key of the record at `offset` (1-based), read from the keys-only index; undefined past the end. */
-  private async sortKeyAtOffset(group: RecordGroup, offset: number): Promise<string | undefined> {
-    let remaining = offset;
+  /**
+   * The sort key of the record at `offset` (1-based), read from the keys-only index, from the nearer end
+   * when the group's `size` is given (`offsetWalk`); undefined past the end.
+   */
+  private async sortKeyAtOffset(
+    group: RecordGroup,
+    offset: number,
+    size: number | undefined,
+  ): Promise<string | undefined> {
+    const walk = offsetWalk(offset, size);
+    if (!walk) return undefined;
+    let remaining = walk.steps;
     let after: string | undefined;
     for (;;) {
       const page = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
           IndexName: tableDesign.keysIndex.name,
-          ...keysAfter(keys.recordPartition(group), after),
+          ...keysAfter(keys.recordPartition(group), after, walk.forward),
+          ScanIndexForward: walk.forward,
           Limit: remaining,
         }),
       );
@@ -522,7 +540,10 @@ export class RecordRepository {
   ): Promise<RecordPage<GroupRecords[G]> & { totalItems: number }> {
     if (!scope.all)
       return { ...(await this.pageAmong(group, scope.ids, query)), totalItems: scope.ids.length };
-    const [page, totalItems] = await Promise.all([this.listPage(group, query), this.count(group)]);
+    const counting = this.count(group);
+    // A jump walks from the nearer end, which the count tells: that walk waits for it.
+    const size = query.after === undefined && query.skip ? await counting : undefined;
+    const [page, totalItems] = await Promise.all([this.listPage(group, { ...query, size }), counting]);
     return { ...page, totalItems };
   }
 

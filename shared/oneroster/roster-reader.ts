@@ -89,19 +89,23 @@ export class RosterReader {
 
   /**
    * One page of the group in id order with the group's count (its counter): the records after `after`,
-   * or past the first `offset` (found in the keys-only index, about 40 keys a read unit); `next` is the
+   * or past the first `offset` (found in the keys-only index from the nearer end, about 40 keys a read
+   * unit); `next` is the
    * id the following page starts after, when one follows.
    */
   async page<G extends RecordGroup>(
     group: G,
     { limit, offset, after }: Pick<CollectionQuery, 'limit' | 'offset' | 'after'>,
   ): Promise<{ records: GroupRecords[G][]; total: number; next: string | undefined }> {
+    const counting = this.records.count(group);
+    // An offset is walked from the nearer end, which the count tells: that walk waits for it.
+    const size = after === undefined && offset > 0 ? await counting : undefined;
     const [page, total] = await Promise.all([
       this.records.listPage(
         group,
-        after === undefined ? { itemsPerPage: limit, skip: offset } : { itemsPerPage: limit, after },
+        after === undefined ? { itemsPerPage: limit, skip: offset, size } : { itemsPerPage: limit, after },
       ),
-      this.records.count(group),
+      counting,
     ]);
     const last = page.items.at(-1);
     return { records: page.items, total, next: page.hasMore && last ? idOf(group, last) : undefined };
@@ -109,7 +113,7 @@ export class RosterReader {
 
   /**
    * A page of a listing of people in sourcedId order (their entity ids) with how many the listing holds:
-   * after `after`, or past the first `offset` (read from the listing's keys). A students' or teachers'
+   * after `after`, or past the first `offset` (read from the listing's keys, from the nearer end). A students' or teachers'
    * listing holds one entry per role record, counted by its group's counter; the users are the entities
    * but the organisations and the persons without a role, two listings that stay small, counted from
    * their keys.
@@ -119,12 +123,11 @@ export class RosterReader {
     { limit, offset, after }: Pick<CollectionQuery, 'limit' | 'offset' | 'after'>,
   ): Promise<{ entityIds: string[]; total: number; next: string | undefined }> {
     const skipping = after === undefined && offset > 0;
-    const [total, start] = await Promise.all([
-      this.peopleCount(listing),
-      skipping ? this.listings.sortAt(listing, offset) : after,
-    ]);
-    if (skipping && start === undefined) return { entityIds: [], total, next: undefined };
-    const page = await this.listings.page(listing, { limit, after: start });
+    const counting = this.peopleCount(listing);
+    // An offset is walked from the nearer end, which the count tells: that walk waits for it.
+    const start = skipping ? await this.listings.sortAt(listing, offset, await counting) : after;
+    if (skipping && start === undefined) return { entityIds: [], total: await counting, next: undefined };
+    const [page, total] = await Promise.all([this.listings.page(listing, { limit, after: start }), counting]);
     const last = page.items.at(-1);
     return {
       // A person with two role records of one kind is listed twice, next to each other: once on a page.
