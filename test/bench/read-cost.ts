@@ -1,6 +1,7 @@
 // Section 3, read cost: what one list page consumes at 1,000, 10,000 and 100,000 students, on the
 // first page and after following 1 and 100 cursors, read through the repository the handlers use
-// (with the read-capacity report on its client), and what a page=N jump costs on top. DynamoDB Local reports
+// (with the read-capacity report on its client), and what a page=N jump costs on top, walking the keys
+// index from the nearer end. DynamoDB Local reports
 // ConsumedCapacity itself; beside it stands the figure computed from item sizes as DynamoDB bills
 // reads (4 KB units, summed over the items a request reads, one unit strongly consistent, half
 // eventually), so a Local quirk cannot pass unnoticed.
@@ -8,6 +9,7 @@ import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../shared/data/document-client';
 import { keys } from '../../shared/data/keys';
+import { offsetWalk } from '../../shared/data/pages';
 import { reportReadCapacity } from '../../shared/data/read-capacity';
 import { RecordRepository } from '../../shared/data/record-repository';
 import { tableDesign } from '../../shared/data/table';
@@ -35,6 +37,8 @@ export interface PageCost {
 export interface JumpCost {
   students: number;
   page: number;
+  /** Which end of the keys index the walk starts from: the nearer one. */
+  from: 'front' | 'back';
   keysWalked: number;
   indexRequests: number;
   indexRcu: number;
@@ -141,17 +145,23 @@ export async function measureReadCost(
         totalRcu: page.table + count.table,
       });
     }
-    for (const n of [2, 20, 100, 1000]) {
+    const lastPage = Math.ceil(table.students / PAGE_ITEMS);
+    for (const n of [...new Set([2, 20, 100, 1000, lastPage - 100, lastPage])]) {
       const skip = (n - 1) * PAGE_ITEMS;
-      if (skip >= table.students) continue;
-      const jump = await measure(() => records.listPage('students', { itemsPerPage: PAGE_ITEMS, skip }));
+      const walk = offsetWalk(skip, table.students);
+      if (n < 2 || !walk) continue;
+      // As a list request asks: with the group's size, which the count gives it, so it walks from the nearer end.
+      const jump = await measure(() =>
+        records.listPage('students', { itemsPerPage: PAGE_ITEMS, skip, size: table.students }),
+      );
       jumps.push({
         students: table.students,
         page: n,
-        keysWalked: skip,
+        from: walk.forward ? 'front' : 'back',
+        keysWalked: walk.steps,
         indexRequests: jump.requests - 1,
         indexRcu: jump.index,
-        computedIndexRcu: units(skip * keyEntryBytes, false),
+        computedIndexRcu: units(walk.steps * keyEntryBytes, false),
         pageRcu: jump.table,
         totalRcu: round(jump.index + jump.table + count.table, 1),
       });

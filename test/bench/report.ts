@@ -446,14 +446,27 @@ function readCostSection(r: Results): string {
     '### What a `page=N` jump costs',
     '',
     '`page=N` without a cursor has to find where page N starts: the repository walks the keys-only index',
-    `(\`${c.keyEntryBytes}\` bytes an entry) over the (N−1)×50 keys before it, then reads the page like a cursor does.`,
-    'Its cost grows with N, not with the table:',
+    `(\`${c.keyEntryBytes}\` bytes an entry) over the (N−1)×50 keys before it, or, past the middle of the list, from`,
+    'its end over the keys after them (the count, which every list reads, tells which is nearer), then',
+    'reads the page like a cursor does. Its cost grows with the distance to the nearer end, at most half',
+    'the list:',
     '',
     table(
-      ['Students', 'Page', 'Keys walked', 'Index requests', 'Index RCU', 'Computed', 'Page RCU', 'Total RCU'],
+      [
+        'Students',
+        'Page',
+        'From',
+        'Keys walked',
+        'Index requests',
+        'Index RCU',
+        'Computed',
+        'Page RCU',
+        'Total RCU',
+      ],
       c.jumps.map((j) => [
         j.students,
         j.page,
+        j.from,
         j.keysWalked,
         j.indexRequests,
         j.indexRcu,
@@ -463,7 +476,7 @@ function readCostSection(r: Results): string {
       ]),
     ),
     '',
-    `About ${perThousand} RCU per 1,000 keys skipped, on top of the page itself` +
+    `About ${perThousand} RCU per 1,000 keys walked, on top of the page itself` +
       (deepest
         ? `: page ${deepest.page} costs ${deepest.totalRcu} RCU against ${firstPage} for page 1 or any page reached by cursor.`
         : '.'),

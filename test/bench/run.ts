@@ -4,7 +4,7 @@
 // alone, `--only fields` section 6, `--only audit` section 7, `--only overhead` section 2 (without the
 // revocation check), `--only revocation` the revocation check of section 2, `--only ratelimit` its
 // rate-limit admission, `--only throughput`
-// section 4, `--only district` section 8 and `--only events` section 9, and prints it (the last three as JSON), writing nothing; with `--merge` as well, its figures replace that section's
+// section 4, `--only readcost` section 3, `--only district` section 8 and `--only events` section 9, and prints it (the last three as JSON), writing nothing; with `--merge` as well, its figures replace that section's
 // in the last run's benchmarks.json, and benchmarks.md is written again from it. The whole run stops
 // itself after a fixed time, whatever happens. Section 8 seeds a district of 10,000 students (2,000 with
 // `--quick`); `--district <students>` sets another size, such as the 100,000 of a large district.
@@ -59,6 +59,7 @@ const ONLY = [
   'revocation',
   'ratelimit',
   'throughput',
+  'readcost',
   'district',
   'events',
 ] as const;
@@ -203,6 +204,20 @@ async function measureDistrict(demo: { url: string; dataDir: string }): Promise<
   }
 }
 
+/** Section 3: tables of copies of the median demo student, seeded on this DynamoDB Local, and what pages of them cost. */
+async function measureSectionThree(db: ReturnType<typeof createDocumentClient>, endpoint: string) {
+  log('section 3, read cost: seeding student tables');
+  const template = medianStudent();
+  const tables = [];
+  for (const students of settings.students) {
+    const seeded = await seedStudents(db, `bench-students-${students}`, students, template);
+    log(`  ${students} students in ${seeded.seconds} s`);
+    tables.push(seeded);
+  }
+  const readCost = await measureReadCost(endpoint, tables, template);
+  return { ...readCost, tables: tables.map(({ sortedIds: _ids, ...rest }) => rest) };
+}
+
 /** The demo student of median size: the template every generated student copies. */
 function medianStudent(): Student {
   const students = demoTenant()
@@ -245,6 +260,20 @@ async function main() {
     console.log(auditSection(audit));
     console.log(JSON.stringify({ audit }, null, 2));
     mergeReport({ audit });
+    return;
+  }
+
+  if (only === 'readcost') {
+    const database = await startDynamoDbLocal();
+    const db = createDocumentClient({ region, endpoint: database.endpoint });
+    try {
+      const readCost = await measureSectionThree(db, database.endpoint);
+      console.log(JSON.stringify({ readCost }, null, 2));
+      mergeReport({ readCost });
+    } finally {
+      db.destroy();
+      await database.stop();
+    }
     return;
   }
 
@@ -352,15 +381,7 @@ async function main() {
     await api.stop();
     await bare.stop();
 
-    log('section 3, read cost: seeding student tables');
-    const template = medianStudent();
-    const tables = [];
-    for (const students of settings.students) {
-      const seeded = await seedStudents(db, `bench-students-${students}`, students, template);
-      log(`  ${students} students in ${seeded.seconds} s`);
-      tables.push(seeded);
-    }
-    const readCost = await measureReadCost(database.endpoint, tables, template);
+    const readCost = await measureSectionThree(db, database.endpoint);
 
     log(`section 8, district scale (${settings.district.students} students)`);
     const demoForDistrict = await startLocalApi(database.endpoint, dataDir);
@@ -375,7 +396,7 @@ async function main() {
       loadAtEnd: currentLoad(),
       coldStart: coldStart as NonNullable<typeof coldStart>,
       overhead: { ...settings.overhead, results: overhead },
-      readCost: { ...readCost, tables: tables.map(({ sortedIds: _ids, ...rest }) => rest) },
+      readCost,
       throughput: { ...settings.load, results: throughput },
       tokens,
       fieldSelection,
