@@ -520,6 +520,8 @@ describe('every operation of the API description, fuzzed', () => {
       );
       expect(failures, `seed ${SEED}: ${failures.length} of ${sent} requests failed`).toEqual([]);
     },
-    BUDGET_MS + 60_000,
+    // The floor of requests a part is sent whatever the clock says took 85 s on its own here, past the
+    // budget, and over 100 s beside the import tests: the time limit leaves it room on a loaded machine.
+    BUDGET_MS + 140_000,
   );
 });
