@@ -5,6 +5,9 @@
 // group's size, and a table from before the listings gets them from `records list-again`.
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seedDemoRecords } from '../infra/local/bootstrap';
+import { keys } from '../shared/data/keys';
+import { listedGroups } from '../shared/data/listings';
 import { reportReadCapacity } from '../shared/data/read-capacity';
 import { tableDesign } from '../shared/data/table';
 import { runAdminOn } from './support/admin-run';
@@ -76,6 +79,7 @@ describe('collections read a page at a time', () => {
       `${school}/teachers`,
       `${school}/enrollments`,
       `${school}/classes`,
+      `${school}/courses`,
       '/users',
       '/students',
       '/teachers',
@@ -263,5 +267,47 @@ describe('records list-again', () => {
     expect(code, out).toBe(0);
     expect(out).toContain(`Listed ${Items.length} record(s) again`);
     expect((await walk('/users', 200)).ids).toEqual(before.ids);
+  });
+
+  it('gives a table seeded before its courses were listed their entries at the next local start, once', async () => {
+    const schools = (await (await api.get(`${BASE}/schools?limit=100`)).json()) as { orgs: Obj[] };
+    const paths = schools.orgs.map((o) => `/schools/${o.sourcedId}/courses`);
+    const before = await Promise.all(paths.map((path) => walk(path, 50)));
+    expect(before.flatMap((w) => w.ids).length).toBeGreaterThan(0);
+    const { Items = [] } = await api.db.send(
+      new QueryCommand({
+        TableName: api.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': 'REC#courses' },
+      }),
+    );
+    const { partitionKey, sortKey } = tableDesign.listingsIndex;
+    for (const item of Items) {
+      await api.db.send(
+        new UpdateCommand({
+          TableName: api.tableName,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'REMOVE #lp, #ls',
+          ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey },
+        }),
+      );
+    }
+    // The seed marker as a version that listed no courses wrote it.
+    await api.db.send(
+      new UpdateCommand({
+        TableName: api.tableName,
+        Key: keys.seedMarker,
+        UpdateExpression: 'SET listed = :listed',
+        ExpressionAttributeValues: { ':listed': listedGroups.filter((g) => g !== 'courses') },
+      }),
+    );
+    expect((await walk(paths[0] as string, 50)).ids).toEqual([]);
+    const said: string[] = [];
+    expect(await seedDemoRecords(api.db, api.tableName, (line) => said.push(line))).toBe(false);
+    expect(said).toEqual(['Listing the courses kept in this table, as this version lists them (once)']);
+    expect(await Promise.all(paths.map((path) => walk(path, 50)))).toEqual(before);
+    said.length = 0;
+    await seedDemoRecords(api.db, api.tableName, (line) => said.push(line));
+    expect(said).toEqual([]);
   });
 });

@@ -15,11 +15,12 @@ import {
   waitUntilTableExists,
   waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecret } from '../../shared/auth/secret-hash';
 import { generateSigningKey } from '../../shared/auth/signing-keys';
 import { ClientRepository } from '../../shared/data/client-repository';
 import { keys } from '../../shared/data/keys';
+import { listedGroups } from '../../shared/data/listings';
 import { seedRecords } from '../../shared/data/seed-records';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import {
@@ -224,6 +225,7 @@ export async function seedDemoRecords(
     const had = typeof Item.seed === 'string' ? Item.seed : seedOf(undefined);
     if (had !== seed)
       report(`The table holds ${had}, seeded before: give DATA_DIR another folder for ${seed}`);
+    await listAddedListings(db, tableName, Item, report);
     return false;
   }
   if (district === undefined) {
@@ -235,10 +237,36 @@ export async function seedDemoRecords(
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.seedMarker, seeded_at: new Date().toISOString(), seed },
+      Item: { ...keys.seedMarker, seeded_at: new Date().toISOString(), seed, listed: [...listedGroups] },
     }),
   );
   return true;
+}
+
+/**
+ * Gives the records of the groups listed since the table was seeded (its seed marker's `listed`; every
+ * group, for a marker from before it said) their listing entries, once: what `records list-again` does
+ * for a deployed table.
+ */
+async function listAddedListings(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  marker: Record<string, unknown>,
+  report: (line: string) => void,
+) {
+  const listed = Array.isArray(marker.listed) ? (marker.listed as unknown[]) : [];
+  const added = listedGroups.filter((group) => !listed.includes(group));
+  if (added.length === 0) return;
+  report(`Listing the ${added.join(', ')} kept in this table, as this version lists them (once)`);
+  await listAgain(db, tableName, added);
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.seedMarker,
+      UpdateExpression: 'SET listed = :listed',
+      ExpressionAttributeValues: { ':listed': [...listedGroups] },
+    }),
+  );
 }
 
 export interface DemoSettings {

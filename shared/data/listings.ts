@@ -1,6 +1,6 @@
 // The listings: collections the OneRoster binding pages that are not a whole native group (its users,
 // the users of one role, the organisations, the persons without a role whom /users leaves out, and the
-// classes by school), a class's work by class (its line items, its students' results and attendance, its
+// classes and courses by school), a class's work by class (its line items, its students' results and attendance, its
 // own score scales), which a person's reach reads class by class, and assessment results by student. Each is a partition of the keys-only `listings` index, in sourcedId
 // order (the classes within each school, the work within each class), so a page of one is a Query of a
 // key range whatever the tenant's size. A record's listing follows from the record (`listingOf`): every
@@ -16,6 +16,7 @@ export const listingNames = [
   'orgs',
   'roleless-people',
   'classes',
+  'courses',
   'line_items',
   'results',
   'attendance',
@@ -26,7 +27,7 @@ export type ListingName = (typeof listingNames)[number];
 
 /**
  * A record's place in a listing: the listing, and what it is sorted by there: the entity id of a person
- * or organisation, `<school_id>#<class_id>` for a class, `<class_id>#<released>#<line_item_id>` for a
+ * or organisation, `<school_id>#<class_id>` for a class, `<org_id>#<course_id>` for a course, `<class_id>#<released>#<line_item_id>` for a
  * line item (`released` is `1` once released to students, `0` before),
  * `<class_id>#<student_id>#<line_item_id>` for a result, `<class_id>#<student_id>#<date>` for an
  * attendance record (its class empty for a whole day's), `<class_id>#<score_scale_id>` for a class's
@@ -39,8 +40,8 @@ export interface ListingEntry {
   sort: string;
 }
 
-/** Where a school's classes start in the classes' listing: their sort keys begin with it. */
-export const classesOfSchool = (schoolId: string) => `${schoolId}#`;
+/** Where a school's classes or courses start in their listing: their sort keys begin with it. */
+export const ofSchool = (schoolId: string) => `${schoolId}#`;
 
 /** The listing an entity is in: organisations; persons with a role (users); persons without one. */
 export const entityListing = (entity: Pick<Entity, 'entity_type' | 'roles'>): ListingName =>
@@ -104,6 +105,7 @@ export const listedGroups = [
   'students',
   'teachers',
   'classes',
+  'courses',
   'line_items',
   'results',
   'attendance',
@@ -131,7 +133,11 @@ export function listingOf<G extends RecordGroup>(
       return { listing: group, sort: (record as GroupRecords['students']).entity_id };
     case 'classes': {
       const cls = record as GroupRecords['classes'];
-      return { listing: 'classes', sort: `${classesOfSchool(cls.school_id)}${cls.class_id}` };
+      return { listing: 'classes', sort: `${ofSchool(cls.school_id)}${cls.class_id}` };
+    }
+    case 'courses': {
+      const course = record as GroupRecords['courses'];
+      return { listing: 'courses', sort: `${ofSchool(course.org_id)}${course.course_id}` };
     }
     case 'line_items': {
       const item = record as GroupRecords['line_items'];

@@ -15,8 +15,8 @@ import { afterTime, type Key, keys } from './keys';
 import { ListingRepository } from './listing-repository';
 import {
   assessmentResultsOfStudent,
-  classesOfSchool,
   lineItemsOfClass,
+  ofSchool,
   ofStudentWork,
   type StudentWork,
   type StudentWorkEntry,
@@ -224,7 +224,7 @@ export class RecordRepository {
   async classIdsOfSchools(schoolIds: readonly string[]): Promise<string[]> {
     const ranges = await Promise.all(
       schoolIds.map(async (schoolId) => {
-        const prefix = classesOfSchool(schoolId);
+        const prefix = ofSchool(schoolId);
         return (await this.listings.all('classes', prefix)).map((i) => i.sort.slice(prefix.length));
       }),
     );

@@ -5,7 +5,7 @@
 // is refused (docs/oneroster.md).
 import { afterTime } from '../data/keys';
 import type { ListingRepository } from '../data/listing-repository';
-import { classesOfSchool, type ListingName, type StudentWorkEntry } from '../data/listings';
+import { type ListingName, ofSchool, type StudentWorkEntry } from '../data/listings';
 import type { Deletion } from '../data/pages';
 import type { RecordRepository } from '../data/record-repository';
 import { InvalidInputError } from '../domain/errors';
@@ -155,9 +155,18 @@ export class RosterReader {
   }
 
   /** The ids of a school's classes, in id order, from the classes' listing: what the school has, nothing else. */
-  async classIdsOfSchool(schoolId: string): Promise<string[]> {
-    const prefix = classesOfSchool(schoolId);
-    return (await this.listings.all('classes', prefix)).map((i) => i.sort.slice(prefix.length));
+  classIdsOfSchool(schoolId: string): Promise<string[]> {
+    return this.idsOfSchool('classes', schoolId);
+  }
+
+  /** The ids of the courses a school offers (their `org`), in id order, from the courses' listing. */
+  courseIdsOfSchool(schoolId: string): Promise<string[]> {
+    return this.idsOfSchool('courses', schoolId);
+  }
+
+  private async idsOfSchool(listing: 'classes' | 'courses', schoolId: string): Promise<string[]> {
+    const prefix = ofSchool(schoolId);
+    return (await this.listings.all(listing, prefix)).map((i) => i.sort.slice(prefix.length));
   }
 
   /** The ids of a class's line items, in id order: its range of the line items' listing. */

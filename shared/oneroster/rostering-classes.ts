@@ -5,6 +5,7 @@
 import type { EnrollmentEntry } from '../data/enrollment-entries';
 import type { Deletion } from '../data/pages';
 import { pageOfIds } from '../data/pages-of-ids';
+import type { RecordGroup } from '../domain/groups';
 import type { ApiRequest, ApiResponse } from '../exchange';
 import type { AcademicSession, Class, Course, Enrollment } from '../schemas/records';
 import { type CollectionQuery, inKeyOrder, walks } from './collection-query';
@@ -138,6 +139,22 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
       page,
     );
   }
+  if (bySchool && inKeyOrder(query)) {
+    // The school's courses' keys from their listing, then the page's courses by id.
+    const page = await keyedRecordsOf(
+      reader,
+      'courses',
+      await reader.courseIdsOfSchool(await schoolOf(request, reader)),
+      query,
+    );
+    return keyedResponse(
+      request,
+      'courses',
+      page.records.map((c) => make.course(c)),
+      query,
+      page,
+    );
+  }
   if (!bySchool && walks(query)) {
     const walked = await walkPage(walkOf(reader, query, 'courses'), query, async (batch) =>
       batch.map((entry) => ({
@@ -237,10 +254,13 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
   }
   if (of.by === 'school' && inKeyOrder(query)) {
     // The school's classes' keys from their listing, then the page's classes by id.
-    const page = keyedPageOf(await reader.classIdsOfSchool(await schoolOf(request, reader)), query);
-    const found = await reader.getMany('classes', page.ids);
-    const classes = page.ids.flatMap((id) => found.get(id) ?? []);
-    return keyedResponse(request, 'classes', await classObjects(request, reader, classes), query, page);
+    const page = await keyedRecordsOf(
+      reader,
+      'classes',
+      await reader.classIdsOfSchool(await schoolOf(request, reader)),
+      query,
+    );
+    return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
   if (of.by === 'all' && walks(query)) {
     const walked = await walkPage(walkOf(reader, query, 'classes'), query, async (batch) => {
@@ -321,6 +341,18 @@ async function classOf(request: ApiRequest, reader: RosterReader): Promise<Class
 function keyedPageOf(ids: readonly string[], query: CollectionQuery) {
   const page = pageOfIds(ids, { itemsPerPage: query.limit, after: query.after, skip: query.offset });
   return { ids: page.ids, total: ids.length, next: page.hasMore ? page.ids.at(-1) : undefined };
+}
+
+/** The page of these ids of a group (sorted, from a listing), as `keyedPageOf` cuts it, with its records read by id. */
+async function keyedRecordsOf<G extends RecordGroup>(
+  reader: RosterReader,
+  group: G,
+  ids: readonly string[],
+  query: CollectionQuery,
+) {
+  const page = keyedPageOf(ids, query);
+  const found = await reader.getMany(group, page.ids);
+  return { ...page, records: page.ids.flatMap((id) => found.get(id) ?? []) };
 }
 
 /** Where a school's or class's people are enrolled: its classes, with the role. */

@@ -318,6 +318,7 @@ export const oneRosterReadRoutes = [
   ]),
   nested('courses-of-school', '/schools/{sourcedId}/courses', 'list-courses-of-school', [
     ...rec('entities', 'courses'),
+    keys.listingPartition('courses'),
     keys.counterPartition,
     keys.deletionPartition('courses'),
   ]),

@@ -218,6 +218,11 @@ export class SchoolRosterReader extends RosterReader {
     return this.schools.includes(schoolId) ? super.classIdsOfSchool(schoolId) : [];
   }
 
+  /** A school's courses that the schools' classes give: those it holds, of any school it may name. */
+  override async courseIdsOfSchool(schoolId: string): Promise<string[]> {
+    return this.within('courses', await super.courseIdsOfSchool(schoolId));
+  }
+
   override async lineItemIdsOfClass(classId: string): Promise<string[]> {
     return (await this.within('classes', [classId])).length > 0 ? super.lineItemIdsOfClass(classId) : [];
   }

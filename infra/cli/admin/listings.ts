@@ -1,6 +1,6 @@
 // Gives every record the entry of the listings index (shared/data/listings.ts) its record calls for,
-// on a table whose records were written before the index existed: `records list-again`, and the local
-// start that adds the index. Each record is read from its group's partition and updated only where its
+// on a table whose records were written before the index existed, or before their group was listed:
+// `records list-again`, and the local start that adds the index or a listing. Each record is read from its group's partition and updated only where its
 // entry is missing or differs, on condition that it is still the version read; a record written
 // meanwhile has its entry from that write.
 import { type DynamoDBDocumentClient, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -13,10 +13,17 @@ import type { RecordGroup } from '../../../shared/domain/groups';
 
 const { partitionKey, sortKey } = tableDesign.listingsIndex;
 
-/** Updates the records whose listing entry is missing or stale; answers how many it updated. */
-export async function listAgain(db: DynamoDBDocumentClient, tableName: string): Promise<number> {
+/**
+ * Updates the records whose listing entry is missing or stale, of every listed group or of these;
+ * answers how many it updated.
+ */
+export async function listAgain(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  groups: readonly RecordGroup[] = listedGroups,
+): Promise<number> {
   let updated = 0;
-  for (const group of listedGroups) updated += await listGroupAgain(db, tableName, group);
+  for (const group of groups) updated += await listGroupAgain(db, tableName, group);
   return updated;
 }
 
