@@ -99,81 +99,52 @@ export const scoreScalesOfClass = (classId: string) => `${classId}#`;
 /** Where a student's assessment results start in theirs. */
 export const assessmentResultsOfStudent = (studentId: string) => `${studentId}#`;
 
-/** The groups whose records are listed (by `listingOf`). */
-export const listedGroups = [
-  'entities',
-  'students',
-  'teachers',
-  'classes',
-  'courses',
-  'line_items',
-  'results',
-  'attendance',
-  'score_scales',
-  'assessment_results',
-] as const satisfies readonly RecordGroup[];
-
 /** The work of a class, each record of it listed by class: read class by class for a person's reach. */
 export type ClassWork = 'line_items' | StudentWork;
 export const isClassWork = (group: RecordGroup): group is ClassWork =>
   group === 'line_items' || isStudentWork(group);
 
-/** The listing a record is in, if any: entities by kind, the student and teacher role records, classes, a class's work. */
+/**
+ * The listing a record of each listed group is in, and what it is sorted by there: entities by kind, the
+ * student and teacher role records, classes and courses by school, a class's work; none for a tenant's
+ * own score scale. A group without a rule is in no listing.
+ */
+const listingRules: { [G in RecordGroup]?: (record: GroupRecords[G]) => ListingEntry | undefined } = {
+  entities: (entity) => ({ listing: entityListing(entity), sort: entity.entity_id }),
+  students: (student) => ({ listing: 'students', sort: student.entity_id }),
+  teachers: (teacher) => ({ listing: 'teachers', sort: teacher.entity_id }),
+  classes: (cls) => ({ listing: 'classes', sort: `${ofSchool(cls.school_id)}${cls.class_id}` }),
+  courses: (course) => ({ listing: 'courses', sort: `${ofSchool(course.org_id)}${course.course_id}` }),
+  line_items: (item) => ({
+    listing: 'line_items',
+    sort: `${item.class_id}#${item.released ? 1 : 0}#${item.line_item_id}`,
+  }),
+  results: (result) => ({
+    listing: 'results',
+    sort: `${studentWorkOfClass(result.class_id, result.student_id)}${result.line_item_id}`,
+  }),
+  attendance: (mark) => ({
+    listing: 'attendance',
+    sort: `${studentWorkOfClass(mark.class_id ?? NO_CLASS, mark.student_id)}${mark.date}`,
+  }),
+  score_scales: (scale) =>
+    typeof scale.class_id !== 'string'
+      ? undefined
+      : { listing: 'score_scales', sort: `${scoreScalesOfClass(scale.class_id)}${scale.score_scale_id}` },
+  assessment_results: (result) => ({
+    listing: 'assessment_results',
+    sort: `${assessmentResultsOfStudent(result.student_id)}${result.assessment_line_item_id}`,
+  }),
+};
+
+/** The groups whose records are listed: those with a rule above. */
+export const listedGroups = Object.keys(listingRules) as RecordGroup[];
+
+/** The listing a record is in, if any (`listingRules`). */
 export function listingOf<G extends RecordGroup>(
   group: G,
   record: GroupRecords[G],
 ): ListingEntry | undefined {
-  switch (group) {
-    case 'entities': {
-      const entity = record as Entity;
-      return { listing: entityListing(entity), sort: entity.entity_id };
-    }
-    case 'students':
-    case 'teachers':
-      return { listing: group, sort: (record as GroupRecords['students']).entity_id };
-    case 'classes': {
-      const cls = record as GroupRecords['classes'];
-      return { listing: 'classes', sort: `${ofSchool(cls.school_id)}${cls.class_id}` };
-    }
-    case 'courses': {
-      const course = record as GroupRecords['courses'];
-      return { listing: 'courses', sort: `${ofSchool(course.org_id)}${course.course_id}` };
-    }
-    case 'line_items': {
-      const item = record as GroupRecords['line_items'];
-      return {
-        listing: 'line_items',
-        sort: `${item.class_id}#${item.released ? 1 : 0}#${item.line_item_id}`,
-      };
-    }
-    case 'results': {
-      const result = record as GroupRecords['results'];
-      return {
-        listing: 'results',
-        sort: `${studentWorkOfClass(result.class_id, result.student_id)}${result.line_item_id}`,
-      };
-    }
-    case 'attendance': {
-      const mark = record as GroupRecords['attendance'];
-      return {
-        listing: 'attendance',
-        sort: `${studentWorkOfClass(mark.class_id ?? NO_CLASS, mark.student_id)}${mark.date}`,
-      };
-    }
-    case 'score_scales': {
-      const scale = record as GroupRecords['score_scales'];
-      return typeof scale.class_id !== 'string'
-        ? undefined
-        : { listing: 'score_scales', sort: `${scoreScalesOfClass(scale.class_id)}${scale.score_scale_id}` };
-    }
-    case 'assessment_results': {
-      const result = record as GroupRecords['assessment_results'];
-      return {
-        listing: 'assessment_results',
-        sort: `${assessmentResultsOfStudent(result.student_id)}${result.assessment_line_item_id}`,
-      };
-    }
-    default:
-      return undefined;
-  }
+  const rule = listingRules[group] as ((record: GroupRecords[G]) => ListingEntry | undefined) | undefined;
+  return rule?.(record);
 }
