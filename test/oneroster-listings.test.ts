@@ -240,6 +240,21 @@ describe('after', () => {
   });
 });
 
+/** Takes these records' listing entries away, as a table from before their listing holds them. */
+async function unlist(items: Record<string, unknown>[]) {
+  const { partitionKey, sortKey } = tableDesign.listingsIndex;
+  for (const item of items) {
+    await api.db.send(
+      new UpdateCommand({
+        TableName: api.tableName,
+        Key: { pk: item.pk, sk: item.sk },
+        UpdateExpression: 'REMOVE #lp, #ls',
+        ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey },
+      }),
+    );
+  }
+}
+
 describe('records list-again', () => {
   it('gives the records of a table from before the listings their entries back', async () => {
     const before = await walk('/users', 200);
@@ -251,17 +266,7 @@ describe('records list-again', () => {
         Limit: 40,
       }),
     );
-    const { partitionKey, sortKey } = tableDesign.listingsIndex;
-    for (const item of Items) {
-      await api.db.send(
-        new UpdateCommand({
-          TableName: api.tableName,
-          Key: { pk: item.pk, sk: item.sk },
-          UpdateExpression: 'REMOVE #lp, #ls',
-          ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey },
-        }),
-      );
-    }
+    await unlist(Items);
     expect((await walk('/users', 200)).ids.length).toBeLessThan(before.ids.length);
     const { code, stdout: out } = await runAdminOn(api, ['records', 'list-again']);
     expect(code, out).toBe(0);
@@ -281,17 +286,7 @@ describe('records list-again', () => {
         ExpressionAttributeValues: { ':pk': 'REC#courses' },
       }),
     );
-    const { partitionKey, sortKey } = tableDesign.listingsIndex;
-    for (const item of Items) {
-      await api.db.send(
-        new UpdateCommand({
-          TableName: api.tableName,
-          Key: { pk: item.pk, sk: item.sk },
-          UpdateExpression: 'REMOVE #lp, #ls',
-          ExpressionAttributeNames: { '#lp': partitionKey, '#ls': sortKey },
-        }),
-      );
-    }
+    await unlist(Items);
     // The seed marker as a version that listed no courses wrote it.
     await api.db.send(
       new UpdateCommand({

@@ -129,24 +129,16 @@ async function entriesOfSchool(reader: RosterReader, schoolId: string) {
 export async function listCourses(request: ApiRequest, reader: RosterReader, bySchool = false) {
   const query = objectQuery(request, 'courses');
   const make = maker(request);
-  if (!bySchool && inKeyOrder(query)) {
-    const page = await reader.page('courses', query);
-    return keyedResponse(
-      request,
-      'courses',
-      page.records.map((c) => make.course(c)),
-      query,
-      page,
-    );
-  }
-  if (bySchool && inKeyOrder(query)) {
-    // The school's courses' keys from their listing, then the page's courses by id.
-    const page = await keyedRecordsOf(
-      reader,
-      'courses',
-      await reader.courseIdsOfSchool(await schoolOf(request, reader)),
-      query,
-    );
+  if (inKeyOrder(query)) {
+    // A school's courses' keys from their listing, then the page's courses by id; or the group's page.
+    const page = bySchool
+      ? await keyedRecordsOf(
+          reader,
+          'courses',
+          await reader.courseIdsOfSchool(await schoolOf(request, reader)),
+          query,
+        )
+      : await reader.page('courses', query);
     return keyedResponse(
       request,
       'courses',
