@@ -68,6 +68,10 @@ export function partitionsOf(group: RecordGroup) {
   const tally = keeper ? [keys.recordPartition(keeper.group)] : [];
   // A record moved in its group's tree reads and moves the tree's version, on the group's counter.
   const tree = treeReference(group) ? [keys.counterPartition] : [];
+  // A record is filed under what it names through a listed reference (item-kinds.ts, `referrer`).
+  const filed = references.some((reference: Reference) => reference.listed)
+    ? [keys.referrerPartition(group)]
+    : [];
   // A POST's Idempotency-Key: its kept response is read first and written in the POST's transaction.
   const idempotency = keys.idempotencyPartition(group);
   return {
@@ -90,12 +94,14 @@ export function partitionsOf(group: RecordGroup) {
           ...writer,
         ]),
       ],
-      writes: [...new Set([record, keys.counterPartition, ...claims, ...owner, ...links, idempotency])],
+      writes: [
+        ...new Set([record, keys.counterPartition, ...claims, ...owner, ...links, ...filed, idempotency]),
+      ],
     },
     replace: {
       reads: [...new Set([record, keys.gonePartition(group), ...held, ...writer, ...tree])],
       // A role record's `ative` moves its entity's change time (write-rules.ts, enabledSteps).
-      writes: [...new Set([record, ...numbered, ...relinks, ...owner, ...tally, ...tree])],
+      writes: [...new Set([record, ...numbered, ...relinks, ...owner, ...tally, ...tree, ...filed])],
     },
     remove: {
       reads: [...new Set([record, keys.gonePartition(group), ...owner, ...held, ...writer])],
@@ -107,6 +113,7 @@ export function partitionsOf(group: RecordGroup) {
         ...claims,
         ...owner,
         ...links,
+        ...filed,
         ...ended,
       ],
     },

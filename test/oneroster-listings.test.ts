@@ -3,7 +3,7 @@
 // enrollments from their groups' partitions, with `after` in the next link. Over HTTP against DynamoDB
 // Local: the listings follow every write that changes them, a page reads what it holds whatever the
 // group's size, and a table from before the listings gets them from `records list-again`.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedDemoRecords } from '../infra/local/bootstrap';
 import { keys } from '../shared/data/keys';
@@ -73,8 +73,11 @@ describe('collections read a page at a time', () => {
     const schools = (await (await api.get(`${BASE}/schools?limit=1`)).json()) as { orgs: Obj[] };
     const school = `/schools/${schools.orgs[0]?.sourcedId}`;
     const classes = (await (await api.get(`${BASE}/classes?limit=1`)).json()) as { classes: Obj[] };
+    const [first] = classes.classes as (Obj & { course: Obj; terms: Obj[] })[];
     for (const path of [
-      `/classes/${classes.classes[0]?.sourcedId}/students`,
+      `/classes/${first?.sourcedId}/students`,
+      `/courses/${first?.course.sourcedId}/classes`,
+      `/terms/${first?.terms[0]?.sourcedId}/classes`,
       `${school}/students`,
       `${school}/teachers`,
       `${school}/enrollments`,
@@ -220,6 +223,85 @@ describe('the listings follow the writes', () => {
   });
 });
 
+describe("a course's and a term's classes", () => {
+  type Row = Record<string, unknown>;
+  const classesOf = async (path: string) => (await walk(path, 50)).ids;
+
+  it('follow the class as it is made, moved to another course and terms, and deleted', async () => {
+    const { classes } = (await (await api.get('/api/classes?items_per_page=500')).json()) as {
+      classes: Row[];
+    };
+    const { courses } = (await (await api.get('/api/courses?items_per_page=2')).json()) as { courses: Row[] };
+    const { academic_sessions: sessions } = (await (
+      await api.get('/api/academic_sessions?items_per_page=500')
+    ).json()) as { academic_sessions: Row[] };
+    const terms = sessions.filter((s) => s.type === 'term').map((s) => s.academic_session_id as string);
+    const [from, to] = courses.map((c) => c.course_id as string) as [string, string];
+    const model = classes.find((c) => c.course_id !== to) as Row;
+    const made = await api.send('POST', '/api/classes', {
+      title: 'Ciências 9.º Z',
+      class_code: 'CIE9-Z',
+      class_type: 'scheduled',
+      course_id: from,
+      school_id: model.school_id,
+      term_ids: terms.slice(0, 2),
+      periods: ['1'],
+      location: 'Laboratório',
+    });
+    expect(made.status, await made.clone().text()).toBe(201);
+    const record = (await made.json()) as Row;
+    const id = record.class_id as string;
+    expect(await classesOf(`/courses/${from}/classes`)).toContain(id);
+    for (const term of terms.slice(0, 2)) expect(await classesOf(`/terms/${term}/classes`)).toContain(id);
+
+    const { class_id, created_at, updated_at, ...fields } = record;
+    const moved = await api.send(
+      'PUT',
+      `/api/classes/${id}`,
+      { ...fields, course_id: to, term_ids: terms.slice(1, 3) },
+      { headers: { 'if-match': made.headers.get('etag') ?? '' } },
+    );
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(await classesOf(`/courses/${from}/classes`)).not.toContain(id);
+    expect(await classesOf(`/courses/${to}/classes`)).toContain(id);
+    expect(await classesOf(`/terms/${terms[0]}/classes`)).not.toContain(id);
+    for (const term of terms.slice(1, 3)) expect(await classesOf(`/terms/${term}/classes`)).toContain(id);
+
+    expect((await api.send('DELETE', `/api/classes/${id}`)).status).toBe(204);
+    for (const path of [`/courses/${to}/classes`, ...terms.slice(0, 3).map((t) => `/terms/${t}/classes`)])
+      expect(await classesOf(path), path).not.toContain(id);
+  });
+
+  it('are read from the keys filed under the course, not from the classes partition', async () => {
+    const queried: string[] = [];
+    const capacity: number[] = [];
+    const { classes } = (await (await api.get(`${BASE}/classes?limit=1`)).json()) as {
+      classes: (Obj & { course: Obj })[];
+    };
+    const course = classes[0]?.course.sourcedId as string;
+    const { createDocumentClient } = await import('../shared/data/document-client');
+    const { RecordRepository } = await import('../shared/data/record-repository');
+    const db = createDocumentClient({ region: 'eu-west-1', endpoint: inject('dynamodbEndpoint') });
+    reportReadCapacity(db, (c) => capacity.push(c.CapacityUnits ?? 0));
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        const values = (args.input as { ExpressionAttributeValues?: Record<string, unknown> })
+          .ExpressionAttributeValues;
+        queried.push(String(values?.[':pk']));
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const ids = await new RecordRepository(db, api.tableName).idsFiledUnder('classes', 'course_id', course);
+    expect(ids).toContain(classes[0]?.sourcedId);
+    expect(ids).toEqual([...ids].sort());
+    expect(queried).toEqual([keys.referrerPartition('classes')]);
+    // Some 60 bytes a class: a course's classes are one read unit until it has about seventy.
+    expect(capacity).toEqual([1]);
+    db.destroy();
+  });
+});
+
 describe('after', () => {
   it('is refused with 400 invaliddata where it cannot continue a walk, before anything is read', async () => {
     const someone = '00000000-0000-4000-8000-000000000000';
@@ -237,6 +319,45 @@ describe('after', () => {
     }
     const nested = await api.get(`${BASE}/academicSessions?after=${someone}`);
     expect(nested.status).toBe(400);
+  });
+  it('files the classes of a table from before their filing under their courses and terms, at the next local start and by the command', async () => {
+    const { classes } = (await (await api.get(`${BASE}/classes?limit=1`)).json()) as {
+      classes: (Obj & { course: Obj; terms: Obj[] })[];
+    };
+    const paths = [
+      `/courses/${classes[0]?.course.sourcedId}/classes`,
+      `/terms/${classes[0]?.terms[0]?.sourcedId}/classes`,
+    ];
+    const before = await Promise.all(paths.map((path) => walk(path, 50)));
+    const unfile = async () => {
+      const { Items = [] } = await api.db.send(
+        new QueryCommand({
+          TableName: api.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.referrerPartition('classes') },
+        }),
+      );
+      expect(Items.length).toBeGreaterThan(0);
+      for (const { pk, sk } of Items)
+        await api.db.send(new DeleteCommand({ TableName: api.tableName, Key: { pk, sk } }));
+      for (const path of paths) expect((await walk(path, 50)).ids, path).toEqual([]);
+    };
+
+    await unfile();
+    // The seed marker as a version that filed no classes wrote it.
+    await api.db.send(
+      new UpdateCommand({ TableName: api.tableName, Key: keys.seedMarker, UpdateExpression: 'REMOVE filed' }),
+    );
+    const said: string[] = [];
+    expect(await seedDemoRecords(api.db, api.tableName, (line) => said.push(line))).toBe(false);
+    expect(said).toEqual(['Filing the classes kept in this table under what they name (once)']);
+    expect(await Promise.all(paths.map((path) => walk(path, 50)))).toEqual(before);
+
+    await unfile();
+    const { code, stdout: out } = await runAdminOn(api, ['records', 'list-again']);
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/Filed \d+ record\(s\) under what they name/);
+    expect(await Promise.all(paths.map((path) => walk(path, 50)))).toEqual(before);
   });
 });
 

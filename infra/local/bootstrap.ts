@@ -21,6 +21,7 @@ import { generateSigningKey } from '../../shared/auth/signing-keys';
 import { ClientRepository } from '../../shared/data/client-repository';
 import { keys } from '../../shared/data/keys';
 import { listedGroups } from '../../shared/data/listings';
+import { filingGroups } from '../../shared/data/record-links';
 import { seedRecords } from '../../shared/data/seed-records';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import {
@@ -31,9 +32,9 @@ import {
   tableDesign,
 } from '../../shared/data/table';
 import { loginName, UserRepository } from '../../shared/data/user-repository';
-import { scopes } from '../../shared/domain/groups';
+import { type RecordGroup, scopes } from '../../shared/domain/groups';
 import { LIMITS } from '../../shared/domain/limits';
-import { listAgain } from '../cli/admin/listings';
+import { fileAgain, listAgain } from '../cli/admin/listings';
 import { demoTenant } from './seed/demo-tenant';
 import { type DemoUser, demoUsers } from './seed/demo-users';
 import { seedDistrict } from './seed/district-seed';
@@ -237,7 +238,13 @@ export async function seedDemoRecords(
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.seedMarker, seeded_at: new Date().toISOString(), seed, listed: [...listedGroups] },
+      Item: {
+        ...keys.seedMarker,
+        seeded_at: new Date().toISOString(),
+        seed,
+        listed: [...listedGroups],
+        filed: [...filingGroups],
+      },
     }),
   );
   return true;
@@ -245,8 +252,8 @@ export async function seedDemoRecords(
 
 /**
  * Gives the records of the groups listed since the table was seeded (its seed marker's `listed`; every
- * group, for a marker from before it said) their listing entries, once: what `records list-again` does
- * for a deployed table.
+ * group, for a marker from before it said) their listing entries, and files those of the groups filed
+ * under what they name since (its `filed`), once: what `records list-again` does for a deployed table.
  */
 async function listAddedListings(
   db: DynamoDBDocumentClient,
@@ -254,17 +261,25 @@ async function listAddedListings(
   marker: Record<string, unknown>,
   report: (line: string) => void,
 ) {
-  const listed = Array.isArray(marker.listed) ? (marker.listed as unknown[]) : [];
-  const added = listedGroups.filter((group) => !listed.includes(group));
-  if (added.length === 0) return;
-  report(`Listing the ${added.join(', ')} kept in this table, as this version lists them (once)`);
-  await listAgain(db, tableName, added);
+  const missing = (groups: readonly RecordGroup[], had: unknown) =>
+    groups.filter((group) => !(Array.isArray(had) ? (had as unknown[]) : []).includes(group));
+  const listing = missing(listedGroups, marker.listed);
+  const filing = missing(filingGroups, marker.filed);
+  if (listing.length === 0 && filing.length === 0) return;
+  if (listing.length > 0) {
+    report(`Listing the ${listing.join(', ')} kept in this table, as this version lists them (once)`);
+    await listAgain(db, tableName, listing);
+  }
+  if (filing.length > 0) {
+    report(`Filing the ${filing.join(', ')} kept in this table under what they name (once)`);
+    await fileAgain(db, tableName, filing);
+  }
   await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.seedMarker,
-      UpdateExpression: 'SET listed = :listed',
-      ExpressionAttributeValues: { ':listed': [...listedGroups] },
+      UpdateExpression: 'SET listed = :listed, filed = :filed',
+      ExpressionAttributeValues: { ':listed': [...listedGroups], ':filed': [...filingGroups] },
     }),
   );
 }

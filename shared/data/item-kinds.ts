@@ -105,6 +105,16 @@ export const itemKinds = {
     sortKey: (group: RecordGroup, shard?: number) => (shard === undefined ? group : `${group}#${shard}`),
     owner: 'tenant',
   }),
+  /**
+   * A record naming another through a `listed` reference (groups.ts), filed under the record it names:
+   * a course's classes and a term's, each in id order, so that those of one are a Query of a key range.
+   * It holds its keys only.
+   */
+  referrer: kind({
+    partition: (group) => `REFD#${group}`,
+    sortKey: (field: string, namedId: string, id: string) => `${field}#${namedId}#${id}`,
+    owner: 'tenant',
+  }),
   /** Claims a record's processnumber within its group; holds the id of the record that has it. */
   processnumber: kind({
     partition: (group) => `UNIQ#${group}#processnumber`,

@@ -220,6 +220,31 @@ export class RecordRepository {
     return latest?.id;
   }
 
+  /**
+   * The ids of the records of a group filed under the record `namedId` through its listed reference
+   * `field` (a course's classes, a term's), in id order: one Query of their keys, whatever the group's size.
+   */
+  async idsFiledUnder(group: RecordGroup, field: string, namedId: string): Promise<string[]> {
+    const prefix = keys.referrer(group, field, namedId, '').sk;
+    const ids: string[] = [];
+    let startKey: Key | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.referrerPartition(group), ':prefix': prefix },
+          ProjectionExpression: 'sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      ids.push(...(page.Items ?? []).map((item) => String(item.sk).slice(prefix.length)));
+      startKey = page.LastEvaluatedKey as Key | undefined;
+    } while (startKey);
+    return ids;
+  }
+
   /** The ids of the classes of these schools, in id order: each school's range of the classes' listing. */
   async classIdsOfSchools(schoolIds: readonly string[]): Promise<string[]> {
     const ranges = await Promise.all(

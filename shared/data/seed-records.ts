@@ -7,7 +7,7 @@ import type { GroupRecords } from '../schemas/records';
 import { putInBatches } from './items';
 import { keys } from './keys';
 import { countChange, type Item, internal, recordId, recordItem } from './record-items';
-import { linksOf, naturalKeyOf } from './record-links';
+import { filedUnder, linksOf, naturalKeyOf } from './record-links';
 import { talliedGroups, tallyKeeper, tallyTotals } from './tallies';
 
 export interface NewRecord<G extends RecordGroup = RecordGroup> {
@@ -106,7 +106,10 @@ export function countChanges(tableName: string, records: readonly NewRecord[]) {
   return [...added].map(([group, n]) => countChange(tableName, group, n));
 }
 
-/** The items a new record of an inserted set writes: its own, with the links the set gives it, and its processnumber claim. */
+/**
+ * The items a new record of an inserted set writes: its own, with the links the set gives it, its
+ * claims, and what files it under the records it names.
+ */
 export function newItems({ group, record }: NewRecord, linksOf: Map<string, Item>): Item[] {
   const id = recordId(group, record);
   const item = { ...recordItem(group, record, 1), ...linksOf.get(`${group}#${id}`) };
@@ -115,6 +118,7 @@ export function newItems({ group, record }: NewRecord, linksOf: Map<string, Item
     item,
     ...('processnumber' in record ? [{ ...keys.processnumber(group, record.processnumber), id }] : []),
     ...(naturalKey === undefined ? [] : [{ ...keys.naturalKey(group, naturalKey), id }]),
+    ...filedUnder(group, id, record),
   ];
 }
 

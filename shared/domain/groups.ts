@@ -102,6 +102,11 @@ export interface Reference {
   matching?: 'class_id';
   /** With `matching`, the named record may instead hold none (null): a tenant's scale, which every class uses. */
   orShared?: true;
+  /**
+   * The records naming one are listed under it (a `referrer` item each, item-kinds.ts), in id order, so
+   * that a collection of them (a course's classes, a term's) is read from its keys, not from the group.
+   */
+  listed?: true;
 }
 
 export const groups = {
@@ -191,9 +196,9 @@ export const groups = {
     documents: false,
     links: undefined,
     references: [
-      { field: 'course_id', group: 'courses' },
+      { field: 'course_id', group: 'courses', listed: true },
       { field: 'school_id', group: 'entities', kind: { field: 'entity_type', value: 'organisation' } },
-      { field: 'term_ids', group: 'academic_sessions', many: true },
+      { field: 'term_ids', group: 'academic_sessions', many: true, listed: true },
     ],
     noun: 'class',
     plural: 'classes',

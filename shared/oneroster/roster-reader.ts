@@ -159,6 +159,11 @@ export class RosterReader {
     return this.idsOfSchool('classes', schoolId);
   }
 
+  /** The ids of a course's classes, or a term's, in id order, from those filed under it. */
+  classIdsOf(named: 'course_id' | 'term_ids', id: string): Promise<string[]> {
+    return this.records.idsFiledUnder('classes', named, id);
+  }
+
   /** The ids of the courses a school offers (their `org`), in id order, from the courses' listing. */
   courseIdsOfSchool(schoolId: string): Promise<string[]> {
     return this.idsOfSchool('courses', schoolId);

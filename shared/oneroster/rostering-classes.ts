@@ -202,17 +202,9 @@ async function selectClasses(request: ApiRequest, reader: RosterReader, of: Clas
       return reader.all('classes');
     case 'school':
       return classesOfSchool(reader, await schoolOf(request, reader));
-    case 'course': {
-      const courseId = pathId(request, 'course');
-      if (!(await reader.get('courses', courseId))) throw unknownObject('course', courseId);
-      return (await reader.all('classes')).filter((c) => c.course_id === courseId);
-    }
-    case 'term': {
-      const termId = pathId(request, 'term');
-      const term = (await reader.get('academic_sessions', termId))?.record;
-      if (term?.type !== 'term') throw unknownObject('term', termId);
-      return (await reader.all('classes')).filter((c) => c.term_ids.includes(termId));
-    }
+    case 'course':
+    case 'term':
+      return [...(await reader.getMany('classes', await classIdsNamed(request, reader, of.by))).values()];
     case 'user': {
       // A person's classes come from their enrollments, read by id: not the whole group.
       const userId = pathId(request, of.role ?? 'user');
@@ -223,6 +215,21 @@ async function selectClasses(request: ApiRequest, reader: RosterReader, of: Clas
       return [...(await reader.getMany('classes', classIds)).values()];
     }
   }
+}
+
+/**
+ * The ids of the classes of the course or term the path names, in id order, from those filed under it
+ * (item-kinds.ts, `referrer`); 404 for a course or term that is not there.
+ */
+async function classIdsNamed(request: ApiRequest, reader: RosterReader, by: 'course' | 'term') {
+  const id = pathId(request, by);
+  if (by === 'course') {
+    if (!(await reader.get('courses', id))) throw unknownObject('course', id);
+    return reader.classIdsOf('course_id', id);
+  }
+  const term = (await reader.get('academic_sessions', id))?.record;
+  if (term?.type !== 'term') throw unknownObject('term', id);
+  return reader.classIdsOf('term_ids', id);
 }
 
 /** The courses of some classes, by id, for their grades and subjects. */
@@ -244,14 +251,13 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
     const page = await reader.page('classes', query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
-  if (of.by === 'school' && inKeyOrder(query)) {
-    // The school's classes' keys from their listing, then the page's classes by id.
-    const page = await keyedRecordsOf(
-      reader,
-      'classes',
-      await reader.classIdsOfSchool(await schoolOf(request, reader)),
-      query,
-    );
+  if ((of.by === 'school' || of.by === 'course' || of.by === 'term') && inKeyOrder(query)) {
+    // The keys of the school's, course's or term's classes, then the page's classes by id.
+    const ids =
+      of.by === 'school'
+        ? await reader.classIdsOfSchool(await schoolOf(request, reader))
+        : await classIdsNamed(request, reader, of.by);
+    const page = await keyedRecordsOf(reader, 'classes', ids, query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
   if (of.by === 'all' && walks(query)) {

@@ -382,12 +382,12 @@ export const oneRosterReadRoutes = [
   ),
   nested('classes-of-course', '/courses/{sourcedId}/classes', 'list-classes-of-course', [
     ...rec('courses', 'classes'),
-    keys.counterPartition,
+    keys.referrerPartition('classes'),
     keys.deletionPartition('classes'),
   ]),
   nested('classes-of-term', '/terms/{sourcedId}/classes', 'list-classes-of-term', [
     ...rec('academic_sessions', 'classes', 'courses'),
-    keys.counterPartition,
+    keys.referrerPartition('classes'),
     keys.deletionPartition('classes'),
   ]),
   nested('grading-periods-of-term', '/terms/{sourcedId}/gradingPeriods', 'list-grading-periods-of-term', [

@@ -218,6 +218,10 @@ export class SchoolRosterReader extends RosterReader {
     return this.schools.includes(schoolId) ? super.classIdsOfSchool(schoolId) : [];
   }
 
+  override async classIdsOf(named: 'course_id' | 'term_ids', id: string): Promise<string[]> {
+    return this.within('classes', await super.classIdsOf(named, id));
+  }
+
   /** A school's courses that the schools' classes give: those it holds, of any school it may name. */
   override async courseIdsOfSchool(schoolId: string): Promise<string[]> {
     return this.within('courses', await super.courseIdsOfSchool(schoolId));

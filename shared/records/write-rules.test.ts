@@ -83,22 +83,30 @@ describe('the rostering references of a write', () => {
   const now = '2026-09-14T08:00:00.000Z';
   const klass = { course_id: 'c1', school_id: 'o1', term_ids: ['t1', 't2'] };
 
-  it('count a class on its course, school and terms when made, and move the counts as it changes', () => {
+  it('count a class on its course, school and terms when made, file it under its course and terms, and move both as it changes', () => {
     expect(referenceSteps(steps, 'classes', id, undefined, klass, now).map(summary)).toEqual([
       'Update REC#courses c1',
+      `Put REFD#classes course_id#c1#${id}`,
       'Update REC#entities o1',
       'Update REC#academic_sessions t1',
       'Update REC#academic_sessions t2',
+      `Put REFD#classes term_ids#t1#${id}`,
+      `Put REFD#classes term_ids#t2#${id}`,
     ]);
     const moved = { ...klass, course_id: 'c2', term_ids: ['t2', 't3'] };
     const changes = referenceSteps(steps, 'classes', id, klass, moved, now);
     expect(changes.map(summary)).toEqual([
       'Update REC#courses c2',
       'Update REC#courses c1',
+      `Put REFD#classes course_id#c2#${id}`,
+      `Delete REFD#classes course_id#c1#${id}`,
       'Update REC#academic_sessions t3',
       'Update REC#academic_sessions t1',
+      `Put REFD#classes term_ids#t3#${id}`,
+      `Delete REFD#classes term_ids#t1#${id}`,
     ]);
-    expect(changes.map((s) => s.action.Update?.ExpressionAttributeValues?.[':n'])).toEqual([1, -1, 1, -1]);
+    const counts = changes.filter((s) => s.action.Update);
+    expect(counts.map((s) => s.action.Update?.ExpressionAttributeValues?.[':n'])).toEqual([1, -1, 1, -1]);
     // A newly named record must exist (and be an organisation, for a school); one no longer named need not.
     expect(changes[0]?.action.Update?.ConditionExpression).toBe('attribute_exists(pk)');
     expect(changes[1]?.action.Update?.ConditionExpression).toBeUndefined();

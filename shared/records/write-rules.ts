@@ -290,8 +290,9 @@ export function linkGuards(group: RecordGroup): DeleteGuard[] {
 
 /**
  * Keeps what a record names in step as it goes from `before` to `after` (none: created, or deleted):
- * a newly named record must exist (and is counted), one no longer named is counted down, and an
- * enrollment's class and person list it while it exists.
+ * a newly named record must exist (and is counted), one no longer named is counted down, a record is
+ * filed under what it names through a listed reference, and an enrollment's class and person list it
+ * while it exists.
  */
 export function referenceSteps(
   steps: WriteSteps,
@@ -325,14 +326,17 @@ export function referenceSteps(
       keeps ? [...tallyChange(group, from, to)].map(([name, by]) => JSON.stringify([id, name, by])) : [];
     const still = is.filter((t) => was.includes(t));
     const moved = tally(before, after);
+    const named = is.filter((t) => !was.includes(t));
+    const unnamed = was.filter((t) => !is.includes(t));
+    // A listed reference files the record under each record it names (item-kinds.ts, `referrer`).
+    const filed = (targets: string[], under: boolean) =>
+      reference.listed ? targets.map((target) => steps.referrer(reference, group, target, id, under)) : [];
     return [
-      ...is
-        .filter((t) => !was.includes(t))
-        .map((target) => steps.refer(reference, target, 1, matching, tally(undefined, after))),
-      ...was
-        .filter((t) => !is.includes(t))
-        .map((target) => steps.refer(reference, target, -1, undefined, tally(before, undefined))),
+      ...named.map((target) => steps.refer(reference, target, 1, matching, tally(undefined, after))),
+      ...unnamed.map((target) => steps.refer(reference, target, -1, undefined, tally(before, undefined))),
       ...(moved.length > 0 ? still.map((target) => steps.refer(reference, target, 0, matching, moved)) : []),
+      ...filed(named, true),
+      ...filed(unnamed, false),
     ];
   });
 }

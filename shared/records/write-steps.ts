@@ -243,6 +243,19 @@ export class WriteSteps {
     };
   }
 
+  /**
+   * Files a record (`group`, `id`) under the record it names through a `listed` reference, or (`filed`
+   * false) takes it out: its version's condition, in the same transaction, keeps the two in step.
+   */
+  referrer(reference: Reference, group: RecordGroup, namedId: string, id: string, filed: boolean): Step {
+    const Key = keys.referrer(group, reference.field, namedId, id);
+    return {
+      action: filed
+        ? { Put: { TableName: this.tableName, Item: Key } }
+        : { Delete: { TableName: this.tableName, Key } },
+    };
+  }
+
   /** Adds a role to an existing person entity, which must be a person. */
   joinEntity(entityId: string, role: EntityRole, now: string): Step {
     return {

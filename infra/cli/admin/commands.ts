@@ -415,7 +415,7 @@ const nouns: Record<string, { summary: string; verbs: Record<string, Verb> }> = 
         args: [],
         options: {},
         details:
-          'Reads the entities, students, teachers and classes and updates only those whose entry is missing or stale; safe to run again, and while the service runs.',
+          'Reads the records of every listed group and updates only those whose entry is missing or stale, then files each class under its course and terms again; safe to run again, and while the service runs.',
         build: () => ({ noun: 'records', verb: 'list-again' }),
       },
       'tally-again': {

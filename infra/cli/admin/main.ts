@@ -25,7 +25,7 @@ import { createClient, listClients, revokeClient, setLogoutUris } from './client
 import { type Command, PROGRAM, parseCommand } from './commands';
 import { table } from './format';
 import { type KeyStores, listKeys, retireKey, rotateKey } from './keys';
-import { listAgain } from './listings';
+import { fileAgain, listAgain } from './listings';
 import { erasePerson, exportPerson, type PeopleStores } from './people';
 import { tallyAgain } from './tallies';
 import { UsageError } from './usage-error';
@@ -295,7 +295,10 @@ async function runRecords(
     );
   }
   const updated = await listAgain(db, tableName);
-  print(`Listed ${updated} record(s) again; every other record had its entry.`);
+  const filed = await fileAgain(db, tableName);
+  print(
+    `Listed ${updated} record(s) again; every other record had its entry. Filed ${filed} record(s) under what they name.`,
+  );
 }
 
 function run(command: Command, context: Context): Promise<void> {
