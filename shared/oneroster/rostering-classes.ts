@@ -164,7 +164,11 @@ export async function listCourses(request: ApiRequest, reader: RosterReader, byS
     return walkResponse(request, 'courses', query, walked);
   }
   const schoolId = bySchool ? await schoolOf(request, reader) : undefined;
-  const courses = (await reader.all('courses')).filter((c) => !schoolId || c.org_id === schoolId);
+  // A school's courses by id from their listing; the whole group only for /courses itself.
+  const courses =
+    schoolId === undefined
+      ? await reader.all('courses')
+      : [...(await reader.getMany('courses', await reader.courseIdsOfSchool(schoolId))).values()];
   const deleted = (await deletionsFor(reader, 'courses', query))
     .filter(({ kept }) => !schoolId || kept.org_id === schoolId)
     .map((d) => make.deletedCourse(d.id, d.deleted_at, d.kept));

@@ -319,7 +319,6 @@ export const oneRosterReadRoutes = [
   nested('courses-of-school', '/schools/{sourcedId}/courses', 'list-courses-of-school', [
     ...rec('entities', 'courses'),
     keys.listingPartition('courses'),
-    keys.counterPartition,
     keys.deletionPartition('courses'),
   ]),
   nested('terms-of-school', '/schools/{sourcedId}/terms', 'list-terms-of-school', [
