@@ -166,15 +166,17 @@ async function firstStudent(tenant: Tenant): Promise<string> {
 
 /** What each route reads in a tenant: its own ids for the paths that name one. */
 async function routesOf(tenant: Tenant, since: string): Promise<TimedRoute[]> {
-  const firstOf = async (path: string, key: string) => {
+  type Found = { sourcedId: string; course?: { sourcedId: string }; terms?: { sourcedId: string }[] };
+  const firstOf = async (path: string, key: string): Promise<Found> => {
     const { status, body } = await read(tenant, path);
     if (status !== 200)
       throw new Error(`${tenant.url}${path} answered ${status}: ${JSON.stringify(body).slice(0, 500)}`);
-    return (body[key] as { sourcedId: string }[])[0]?.sourcedId ?? 'none';
+    return (body[key] as Found[])[0] ?? { sourcedId: 'none' };
   };
-  const classId = await firstOf(`${ROSTER}/classes?limit=1`, 'classes');
-  const schoolId = await firstOf(`${ROSTER}/schools?limit=1`, 'orgs');
-  const userId = await firstOf(`${ROSTER}/students?limit=1`, 'users');
+  const firstClass = await firstOf(`${ROSTER}/classes?limit=1`, 'classes');
+  const classId = firstClass.sourcedId;
+  const schoolId = (await firstOf(`${ROSTER}/schools?limit=1`, 'orgs')).sourcedId;
+  const userId = (await firstOf(`${ROSTER}/students?limit=1`, 'users')).sourcedId;
   const students = (await read(tenant, `${ROSTER}/students?limit=1`)).total;
   const delta = encodeURIComponent(`dateLastModified>'${since}'`);
   // A first sync by delta: a time before anything was loaded, so every record has changed since.
@@ -204,6 +206,14 @@ async function routesOf(tenant: Tenant, since: string): Promise<TimedRoute[]> {
     ['OneRoster `/classes`, first page', `${ROSTER}/classes?limit=${PAGE}`],
     ['OneRoster `/classes/{id}/students`', `${ROSTER}/classes/${classId}/students`],
     ['OneRoster `/schools/{id}/students`', `${ROSTER}/schools/${schoolId}/students?limit=${PAGE}`],
+    [
+      'OneRoster `/courses/{id}/classes`',
+      `${ROSTER}/courses/${firstClass.course?.sourcedId}/classes?limit=${PAGE}`,
+    ],
+    [
+      'OneRoster `/terms/{id}/classes`',
+      `${ROSTER}/terms/${firstClass.terms?.[0]?.sourcedId}/classes?limit=${PAGE}`,
+    ],
     ['OneRoster `/users/{id}`', `${ROSTER}/users/${userId}`],
     [
       'native `/api/students`, first page, as a one-school client',
