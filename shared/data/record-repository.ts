@@ -5,6 +5,7 @@ import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  paginateQuery,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { idFields, type RecordGroup, type RoleGroup, recordGroups } from '../domain/groups';
@@ -227,21 +228,18 @@ export class RecordRepository {
   async idsFiledUnder(group: RecordGroup, field: string, namedId: string): Promise<string[]> {
     const prefix = keys.referrer(group, field, namedId, '').sk;
     const ids: string[] = [];
-    let startKey: Key | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.referrerPartition(group), ':prefix': prefix },
-          ProjectionExpression: 'sk',
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.referrerPartition(group), ':prefix': prefix },
+        ProjectionExpression: 'sk',
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages)
       ids.push(...(page.Items ?? []).map((item) => String(item.sk).slice(prefix.length)));
-      startKey = page.LastEvaluatedKey as Key | undefined;
-    } while (startKey);
     return ids;
   }
 
