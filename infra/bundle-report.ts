@@ -13,9 +13,10 @@ const ROUTE_BUDGET_BYTES = 350 * 1024;
  * A record write also carries the check of a client registered with schools (shared/records/school-writes.ts)
  * besides the writer, its group's request schema and the token check: a little more than a read. The
  * writer checks references into a group from every group's description (shared/domain/groups.ts), so each
- * group adds about 1 KiB to every write: 366 KiB holds the sixteen groups with some room.
+ * group adds about 1 KiB to every write, and it files a record under what a listed reference names (under
+ * 1 KiB): 368 KiB holds the sixteen groups, the largest writes at 366.5.
  */
-const WRITE_BUDGET_BYTES = 366 * 1024;
+const WRITE_BUDGET_BYTES = 368 * 1024;
 /** The functions no client waits on: the scheduled export, the signing-key resource, the audit forwarder. */
 const BUDGET_BYTES = 1.5 * 1024 * 1024;
 /**

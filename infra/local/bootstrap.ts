@@ -19,9 +19,9 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } fr
 import { hashSecret } from '../../shared/auth/secret-hash';
 import { generateSigningKey } from '../../shared/auth/signing-keys';
 import { ClientRepository } from '../../shared/data/client-repository';
+import { filingGroups } from '../../shared/data/filings';
 import { keys } from '../../shared/data/keys';
 import { listedGroups } from '../../shared/data/listings';
-import { filingGroups } from '../../shared/data/record-links';
 import { seedRecords } from '../../shared/data/seed-records';
 import { SigningKeyRepository } from '../../shared/data/signing-key-repository';
 import {

@@ -6,7 +6,6 @@
 import { type GroupDescription, groups, type RecordGroup, type Reference } from '../domain/groups';
 import type { Enrollment } from '../schemas/records';
 import { classEntry, personEntry } from './enrollment-entries';
-import { type Key, keys } from './keys';
 import { internal } from './record-items';
 
 /** The records a record links to through its group's `links` (a tutor's students). */
@@ -60,20 +59,6 @@ export function linksOf(group: RecordGroup, id: string, record: object): Link[] 
       ),
     ),
   ];
-}
-
-/** The groups with a `listed` reference: their records are filed under what they name. */
-export const filingGroups = Object.entries(groups)
-  .filter(([, description]) => (description as GroupDescription).references.some((r: Reference) => r.listed))
-  .map(([group]) => group as RecordGroup);
-
-/** The keys of the `referrer` items a record is filed as, under each record it names through a listed reference. */
-export function filedUnder(group: RecordGroup, id: string, record: object): Key[] {
-  return (groups[group] as GroupDescription).references
-    .filter((reference) => reference.listed)
-    .flatMap((reference) =>
-      namedIds(reference, record).map((named) => keys.referrer(group, reference.field, named, id)),
-    );
 }
 
 /**

@@ -4,10 +4,11 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RecordGroup, Reference } from '../domain/groups';
 import type { GroupRecords } from '../schemas/records';
+import { filedUnder } from './filings';
 import { putInBatches } from './items';
 import { keys } from './keys';
 import { countChange, type Item, internal, recordId, recordItem } from './record-items';
-import { filedUnder, linksOf, naturalKeyOf } from './record-links';
+import { linksOf, naturalKeyOf } from './record-links';
 import { talliedGroups, tallyKeeper, tallyTotals } from './tallies';
 
 export interface NewRecord<G extends RecordGroup = RecordGroup> {

@@ -11,11 +11,11 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { filedUnder, filingGroups } from '../../../shared/data/filings';
 import { conditionHeld } from '../../../shared/data/items';
 import { keys } from '../../../shared/data/keys';
 import { listedGroups, listingOf } from '../../../shared/data/listings';
 import { internal, toRecord } from '../../../shared/data/record-items';
-import { filedUnder, filingGroups } from '../../../shared/data/record-links';
 import { tableDesign } from '../../../shared/data/table';
 import type { RecordGroup } from '../../../shared/domain/groups';
 
