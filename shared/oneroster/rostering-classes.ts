@@ -205,10 +205,9 @@ async function selectClasses(request: ApiRequest, reader: RosterReader, of: Clas
     case 'all':
       return reader.all('classes');
     case 'school':
-      return classesOfSchool(reader, await schoolOf(request, reader));
     case 'course':
     case 'term':
-      return [...(await reader.getMany('classes', await classIdsNamed(request, reader, of.by))).values()];
+      return [...(await reader.getMany('classes', await classIdsOf(request, reader, of.by))).values()];
     case 'user': {
       // A person's classes come from their enrollments, read by id: not the whole group.
       const userId = pathId(request, of.role ?? 'user');
@@ -222,10 +221,12 @@ async function selectClasses(request: ApiRequest, reader: RosterReader, of: Clas
 }
 
 /**
- * The ids of the classes of the course or term the path names, in id order, from those filed under it
- * (item-kinds.ts, `referrer`); 404 for a course or term that is not there.
+ * The ids of the classes of the school, course or term the path names, in id order: a school's from its
+ * range of the classes' listing, a course's or term's from those filed under it (item-kinds.ts,
+ * `referrer`); 404 for one that is not there.
  */
-async function classIdsNamed(request: ApiRequest, reader: RosterReader, by: 'course' | 'term') {
+async function classIdsOf(request: ApiRequest, reader: RosterReader, by: 'school' | 'course' | 'term') {
+  if (by === 'school') return reader.classIdsOfSchool(await schoolOf(request, reader));
   const id = pathId(request, by);
   if (by === 'course') {
     if (!(await reader.get('courses', id))) throw unknownObject('course', id);
@@ -257,11 +258,7 @@ export async function listClasses(request: ApiRequest, reader: RosterReader, of:
   }
   if ((of.by === 'school' || of.by === 'course' || of.by === 'term') && inKeyOrder(query)) {
     // The keys of the school's, course's or term's classes, then the page's classes by id.
-    const ids =
-      of.by === 'school'
-        ? await reader.classIdsOfSchool(await schoolOf(request, reader))
-        : await classIdsNamed(request, reader, of.by);
-    const page = await keyedRecordsOf(reader, 'classes', ids, query);
+    const page = await keyedRecordsOf(reader, 'classes', await classIdsOf(request, reader, of.by), query);
     return keyedResponse(request, 'classes', await classObjects(request, reader, page.records), query, page);
   }
   if (of.by === 'all' && walks(query)) {
