@@ -177,6 +177,38 @@ type Person = Student | Teacher | Tutor | Staff;
 export type FirstRole = Pick<Person, 'processnumber' | 'birth_date' | 'gender' | 'naturality' | 'updated_at'>;
 
 /**
+ * What the tables need of one user, by entity id: one small object a person, its ids the very strings
+ * the index's maps hold already, so that a district's index costs a few hundred bytes a person.
+ */
+export interface UserFacts {
+  /** Whether one of their role records is active (`ative`): a user is enabled while one of theirs is. */
+  enabled: boolean;
+  /** The id of their first role record, where birth date and gender live. */
+  firstRoleId: string;
+  /** That record's FirstRole fields, each as JSON, comma-separated (firstRoleOf reads them); none if unread. */
+  first: string | undefined;
+  /** Their enrollments in the classes of the zip, each a role at a school: one list for all enrolled alike. */
+  enrolled: EnrolledIn[] | undefined;
+  /** A guardian's students, as users: their agents. */
+  students: string[] | undefined;
+  /** A student's guardians, as users. */
+  guardians: string[] | undefined;
+}
+
+/** The FirstRole fields in the order UserFacts.first packs them. */
+const firstRoleFields = ['processnumber', 'birth_date', 'gender', 'naturality', 'updated_at'] as const;
+
+/** A user's first role record's fields, as the index keeps them. */
+export function firstRoleOf(facts: UserFacts | undefined): FirstRole | undefined {
+  if (facts?.first === undefined) return undefined;
+  const values = JSON.parse(`[${facts.first}]`) as unknown[];
+  // A field the record lacks is packed as null (the schemas allow none), and read back as absent.
+  return Object.fromEntries(
+    firstRoleFields.flatMap((field, i) => (values[i] === null ? [] : [[field, values[i]]])),
+  ) as unknown as FirstRole;
+}
+
+/**
  * What the tables need of each other, read once before any is written: the organisations, sessions,
  * courses and classes whole (a few thousand in a district), and of people and the gradebook only ids
  * and a few fields each. The people themselves, their enrollments, line items and results are read again
@@ -187,21 +219,12 @@ export interface RosterIndex extends GradebookContext, GradebookIndex {
   orgIds: ReadonlySet<string>;
   /** The tenant's root organisation; without one, no user's roles have an org, and there are no users. */
   root: Entity | undefined;
-  /** The users of the zip: persons with at least one role. */
-  userIds: ReadonlySet<string>;
-  /** The users of whom a role record is active (`ative`): a user is enabled while one of theirs is. */
-  enabled: ReadonlySet<string>;
-  /** Each user's first role record, by its id. */
-  firstRoles: ReadonlyMap<string, FirstRole>;
-  /** Each tutor's students as users, by tutor_id: a guardian's agents. */
-  tutorStudents: ReadonlyMap<string, readonly string[]>;
-  /** Each student's guardians as users, by student_id. */
-  guardians: ReadonlyMap<string, readonly string[]>;
   /**
-   * Each user's enrollments in the classes of the zip, by entity id, each class already its school and
-   * one entry a role and school: all that affiliationsOf reads of them.
+   * The users of the zip (persons with at least one role) and what the tables need of each, by entity
+   * id. An enrollment's class is already its school, one entry a role and school: all that
+   * affiliationsOf reads of them.
    */
-  enrolled: ReadonlyMap<string, readonly EnrolledIn[]>;
+  users: ReadonlyMap<string, UserFacts>;
   sessions: AcademicSession[];
   courses: ReadonlyMap<string, Course>;
   /** Each person's sign-in username, for those with an account, by entity_id. */
@@ -213,10 +236,11 @@ export interface RosterIndex extends GradebookContext, GradebookIndex {
 /** The lists no table reads, emptied. */
 const withoutLists = { addresses: [], contacts: [], documents: [], bankAccounts: [] };
 
-function push<T>(map: Map<string, T[]>, key: string, value: T) {
-  const values = map.get(key);
-  if (values) values.push(value);
-  else map.set(key, [value]);
+/** The list with the value added: a new one when there was none. */
+function added<T>(values: T[] | undefined, value: T): T[] {
+  if (!values) return [value];
+  values.push(value);
+  return values;
 }
 
 /**
@@ -230,42 +254,52 @@ export async function indexRoster(
 ): Promise<RosterIndex> {
   const organisations: Entity[] = [];
   const roleOwners = new Map<string, string>();
-  const firstRoleIds = new Set<string>();
+  const users = new Map<string, UserFacts>();
   for await (const entity of read('entities')) {
     if (entity.entity_type === 'organisation') organisations.push({ ...entity, ...withoutLists });
     else if (entity.roles.length > 0) {
-      firstRoleIds.add((entity.roles[0] as { id: string }).id);
       for (const { id } of entity.roles) roleOwners.set(id, entity.entity_id);
+      users.set(entity.entity_id, {
+        enabled: false,
+        firstRoleId: (entity.roles[0] as { id: string }).id,
+        first: undefined,
+        enrolled: undefined,
+        students: undefined,
+        guardians: undefined,
+      });
     }
   }
   const root = rootOrganisation(organisations);
   // Without a root organisation, no user's roles have an org: the zip has no users.
-  if (!root) roleOwners.clear();
-  const userIds = new Set(roleOwners.values());
+  if (!root) {
+    roleOwners.clear();
+    users.clear();
+  }
 
   const since = changedSince === undefined ? undefined : Date.parse(changedSince);
-  const enabled = new Set<string>();
-  const firstRoles = new Map<string, FirstRole>();
-  const tutorStudents = new Map<string, string[]>();
-  const guardians = new Map<string, string[]>();
   const changedRoles = new Map<string, string>();
   for (const group of roleGroups) {
     for await (const record of read(group)) {
       const id = (record as unknown as Record<string, string>)[idFields[group]] as string;
       const owner = roleOwners.get(id);
+      const facts = owner === undefined ? undefined : users.get(owner);
+      const person = record as Person;
+      if (since !== undefined && Date.parse(person.updated_at) > since)
+        changedRoles.set(id, person.updated_at);
+      if (!facts) continue;
       if (group === 'tutors') {
-        const students = (record as Tutor).student_ids;
-        tutorStudents.set(
-          id,
-          students.flatMap((student) => roleOwners.get(student) ?? []),
-        );
-        if (owner) for (const student of students) push(guardians, student, owner);
+        for (const student of (record as Tutor).student_ids) {
+          const studentUser = roleOwners.get(student);
+          if (studentUser === undefined) continue;
+          facts.students = added(facts.students, studentUser);
+          const ofStudent = users.get(studentUser) as UserFacts;
+          ofStudent.guardians = added(ofStudent.guardians, owner as string);
+        }
       }
-      const { ative, updated_at, processnumber, birth_date, gender, naturality } = record as Person;
-      if (ative && owner) enabled.add(owner);
-      if (since !== undefined && Date.parse(updated_at) > since) changedRoles.set(id, updated_at);
-      if (firstRoleIds.has(id))
-        firstRoles.set(id, { processnumber, birth_date, gender, naturality, updated_at });
+      if (person.ative) facts.enabled = true;
+      // Joined, not one JSON.stringify of the array: V8 makes that a rope of parts, some 50 bytes more.
+      if (id === facts.firstRoleId)
+        facts.first = firstRoleFields.map((field) => JSON.stringify(person[field] ?? null)).join(',');
     }
   }
 
@@ -282,13 +316,20 @@ export async function indexRoster(
     if (courses.has(cls.course_id) && orgIds.has(cls.school_id) && terms.length > 0)
       classes.set(cls.class_id, { cls, terms });
   }
-  const enrolled = new Map<string, EnrolledIn[]>();
+  // Users enrolled with the same roles at the same schools (most students of a school) share one list.
+  const lists = new Map<string, EnrolledIn[]>();
+  const listKey = (list: readonly EnrolledIn[]) => list.map((e) => `${e.role}#${e.classId}`).join(' ');
   for await (const { entity_id, class_id, role } of read('enrollments')) {
     const school = classes.get(class_id)?.cls.school_id;
-    if (school === undefined || !userIds.has(entity_id)) continue;
-    const known = enrolled.get(entity_id);
-    if (!known?.some((e) => e.role === role && e.classId === school))
-      push(enrolled, entity_id, { role, classId: school });
+    const facts = users.get(entity_id);
+    if (school === undefined || !facts) continue;
+    const known = facts.enrolled ?? [];
+    if (known.some((e) => e.role === role && e.classId === school)) continue;
+    const list = [...known, { role, classId: school }];
+    const key = listKey(list);
+    const shared = lists.get(key) ?? list;
+    lists.set(key, shared);
+    facts.enrolled = shared;
   }
   const context = { maker: new ObjectMaker('', root?.entity_id ?? ''), classes, sessionIds, roleOwners };
   return {
@@ -297,12 +338,7 @@ export async function indexRoster(
     organisations,
     orgIds,
     root,
-    userIds,
-    enabled,
-    firstRoles,
-    tutorStudents,
-    guardians,
-    enrolled,
+    users,
     sessions,
     courses,
     usernames,
@@ -325,26 +361,27 @@ const list = (values: readonly string[]) => values.join(',');
  * organisation for their roles to be at.
  */
 export function rosterTables(index: RosterIndex, read: RosterSource): Record<OneRosterTable, Rows<DatedRow>> {
-  const { maker, organisations, orgIds, sessions, sessionIds, courses, classes, userIds } = index;
+  const { maker, organisations, orgIds, sessions, sessionIds, courses, classes, users: userFacts } = index;
   const known = (ids: ReadonlySet<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
   /** The users of the zip, a record at a time. */
   const users = (rows: (e: Entity) => DatedRow[]) =>
-    rowsRead(read, 'entities', (e) => (userIds.has(e.entity_id) ? rows(e) : []));
-  const enrolledAt = (entityId: string) => index.enrolled.get(entityId) ?? [];
-  const ofRole = (e: Entity, role: string) => e.roles.filter((r) => r.role === role).map((r) => r.id);
+    rowsRead(read, 'entities', (e) => (userFacts.has(e.entity_id) ? rows(e) : []));
+  const enrolledAt = (entityId: string) => userFacts.get(entityId)?.enrolled ?? [];
   /** A user's affiliations: their schools by role (the index's enrollments name schools), and agents. */
-  const affiliations = (e: Entity): Affiliations =>
-    affiliationsOf(
+  const affiliations = (e: Entity): Affiliations => {
+    const facts = userFacts.get(e.entity_id);
+    return affiliationsOf(
       e.roles.map((r) => r.role),
       {
-        enrollments: enrolledAt(e.entity_id),
-        students: ofRole(e, 'tutor').flatMap((id) => index.tutorStudents.get(id) ?? []),
-        guardians: ofRole(e, 'student').flatMap((id) => index.guardians.get(id) ?? []),
+        enrollments: facts?.enrolled ?? [],
+        students: facts?.students ?? [],
+        guardians: facts?.guardians ?? [],
       },
       (school) => school,
       enrolledAt,
     );
-  const firstRole = (e: Entity) => (e.roles[0] ? index.firstRoles.get(e.roles[0].id) : undefined);
+  };
+  const firstRole = (e: Entity) => firstRoleOf(userFacts.get(e.entity_id));
   const org = (o: OneRosterOrg): Row => ({
     sourcedId: o.sourcedId,
     name: o.name,
@@ -397,7 +434,7 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
       return { row, at: cls.updated_at };
     }),
     users: users((e) => {
-      const o = maker.user(e, index.enabled.has(e.entity_id), affiliations(e));
+      const o = maker.user(e, userFacts.get(e.entity_id)?.enabled === true, affiliations(e));
       const row = {
         sourcedId: o.sourcedId,
         enabledUser: o.enabledUser,
@@ -432,7 +469,7 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
     }),
     enrollments: rowsRead(read, 'enrollments', (enrollment) => {
       const cls = classes.get(enrollment.class_id)?.cls;
-      if (!cls || !userIds.has(enrollment.entity_id)) return [];
+      if (!cls || !userFacts.has(enrollment.entity_id)) return [];
       const o = maker.enrollment(enrollment, cls);
       const row = {
         sourcedId: o.sourcedId,
