@@ -351,6 +351,27 @@ describe('the OneRoster zip', () => {
     expect([...index.users.keys()]).not.toContain(roleless.entity_id);
   });
 
+  it('keeps one enrollment list for all the users enrolled with the same roles at the same schools', async () => {
+    const bea = person('Bea', 'student');
+    const otherClass = { ...cls, class_id: id() };
+    const store = snapshot('shared-lists', {
+      ...groups,
+      entities: [...groups.entities, bea.entity],
+      students: [ana.record, bea.record],
+      classes: [...groups.classes, otherClass],
+      enrollments: [
+        ...kept,
+        enrollment(cls.class_id, bea.entity.entity_id),
+        enrollment(otherClass.class_id, bea.entity.entity_id),
+      ],
+    });
+    const index = await indexRoster(storeSource(store), new Map());
+    const listOf = (p: { entity: { entity_id: string } }) => index.users.get(p.entity.entity_id)?.enrolled;
+    expect(listOf(ana)).toEqual([{ role: 'student', classId: school.entity_id }]);
+    expect(listOf(bea)).toBe(listOf(ana));
+    expect(listOf(rui)).toEqual([{ role: 'teacher', classId: school.entity_id }]);
+  });
+
   it('compresses a table larger than one chunk into the zip as its rows come, byte for byte its CSV', async () => {
     const rows = Array.from({ length: 3000 }, (_, i) =>
       Object.fromEntries(oneRosterHeaders.enrollments.map((h) => [h, `${h}-${i}`])),
