@@ -363,25 +363,21 @@ const list = (values: readonly string[]) => values.join(',');
 export function rosterTables(index: RosterIndex, read: RosterSource): Record<OneRosterTable, Rows<DatedRow>> {
   const { maker, organisations, orgIds, sessions, sessionIds, courses, classes, users: userFacts } = index;
   const known = (ids: ReadonlySet<string>, id: string | undefined) => (id && ids.has(id) ? id : undefined);
-  /** The users of the zip, a record at a time. */
-  const users = (rows: (e: Entity) => DatedRow[]) =>
-    rowsRead(read, 'entities', (e) => (userFacts.has(e.entity_id) ? rows(e) : []));
+  /** The users of the zip, a record at a time, each with what the index keeps of them. */
+  const users = (rows: (e: Entity, facts: UserFacts) => DatedRow[]) =>
+    rowsRead(read, 'entities', (e) => {
+      const facts = userFacts.get(e.entity_id);
+      return facts ? rows(e, facts) : [];
+    });
   const enrolledAt = (entityId: string) => userFacts.get(entityId)?.enrolled ?? [];
   /** A user's affiliations: their schools by role (the index's enrollments name schools), and agents. */
-  const affiliations = (e: Entity): Affiliations => {
-    const facts = userFacts.get(e.entity_id);
-    return affiliationsOf(
+  const affiliations = (e: Entity, facts: UserFacts): Affiliations =>
+    affiliationsOf(
       e.roles.map((r) => r.role),
-      {
-        enrollments: facts?.enrolled ?? [],
-        students: facts?.students ?? [],
-        guardians: facts?.guardians ?? [],
-      },
+      { enrollments: facts.enrolled ?? [], students: facts.students ?? [], guardians: facts.guardians ?? [] },
       (school) => school,
       enrolledAt,
     );
-  };
-  const firstRole = (e: Entity) => firstRoleOf(userFacts.get(e.entity_id));
   const org = (o: OneRosterOrg): Row => ({
     sourcedId: o.sourcedId,
     name: o.name,
@@ -433,8 +429,8 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
       };
       return { row, at: cls.updated_at };
     }),
-    users: users((e) => {
-      const o = maker.user(e, userFacts.get(e.entity_id)?.enabled === true, affiliations(e));
+    users: users((e, facts) => {
+      const o = maker.user(e, facts.enabled, affiliations(e, facts));
       const row = {
         sourcedId: o.sourcedId,
         enabledUser: o.enabledUser,
@@ -444,7 +440,7 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
         givenName: o.givenName,
         familyName: o.familyName,
         // The school's own number for the person: their first role record's processnumber.
-        identifier: firstRole(e)?.processnumber,
+        identifier: firstRoleOf(facts)?.processnumber,
         email: o.email,
         agentSourcedIds: list(o.agents.map((a) => a.sourcedId)),
         primaryOrgSourcedId: o.primaryOrg.sourcedId,
@@ -454,8 +450,8 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
     // A role's sourcedId is the native role record's id: each role of a person is its own record, at the
     // first of its schools (an import reads each row as a role record; the REST user lists every school).
     // It changes with its record or with its user (its org is the user's school).
-    roles: users((e) => {
-      const { schools } = affiliations(e);
+    roles: users((e, facts) => {
+      const { schools } = affiliations(e, facts);
       return e.roles.map(({ role, id }, i) => ({
         row: {
           sourcedId: id,
@@ -484,8 +480,8 @@ export function rosterTables(index: RosterIndex, read: RosterSource): Record<One
       return [{ row, at: enrollment.updated_at }];
     }),
     // Demographics come from the entity and its first role record, as the REST binding's dateLastModified.
-    demographics: users((e) => {
-      const person = firstRole(e);
+    demographics: users((e, facts) => {
+      const person = firstRoleOf(facts);
       if (!person) return [];
       const o = maker.demographics(e, person);
       const row = { sourcedId: o.sourcedId, birthDate: o.birthDate, sex: o.sex, cityOfBirth: o.cityOfBirth };
