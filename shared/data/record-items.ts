@@ -141,15 +141,15 @@ export function toStoredRecord<G extends RecordGroup>(group: G, item: Item): Sto
 export const COUNTER_SHARDS = 16;
 
 /**
- * The transaction action that changes a group's count by `by`, on a shard picked at random; it goes in
- * every transaction that adds or removes records.
- */
-/**
  * On a group's unsharded counter item: how many times a record of the group has moved in its tree (its
  * parent changed), which serialises those moves (write-steps.ts, `treeMoved`).
  */
 export const TREE_VERSION = 'tree';
 
+/**
+ * The transaction action that changes a group's count by `by`, on a shard picked at random; it goes in
+ * every transaction that adds or removes records.
+ */
 export function countChange(
   tableName: string,
   group: RecordGroup,
