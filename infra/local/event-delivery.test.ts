@@ -32,7 +32,17 @@ const student = (updatedAt?: string) => {
   return { ...keys.record('students', id), student_id: id, _version: 1, updated_at: updatedAt };
 };
 
-const until = async (done: () => boolean | Promise<boolean>, ms = 20_000) => {
+/** How long a test waits for the reader to act on a change. */
+const WAIT_MS = 20_000;
+/** How long the reader may take to start reading: it opens its shards after it starts. */
+const READING_MS = 60_000;
+/**
+ * What a test may take: the start of the reading and its own waits, so a slow machine fails a test on its
+ * expectation, with what it waited for, rather than on the runner's timeout.
+ */
+const TEST_MS = READING_MS + 3 * WAIT_MS;
+
+const until = async (done: () => boolean | Promise<boolean>, ms = WAIT_MS) => {
   for (const end = Date.now() + ms; Date.now() < end; ) {
     if (await done()) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -60,7 +70,7 @@ async function startReading(retryMs: number, lines: string[]) {
   const probes: string[] = [];
   const kept = async () => (await keptIds()).some((id) => probes.includes(id));
   let reading = false;
-  for (const end = Date.now() + 60_000; !reading && Date.now() < end; ) {
+  for (const end = Date.now() + READING_MS; !reading && Date.now() < end; ) {
     const probe = student(new Date().toISOString());
     probes.push(probe.student_id);
     await db.send(new PutCommand({ TableName: tableName, Item: probe }));
@@ -70,7 +80,9 @@ async function startReading(retryMs: number, lines: string[]) {
   return events;
 }
 
-it('sets a change it cannot make an event of aside after the last retry, and goes on with the next', async () => {
+it('sets a change it cannot make an event of aside after the last retry, and goes on with the next', {
+  timeout: TEST_MS,
+}, async () => {
   const lines: string[] = [];
   const events = await startReading(5, lines);
   try {
@@ -91,7 +103,7 @@ it('sets a change it cannot make an event of aside after the last retry, and goe
   }
 });
 
-it('stops while a change is failing, without waiting out its retries', async () => {
+it('stops while a change is failing, without waiting out its retries', { timeout: TEST_MS }, async () => {
   const lines: string[] = [];
   const events = await startReading(60_000, lines);
   await db.send(new PutCommand({ TableName: tableName, Item: student() }));
