@@ -76,7 +76,11 @@ async function startReading(retryMs: number, lines: string[]) {
     await db.send(new PutCommand({ TableName: tableName, Item: probe }));
     reading = await until(kept, 5_000);
   }
-  expect(reading).toBe(true);
+  if (!reading) await events.stop();
+  expect(
+    reading,
+    `none of ${probes.length} probes kept; the reader said: ${lines.join(' | ') || 'nothing'}`,
+  ).toBe(true);
   return events;
 }
 
