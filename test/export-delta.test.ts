@@ -162,13 +162,14 @@ describe('the OneRoster delta zip of an export run', () => {
       '--format',
       'oneroster',
     );
-    expect(applied.status, applied.stdout + applied.stderr).toBe(0);
+    const report = applied.stdout + applied.stderr;
+    expect(applied.status, report).toBe(0);
     const copy = new RecordRepository(api.db, copyTable);
-    expect((await copy.get('classes', String(renamed.class_id)))?.record.title).toBe(title);
-    expect(await copy.get('enrollments', String(enrollment.enrollment_id))).toBeDefined();
-    expect(await copy.get('enrollments', String(ended.enrollment_id))).toBeUndefined();
-    expect(await copy.get('students', String(joined.student_id))).toBeDefined();
-    expect(await copy.get('students', String(left.student_id))).toBeUndefined();
+    expect((await copy.get('classes', String(renamed.class_id)))?.record.title, report).toBe(title);
+    expect(await copy.get('enrollments', String(enrollment.enrollment_id)), report).toBeDefined();
+    expect(await copy.get('enrollments', String(ended.enrollment_id)), report).toBeUndefined();
+    expect(await copy.get('students', String(joined.student_id)), report).toBeDefined();
+    expect(await copy.get('students', String(left.student_id)), report).toBeUndefined();
   }, 300_000);
 
   it('refuses a --delta-since that is not a time, or one in the future, with exit status 2 and no run', () => {
